@@ -128,6 +128,7 @@ class Conversation:
         self.turns: list[Turn] = list(turns)
         self.summary = summary
         self.summary_covers = max(0, min(summary_covers, len(self.turns)))
+        self._system_count: tuple[object, int] = (None, 0)
 
     # --- changing what is stored ------------------------------------------------------------------------------
 
@@ -189,7 +190,7 @@ class Conversation:
         n = len(self.turns)
         user_tokens = counter.count_message(user_msg)
 
-        bare = counter.total(counter.count_message(self.system_message(False)) + user_tokens)
+        bare = counter.total(self._count_system(False) + user_tokens)
         if bare > budget:
             raise BudgetError(
                 f"the system message and your message need {bare} tokens but the budget (--max-input-tokens) is "
@@ -217,8 +218,9 @@ class Conversation:
 
         first, fixed = self._fit(start, user_tokens, use_summary, budget)
         if use_summary and first > start and summarizer is not None and not warnings:
-            # over budget: summarize early instead of dropping, once (compaction must converge)
-            done = self._fold(first, summarizer, warnings)
+            # over budget: summarize early instead of dropping, once (compaction must converge); fold at least
+            # what does not fit, and as much as the trigger would (all but the last keep_turns)
+            done = self._fold(max(first, n - cfg.keep_turns), summarizer, warnings)
             if done:
                 summarized += done
                 start = max(start, self.summary_covers)
@@ -251,13 +253,21 @@ class Conversation:
             warnings=tuple(warnings),
         )
 
+    def _count_system(self, with_summary: bool) -> int:
+        """Token count of the system message (cached: it is counted several times per request)."""
+        message = self.system_message(with_summary)
+        key = (self.counter.key, message["content"])
+        if self._system_count[0] != key:
+            self._system_count = (key, self.counter.count_message(message))
+        return self._system_count[1]
+
     def _fit(self, start: int, user_tokens: int, with_summary: bool, budget: int) -> tuple[int, int | None]:
         """The first turn index >= start such that turns[first:] fit with the fixed messages.
 
         Returns (first, raw tokens of system + user), or (len(turns), None) when the fixed part alone is over.
         """
         counter = self.counter
-        fixed = counter.count_message(self.system_message(with_summary)) + user_tokens
+        fixed = self._count_system(with_summary) + user_tokens
         if counter.total(fixed) > budget:
             return len(self.turns), None
         used = fixed

@@ -72,7 +72,9 @@ def _render_turn_text(messages: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def summary_request(previous: str, turns: Sequence[Sequence[dict[str, Any]]], first_turn_number: int) -> list[dict[str, Any]]:
+def summary_request(
+    previous: str, turns: Sequence[Sequence[dict[str, Any]]], first_turn_number: int
+) -> list[dict[str, Any]]:
     """The messages that ask a model to fold ``turns`` into ``previous`` (incremental summarization)."""
     parts = [f"Previous summary:\n{previous.strip() or '(none yet)'}", "New turns to merge:"]
     for i, turn in enumerate(turns, start=first_turn_number):

@@ -1,0 +1,72 @@
+"""Shared fixtures: a word counter that makes budgets easy to reason about, and turn builders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from chatbot.conversation import Conversation, Turn
+from chatbot.memory import MemoryConfig
+from chatbot.tokens import ChatFormat, TokenCounter
+
+
+class WordCounter(TokenCounter):
+    """One token per whitespace-separated word, one per message, none per request: exact arithmetic in tests."""
+
+    name = "words"
+
+    def __init__(self) -> None:
+        super().__init__(ChatFormat(per_message=1, per_request=0))
+
+    def count(self, text: str) -> int:
+        return len(text.split())
+
+
+def make_turn(i: int, words: int = 3, tool: bool = False) -> Turn:
+    """Turn number ``i``: a user message and an answer, each ``words`` words (plus a tool round trip if asked)."""
+    user = {"role": "user", "content": " ".join([f"u{i}"] * words)}
+    msgs: list[dict[str, Any]] = [user]
+    if tool:
+        call = {"id": f"call{i}", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+        msgs.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        msgs.append({"role": "tool", "tool_call_id": f"call{i}", "content": f"result {i}"})
+    msgs.append({"role": "assistant", "content": " ".join([f"a{i}"] * words)})
+    return Turn(msgs)
+
+
+@pytest.fixture
+def counter() -> WordCounter:
+    return WordCounter()
+
+
+@pytest.fixture
+def conv_factory(counter: WordCounter):
+    """Build a Conversation with ``n`` stored turns and the given memory settings."""
+
+    def build(n: int = 0, system: str = "sys", tool_every: int = 0, **memory: Any) -> Conversation:
+        memory.setdefault("max_input_tokens", 100_000)
+        conv = Conversation(system, MemoryConfig(**memory), counter)
+        for i in range(1, n + 1):
+            conv.add_turn(make_turn(i, tool=bool(tool_every) and i % tool_every == 0))
+        return conv
+
+    return build
+
+
+class RecordingSummarizer:
+    """A summarizer that records its calls and answers with one short line per folded turn."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int, int]] = []
+
+    def __call__(self, previous: str, turns: list[list[dict[str, Any]]], first: int) -> str:
+        self.calls.append((previous, first, len(turns)))
+        lines = [previous] if previous else []
+        lines += [f"t{first + k}" for k in range(len(turns))]
+        return " ".join(lines)
+
+
+@pytest.fixture
+def summarizer() -> RecordingSummarizer:
+    return RecordingSummarizer()

@@ -1,0 +1,276 @@
+"""The Conversation engine: what each request holds under every strategy and boundary."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.conversation import SUMMARY_HEADING, Conversation, Turn, validate_request
+from chatbot.errors import BudgetError, InvalidRequest, ProviderError
+from chatbot.memory import MemoryConfig
+from tests.conftest import RecordingSummarizer, make_turn
+
+
+def user_contents(messages):
+    return [m["content"] for m in messages if m["role"] == "user"]
+
+
+def run_turns(conv: Conversation, count: int, summarizer) -> list:
+    """Send ``count`` turns through the engine as the app does; return each request."""
+    requests = []
+    for _ in range(count):
+        i = len(conv.turns) + 1
+        req = conv.build_request(f"q{i}", summarizer=summarizer)
+        requests.append(req)
+        conv.add_turn(Turn([req.messages[-1], {"role": "assistant", "content": f"r{i}"}]))
+    return requests
+
+
+# --- full ---------------------------------------------------------------------------------------------------------
+
+
+def test_full_sends_every_turn_then_the_new_message(conv_factory):
+    conv = conv_factory(5, strategy="full")
+    req = conv.build_request("new")
+    assert req.messages[0] == {"role": "system", "content": "sys"}
+    assert req.messages[-1] == {"role": "user", "content": "new"}
+    assert len(req.messages) == 1 + 5 * 2 + 1
+    assert req.first_turn == 0 and req.dropped == 0
+
+
+def test_empty_history_is_system_and_user(conv_factory):
+    for strategy in ("full", "window", "summary"):
+        req = conv_factory(0, strategy=strategy).build_request("hi")
+        assert [m["role"] for m in req.messages] == ["system", "user"]
+
+
+def test_request_never_mutates_callers_message_or_stored_turns(conv_factory):
+    conv = conv_factory(2, strategy="full")
+    mine = {"role": "user", "content": "hello"}
+    req = conv.build_request(mine)
+    req.messages[1]["content"] = "tampered"
+    req.messages[-1]["content"] = "tampered"
+    assert mine == {"role": "user", "content": "hello"}
+    assert conv.turns[0].messages[0]["content"] == "u1 u1 u1"
+
+
+# --- window -------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stored", "window", "sent"), [(0, 3, 0), (2, 3, 2), (3, 3, 3), (4, 3, 3), (10, 3, 3), (5, 0, 0)]
+)
+def test_window_keeps_the_last_n_turns(conv_factory, stored, window, sent):
+    conv = conv_factory(stored, strategy="window", window_turns=window)
+    req = conv.build_request("new")
+    assert user_contents(req.messages)[:-1] == [f"u{i} u{i} u{i}" for i in range(stored - sent + 1, stored + 1)]
+    assert req.dropped == stored - sent
+
+
+# --- summary ------------------------------------------------------------------------------------------------------
+
+
+def test_spec_example_trigger_4_keep_2(conv_factory, summarizer):
+    """SPEC.md: trigger 4 and keep 2: summaries happen before turns 6 and 9; turn 6 is sent with turns 4-5."""
+    conv = conv_factory(0, strategy="summary", summary_trigger=4, keep_turns=2)
+    requests = run_turns(conv, 10, summarizer)
+    summarized_before = [n for n, r in enumerate(requests, start=1) if r.summarized]
+    assert summarized_before == [6, 9]
+    turn6 = requests[5]
+    assert user_contents(turn6.messages) == ["q4", "q5", "q6"]
+    assert turn6.summary_included and SUMMARY_HEADING in turn6.messages[0]["content"]
+    assert "t1 t2 t3" in turn6.messages[0]["content"]
+    # incremental: the second summary got the first one as input and folded turns 4-6
+    assert summarizer.calls == [("", 1, 3), ("t1 t2 t3", 4, 3)]
+    assert user_contents(requests[8].messages) == ["q7", "q8", "q9"]
+    assert conv.summary_covers == 6
+
+
+def test_summary_without_trigger_sends_everything_uncovered(conv_factory, summarizer):
+    conv = conv_factory(4, strategy="summary", summary_trigger=4, keep_turns=2)
+    req = conv.build_request("new", summarizer=summarizer)
+    assert not summarizer.calls and req.summarized == 0
+    assert len(user_contents(req.messages)) == 5
+
+
+def test_summary_is_in_the_single_system_message_with_alternation(conv_factory, summarizer):
+    conv = conv_factory(0, strategy="summary", summary_trigger=2, keep_turns=1)
+    req = run_turns(conv, 5, summarizer)[-1]
+    roles = [m["role"] for m in req.messages]
+    assert roles.count("system") == 1 and roles[0] == "system"
+    body = roles[1:]
+    assert body == ["user", "assistant"] * (len(body) // 2) + ["user"]
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "warning"),
+    [("raise", "failed"), ("empty", "empty"), ("longer", "not shorter"), ("provider", "failed")],
+)
+def test_failed_summary_changes_nothing_stored_and_drops_instead(conv_factory, behaviour, warning):
+    conv = conv_factory(6, strategy="summary", summary_trigger=4, keep_turns=2)
+    conv.summary, conv.summary_covers = "old", 0
+    stored = [t.to_dict() for t in conv.turns]
+
+    def bad(previous, turns, first):
+        if behaviour == "raise":
+            raise RuntimeError("boom")
+        if behaviour == "provider":
+            raise ProviderError("server said no")
+        if behaviour == "empty":
+            return "   "
+        return " ".join(["much longer"] * 500)
+
+    req = conv.build_request("new", summarizer=bad)
+    assert conv.summary == "old" and conv.summary_covers == 0
+    assert [t.to_dict() for t in conv.turns] == stored
+    assert any(warning in w for w in req.warnings)
+    # falls back to what would have been kept: the last keep_turns turns
+    assert user_contents(req.messages) == ["u5 u5 u5", "u6 u6 u6", "new"]
+    assert req.summarized == 0 and req.dropped == 4
+
+
+# --- budget -------------------------------------------------------------------------------------------------------
+
+
+def test_budget_exactly_met_keeps_everything_one_less_drops_oldest(counter):
+    # WordCounter: system "sys" = 2, each stored turn = 2 messages x (3 words + 1) = 8, "new" = 2
+    conv = Conversation("sys", MemoryConfig(strategy="full", max_input_tokens=2 + 3 * 8 + 2), counter)
+    for i in range(1, 4):
+        conv.add_turn(make_turn(i))
+    req = conv.build_request("new")
+    assert req.tokens == req.budget == 28 and req.first_turn == 0
+    conv.memory = MemoryConfig(strategy="full", max_input_tokens=27)
+    req = conv.build_request("new")
+    assert req.first_turn == 1 and req.dropped == 1 and req.tokens <= 27
+
+
+def test_single_message_over_budget_is_a_typed_error_with_numbers(counter):
+    conv = Conversation("sys", MemoryConfig(max_input_tokens=10), counter)
+    with pytest.raises(BudgetError) as info:
+        conv.build_request(" ".join(["w"] * 20))
+    assert info.value.needed == 23 and info.value.budget == 10
+    assert "23" in info.value.message and "10" in info.value.message
+
+
+def test_over_budget_summary_mode_summarizes_early(counter, summarizer):
+    conv = Conversation("sys", MemoryConfig(summary_trigger=50, keep_turns=2, max_input_tokens=40), counter)
+    for i in range(1, 8):
+        conv.add_turn(make_turn(i))
+    req = conv.build_request("new", summarizer=summarizer)
+    assert req.summarized > 0 and conv.summary_covers == req.summarized
+    assert req.summary_included and req.tokens <= 40
+    assert req.first_turn == conv.summary_covers  # nothing dropped: summarized instead
+    assert req.dropped == 0
+
+
+def test_summary_too_long_for_budget_is_left_out(counter):
+    conv = Conversation("sys", MemoryConfig(max_input_tokens=12), counter, summary=" ".join(["s"] * 30))
+    conv.add_turn(make_turn(1))
+    conv.summary_covers = 1
+    req = conv.build_request("new")
+    assert not req.summary_included and any("left out" in w for w in req.warnings)
+
+
+def test_shrink_budget_halves_what_failed(conv_factory):
+    conv = conv_factory(10, strategy="full")
+    req = conv.build_request("new")
+    smaller = conv.build_request("new", budget=conv.shrink_budget(req))
+    assert smaller.tokens <= req.tokens // 2 and smaller.dropped > 0
+
+
+# --- tool calls ---------------------------------------------------------------------------------------------------
+
+
+def test_window_and_budget_move_whole_tool_turns(counter):
+    conv = Conversation("sys", MemoryConfig(strategy="full", max_input_tokens=45), counter)
+    for i in range(1, 6):
+        conv.add_turn(make_turn(i, tool=True))
+    req = conv.build_request("new")
+    validate_request(req.messages)  # raises on a split pair
+    ids = [m.get("tool_call_id") for m in req.messages if m["role"] == "tool"]
+    calls = [c["id"] for m in req.messages for c in m.get("tool_calls") or []]
+    assert ids == calls and req.dropped > 0
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [{"role": "user", "content": "x"}],
+        [{"role": "system", "content": "s"}, {"role": "system", "content": "s"}, {"role": "user", "content": "x"}],
+        [
+            {"role": "system", "content": "s"},
+            {"role": "tool", "tool_call_id": "a", "content": "r"},
+            {"role": "user", "content": "x"},
+        ],
+        [
+            {"role": "system", "content": "s"},
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": None, "tool_calls": [{"id": "a"}]},
+            {"role": "user", "content": "x"},
+        ],
+        [{"role": "system", "content": "s"}, {"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}],
+        [{"role": "system", "content": "s"}, {"role": "robot", "content": "q"}, {"role": "user", "content": "q"}],
+    ],
+)
+def test_validator_rejects_malformed_requests(messages):
+    with pytest.raises(InvalidRequest):
+        validate_request([])
+    with pytest.raises(InvalidRequest):
+        validate_request(messages)
+
+
+def test_validator_accepts_paired_tool_calls():
+    call = {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    validate_request(
+        [
+            {"role": "system", "content": "s"},
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "a", "content": "r"},
+            {"role": "assistant", "content": "done"},
+            {"role": "user", "content": "next"},
+        ]
+    )
+
+
+# --- stored state -------------------------------------------------------------------------------------------------
+
+
+def test_undo_reset_and_round_trip(conv_factory, summarizer):
+    conv = conv_factory(0, strategy="summary", summary_trigger=2, keep_turns=1)
+    run_turns(conv, 5, summarizer)
+    again = Conversation.from_dict(conv.to_dict(), conv.memory, conv.counter)
+    assert again.build_request("next").messages == conv.build_request("next").messages
+    assert conv.undo() is not None and len(conv.turns) == 4
+    assert conv.summary_covers <= 4
+    conv.reset()
+    assert conv.turns == [] and conv.summary == "" and conv.system == "sys"
+    assert conv.undo() is None
+
+
+def test_turn_token_count_is_cached(counter):
+    calls = []
+
+    class Counting(type(counter)):  # type: ignore[misc]
+        def count(self, text):
+            calls.append(text)
+            return super().count(text)
+
+    conv = Conversation("sys", MemoryConfig(strategy="full"), Counting())
+    for i in range(1, 4):
+        conv.add_turn(make_turn(i))
+    conv.build_request("a")
+    calls.clear()
+    conv.build_request("b")
+    assert calls == ["b"]  # stored turns and the system message come from the caches
+
+
+def test_memory_config_rejects_keep_not_below_trigger():
+    from chatbot.errors import UsageError
+
+    with pytest.raises(UsageError):
+        MemoryConfig(summary_trigger=3, keep_turns=3)
+
+
+def test_recording_summarizer_is_shorter_than_input():
+    s = RecordingSummarizer()
+    assert s("", [[{"role": "user", "content": "x"}]], 1) == "t1"
