@@ -1,0 +1,483 @@
+"""Streamed rendering of an assistant's answer: Markdown in a terminal, plain text everywhere else.
+
+An answer arrives as many small text deltas. Re-rendering the whole answer on every delta would be slow and,
+once the answer is taller than the screen, impossible without flicker or duplicated lines: a live region can
+only redraw lines that are still on the screen. So :class:`MarkdownStream` splits the text into finished
+Markdown blocks (see :class:`BlockSplitter`), prints each finished block exactly once into the normal
+scrollback, and keeps only the unfinished tail in a small transient :class:`rich.live.Live` region that is
+never taller than the screen and is redrawn at most ~10 times per second.
+
+Typical use by the CLI::
+
+    console = make_console(plain=args.plain)
+    stream = make_stream(console, plain=args.plain or not console.is_terminal)
+    try:
+        for delta in reply:
+            stream.feed(delta)
+    except KeyboardInterrupt:
+        stream.abort("[interrupted]")
+    else:
+        stream.finish()
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from types import TracebackType
+from typing import IO, Any, Protocol
+
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.live import Live
+from rich.markdown import Markdown
+from rich.segment import Segment
+from rich.text import Text
+
+__all__ = [
+    "BlockSplitter",
+    "MarkdownStream",
+    "PlainStream",
+    "Stream",
+    "make_console",
+    "make_stream",
+    "split_blocks",
+]
+
+DEFAULT_CODE_THEME = "monokai"
+INTERRUPTED_NOTE = "[interrupted]"
+
+
+def _term_is_dumb() -> bool:
+    return os.environ.get("TERM", "").strip().lower() in ("dumb", "unknown")
+
+
+def make_console(*, plain: bool = False, file: IO[str] | None = None, **kwargs: Any) -> Console:
+    """Make the console that replies and notices are printed with.
+
+    ``NO_COLOR`` is honoured by rich itself (colours are dropped, bold/dim stay). ``TERM=dumb`` (or
+    ``plain=True``) turns off colour and every cursor movement, so no live redraws happen there. Soft wrapping
+    and the automatic highlighting of numbers/strings in plain ``print`` calls are off. Extra keyword
+    arguments go to :class:`rich.console.Console` (tests pass ``force_terminal``, ``width``, ``height``).
+    """
+    options: dict[str, Any] = {"soft_wrap": False, "highlight": False}
+    if plain or _term_is_dumb():
+        # rich only treats TERM=dumb as dumb when it also thinks it writes to a terminal; be explicit so a
+        # forced terminal or a plain run never gets colour or cursor movement.
+        options.update(color_system=None, force_interactive=False)
+    if plain:
+        options.update(emoji=False)
+    options.update(kwargs)
+    return Console(file=file, **options)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Splitting Markdown into finished blocks
+
+_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_HEADING = re.compile(r"^#{1,6}(?:[ \t]|$)")
+
+
+class BlockSplitter:
+    """Incrementally splits Markdown text into finished top-level blocks and an unfinished tail.
+
+    A block is finished, and will not change however the text goes on, when:
+
+    * a blank line outside a fenced code block is followed by a line that starts at column 0 (a new
+      paragraph, heading, list, fence...). Waiting for that line, rather than cutting at the blank line
+      itself, keeps loose list items and indented continuations (``"1. a\\n\\n   more"``) in one block;
+    * a fenced code block that starts at column 0 reaches its closing fence (blank lines inside a fence
+      never split it);
+    * an ATX heading line (``# Title``) at column 0 is complete: it stands alone.
+
+    Invariant: ``"".join(all blocks returned so far) + tail`` is exactly the text fed so far, and the blocks
+    do not depend on how the text was chunked.
+    """
+
+    def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        self._buf = ""  # the unfinished tail: text after the last cut
+        self._pos = 0  # offset in _buf of the first line not yet classified
+        self._fence: str | None = None  # the opening fence ("```", "~~~~") while inside a fenced code block
+        self._fence_top = False  # that fence started at column 0: its closing line finishes the block
+        self._content = False  # the current block has a non-blank line
+        self._blank_after = False  # ... followed by at least one blank line
+
+    @property
+    def tail(self) -> str:
+        """The text that does not form a finished block yet."""
+        return self._buf
+
+    @property
+    def in_fence(self) -> bool:
+        """True while the tail ends inside an unclosed fenced code block."""
+        return self._fence is not None
+
+    def feed(self, text: str) -> list[str]:
+        """Add ``text``; return the blocks it finished (often none), in order."""
+        self._buf += text
+        blocks: list[str] = []
+        buf = self._buf
+        start = 0  # offset in buf where the current (unfinished) block starts
+        pos = self._pos
+        while True:
+            end = buf.find("\n", pos)
+            if end < 0:
+                break
+            line = buf[pos:end]
+            if self._starts_new_block(line, complete=True) and pos > start:
+                blocks.append(buf[start:pos])
+                start = pos
+            if self._classify(line):
+                blocks.append(buf[start : end + 1])
+                start = end + 1
+            pos = end + 1
+        # The first character of an incomplete line is enough to know that the previous block is over.
+        rest = buf[pos:]
+        if rest and self._starts_new_block(rest, complete=False) and pos > start:
+            blocks.append(buf[start:pos])
+            start = pos
+        self._buf = buf[start:]
+        self._pos = pos - start
+        return blocks
+
+    def flush(self) -> str:
+        """End of the text: return the tail (the last, possibly partial, block) and reset."""
+        tail = self._buf
+        self._reset()
+        return tail
+
+    def _starts_new_block(self, line: str, *, complete: bool) -> bool:
+        """Does ``line`` (complete, or just its beginning) begin a new block, finishing the current one?
+
+        A heading is only recognised on a complete line: ``"#"`` may still become ``"#hashtag"``.
+        """
+        if self._fence is not None or not line or line[0] in " \t":
+            return False
+        if self._blank_after or (complete and self._content and _HEADING.match(line)):
+            self._content = self._blank_after = False
+            return True
+        return False
+
+    def _classify(self, line: str) -> bool:
+        """Update the state with one complete line; True when the block ends right after it."""
+        stripped = line.strip()
+        if self._fence is not None:
+            if stripped and stripped == self._fence[0] * len(stripped) and len(stripped) >= len(self._fence):
+                self._fence = None
+                if self._fence_top:
+                    self._content = False
+                    return True
+                return False
+            return False
+        if not stripped:
+            self._blank_after = self._content
+            return False
+        self._content = True
+        self._blank_after = False
+        match = _FENCE_OPEN.match(line.rstrip("\r"))
+        if match and not (match["fence"][0] == "`" and "`" in match["info"]):
+            self._fence = match["fence"]
+            self._fence_top = not match["indent"]
+            return False
+        if _HEADING.match(line):
+            self._content = False
+            return True
+        return False
+
+
+def split_blocks(text: str) -> tuple[list[str], str]:
+    """Split a whole text into its finished Markdown blocks and the unfinished tail (a pure function)."""
+    splitter = BlockSplitter()
+    blocks = splitter.feed(text)
+    return blocks, splitter.tail
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Streams
+
+
+class Stream(Protocol):
+    """What the CLI needs from a reply renderer."""
+
+    def feed(self, text: str) -> None: ...
+    def feed_reasoning(self, text: str) -> None: ...
+    def finish(self) -> None: ...
+    def abort(self, note: str = INTERRUPTED_NOTE) -> None: ...
+
+
+class _StreamContext:
+    """Context-manager behaviour shared by both streams: finish on success, abort on an exception."""
+
+    def finish(self) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def abort(self, note: str = INTERRUPTED_NOTE) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def __enter__(self) -> _StreamContext:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if exc_type is None:
+            self.finish()
+        elif issubclass(exc_type, KeyboardInterrupt):
+            self.abort(INTERRUPTED_NOTE)
+        else:
+            # The caller reports the error itself; just leave what was received on the screen.
+            self.abort("")
+
+
+class _Lines:
+    """Already-rendered lines, so the live region shows exactly what was measured."""
+
+    def __init__(self, lines: list[list[Segment]]) -> None:
+        self.lines = lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        new_line = Segment.line()
+        for line in self.lines:
+            yield from line
+            yield new_line
+
+
+def _is_blank(line: list[Segment]) -> bool:
+    """A line with nothing visible: only spaces, and no background (a code block's padding has one)."""
+    return all(
+        not segment.text.strip() and not (segment.style and segment.style.bgcolor) for segment in line
+    )
+
+
+def _markdown_lines(console: Console, markup: str, code_theme: str) -> list[list[Segment]]:
+    """Render one block of Markdown to lines, without blank lines around it.
+
+    rich's Markdown emits a blank line before a document that starts with a list or table (and tables have
+    empty edges); blocks are printed one at a time, so such margins are dropped here and exactly one blank
+    line is put between blocks by the caller, as in a document rendered whole.
+    """
+    lines = console.render_lines(Markdown(markup, code_theme=code_theme), pad=False)
+    start, end = 0, len(lines)
+    while start < end and _is_blank(lines[start]):
+        start += 1
+    while end > start and _is_blank(lines[end - 1]):
+        end -= 1
+    return lines[start:end]
+
+
+class MarkdownStream(_StreamContext):
+    """Renders an answer that arrives as text deltas as Markdown, without flicker or duplicated lines.
+
+    Finished blocks are printed once with ``console.print(Markdown(block))``; the unfinished tail is shown in
+    a transient ``Live`` region, re-rendered at most ``refresh_per_second`` times a second and cut to its last
+    screenful, because ``Live`` cannot erase lines that have scrolled off the screen. On a console that is not
+    interactive (a file, a pipe, ``TERM=dumb``) there is no live region: blocks appear as they finish.
+
+    Reasoning deltas (e.g. gpt-oss) go to :meth:`feed_reasoning`; they are shown dim, before the answer, only
+    when ``show_reasoning`` is true.
+    """
+
+    def __init__(
+        self,
+        console: Console,
+        *,
+        code_theme: str = DEFAULT_CODE_THEME,
+        refresh_per_second: float = 10.0,
+        show_reasoning: bool = False,
+    ) -> None:
+        self.console = console
+        self.code_theme = code_theme
+        self.show_reasoning = show_reasoning
+        self._interval = 1.0 / refresh_per_second
+        self._splitter = BlockSplitter()
+        self._live: Live | None = None
+        self._last_refresh = 0.0
+        self._printed = False  # a block has been printed: the next one is separated by a blank line
+        self._reasoning_open = False  # dim reasoning text is on the screen without its final newline
+        self._answer_started = False
+        self._done = False
+
+    # -- public API ----------------------------------------------------------------------------------------
+
+    def feed(self, text: str) -> None:
+        """Add a delta of the answer. Finished blocks are printed at once; the tail is redrawn when due."""
+        if self._done or not text:
+            return
+        if not self._answer_started:
+            self._answer_started = True
+            self._end_reasoning()
+        blocks = self._splitter.feed(text)
+        if blocks:
+            self._print_blocks(blocks)
+        elif self.console.is_interactive and time.monotonic() - self._last_refresh >= self._interval:
+            self._refresh()
+
+    def feed_reasoning(self, text: str) -> None:
+        """Show a reasoning delta dim (only with ``show_reasoning``, and only before the answer starts)."""
+        if self._done or not text or not self.show_reasoning or self._answer_started:
+            return
+        self.console.print(Text(text, style="dim"), end="")
+        self._reasoning_open = True
+
+    def finish(self) -> None:
+        """The answer is complete: print the rest and remove the live region."""
+        if self._done:
+            return
+        self._done = True
+        self._end_reasoning()
+        self._close([self._splitter.flush()])
+
+    def abort(self, note: str = INTERRUPTED_NOTE) -> None:
+        """Stop early (e.g. on Ctrl-C): print what was received, then ``note`` dim on its own line."""
+        if self._done:
+            return
+        self._done = True
+        self._end_reasoning()
+        self._close([self._splitter.flush()])
+        if note:
+            self.console.print(Text(note, style="dim"))
+
+    def __enter__(self) -> MarkdownStream:
+        return self
+
+    # -- internals -----------------------------------------------------------------------------------------
+
+    def _end_reasoning(self) -> None:
+        if self._reasoning_open:
+            self._reasoning_open = False
+            self.console.print()
+            self._printed = True  # the answer starts after a blank line
+
+    def _renderables(self, blocks: list[str]) -> list[RenderableType]:
+        out: list[RenderableType] = []
+        for block in blocks:
+            lines = _markdown_lines(self.console, block, self.code_theme) if block.strip() else []
+            if not lines:
+                continue
+            if self._printed:
+                # Markdown puts a blank line between elements of one document; blocks printed one by one
+                # need it from us.
+                lines.insert(0, [])
+            out.append(_Lines(lines))
+            self._printed = True
+        return out
+
+    def _print_blocks(self, blocks: list[str]) -> None:
+        renderables = self._renderables(blocks)
+        if self._live is not None:
+            # Update the live tail before printing: the print redraws the live region below the new blocks,
+            # and the old tail still contains their text.
+            self._live.update(self._tail_view())
+            self._last_refresh = time.monotonic()
+        if renderables:
+            self.console.print(*renderables)
+
+    def _tail_view(self) -> RenderableType:
+        """The tail rendered to at most one screenful less one line, keeping its last lines."""
+        tail = self._splitter.tail
+        if not tail.strip():
+            return Text()
+        lines = _markdown_lines(self.console, tail, self.code_theme)
+        if self._printed and lines:
+            lines.insert(0, [])
+        room = max(1, self.console.size.height - 1)
+        return _Lines(lines[-room:])
+
+    def _refresh(self) -> None:
+        if self._live is None:
+            if not self._splitter.tail.strip():
+                return
+            self._live = Live(
+                console=self.console,
+                transient=True,
+                auto_refresh=False,
+                vertical_overflow="crop",  # a safety net only: _tail_view already fits the screen
+                redirect_stdout=False,
+                redirect_stderr=False,
+            )
+            self._live.start()
+        self._live.update(self._tail_view(), refresh=True)
+        self._last_refresh = time.monotonic()
+
+    def _close(self, blocks: list[str]) -> None:
+        live, self._live = self._live, None
+        if live is not None:
+            # Empty the region first so that stopping (which redraws once more) leaves nothing behind.
+            live.update(Text())
+            live.stop()
+        renderables = self._renderables(blocks)
+        if renderables:
+            self.console.print(*renderables)
+
+
+class PlainStream(_StreamContext):
+    """Writes the answer's deltas straight through, unchanged and flushed, with no ANSI codes.
+
+    For ``--plain`` and for output that is not a terminal (script mode: stdout is exactly the reply). The
+    only thing added is a final newline when the answer does not end with one.
+    """
+
+    def __init__(self, file: IO[str], *, show_reasoning: bool = False) -> None:
+        self.file = file
+        self.show_reasoning = show_reasoning
+        self._last = "\n"  # last character written: decides whether a newline is needed before a note
+        self._wrote_answer = False
+        self._reasoning_open = False
+        self._done = False
+
+    def _write(self, text: str) -> None:
+        self.file.write(text)
+        self.file.flush()
+        self._last = text[-1]
+
+    def feed(self, text: str) -> None:
+        """Write a delta of the answer."""
+        if self._done or not text:
+            return
+        if self._reasoning_open:
+            self._reasoning_open = False
+            self._write("\n" if self._last == "\n" else "\n\n")
+        self._wrote_answer = True
+        self._write(text)
+
+    def feed_reasoning(self, text: str) -> None:
+        """Write a reasoning delta (only with ``show_reasoning``, before the answer); a blank line follows it."""
+        if self._done or not text or not self.show_reasoning or self._wrote_answer:
+            return
+        self._reasoning_open = True
+        self._write(text)
+
+    def finish(self) -> None:
+        """End the answer with a newline if it lacks one."""
+        if self._done:
+            return
+        self._done = True
+        if self._last != "\n":
+            self._write("\n")
+
+    def abort(self, note: str = INTERRUPTED_NOTE) -> None:
+        """Stop early: end the partial line, then write ``note`` on its own line."""
+        if self._done:
+            return
+        self.finish()
+        if note:
+            self._write(note + "\n")
+
+    def __enter__(self) -> PlainStream:
+        return self
+
+
+def make_stream(
+    console: Console,
+    *,
+    plain: bool,
+    show_reasoning: bool = False,
+    code_theme: str = DEFAULT_CODE_THEME,
+) -> MarkdownStream | PlainStream:
+    """Pick the renderer: :class:`PlainStream` on ``console.file`` when ``plain``, else :class:`MarkdownStream`."""
+    if plain:
+        return PlainStream(console.file, show_reasoning=show_reasoning)
+    return MarkdownStream(console, code_theme=code_theme, show_reasoning=show_reasoning)
