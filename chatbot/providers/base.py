@@ -8,7 +8,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 Message = dict[str, Any]
 
@@ -44,7 +44,7 @@ class StreamEnd:
     finish_reason: str | None
 
 
-StreamEvent = Union[TextDelta, ReasoningDelta, StreamEnd]
+StreamEvent = TextDelta | ReasoningDelta | StreamEnd
 
 
 @dataclass(frozen=True)

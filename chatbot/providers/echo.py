@@ -1,0 +1,154 @@
+"""The offline ``echo`` provider: no key, no network, fully deterministic.
+
+Its reply describes the request it received, so a learner sees that the model is stateless: how many messages it
+got, their roles and token counts, the summary in the system message if any, and the last user message. Its
+summaries are deterministic and labelled as such. The app's own tests use it as their fake provider.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator, Sequence
+
+from chatbot.errors import ConfigError
+from chatbot.providers.base import ChatProvider, Completion, Message, StreamEnd, StreamEvent, TextDelta, Usage
+from chatbot.tokens import TokenCounter, rough_count
+
+#: the heading under which the engine appends the rolling summary to the system message
+SUMMARY_MARKER = "Summary of the earlier conversation"
+#: the first line of every summary this provider writes
+ECHO_SUMMARY_LABEL = "Echo summary (deterministic, no model involved):"
+DELAY_ENV = "CHATBOT_ECHO_DELAY"
+
+_TURN_BLOCK = re.compile(r"^--- turn (\d+)\n(.*?)(?=^--- turn \d+\n|\Z)", re.MULTILINE | re.DOTALL)
+_WORDS = re.compile(r"\s*\S+\s*")  # word-sized chunks that keep their spacing, so joined they give the text back
+
+
+def split_summary(system: str) -> tuple[str, str] | None:
+    """``(heading, summary)`` when the system message carries a summary, else None."""
+    at = system.find(SUMMARY_MARKER)
+    if at < 0:
+        return None
+    line_end = system.find("\n", at)
+    if line_end < 0:
+        return system[at:].strip(), ""
+    return system[at:line_end].strip(), system[line_end + 1 :].strip()
+
+
+def is_summary_request(messages: Sequence[Message]) -> bool:
+    """Whether ``messages`` were built by :func:`chatbot.memory.summary_request`."""
+    last = str(messages[-1].get("content") or "") if messages else ""
+    return last.startswith("Previous summary:") and "--- turn " in last
+
+
+def echo_summary(request_text: str) -> str:
+    """A deterministic summary of a summary request's user message: the previous summary plus a line per turn.
+
+    Each turn block ``--- turn N\\nUser: ...\\nAssistant: ...`` becomes ``- turn N: user said: <60 chars>``, which is
+    always shorter, so the summary shrinks what it replaces as the engine requires.
+    """
+    previous, _, turns = request_text.partition("New turns to merge:")
+    previous = previous.removeprefix("Previous summary:").strip()
+    lines = [ECHO_SUMMARY_LABEL]
+    for line in previous.splitlines():
+        if line.strip() and line.strip() not in (ECHO_SUMMARY_LABEL, "(none yet)"):
+            lines.append(line.rstrip())
+    for number, body in _TURN_BLOCK.findall(turns):
+        user = next((ln[len("User: ") :] for ln in body.splitlines() if ln.startswith("User: ")), body.strip())
+        said = " ".join(user.split())
+        if len(said) > 60:
+            said = said[:60].rstrip() + "..."
+        lines.append(f"- turn {number}: user said: {said}")
+    return "\n".join(lines)
+
+
+class EchoProvider(ChatProvider):
+    """Answers every request with a description of that request; summaries are deterministic."""
+
+    name = "echo"
+
+    def __init__(self, *, model: str = "echo", delay: float | None = None) -> None:
+        """``delay`` is the pause before each streamed chunk in seconds; None reads ``CHATBOT_ECHO_DELAY`` per call."""
+        self.model = model
+        self.delay = delay
+        self.counter = TokenCounter()
+
+    def _delay(self) -> float:
+        if self.delay is not None:
+            return self.delay
+        raw = os.environ.get(DELAY_ENV, "").strip()
+        try:
+            return max(0.0, float(raw)) if raw else 0.0
+        except ValueError:
+            raise ConfigError(f"{DELAY_ENV} must be a number of seconds, not {raw!r}") from None
+
+    def describe(self, messages: Sequence[Message]) -> str:
+        """What the stateless model received in this request, as Markdown."""
+        counts = [self.counter.count_message(m) for m in messages]
+        total = self.counter.total(sum(counts))
+        lines = [
+            "**Echo**: the model is stateless, so this request is all it knows.",
+            f"It holds {len(messages)} message{'s' if len(messages) != 1 else ''}, about {total} tokens:",
+            "",
+        ]
+        summary: tuple[str, str] | None = None
+        for i, (message, n) in enumerate(zip(messages, counts, strict=True), start=1):
+            role = str(message.get("role"))
+            note = ""
+            if role == "system" and summary is None:
+                summary = split_summary(str(message.get("content") or ""))
+                note = " (with the summary)" if summary else ""
+            lines.append(f"{i}. {role}: {n} tokens{note}")
+        lines.append("")
+        if summary:
+            heading, text = summary
+            lines.append(f"{heading}, {rough_count(text)} tokens:")
+            lines.extend(f"> {line}" for line in text.splitlines() or [""])
+        else:
+            lines.append("No summary of earlier turns in this request.")
+        last_user = next((m for m in reversed(messages) if m.get("role") == "user"), None)
+        if last_user is not None:
+            lines += ["", f"Last user message: {str(last_user.get('content') or '')}"]
+        return "\n".join(lines)
+
+    def _usage(self, messages: Sequence[Message], reply: str) -> Usage:
+        prompt = self.counter.total(sum(self.counter.count_message(m) for m in messages))
+        completion = rough_count(reply)
+        return Usage(prompt, completion, prompt + completion)
+
+    def _reply(self, messages: Sequence[Message], max_tokens: int | None) -> tuple[list[str], str]:
+        """The reply as word-sized chunks, cut at ``max_tokens`` like a real model; and the finish reason."""
+        chunks = _WORDS.findall(self.describe(messages))
+        if max_tokens is None:
+            return chunks, "stop"
+        kept: list[str] = []
+        for chunk in chunks:
+            if rough_count("".join([*kept, chunk])) > max_tokens:
+                return kept, "length"
+            kept.append(chunk)
+        return kept, "stop"
+
+    def stream(
+        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+    ) -> Iterator[StreamEvent]:
+        """Stream the description word by word, pausing ``CHATBOT_ECHO_DELAY`` seconds before each chunk."""
+        delay = self._delay()
+        chunks, finish = self._reply(messages, max_tokens)
+        for chunk in chunks:
+            if delay:
+                time.sleep(delay)
+            yield TextDelta(chunk)
+        yield StreamEnd(self._usage(messages, "".join(chunks)), finish)
+
+    def complete(
+        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+    ) -> Completion:
+        """A deterministic summary for a summary request, else the same description ``stream`` gives."""
+        if is_summary_request(messages):
+            text = echo_summary(str(messages[-1].get("content") or ""))
+            return Completion(text, self._usage(messages, text), "stop")
+        chunks, finish = self._reply(messages, max_tokens)
+        text = "".join(chunks)
+        return Completion(text, self._usage(messages, text), finish)

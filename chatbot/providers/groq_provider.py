@@ -1,0 +1,45 @@
+"""Groq over the official ``groq`` SDK.
+
+The groq SDK has no ``stream_options`` argument, so usage is asked for through ``extra_body``; Groq also reports it
+in ``x_groq.usage`` of the last chunk. Imported only when the provider is made.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import groq
+import httpx
+
+from chatbot.providers._compat import CompatProvider, SdkErrors, client_options
+
+GROQ_ERRORS = SdkErrors(
+    base=groq.GroqError,
+    api=groq.APIError,
+    status=groq.APIStatusError,
+    # groq's stream does not wrap transport errors raised while reading, so httpx's own classes are mapped too.
+    timeout=(groq.APITimeoutError, httpx.TimeoutException),
+    connection=(groq.APIConnectionError, httpx.TransportError),
+)
+
+
+class GroqProvider(CompatProvider):
+    """Chat completions on Groq (default model ``openai/gpt-oss-20b``)."""
+
+    name = "groq"
+    key_env = "GROQ_API_KEY"
+
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        model: str,
+        base_url: str | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+    ) -> None:
+        options = client_options(api_key, base_url, timeout, max_retries)
+        super().__init__(groq.Groq(**options), GROQ_ERRORS, model=model)
+
+    def _usage_params(self) -> dict[str, Any]:
+        return {"extra_body": {"stream_options": {"include_usage": True}}}

@@ -1,0 +1,38 @@
+"""OpenAI and every OpenAI-compatible server (Ollama, vLLM, LM Studio, llama.cpp, OpenRouter) over the ``openai`` SDK.
+
+Imported only when the provider is made: the SDK takes about half a second to import.
+"""
+
+from __future__ import annotations
+
+import httpx2
+import openai
+
+from chatbot.providers._compat import CompatProvider, SdkErrors, client_options
+
+OPENAI_ERRORS = SdkErrors(
+    base=openai.OpenAIError,
+    api=openai.APIError,
+    status=openai.APIStatusError,
+    timeout=(openai.APITimeoutError, httpx2.TimeoutException),
+    connection=(openai.APIConnectionError, httpx2.TransportError),
+)
+
+
+class OpenAIProvider(CompatProvider):
+    """Chat completions over the official ``openai`` SDK; ``base_url`` points it at any compatible server."""
+
+    name = "openai"
+    key_env = "OPENAI_API_KEY"
+
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        model: str,
+        base_url: str | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+    ) -> None:
+        options = client_options(api_key, base_url, timeout, max_retries)
+        super().__init__(openai.OpenAI(**options), OPENAI_ERRORS, model=model)
