@@ -144,9 +144,9 @@ class SessionStore:
         self.directory = Path(directory)
         self.warnings: list[str] = []
         self._locks: dict[str, SessionLock] = {}
-        # (device, inode) of each session file as this store last loaded or saved it: a save refuses to replace a
-        # file it has not seen (a corrupt one, or one another process wrote meanwhile).
-        self._seen: dict[str, tuple[int, int]] = {}
+        # Fingerprint of each session file as this store last loaded or saved it: a save refuses to replace a
+        # file it has not seen (a corrupt one, or one another process or an editor wrote meanwhile).
+        self._seen: dict[str, tuple[int, ...]] = {}
         self._open_directory()
         self._remove_stale_temp_files()
 
@@ -296,7 +296,7 @@ class SessionStore:
             totals=data["totals"],
             calibration={k: float(v) for k, v in data["calibration"].items()},
         )
-        self._seen[session_id] = (st.st_dev, st.st_ino)
+        self._seen[session_id] = _fingerprint(st)
         return session
 
     def _read(self, path: Path) -> tuple[dict[str, Any], os.stat_result]:
@@ -369,7 +369,7 @@ class SessionStore:
         except FileNotFoundError:
             pass
         else:
-            if self._seen.get(sid) != (st.st_dev, st.st_ino):
+            if self._seen.get(sid) != _fingerprint(st):
                 raise SessionError(
                     f"session file {path} was not loaded by this process (it is corrupt, or was written by another "
                     f"process since); it was not overwritten"
@@ -383,7 +383,7 @@ class SessionStore:
             payload = json.dumps(data, ensure_ascii=True, separators=(",", ":")).encode("ascii")
         self._seen[sid] = self._write_atomic(path, payload)
 
-    def _write_atomic(self, path: Path, payload: bytes) -> tuple[int, int]:
+    def _write_atomic(self, path: Path, payload: bytes) -> tuple[int, ...]:
         """Replace ``path`` with ``payload``: temporary file, fsync, rename, fsync of the directory."""
         fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=self.directory)  # mode 0600
         try:
@@ -398,7 +398,7 @@ class SessionStore:
                 os.unlink(tmp)
             raise
         self._fsync_directory()
-        return (st.st_dev, st.st_ino)
+        return _fingerprint(st)
 
     def delete(self, session_id: str) -> None:
         """Remove a session file and its lock file; refuses a session another process has open."""
@@ -613,6 +613,11 @@ def _preview(turns: list[dict[str, Any]], width: int = 50) -> str:
     content = turns[0]["messages"][0].get("content")
     text = " ".join(content.split()) if isinstance(content, str) else ""
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _fingerprint(st: os.stat_result) -> tuple[int, ...]:
+    """What changes whenever a file is replaced (new inode) or rewritten in place (size, time)."""
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def _same_file(a: os.stat_result, b: os.stat_result) -> bool:

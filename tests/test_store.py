@@ -1,0 +1,524 @@
+"""The session store: round trips, crashes, two processes, bad ids, bad files, permissions, secrets, listing."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import chatbot.store as store_module
+from chatbot.conversation import Conversation, Turn
+from chatbot.errors import InvalidSessionId, SessionCorrupt, SessionError, SessionLocked, SessionNotFound
+from chatbot.memory import MemoryConfig
+from chatbot.store import Session, SessionStore, export_markdown
+from chatbot.tokens import TokenCounter
+
+HELPER = Path(__file__).with_name("_store_helpers.py")
+ROOT = HELPER.parent.parent
+
+
+@pytest.fixture
+def sdir(tmp_path: Path) -> Path:
+    return tmp_path / "sessions"
+
+
+@pytest.fixture
+def store(sdir: Path):
+    s = SessionStore(sdir)
+    yield s
+    s.close()
+
+
+def rich_session(store: SessionStore, sid: str = "rich") -> Session:
+    """A session with every kind of content: tool calls, usage, latency, an interrupted turn, a summary, Korean."""
+    memory = MemoryConfig(strategy="summary", summary_trigger=4, keep_turns=2, max_input_tokens=100_000)
+    session = store.create(sid, system="You are helpful.", provider="groq", model="openai/gpt-oss-20b",
+                           memory=memory, counter=TokenCounter())
+    conv = session.conversation
+    for i in range(1, 7):
+        msgs = [{"role": "user", "content": f"질문 {i}: what is {i} + {i}?"}]
+        if i == 3:
+            call = {"id": "c3", "type": "function", "function": {"name": "add", "arguments": '{"a":3,"b":3}'}}
+            msgs += [{"role": "assistant", "content": None, "tool_calls": [call]},
+                     {"role": "tool", "tool_call_id": "c3", "name": "add", "content": "6"}]
+        msgs.append({"role": "assistant", "content": f"It is {2 * i}."})
+        conv.add_turn(Turn(msgs, usage={"prompt_tokens": 10 * i, "completion_tokens": i, "estimated_prompt": 11 * i},
+                           latency=0.25 * i, interrupted=(i == 5)))
+    conv.summary, conv.summary_covers = "- the user asks sums\n- answers were right", 3
+    session.totals = {"prompt_tokens": 210, "completion_tokens": 21, "requests": 6, "summary_requests": 1}
+    session.calibration = {"openai/gpt-oss-20b": 1.08}
+    return session
+
+
+def saved(store: SessionStore, session: Session) -> Session:
+    with store.acquire(session.id):
+        store.save(session)
+    return session
+
+
+def files_under(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*") if p.is_file())
+
+
+# --- round trip ---------------------------------------------------------------------------------------------------
+
+
+def test_round_trip_rebuilds_the_identical_next_request(store):
+    original = saved(store, rich_session(store))
+    loaded = store.load("rich", original.conversation.memory, TokenCounter())
+
+    a = original.conversation.build_request("and 7 + 7?")
+    b = loaded.conversation.build_request("and 7 + 7?")
+    assert b.messages == a.messages and b.tokens == a.tokens and b.first_turn == a.first_turn
+    assert loaded.conversation.to_dict() == original.conversation.to_dict()
+    for field in ("id", "title", "provider", "model", "created_at", "updated_at", "totals", "calibration"):
+        assert getattr(loaded, field) == getattr(original, field), field
+    assert loaded.conversation.turns[4].interrupted and loaded.conversation.turns[0].latency == 0.25
+
+
+def test_file_is_compact_utf8_json_with_a_version(store, sdir):
+    saved(store, rich_session(store))
+    raw = (sdir / "rich.json").read_bytes()
+    assert b"\n" not in raw and b", " not in raw and "질문".encode() in raw
+    data = json.loads(raw)
+    assert data["version"] == 1
+    assert set(data) >= {"id", "title", "created_at", "updated_at", "provider", "model", "system", "summary",
+                         "turns", "totals", "calibration"}
+    assert data["summary"] == {"text": "- the user asks sums\n- answers were right", "covers": 3}
+
+
+def test_undecodable_terminal_input_still_saves_and_round_trips(store):
+    session = store.create("surrogate", system="s")
+    session.conversation.add_turn(Turn([{"role": "user", "content": "bad \udcff byte"}]))
+    saved(store, session)
+    assert store.load("surrogate").conversation.turns[0].user_text == "bad \udcff byte"
+
+
+def test_save_sets_updated_at_and_keeps_created_at(store):
+    session = store.create("t", system="s")
+    session.created_at = session.updated_at = "2000-01-01T00:00:00+00:00"
+    saved(store, session)
+    loaded = store.load("t")
+    assert loaded.created_at == "2000-01-01T00:00:00+00:00" and loaded.updated_at > "2000"
+
+
+def test_create_refuses_an_existing_id_and_load_a_missing_one(store):
+    saved(store, store.create("x", system="s"))
+    with pytest.raises(SessionError, match="already exists"):
+        store.create("x", system="s")
+    with pytest.raises(SessionNotFound):
+        store.load("nothing")
+
+
+def test_new_ids_are_short_readable_and_unique(store):
+    ids = {store.new_id() for _ in range(50)}
+    assert len(ids) == 50
+    for sid in ids:
+        store.validate_id(sid)
+        assert len(sid) == 13 and sid[8] == "-" and sid[:8].isdigit()
+    session = store.create(system="s")  # no id: one is made
+    assert len(session.id) == 13
+
+
+# --- ids ----------------------------------------------------------------------------------------------------------
+
+BAD_IDS = ["../x", "/abs", "a/b", "..", ".", ".hidden", "a" * 65, "", "세션", "a\x00b", "a b", "-x", "_x", "x\n",
+           "a\\b", "~", "x/../../etc"]
+
+
+@pytest.mark.parametrize("bad", BAD_IDS)
+def test_bad_ids_are_refused_before_any_file_is_touched(tmp_path, bad):
+    sdir = tmp_path / "sessions"
+    store = SessionStore(sdir)
+    before = files_under(tmp_path)
+    for call in (
+        lambda: store.validate_id(bad),
+        lambda: store.load(bad),
+        lambda: store.create(bad, system="s"),
+        lambda: store.exists(bad),
+        lambda: store.acquire(bad),
+        lambda: store.delete(bad),
+        lambda: store.save(Session(bad, Conversation("s"))),
+    ):
+        with pytest.raises(InvalidSessionId, match="letters, digits"):
+            call()
+    assert files_under(tmp_path) == before
+
+
+def test_good_ids_pass():
+    for good in ("a", "A" * 64, "20261130-k3f9", "my.session_2", "9-lives", "x..y"):
+        assert SessionStore.validate_id(good) == good
+    with pytest.raises(InvalidSessionId):
+        SessionStore.validate_id(None)
+
+
+# --- bad files ----------------------------------------------------------------------------------------------------
+
+
+def test_truncated_file_is_refused_named_and_never_overwritten(store, sdir):
+    saved(store, rich_session(store))
+    path = sdir / "rich.json"
+    path.write_bytes(path.read_bytes()[:-40])
+    broken = path.read_bytes()
+
+    fresh = SessionStore(sdir)
+    with pytest.raises(SessionCorrupt) as err:
+        fresh.load("rich")
+    assert str(path) in err.value.message and "not valid JSON" in err.value.message
+    assert "never" in err.value.message or "not be overwritten" in err.value.message
+
+    # neither a stale in-memory copy nor a brand-new session may replace it
+    with fresh.acquire("rich"), pytest.raises(SessionError):
+        fresh.save(rich_session(SessionStore(sdir / "other"), "rich"))
+    with store.acquire("rich"):
+        stale = rich_session(SessionStore(sdir / "other2"), "rich")
+        with pytest.raises(SessionError):
+            store.save(stale)
+    with pytest.raises(SessionError):
+        fresh.create("rich", system="s")
+    assert path.read_bytes() == broken
+
+
+def test_a_broken_file_can_be_set_aside_and_the_id_reused(store, sdir):
+    (sdir / "b.json").write_text("{not json")
+    with pytest.raises(SessionCorrupt):
+        store.load("b")
+    aside = store.set_aside("b")
+    assert aside.name.startswith("b.json.broken-") and aside.read_text() == "{not json"
+    saved(store, store.create("b", system="s"))
+    assert store.load("b").conversation.system == "s"
+    assert [i.id for i in store.list()] == ["b"]
+
+
+def _mutations():
+    def set_(path, value):
+        def apply(data):
+            target = data
+            for key in path[:-1]:
+                target = target[key]
+            target[path[-1]] = value
+        return apply
+
+    def drop(key):
+        return lambda data: data.pop(key)
+
+    return {
+        "turns not a list": (set_(["turns"], {}), "'turns' must be a list"),
+        "role not a string": (set_(["turns", 0, "messages", 0, "role"], 1), "turns[0].messages[0].role"),
+        "unknown role": (set_(["turns", 0, "messages", 1, "role"], "wizard"), "turns[0].messages[1].role"),
+        "first not user": (set_(["turns", 1, "messages", 0, "role"], "assistant"), "turns[1].messages[0]"),
+        "message not a dict": (set_(["turns", 0, "messages", 1], "hi"), "turns[0].messages[1] must be an object"),
+        "empty messages": (set_(["turns", 2, "messages"], []), "turns[2].messages"),
+        "content a number": (set_(["turns", 0, "messages", 0, "content"], 5), "content"),
+        "latency a string": (set_(["turns", 0, "latency"], "fast"), "latency"),
+        "interrupted a string": (set_(["turns", 0, "interrupted"], "yes"), "interrupted"),
+        "usage a list": (set_(["turns", 0, "usage"], [1]), "usage"),
+        "covers too big": (set_(["summary", "covers"], 99), "summary.covers"),
+        "covers a bool": (set_(["summary", "covers"], True), "summary.covers"),
+        "summary text null": (set_(["summary", "text"], None), "summary.text"),
+        "calibration text": (set_(["calibration", "m"], "x"), "calibration.m"),
+        "version a string": (set_(["version"], "1"), "'version'"),
+        "title a number": (set_(["title"], 3), "'title' must be a string"),
+        "no system": (drop("system"), "'system' is missing"),
+        "no version": (drop("version"), "'version' is missing"),
+        "no totals": (drop("totals"), "'totals' is missing"),
+    }
+
+
+@pytest.mark.parametrize("case", list(_mutations()))
+def test_wrong_or_missing_fields_are_refused_with_the_field_named(store, sdir, case):
+    saved(store, rich_session(store, "w"))
+    path = sdir / "w.json"
+    data = json.loads(path.read_text())
+    mutate, expected = _mutations()[case]
+    mutate(data)
+    path.write_text(json.dumps(data))
+    with pytest.raises(SessionCorrupt) as err:
+        SessionStore(sdir).load("w")
+    assert str(path) in err.value.message and expected in err.value.message
+
+
+@pytest.mark.parametrize("content", ["[]", "null", '"text"', "", "\xff\xfe"])
+def test_files_that_are_not_session_objects_are_refused(store, sdir, content):
+    (sdir / "odd.json").write_bytes(content.encode("latin-1"))
+    with pytest.raises(SessionCorrupt, match="odd.json"):
+        store.load("odd")
+
+
+def test_a_future_version_is_refused_and_kept(store, sdir):
+    saved(store, rich_session(store, "f"))
+    path = sdir / "f.json"
+    data = json.loads(path.read_text())
+    data["version"] = 2
+    data["new_field"] = {"x": 1}
+    path.write_text(json.dumps(data))
+    before = path.read_bytes()
+    with pytest.raises(SessionCorrupt, match="version 2, written by a newer chatbot") as err:
+        SessionStore(sdir).load("f")
+    assert str(path) in err.value.message
+    assert path.read_bytes() == before
+
+
+# --- permissions, temp files, secrets -----------------------------------------------------------------------------
+
+
+def test_new_directory_is_0700_and_files_0600(tmp_path):
+    old = os.umask(0o022)
+    try:
+        sdir = tmp_path / "deep" / "sessions"
+        store = SessionStore(sdir)
+        saved(store, rich_session(store))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(sdir.stat().st_mode) == 0o700
+    assert store.warnings == []
+    for path in files_under(sdir):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
+def test_an_existing_loose_directory_gets_a_warning_not_a_crash(tmp_path):
+    sdir = tmp_path / "sessions"
+    sdir.mkdir()
+    sdir.chmod(0o755)
+    store = SessionStore(sdir)
+    assert len(store.warnings) == 1 and "755" in store.warnings[0] and "chmod 700" in store.warnings[0]
+    saved(store, store.create("x", system="s"))
+    assert stat.S_IMODE((sdir / "x.json").stat().st_mode) == 0o600
+    assert stat.S_IMODE(sdir.stat().st_mode) == 0o755  # the user's directory is theirs to change
+
+
+def test_sessions_dir_that_is_a_file_is_a_clear_error(tmp_path):
+    (tmp_path / "f").write_text("")
+    with pytest.raises(SessionError, match="not a directory"):
+        SessionStore(tmp_path / "f")
+
+
+def test_no_key_is_ever_written(tmp_path, monkeypatch):
+    keys = {"GROQ_API_KEY": "gsk_TESTSECRET_groq_0123456789", "OPENAI_API_KEY": "sk-TESTSECRET-openai-9876543210"}
+    for name, value in keys.items():
+        monkeypatch.setenv(name, value)
+    sdir = tmp_path / "sessions"
+    store = SessionStore(sdir)
+    session = rich_session(store)
+    saved(store, session)
+    export = export_markdown(store.load("rich"))
+    with store.acquire("rich"):
+        store.save(store.load("rich"))
+    assert files_under(sdir)
+    for path in files_under(sdir):
+        raw = path.read_bytes()
+        for value in keys.values():
+            assert value.encode() not in raw, path
+    for value in keys.values():
+        assert value not in export
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temp_file(store, sdir, monkeypatch):
+    session = saved(store, rich_session(store))
+    before = (sdir / "rich.json").read_bytes()
+
+    def boom(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(store_module.os, "replace", boom)
+    session.conversation.add_turn(Turn([{"role": "user", "content": "lost"}]))
+    with store.acquire("rich"), pytest.raises(OSError):
+        store.save(session)
+    assert (sdir / "rich.json").read_bytes() == before
+    assert not list(sdir.glob("*.tmp"))
+
+
+def test_stale_temp_files_are_removed_unless_their_session_is_in_use(store, sdir):
+    (sdir / ".dead.abcd1234.tmp").write_text("half a sess")
+    (sdir / ".with.dots.zz_9zz9z.tmp").write_text("half")
+    (sdir / "notes.tmp").write_text("not ours")
+    with store.acquire("busy"):
+        (sdir / ".busy.abcd1234.tmp").write_text("being written by the holder")
+        SessionStore(sdir)
+        assert sorted(p.name for p in sdir.iterdir() if p.suffix == ".tmp") == [".busy.abcd1234.tmp", "notes.tmp"]
+    other = SessionStore(sdir)
+    other.acquire("busy").release()  # holding the lock proves no save of it is in progress
+    assert sorted(p.name for p in sdir.iterdir() if p.suffix == ".tmp") == ["notes.tmp"]
+
+
+# --- locking ------------------------------------------------------------------------------------------------------
+
+
+def start_child(mode: str, sdir: Path, sid: str) -> subprocess.Popen[str]:
+    child = subprocess.Popen([sys.executable, str(HELPER), mode, str(sdir), sid], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert child.stdout is not None
+    line = child.stdout.readline().strip()
+    if line not in ("ready", "locked"):
+        child.kill()
+        raise AssertionError(f"child failed: {line!r} {child.stderr.read() if child.stderr else ''}")
+    return child
+
+
+def kill9(child: subprocess.Popen[str]) -> None:
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=10)
+    for stream in (child.stdout, child.stderr):
+        if stream:
+            stream.close()
+
+
+def test_a_second_store_is_refused_while_the_first_holds_the_lock(sdir):
+    first, second = SessionStore(sdir), SessionStore(sdir)
+    lock = first.acquire("s")
+    with pytest.raises(SessionLocked) as err:
+        second.acquire("s")
+    assert err.value.message == (
+        f"session s is in use by another chatbot process (pid {os.getpid()}); "
+        "close it or use --session with another id"
+    )
+    assert first.acquire("s") is lock  # the holder may ask again
+    lock.release()
+    second.acquire("s").release()
+
+
+def test_another_process_holds_the_lock_until_it_is_killed(sdir):
+    child = start_child("hold", sdir, "s")
+    store = SessionStore(sdir)
+    try:
+        with pytest.raises(SessionLocked, match=f"pid {child.pid}"):
+            store.acquire("s")
+    finally:
+        kill9(child)
+    with store.acquire("s") as lock:  # kill -9 left no stale lock
+        assert lock.held
+
+
+def test_save_requires_the_lock(store):
+    session = store.create("s", system="s")
+    with pytest.raises(SessionLocked, match="not locked by this process"):
+        store.save(session)
+    assert not store.exists("s")
+
+
+def test_two_writers_never_lose_each_others_turns(sdir):
+    a, b = SessionStore(sdir), SessionStore(sdir)
+    with a.acquire("s"):
+        first = a.create("s", system="s")
+        first.conversation.add_turn(Turn([{"role": "user", "content": "from a"}]))
+        a.save(first)
+    with b.acquire("s"):  # a released: b takes over and adds a turn
+        second = b.load("s")
+        second.conversation.add_turn(Turn([{"role": "user", "content": "from b"}]))
+        b.save(second)
+    with a.acquire("s"), pytest.raises(SessionError, match="not loaded by this process"):
+        a.save(first)  # a's copy is stale: saving it would drop b's turn
+    with a.acquire("s"):
+        fresh = a.load("s")
+        assert [t.user_text for t in fresh.conversation.turns] == ["from a", "from b"]
+        fresh.conversation.add_turn(Turn([{"role": "user", "content": "from a again"}]))
+        a.save(fresh)
+    assert len(b.load("s").conversation.turns) == 3
+
+
+def test_kill_9_during_a_save_loop_always_leaves_a_loadable_file(sdir):
+    rng = random.Random(4)
+    counts = []
+    seen_temp = 0
+    for _ in range(6):
+        child = start_child("save-loop", sdir, "crash")
+        time.sleep(rng.uniform(0.0, 0.15))
+        kill9(child)
+        seen_temp += bool(list(sdir.glob(".crash.*.tmp")))
+        store = SessionStore(sdir)  # opening cleans up what the killed save left
+        assert not list(sdir.glob("*.tmp"))
+        session = store.load("crash")
+        n = len(session.conversation.turns)
+        assert n >= 1 and session.totals["requests"] == n
+        assert [t.user_text.split()[0] for t in session.conversation.turns] == [str(i) for i in range(1, n + 1)]
+        counts.append(n)
+        with store.acquire("crash"):  # and the lock did not outlive the process
+            pass
+    assert counts == sorted(counts) and counts[-1] > counts[0]
+
+
+# --- listing, latest, delete --------------------------------------------------------------------------------------
+
+
+def test_listing_is_newest_first_and_shows_broken_files(store, sdir):
+    assert store.list() == [] and store.latest() is None
+    for sid in ("a", "b", "c"):
+        session = store.create(sid, system="s", model=f"model-{sid}", title=f"title {sid}" if sid != "b" else "")
+        session.conversation.add_turn(Turn([{"role": "user", "content": f"hello from {sid}"}]))
+        saved(store, session)
+    assert [i.id for i in store.list()] == ["c", "b", "a"]
+    with store.acquire("a"):
+        store.save(store.load("a"))  # using a again makes it the newest
+    infos = store.list()
+    assert [i.id for i in infos] == ["a", "c", "b"]
+    assert infos[0].title == "title a" and infos[0].turns == 1 and infos[0].model == "model-a"
+    assert infos[2].title == "hello from b"  # untitled: the first message stands in
+    assert store.latest() == "a"
+
+    (sdir / "z.json").write_text("{oops")
+    (sdir / "not an id.json").write_text("{}")
+    infos = store.list()
+    broken = [i for i in infos if i.broken]
+    assert [i.id for i in broken] == ["z"] and "not valid JSON" in broken[0].broken
+    assert infos[0].id == "z"  # newest by file time
+    assert store.latest() == "a"  # -c skips a file that cannot load
+
+
+def test_delete_removes_the_session_and_its_lock_file(store, sdir):
+    saved(store, store.create("d", system="s"))
+    (sdir / "keep.json").write_text("{}")
+    store.delete("d")
+    assert not (sdir / "d.json").exists() and not (sdir / ".d.lock").exists()
+    assert (sdir / "keep.json").exists()
+    with pytest.raises(SessionNotFound):
+        store.delete("d")
+
+
+def test_delete_refuses_a_session_in_use(sdir):
+    a, b = SessionStore(sdir), SessionStore(sdir)
+    saved(a, a.create("d", system="s"))
+    with a.acquire("d"):
+        with pytest.raises(SessionLocked):
+            b.delete("d")
+        assert (sdir / "d.json").exists()
+    b.delete("d")
+    assert not (sdir / "d.json").exists()
+
+
+def test_rename_is_a_title_and_a_save(store):
+    session = saved(store, store.create("r", system="s"))
+    session.title = "Trip planning"
+    saved(store, session)
+    assert store.load("r").title == "Trip planning" and store.list()[0].title == "Trip planning"
+
+
+# --- export -------------------------------------------------------------------------------------------------------
+
+
+def test_export_marks_the_summary_tools_and_interruptions(store):
+    session = rich_session(store)
+    session.title = "Sums"
+    md = export_markdown(session)
+    assert md.startswith("# Sums\n")
+    assert "## Summary of turns 1-3" in md and "> - the user asks sums" in md
+    assert "## Turn 1 (covered by the summary)" in md and "## Turn 4\n" in md
+    assert "## Turn 5 (interrupted)" in md and "*(interrupted" in md
+    assert "*Tool call* `add`" in md and "**Tool result** (add):" in md
+    assert "질문 6: what is 6 + 6?" in md and "It is 12." in md
+    assert md.count("**User:**") == 6
+    assert "> You are helpful." in md and "openai/gpt-oss-20b" in md
+
+
+def test_export_without_a_summary_has_no_summary_section(store):
+    session = store.create("e", system="s")
+    session.conversation.add_turn(Turn([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]))
+    md = export_markdown(session)
+    assert "Summary" not in md and "**Assistant:**\n\nyo" in md
