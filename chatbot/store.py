@@ -33,6 +33,7 @@ import secrets
 import stat
 import string
 import tempfile
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -123,7 +124,8 @@ class SessionLock:
         """Give the lock up (idempotent)."""
         if self._fd is not None:
             fd, self._fd = self._fd, None
-            self.store._locks.pop(self.id, None)
+            if self.store._locks.get(self.id) is self:
+                del self.store._locks[self.id]
             os.close(fd)  # closing the descriptor drops the flock
 
     def __enter__(self) -> SessionLock:
@@ -189,16 +191,35 @@ class SessionStore:
 
     # --- locking ----------------------------------------------------------------------------------------------
 
-    def acquire(self, session_id: str) -> SessionLock:
+    def acquire(self, session_id: str, timeout: float = 0.0) -> SessionLock:
         """Lock a session for this process; raises :class:`SessionLocked` if another process holds it.
 
-        Non-blocking. The lock is an flock, so the OS releases it when the process dies, even by kill -9.
-        Acquiring an id this store already holds returns the same handle. Holding the lock also makes any
-        temporary file of this id stale, so they are removed here.
+        Non-blocking unless ``timeout`` (seconds) asks to wait for the other process. The lock is an flock, so the
+        OS releases it when the process dies, even by kill -9. Acquiring an id this store already holds returns
+        the same handle. Holding the lock also makes any temporary file of this id stale, so they are removed here.
         """
         held = self._locks.get(session_id)
-        if held is not None and held.held:
-            return held
+        if held is not None:
+            if held.held:
+                return held
+            held.release()  # its lock file was removed under us: that lock protects nothing any more
+        deadline = time.monotonic() + timeout
+        while True:
+            fd = self._try_lock(session_id)
+            if fd is not None:
+                break
+            if time.monotonic() >= deadline:
+                raise SessionLocked(self._locked_message(session_id))
+            time.sleep(0.05)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())  # so that a refused process can name the holder
+        lock = SessionLock(self, session_id, fd)
+        self._locks[session_id] = lock
+        self._remove_temp_files(session_id)
+        return lock
+
+    def _try_lock(self, session_id: str) -> int | None:
+        """One non-blocking attempt: the locked descriptor, or None when another process holds the lock."""
         lock_path = self.lock_path(session_id)
         while True:
             fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
@@ -208,21 +229,15 @@ class SessionStore:
                 os.close(fd)
                 if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
                     raise
-                raise SessionLocked(self._locked_message(session_id)) from None
-            # A delete may have unlinked the lock file between our open and our flock: then we hold a lock on a
-            # file nobody else will open. Retry on the file now at the path.
+                return None
+            # A delete may have unlinked the lock file between our open and our flock: then we would hold a lock
+            # on a file nobody else will open. Retry on the file now at the path.
             try:
                 if _same_file(os.fstat(fd), os.stat(lock_path)):
-                    break
+                    return fd
             except FileNotFoundError:
                 pass
             os.close(fd)
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
-        lock = SessionLock(self, session_id, fd)
-        self._locks[session_id] = lock
-        self._remove_temp_files(session_id)
-        return lock
 
     def holds(self, session_id: str) -> bool:
         """Whether this store holds the lock of ``session_id``."""

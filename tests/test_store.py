@@ -522,3 +522,26 @@ def test_export_without_a_summary_has_no_summary_section(store):
     session.conversation.add_turn(Turn([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]))
     md = export_markdown(session)
     assert "Summary" not in md and "**Assistant:**\n\nyo" in md
+
+
+def test_acquire_can_wait_for_the_other_process(sdir):
+    a, b = SessionStore(sdir), SessionStore(sdir)
+    lock = a.acquire("w")
+    t0 = time.monotonic()
+    with pytest.raises(SessionLocked):
+        b.acquire("w", timeout=0.2)
+    assert time.monotonic() - t0 >= 0.2
+    lock.release()
+    b.acquire("w", timeout=0.2).release()
+
+
+def test_a_lock_whose_file_was_removed_is_not_trusted(store, sdir):
+    lock = store.acquire("g")
+    (sdir / ".g.lock").unlink()
+    assert not lock.held and not store.holds("g")
+    session = store.create("g", system="s")
+    with pytest.raises(SessionLocked):
+        store.save(session)
+    with store.acquire("g") as fresh:
+        assert fresh is not lock and fresh.held
+        store.save(session)
