@@ -193,22 +193,29 @@ def _error_body(body: object) -> dict[str, Any]:
     return {}
 
 
+def _seconds(value: str) -> float | None:
+    """A ``retry-after`` value: seconds, or an HTTP date."""
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
 def retry_after_seconds(headers: Mapping[str, str] | None, message: str = "") -> float | None:
     """The wait the server asked for: ``retry-after-ms``, ``retry-after`` (seconds or an HTTP date), or the text."""
     headers = headers or {}
-    try:
-        if headers.get("retry-after-ms") is not None:
-            return max(0.0, float(headers["retry-after-ms"]) / 1000)
-    except ValueError:
-        pass
-    value = headers.get("retry-after")
-    if value is not None:
-        try:
-            return max(0.0, float(value))
-        except ValueError:
-            when = email.utils.parsedate_to_datetime(value) if value else None
-            if when is not None:
-                return max(0.0, when.timestamp() - time.time())
+    if headers.get("retry-after-ms") is not None:
+        wait = _seconds(headers["retry-after-ms"])
+        if wait is not None:
+            return wait / 1000
+    if headers.get("retry-after") is not None:
+        wait = _seconds(headers["retry-after"])
+        if wait is not None:
+            return wait
     match = _TRY_AGAIN.search(message)
     if match:
         minutes, amount, unit = match.groups()

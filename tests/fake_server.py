@@ -1,0 +1,315 @@
+"""A tiny OpenAI-compatible chat server for tests and benchmarks (stdlib only, one thread per connection).
+
+Serves ``POST .../chat/completions`` (streamed as real SSE, or not) and ``GET .../models`` on 127.0.0.1; any path
+prefix works, so both the openai SDK (``/v1/...``) and the groq SDK (``/openai/v1/...``) can use it. It records every
+request body so tests can check what was sent, and notices when a client hangs up mid-stream.
+
+In tests::
+
+    with FakeServer(reply="Hello there", chunks=3) as server:
+        provider = make_provider("openai", base_url=server.base_url)
+
+As a script (prints ``listening on http://127.0.0.1:PORT/v1`` once it is ready)::
+
+    python tests/fake_server.py --port 0 --reply-file reply.txt --chunks 20 --delay 0.01
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+# Error modes: the status and body real servers answer with.
+ERRORS: dict[str, tuple[int, dict[str, Any]]] = {
+    "context_length": (
+        400,
+        {
+            "error": {
+                "message": "This model's maximum context length is 8192 tokens. However, your messages resulted in "
+                "9000 tokens. Please reduce the length of the messages.",
+                "type": "invalid_request_error",
+                "param": "messages",
+                "code": "context_length_exceeded",
+            }
+        },
+    ),
+    "llamacpp_context": (
+        400,
+        {
+            "error": {
+                "code": 400,
+                "message": "the request exceeds the available context size, try increasing it",
+                "type": "exceed_context_size_error",
+                "n_prompt_tokens": 9000,
+                "n_ctx": 8192,
+            }
+        },
+    ),
+    "auth": (
+        401,
+        {"error": {"message": "Invalid API Key", "type": "invalid_request_error", "code": "invalid_api_key"}},
+    ),
+    "model_not_found": (
+        404,
+        {
+            "error": {
+                "message": "The model `nope` does not exist",
+                "type": "invalid_request_error",
+                "code": "model_not_found",
+            }
+        },
+    ),
+    "rate_limit": (
+        429,
+        {"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}},
+    ),
+    "server_error": (500, {"error": {"message": "Internal server error", "type": "internal_server_error"}}),
+    "stream_options": (
+        400,
+        {
+            "error": {
+                "message": "Unrecognized request argument supplied: stream_options",
+                "type": "invalid_request_error",
+            }
+        },
+    ),
+}
+
+
+@dataclass
+class FakeConfig:
+    """What the server answers. ``error`` is a key of ``ERRORS``, or ``midstream`` (an error event after 1 chunk)."""
+
+    reply: str = "Hello from the fake server."
+    chunks: int = 4
+    delay: float = 0.0
+    include_usage: bool = True  # send usage when the request asks for it (stream_options.include_usage)
+    reasoning: str = ""  # streamed as ``delta.reasoning`` before the reply
+    error: str | None = None
+    model: str = "fake-model"
+
+
+@dataclass
+class Record:
+    """What the server saw."""
+
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    disconnects: int = 0  # streams the client closed before the end
+
+    @property
+    def last_request(self) -> dict[str, Any] | None:
+        """The body of the last chat request."""
+        return self.requests[-1] if self.requests else None
+
+
+def split_text(text: str, n: int) -> list[str]:
+    """``text`` cut into ``n`` (or fewer) pieces that join back to it."""
+    n = max(1, min(n, len(text) or 1))
+    size = -(-len(text) // n) if text else 0
+    return [text[i : i + size] for i in range(0, len(text), size)] if text else [""]
+
+
+def _words(messages: list[dict[str, Any]]) -> int:
+    return sum(len(str(m.get("content") or "").split()) + 3 for m in messages)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet: tests read stdout
+        pass
+
+    def _json(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        if self.path.rstrip("/").endswith("/models"):
+            self._json(200, {"object": "list", "data": [{"id": self.server.config.model, "object": "model"}]})
+        else:
+            self._json(404, {"error": {"message": f"no route {self.path}"}})
+
+    def do_POST(self) -> None:  # noqa: N802
+        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            body = json.loads(self.rfile.read(length) or b"{}")
+        except ValueError:
+            self._json(400, {"error": {"message": "body is not JSON"}})
+            return
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._json(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        self.server.record.requests.append(body)
+        cfg = self.server.config
+        if cfg.error == "stream_options" and "stream_options" not in body:
+            pass  # a server that only rejects the option answers normally without it
+        elif cfg.error in ERRORS:
+            status, err = ERRORS[cfg.error]
+            self._json(status, err, {"retry-after": "2"} if status == 429 else None)
+            return
+        if body.get("stream"):
+            self._stream(body)
+        else:
+            self._whole(body)
+
+    def _usage(self, body: dict[str, Any]) -> dict[str, int]:
+        prompt = _words(body.get("messages") or [])
+        completion = len(self.server.config.reply.split())
+        return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+    def _whole(self, body: dict[str, Any]) -> None:
+        cfg = self.server.config
+        message: dict[str, Any] = {"role": "assistant", "content": cfg.reply}
+        if cfg.reasoning:
+            message["reasoning"] = cfg.reasoning
+        answer = {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model") or cfg.model,
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        }
+        if cfg.include_usage:
+            answer["usage"] = self._usage(body)
+        self._json(200, answer)
+
+    def _send_chunk(self, data: bytes) -> None:
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.flush()
+
+    def _stream(self, body: dict[str, Any]) -> None:
+        cfg = self.server.config
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time())}
+        base["model"] = body.get("model") or cfg.model
+
+        def event(delta: dict[str, Any] | None, finish: str | None = None, **extra: Any) -> bytes:
+            choices = [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}]
+            return b"data: " + json.dumps({**base, "choices": choices, **extra}).encode() + b"\n\n"
+
+        events = [event({"role": "assistant", "content": ""})]
+        if cfg.reasoning:
+            events.append(event({"content": None, "reasoning": cfg.reasoning}))
+        events.append(b": keep-alive\n\n")
+        events += [event({"content": piece}) for piece in split_text(cfg.reply, cfg.chunks)]
+        if cfg.error == "midstream":
+            events.insert(2, b'data: {"error": {"message": "model overloaded", "type": "server_error"}}\n\n')
+        events.append(event({}, "stop"))
+        wants_usage = (body.get("stream_options") or {}).get("include_usage")
+        if cfg.include_usage and wants_usage:
+            events.append(event(None, usage=self._usage(body)))
+        events.append(b"data: [DONE]\n\n")
+        try:
+            for data in events:
+                if cfg.delay:
+                    time.sleep(cfg.delay)
+                self._send_chunk(data)
+            self._send_chunk(b"")
+        except (BrokenPipeError, ConnectionResetError):
+            self.server.record.disconnects += 1
+            self.close_connection = True
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], config: FakeConfig) -> None:
+        super().__init__(address, _Handler)
+        self.config = config
+        self.record = Record()
+
+
+class FakeServer:
+    """The fake server in a background thread; a context manager. ``base_url`` ends in ``/v1``."""
+
+    def __init__(self, port: int = 0, **config: Any) -> None:
+        self.config = FakeConfig(**config)
+        self._server = _Server(("127.0.0.1", port), self.config)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def port(self) -> int:
+        """The port actually bound (``port=0`` picks a free one)."""
+        return int(self._server.server_address[1])
+
+    @property
+    def root_url(self) -> str:
+        """``http://127.0.0.1:PORT``: the groq SDK's base URL (it adds ``/openai/v1``)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:PORT/v1``: the openai SDK's base URL."""
+        return f"{self.root_url}/v1"
+
+    @property
+    def record(self) -> Record:
+        """The requests seen so far."""
+        return self._server.record
+
+    def start(self) -> FakeServer:
+        """Start serving in a daemon thread."""
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and free the port."""
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> FakeServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the server in the foreground until interrupted."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--port", type=int, default=0, help="0 picks a free port (printed at start)")
+    parser.add_argument("--reply", default=FakeConfig.reply)
+    parser.add_argument("--reply-file", type=Path, help="read the reply text from this file")
+    parser.add_argument("--chunks", type=int, default=FakeConfig.chunks)
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds before each SSE event")
+    parser.add_argument("--no-usage", action="store_true", help="never send usage")
+    parser.add_argument("--reasoning", default="")
+    parser.add_argument("--error", choices=[*ERRORS, "midstream"])
+    args = parser.parse_args(argv)
+    reply = args.reply_file.read_text(encoding="utf-8") if args.reply_file else args.reply
+    server = FakeServer(
+        args.port,
+        reply=reply,
+        chunks=args.chunks,
+        delay=args.delay,
+        include_usage=not args.no_usage,
+        reasoning=args.reasoning,
+        error=args.error,
+    )
+    print(f"listening on {server.base_url}", flush=True)
+    try:
+        server._server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server._server.server_close()
+
+
+if __name__ == "__main__":
+    main()

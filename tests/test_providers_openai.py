@@ -1,0 +1,461 @@
+"""The openai provider against mocked HTTP (pytest-httpx2: openai 3.x speaks httpx2) and the fake server.
+
+Also covers ``make_provider`` and the shared error mapping, whose shapes come from OpenAI, vLLM and llama.cpp.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+import respx
+from _provider_fixtures import (
+    DONE,
+    KEEP_ALIVE,
+    MESSAGES,
+    SSE_HEADERS,
+    chunk,
+    clean_env,  # noqa: F401 - a fixture
+    completion_body,
+    end,
+    error_body,
+    reasoning,
+    sse,
+    texts,
+    usage,
+)
+from fake_server import FakeServer
+
+from chatbot.errors import (
+    AuthenticationError,
+    ConfigError,
+    ConnectionFailed,
+    ContextLengthError,
+    ModelNotFoundError,
+    ProviderError,
+    ProviderTimeout,
+    RateLimitError,
+    ServerError,
+    TokenRateLimitError,
+    UsageError,
+)
+from chatbot.providers import DEFAULT_MODELS, make_provider
+from chatbot.providers._compat import retry_after_seconds, token_limit_param
+from chatbot.providers.base import Completion, ReasoningDelta, StreamEnd, TextDelta, Usage
+
+BASE = "http://llm.test/v1"
+URL = f"{BASE}/chat/completions"
+
+
+@pytest.fixture
+def provider(clean_env):  # noqa: F811
+    clean_env.setenv("OPENAI_API_KEY", "sk-test")
+    return make_provider("openai", model="gpt-4o-mini", base_url=BASE, max_retries=0)
+
+
+def sent(route: respx.Route, index: int = -1) -> dict:
+    """The JSON body of a recorded request."""
+    return json.loads(route.calls[index].request.content)
+
+
+# --- streaming ----------------------------------------------------------------------------------------------------
+
+
+def test_stream_text_and_usage_in_final_chunk(httpx2_mock, provider):
+    body = sse(
+        chunk("", finish=None),
+        KEEP_ALIVE,
+        chunk("Hel"),
+        chunk(None),  # content: null
+        chunk("lo"),
+        chunk(None, finish="stop"),
+        chunk(no_choices=True, usage=usage(12, 2)),  # the usage chunk has empty choices
+        DONE,
+    )
+    route = httpx2_mock.post(URL).respond(200, content=body, headers=SSE_HEADERS)
+    events = list(provider.stream(MESSAGES))
+    assert events[:2] == [TextDelta("Hel"), TextDelta("lo")]
+    assert end(events) == StreamEnd(Usage(12, 2, 14), "stop")
+    request = sent(route)
+    assert request["stream"] is True
+    assert request["stream_options"] == {"include_usage": True}
+    assert request["messages"] == MESSAGES and request["model"] == "gpt-4o-mini"
+    assert "max_tokens" not in request and "max_completion_tokens" not in request
+
+
+def test_stream_without_usage_reports_none(httpx2_mock, provider):
+    body = sse(chunk("Hi"), chunk(None, finish="length"), DONE)
+    httpx2_mock.post(URL).respond(200, content=body, headers=SSE_HEADERS)
+    events = list(provider.stream(MESSAGES))
+    assert texts(events) == "Hi"
+    assert end(events) == StreamEnd(None, "length")
+
+
+def test_stream_keeps_the_last_usage_and_never_adds_them(httpx2_mock, provider):
+    body = sse(
+        chunk("a", usage=usage(5, 1)), chunk("b", usage=None), chunk(None, finish="stop", usage=usage(5, 2)), DONE
+    )
+    httpx2_mock.post(URL).respond(200, content=body, headers=SSE_HEADERS)
+    assert end(list(provider.stream(MESSAGES))).usage == Usage(5, 2, 7)
+
+
+def test_reasoning_only_chunks_are_kept_apart(httpx2_mock, provider):
+    body = sse(
+        chunk("", reasoning="Let me "),
+        chunk(None, reasoning="think."),
+        chunk(None, reasoning_content=" More."),  # llama.cpp / DeepSeek spelling
+        KEEP_ALIVE,
+        chunk("Answer.", finish="stop"),
+        DONE,
+    )
+    httpx2_mock.post(URL).respond(200, content=body, headers=SSE_HEADERS)
+    events = list(provider.stream(MESSAGES))
+    assert isinstance(events[0], ReasoningDelta)
+    assert reasoning(events) == "Let me think. More."
+    assert texts(events) == "Answer."
+    assert end(events).usage is None
+
+
+@pytest.mark.parametrize(
+    ("model", "key"),
+    [
+        ("gpt-4o-mini", "max_tokens"),
+        ("gpt-5-mini", "max_completion_tokens"),
+        ("o1-preview", "max_completion_tokens"),
+        ("o3-mini", "max_completion_tokens"),
+        ("o4-mini", "max_completion_tokens"),
+        ("openai/o3-mini", "max_completion_tokens"),
+        ("openai/gpt-oss-20b", "max_tokens"),
+        ("llama3.1:8b", "max_tokens"),
+    ],
+)
+def test_reply_limit_parameter_per_model(httpx2_mock, provider, model, key):
+    route = httpx2_mock.post(URL).respond(200, content=sse(chunk("x", finish="stop"), DONE), headers=SSE_HEADERS)
+    list(provider.stream(MESSAGES, model=model, max_tokens=64))
+    request = sent(route)
+    assert request[key] == 64 and request["model"] == model
+    other = {"max_tokens", "max_completion_tokens"} - {key}
+    assert not other & request.keys()
+    assert token_limit_param(model, 1) == {key: 1}
+
+
+def test_stream_options_rejected_is_retried_once_without_it(httpx2_mock, provider):
+    rejected = httpx.Response(400, json=error_body("Unrecognized request argument supplied: stream_options"))
+    ok = httpx.Response(200, content=sse(chunk("ok", finish="stop"), DONE), headers=SSE_HEADERS)
+    route = httpx2_mock.post(URL).mock(side_effect=[rejected, ok, ok])
+    assert texts(list(provider.stream(MESSAGES))) == "ok"
+    assert "stream_options" in sent(route, 0) and "stream_options" not in sent(route, 1)
+    # remembered: the next request goes without it straight away
+    assert texts(list(provider.stream(MESSAGES))) == "ok"
+    assert route.call_count == 3 and "stream_options" not in sent(route, 2)
+
+
+def test_other_400_is_not_retried(httpx2_mock, provider):
+    route = httpx2_mock.post(URL).respond(
+        400, json=error_body("messages: field required", type_="invalid_request_error")
+    )
+    with pytest.raises(ProviderError, match="rejected the request") as info:
+        list(provider.stream(MESSAGES))
+    assert type(info.value) is ProviderError
+    assert route.call_count == 1
+
+
+def test_complete(httpx2_mock, provider):
+    route = httpx2_mock.post(URL).respond(200, json=completion_body("A summary.", usage_=usage(30, 3)))
+    result = provider.complete(MESSAGES, max_tokens=100)
+    assert result == Completion("A summary.", Usage(30, 3, 33), "stop")
+    request = sent(route)
+    assert "stream" not in request and request["max_tokens"] == 100
+
+
+def test_complete_with_null_content_and_no_usage(httpx2_mock, provider):
+    httpx2_mock.post(URL).respond(200, json=completion_body(None, finish="length"))
+    assert provider.complete(MESSAGES) == Completion("", None, "length")
+
+
+# --- errors -------------------------------------------------------------------------------------------------------
+
+ERROR_CASES = [
+    # (id, status, body, headers, error type, words the message must contain)
+    (
+        "401",
+        401,
+        error_body("Incorrect API key provided", code="invalid_api_key"),
+        {},
+        AuthenticationError,
+        ["OPENAI_API_KEY", "Incorrect API key"],
+    ),
+    ("403", 403, error_body("Project does not have access"), {}, AuthenticationError, ["OPENAI_API_KEY"]),
+    (
+        "404",
+        404,
+        error_body("The model `gpt-4o-mini` does not exist", code="model_not_found"),
+        {},
+        ModelNotFoundError,
+        ["'gpt-4o-mini'", "--model"],
+    ),
+    (
+        "429",
+        429,
+        error_body("Rate limit reached", code="rate_limit_exceeded"),
+        {"retry-after": "3"},
+        RateLimitError,
+        ["rate limit", "3.0s"],
+    ),
+    (
+        "413",
+        413,
+        error_body("Request too large on tokens per minute (TPM)", type_="tokens"),
+        {},
+        TokenRateLimitError,
+        ["per-minute"],
+    ),
+    (
+        "openai-context",
+        400,
+        error_body(
+            "This model's maximum context length is 128000 tokens.",
+            type_="invalid_request_error",
+            code="context_length_exceeded",
+        ),
+        {},
+        ContextLengthError,
+        ["'gpt-4o-mini'", "maximum context length"],
+    ),
+    (
+        "vllm-context",
+        400,
+        {
+            "object": "error",
+            "message": "This model's maximum context length is 2048 tokens. However, "
+            "you requested 2100 tokens (2000 in the messages, 100 in the completion).",
+            "type": "BadRequestError",
+            "param": None,
+            "code": 400,
+        },
+        {},
+        ContextLengthError,
+        ["2048"],
+    ),
+    (
+        "vllm-longer",
+        400,
+        error_body(
+            "The decoder prompt (length 5000) is longer than the model's context length (4096).",
+            type_="BadRequestError",
+            code=400,
+        ),
+        {},
+        ContextLengthError,
+        ["4096"],
+    ),
+    (
+        "llamacpp-context",
+        400,
+        error_body(
+            "the request exceeds the available context size, try increasing it",
+            type_="exceed_context_size_error",
+            code=400,
+        ),
+        {},
+        ContextLengthError,
+        ["context size"],
+    ),
+    (
+        "llamacpp-old-500",
+        500,
+        error_body(
+            "the request exceeds the available context size, try increasing the context size or enable context shift",
+            type_="server_error",
+            code=500,
+        ),
+        {},
+        ContextLengthError,
+        ["context size"],
+    ),
+    ("500", 500, error_body("Internal error", type_="server_error"), {}, ServerError, ["500", "Internal error"]),
+    ("503-text", 503, "upstream unavailable", {}, ServerError, ["503"]),
+]
+
+
+def _respond(status, body, headers):
+    if isinstance(body, str):
+        return httpx.Response(status, text=body, headers=headers)
+    return httpx.Response(status, json=body, headers=headers)
+
+
+@pytest.mark.parametrize("call", ["stream", "complete"])
+@pytest.mark.parametrize(
+    ("status", "body", "headers", "error", "words"), [c[1:] for c in ERROR_CASES], ids=[c[0] for c in ERROR_CASES]
+)
+def test_http_errors_map_to_chatbot_errors(httpx2_mock, provider, call, status, body, headers, error, words):
+    httpx2_mock.post(URL).mock(return_value=_respond(status, body, headers))
+    with pytest.raises(error) as info:
+        if call == "stream":
+            list(provider.stream(MESSAGES))
+        else:
+            provider.complete(MESSAGES)
+    assert type(info.value) is error
+    for word in words:
+        assert word in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [({"retry-after-ms": "1500"}, 1.5), ({"retry-after": "7"}, 7.0), ({"retry-after-ms": "0"}, 0.0), ({}, None)],
+)
+def test_rate_limit_carries_the_wait(httpx2_mock, provider, headers, expected):
+    httpx2_mock.post(URL).respond(
+        429, json=error_body("Rate limit reached", code="rate_limit_exceeded"), headers=headers
+    )
+    with pytest.raises(RateLimitError) as info:
+        provider.complete(MESSAGES)
+    assert info.value.retry_after == expected
+
+
+def test_retry_after_forms():
+    assert retry_after_seconds({"retry-after-ms": "250", "retry-after": "9"}) == 0.25
+    assert retry_after_seconds({}, "Please try again in 7.66s. Need more tokens?") == pytest.approx(7.66)
+    assert retry_after_seconds({}, "Please try again in 1m2.5s.") == pytest.approx(62.5)
+    assert retry_after_seconds({}, "try again in 250ms") == pytest.approx(0.25)
+    assert 0 <= retry_after_seconds({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) < 1  # a past date: no wait
+    assert retry_after_seconds({"retry-after": "soon"}) is None
+
+
+def test_sdk_retries_5xx_before_server_error(httpx2_mock, clean_env):  # noqa: F811
+    clean_env.setenv("OPENAI_API_KEY", "sk-test")
+    provider = make_provider("openai", base_url=BASE, max_retries=1)
+    route = httpx2_mock.post(URL).respond(502, json=error_body("bad gateway"), headers={"retry-after-ms": "0"})
+    with pytest.raises(ServerError):
+        provider.complete(MESSAGES)
+    assert route.call_count == 2
+
+
+@pytest.mark.parametrize(
+    ("event", "error"),
+    [
+        ({"error": {"message": "model overloaded", "type": "server_error"}}, ServerError),
+        ({"error": {"message": "too long", "code": "context_length_exceeded"}}, ContextLengthError),
+        ({"error": {"message": "slow down", "code": "rate_limit_exceeded"}}, RateLimitError),
+        ({"error": "something broke"}, ServerError),
+    ],
+)
+def test_error_event_mid_stream(httpx2_mock, provider, event, error):
+    body = sse(chunk("Par"), KEEP_ALIVE, event, chunk("tial"), DONE)
+    httpx2_mock.post(URL).respond(200, content=body, headers=SSE_HEADERS)
+    events = []
+    with pytest.raises(error) as info:
+        for e in provider.stream(MESSAGES):
+            events.append(e)
+    assert type(info.value) is error
+    assert events == [TextDelta("Par")]  # what came before the error is delivered, no StreamEnd
+
+
+def test_garbage_in_stream_is_a_server_error(httpx2_mock, provider):
+    body = sse(chunk("a")) + b"data: {not json\n\n" + DONE.encode()
+    httpx2_mock.post(URL).respond(200, content=body, headers=SSE_HEADERS)
+    with pytest.raises(ServerError, match="not valid JSON"):
+        list(provider.stream(MESSAGES))
+
+
+def test_timeout(httpx2_mock, provider):
+    httpx2_mock.post(URL).mock(side_effect=httpx.ConnectTimeout)
+    with pytest.raises(ProviderTimeout, match="did not answer in time"):
+        list(provider.stream(MESSAGES))
+
+
+def test_unreachable_names_the_url(httpx2_mock, provider):
+    httpx2_mock.post(URL).mock(side_effect=httpx.ConnectError)
+    with pytest.raises(ConnectionFailed) as info:
+        provider.complete(MESSAGES)
+    assert BASE in info.value.message and "--base-url" in info.value.message
+
+
+def test_connection_refused_for_real(clean_env):  # noqa: F811
+    provider = make_provider("openai", base_url="http://127.0.0.1:9/v1", max_retries=0)
+    with pytest.raises(ConnectionFailed, match=r"127\.0\.0\.1:9/v1"):
+        list(provider.stream(MESSAGES))
+
+
+# --- against a real HTTP server: cancellation, slow streams, stream_options -----------------------------------------
+
+
+def test_closing_the_stream_closes_the_response(clean_env):  # noqa: F811
+    with FakeServer(reply="word " * 200, chunks=200, delay=0.01) as server:
+        provider = make_provider("openai", base_url=server.base_url, max_retries=0)
+        events = provider.stream(MESSAGES)
+        assert isinstance(next(events), TextDelta)
+        events.close()  # what Ctrl-C does to the consumer's loop
+        deadline = time.monotonic() + 5
+        while server.record.disconnects == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert server.record.disconnects == 1
+
+
+def test_slow_stream_times_out(clean_env):  # noqa: F811
+    with FakeServer(reply="slow", chunks=2, delay=1.0) as server:
+        provider = make_provider("openai", base_url=server.base_url, timeout=0.2, max_retries=0)
+        with pytest.raises(ProviderTimeout):
+            list(provider.stream(MESSAGES))
+
+
+def test_fake_server_round_trip(clean_env):  # noqa: F811
+    with FakeServer(reply="Hello there, friend.", chunks=3, reasoning="hmm") as server:
+        provider = make_provider("openai", model="m1", base_url=server.base_url, max_retries=0)
+        events = list(provider.stream(MESSAGES))
+        assert texts(events) == "Hello there, friend." and reasoning(events) == "hmm"
+        assert end(events).usage == Usage(9, 3, 12)
+        assert server.record.last_request["stream_options"] == {"include_usage": True}
+        assert provider.complete(MESSAGES).text == "Hello there, friend."
+
+
+def test_fake_server_rejecting_stream_options(clean_env):  # noqa: F811
+    with FakeServer(reply="fine", error="stream_options") as server:
+        provider = make_provider("openai", base_url=server.base_url, max_retries=0)
+        events = list(provider.stream(MESSAGES))
+        assert texts(events) == "fine" and end(events).usage is None
+        assert len(server.record.requests) == 2
+
+
+# --- make_provider ------------------------------------------------------------------------------------------------
+
+
+def test_missing_key_says_how_to_fix_it(clean_env):  # noqa: F811
+    with pytest.raises(AuthenticationError) as info:
+        make_provider("openai")
+    message = info.value.message
+    assert "OPENAI_API_KEY" in message and "export OPENAI_API_KEY=" in message
+    assert ".env" in message and "--provider echo" in message
+
+
+def test_local_base_url_needs_no_key(clean_env):  # noqa: F811
+    provider = make_provider("openai", base_url="http://localhost:11434/v1")
+    assert provider.name == "openai" and provider.model == DEFAULT_MODELS["openai"]
+    assert provider.base_url == "http://localhost:11434/v1"
+
+
+def test_base_url_from_environment(clean_env):  # noqa: F811
+    clean_env.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8080/v1")
+    assert make_provider("openai").base_url == "http://127.0.0.1:8080/v1"
+    assert make_provider("openai", base_url="http://other:1/v1").base_url == "http://other:1/v1"
+
+
+def test_bad_base_url_and_unknown_provider(clean_env):  # noqa: F811
+    with pytest.raises(ConfigError, match="http://"):
+        make_provider("openai", base_url="localhost:8080/v1")
+    with pytest.raises(UsageError, match="groq, openai, echo"):
+        make_provider("anthropic")
+
+
+def test_default_models():
+    assert DEFAULT_MODELS == {"groq": "openai/gpt-oss-20b", "openai": "gpt-4o-mini", "echo": "echo"}
+
+
+def test_importing_providers_does_not_import_the_sdks():
+    code = "import sys, chatbot.providers; print('openai' in sys.modules, 'groq' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
