@@ -1,1 +1,1 @@
-from chatbot.cli import main; raise SystemExit(main())  # noqa: E702
+from chatbot.cli import main; raise SystemExit(main())  # noqa: E702, I001

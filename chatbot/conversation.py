@@ -8,7 +8,6 @@ stored. This module knows nothing of terminals, files or SDKs.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -70,9 +69,9 @@ class Turn:
         return n
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready copy."""
+        """JSON-ready data. It shares the message dicts (no copy: saving a long session is one serialisation)."""
         return {
-            "messages": copy.deepcopy(self.messages),
+            "messages": self.messages,
             "usage": self.usage,
             "latency": self.latency,
             "created_at": self.created_at,
@@ -313,9 +312,16 @@ class Conversation:
         self.summary_covers = upto
         return upto - covers
 
-    def shrink_budget(self, request: Request) -> int:
-        """The budget for the one retry after a provider's context-length error: half of what failed."""
-        return max(1, request.tokens // 2)
+    def shrink_budget(self, request: Request) -> int | None:
+        """The budget for the one retry after a provider's context-length error: half of what failed.
+
+        Never below the bare system message plus the new message; None when the request held nothing else, so
+        there is nothing to shrink.
+        """
+        bare = self.counter.total(self._count_system(False) + self.counter.count_message(request.messages[-1]))
+        if request.tokens <= bare:
+            return None
+        return max(bare, request.tokens // 2)
 
     # --- serialisation ----------------------------------------------------------------------------------------
 

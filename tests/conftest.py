@@ -70,3 +70,31 @@ class RecordingSummarizer:
 @pytest.fixture
 def summarizer() -> RecordingSummarizer:
     return RecordingSummarizer()
+
+
+# --- app-level fixtures (echo provider, a private sessions dir) -------------------------------------------------
+
+
+@pytest.fixture
+def sessions_dir(tmp_path):
+    return tmp_path / "sessions"
+
+
+@pytest.fixture
+def make_app(sessions_dir):
+    """Build an App over the echo provider (or another provider) and a store in a temporary directory."""
+    from chatbot.app import App, Settings
+    from chatbot.providers.echo import EchoProvider
+    from chatbot.store import SessionStore
+
+    apps = []
+
+    def build(provider=None, **memory: Any):
+        settings = Settings(provider_name="echo", model=None, memory=MemoryConfig(**memory))
+        app = App(SessionStore(sessions_dir), provider or EchoProvider(delay=0), settings, lambda model: TokenCounter())
+        apps.append(app)
+        return app
+
+    yield build
+    for app in apps:
+        app.close()

@@ -1,0 +1,139 @@
+"""The application core shared by every mode: the store, the provider and the session in use.
+
+No terminal code here: :mod:`chatbot.cli` and :mod:`chatbot.repl` render what this returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from chatbot.chat import Chat
+from chatbot.errors import SessionError, UsageError
+from chatbot.memory import MemoryConfig
+from chatbot.providers.base import ChatProvider
+from chatbot.store import Session, SessionLock, SessionStore
+from chatbot.tokens import TokenCounter
+
+DEFAULT_SYSTEM = (
+    "You are a helpful assistant in a terminal chat. Answer clearly and concisely, in the language the user "
+    "writes in; use Markdown where it helps."
+)
+
+
+@dataclass
+class Settings:
+    """What a new or resumed session is opened with (from the command line)."""
+
+    provider_name: str
+    model: str | None  # None: the provider's default, or a resumed session's own model
+    memory: MemoryConfig
+    system: str | None = None  # for new sessions; None: DEFAULT_SYSTEM
+    max_output_tokens: int | None = None
+    summary_model: str | None = None
+
+
+class App:
+    """Opens, switches and deletes sessions; holds the lock of the one in use."""
+
+    def __init__(
+        self,
+        store: SessionStore,
+        provider: ChatProvider,
+        settings: Settings,
+        counter_factory: Callable[[str], TokenCounter],
+    ) -> None:
+        self.store = store
+        self.provider = provider
+        self.settings = settings
+        self.counter_factory = counter_factory
+        self._lock: SessionLock | None = None
+        self._chat: Chat | None = None
+
+    @property
+    def chat(self) -> Chat:
+        """The chat of the session in use."""
+        if self._chat is None:
+            raise UsageError("no session is open")
+        return self._chat
+
+    def open(self, session_id: str | None = None, *, latest: bool = False) -> Chat:
+        """Resume ``session_id`` (or the newest with ``latest``), or create it / a new one. Takes its lock."""
+        if latest:
+            session_id = self.store.latest()
+            if session_id is None:
+                raise SessionError(f"no session to continue in {self.store.directory}; start one without -c")
+        if session_id is not None:
+            session_id = self.store.validate_id(session_id)
+        lock = self.store.acquire(session_id) if session_id else None
+        try:
+            if session_id and self.store.exists(session_id):
+                session = self._load(session_id)
+            else:
+                session = self._create(session_id)
+                while lock is None:
+                    lock = self.store.acquire(session.id)
+                    if self.store.exists(session.id):  # another process took this fresh id first
+                        lock.release()
+                        lock, session = None, self._create(None)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+        self._switch_to(session, lock)
+        return self.chat
+
+    def new(self) -> Chat:
+        """Start a new session (the current one stays saved)."""
+        return self.open(None)
+
+    def delete(self, session_id: str) -> None:
+        """Delete a stored session other than the one in use."""
+        session_id = self.store.validate_id(session_id)
+        if self._chat is not None and session_id == self._chat.session.id:
+            raise UsageError("that is the session in use: /new or /load another one first, then /delete it")
+        self.store.delete(session_id)
+
+    def close(self) -> None:
+        """Release the session lock."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    # --- helpers ----------------------------------------------------------------------------------------------
+
+    def _model_for(self, stored: str = "") -> str:
+        return self.settings.model or stored or self.provider.model
+
+    def _load(self, session_id: str) -> Session:
+        session = self.store.load(session_id, self.settings.memory)
+        # --model wins over the stored model; the counter (its chat format, its calibration) follows the model.
+        # --system only shapes new sessions: a resumed one keeps its own (/system changes it).
+        model = self._model_for(session.model)
+        session.conversation.counter = self.counter_factory(model)
+        session.provider, session.model = self.settings.provider_name, model
+        return session
+
+    def _create(self, session_id: str | None) -> Session:
+        model = self._model_for()
+        return self.store.create(
+            session_id,
+            system=self.settings.system or DEFAULT_SYSTEM,
+            provider=self.settings.provider_name,
+            model=model,
+            memory=self.settings.memory,
+            counter=self.counter_factory(model),
+        )
+
+    def _switch_to(self, session: Session, lock: SessionLock | None) -> None:
+        old = self._lock
+        self._lock = lock
+        self._chat = Chat(
+            session,
+            self.provider,
+            self.store,
+            max_output_tokens=self.settings.max_output_tokens,
+            summary_model=self.settings.summary_model,
+        )
+        if old is not None and old is not lock:
+            old.release()

@@ -1,0 +1,228 @@
+"""One session's chat loop, terminal-free: build the request, stream the reply, record the turn, save.
+
+:meth:`Chat.send` is a generator of events (notices, text and reasoning deltas, and a final :class:`TurnDone`)
+that any front end can render. Provider errors are raised as :mod:`chatbot.errors` types after the user's
+message has been kept aside so that ``/retry`` can resend it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from chatbot.conversation import Conversation, Message, Request, Turn
+from chatbot.errors import ContextLengthError, UsageError
+from chatbot.memory import summary_request
+from chatbot.providers.base import ChatProvider, ReasoningDelta, StreamEnd, TextDelta, Usage
+from chatbot.store import Session, SessionStore
+
+INTERRUPTED_MARK = "[interrupted by the user]"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the user should be told about this turn (summarized, dropped, retried, a warning)."""
+
+    text: str
+    warning: bool = False
+
+
+@dataclass(frozen=True)
+class TurnDone:
+    """The end of a turn: what was stored and what it cost."""
+
+    turn: Turn
+    request: Request
+    usage: Usage | None  # provider-reported; None when the server sent none
+    estimated_prompt: int
+    estimated_completion: int
+    latency: float
+
+
+ChatEvent = Notice | TextDelta | ReasoningDelta | TurnDone
+
+
+class Chat:
+    """Drives one session: the stateless model gets the whole request every time; this decides what it holds."""
+
+    def __init__(
+        self,
+        session: Session,
+        provider: ChatProvider,
+        store: SessionStore | None = None,
+        *,
+        max_output_tokens: int | None = None,
+        summary_model: str | None = None,
+    ) -> None:
+        self.session = session
+        self.provider = provider
+        self.store = store
+        self.max_output_tokens = max_output_tokens
+        self.summary_model = summary_model
+        #: the user message of a turn that failed, kept for /retry
+        self.pending: str | None = None
+        self._apply_calibration()
+
+    @property
+    def conversation(self) -> Conversation:
+        """The session's conversation."""
+        return self.session.conversation
+
+    @property
+    def model(self) -> str:
+        """The chat model in use."""
+        return self.session.model or self.provider.model
+
+    # --- turns ------------------------------------------------------------------------------------------------
+
+    def next_request(self, text: str) -> Request:
+        """The request the next message would send, without summarizing (for /context)."""
+        return self.conversation.build_request(text)
+
+    def send(self, text: str) -> Generator[ChatEvent, None, None]:
+        """Send ``text`` as the next user message and stream the reply.
+
+        The turn is stored and the session saved when the reply ends, or when it is interrupted (Ctrl-C closes
+        this generator or raises inside it) with the partial answer marked as interrupted.
+        """
+        self.pending = text
+        request = self.conversation.build_request(text, summarizer=self._summarize)
+        yield from self._request_notices(request)
+        try:
+            done = yield from self._stream(request)
+        except ContextLengthError as exc:
+            # Not the end: shrink the request to half and retry once, telling the user.
+            budget = self.conversation.shrink_budget(request)
+            if budget is None:
+                raise ContextLengthError(
+                    f"{exc.message}; the request holds only the system message and yours, so there is nothing to "
+                    "drop: shorten the message or use a model with a larger context"
+                ) from None
+            request = self.conversation.build_request(text, summarizer=self._summarize, budget=budget)
+            yield Notice(f"{exc.message}; retrying once with a smaller request ({request.tokens} tokens)", True)
+            yield from self._request_notices(request)
+            done = yield from self._stream(request)
+        self.pending = None
+        yield done
+
+    def retry_text(self) -> str:
+        """The message /retry resends: the failed one, else the last turn's (which is taken back first)."""
+        if self.pending is not None:
+            return self.pending
+        turn = self.conversation.undo()
+        if turn is None:
+            raise UsageError("nothing to retry yet")
+        self.save()
+        return turn.user_text
+
+    def _stream(self, request: Request) -> Generator[ChatEvent, None, TurnDone]:
+        started = time.monotonic()
+        parts: list[str] = []
+        end: StreamEnd | None = None
+        stream = self.provider.stream(request.messages, model=self.model, max_tokens=self.max_output_tokens)
+        try:
+            for event in stream:
+                if isinstance(event, StreamEnd):
+                    end = event
+                    continue
+                if isinstance(event, TextDelta):
+                    parts.append(event.text)
+                yield event
+        except (KeyboardInterrupt, GeneratorExit):
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()  # a provider's generator closes its HTTP response
+            if "".join(parts).strip():
+                # keep the partial answer, marked, so the next request stays well-formed (user/assistant pairs)
+                answer = "".join(parts).rstrip() + f"\n\n{INTERRUPTED_MARK}"
+                self._record(request, answer, None, started, interrupted=True)
+                self.pending = None
+            raise
+        return self._record(request, "".join(parts), end.usage if end else None, started)
+
+    def _record(
+        self, request: Request, answer: str, usage: Usage | None, started: float, *, interrupted: bool = False
+    ) -> TurnDone:
+        latency = time.monotonic() - started
+        counter = self.conversation.counter
+        est_completion = counter.count(answer)
+        turn_usage: dict[str, Any] = {
+            "prompt_tokens": usage.prompt_tokens if usage else None,
+            "completion_tokens": usage.completion_tokens if usage else None,
+            "total_tokens": usage.total_tokens if usage else None,
+            "estimated_prompt_tokens": request.tokens,
+            "estimated_completion_tokens": est_completion,
+            "source": "provider" if usage else "estimate",
+        }
+        turn = Turn([dict(request.messages[-1]), {"role": "assistant", "content": answer}], usage=turn_usage)
+        turn.latency = round(latency, 3)
+        turn.interrupted = interrupted
+        self.conversation.add_turn(turn)
+        self._add_totals(usage, request.tokens, est_completion)
+        if usage and not interrupted:
+            self._calibrate(request, usage)
+        self.save()
+        return TurnDone(turn, request, usage, request.tokens, est_completion, latency)
+
+    @staticmethod
+    def _request_notices(request: Request) -> Iterator[Notice]:
+        for warning in request.warnings:
+            yield Notice(warning, True)
+        if request.summarized:
+            yield Notice(
+                f"summarized {request.summarized} earlier turn(s) into the rolling summary "
+                f"(it now covers turns 1-{request.summary_covers})"
+            )
+        elif request.dropped and not request.summary_included:
+            yield Notice(f"{request.dropped} earlier turn(s) not sent (memory window / token budget)")
+
+    # --- summaries --------------------------------------------------------------------------------------------
+
+    def _summarize(self, previous: str, turns: list[list[Message]], first: int) -> str:
+        completion = self.provider.complete(
+            summary_request(previous, turns, first), model=self.summary_model or self.model, max_tokens=1024
+        )
+        totals = self.session.totals
+        totals["summary_requests"] = totals.get("summary_requests", 0) + 1
+        if completion.usage:
+            totals["summary_tokens"] = totals.get("summary_tokens", 0) + completion.usage.total_tokens
+        return completion.text
+
+    # --- accounting -------------------------------------------------------------------------------------------
+
+    def _add_totals(self, usage: Usage | None, est_prompt: int, est_completion: int) -> None:
+        totals = self.session.totals
+        totals["requests"] = totals.get("requests", 0) + 1
+        totals["estimated_prompt_tokens"] = totals.get("estimated_prompt_tokens", 0) + est_prompt
+        totals["estimated_completion_tokens"] = totals.get("estimated_completion_tokens", 0) + est_completion
+        if usage:
+            totals["prompt_tokens"] = totals.get("prompt_tokens", 0) + usage.prompt_tokens
+            totals["completion_tokens"] = totals.get("completion_tokens", 0) + usage.completion_tokens
+            totals["reported_requests"] = totals.get("reported_requests", 0) + 1
+
+    def _calibrate(self, request: Request, usage: Usage) -> None:
+        counter = self.conversation.counter
+        calibrate = getattr(counter, "calibrate", None)
+        if calibrate is None or not usage.prompt_tokens:
+            return
+        uncorrected = round(request.tokens / counter.correction)
+        self.session.calibration[self.model] = calibrate(uncorrected, usage.prompt_tokens)
+
+    def _apply_calibration(self) -> None:
+        # each model has its own correction; one never seen before starts uncorrected
+        self.conversation.counter.correction = self.session.calibration.get(self.model, 1.0)
+
+    # --- session changes --------------------------------------------------------------------------------------
+
+    def set_model(self, model: str) -> None:
+        """Switch the chat model for the next turns."""
+        self.session.model = model
+        self._apply_calibration()
+        self.save()
+
+    def save(self) -> None:
+        """Write the session (atomically) when a store is attached."""
+        if self.store is not None:
+            self.store.save(self.session)

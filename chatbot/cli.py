@@ -1,0 +1,233 @@
+"""The ``chatbot`` command: parse the flags, wire the core together, pick the mode.
+
+Terminal mode lives in :mod:`chatbot.repl`; script and one-shot modes are here. Expected failures print one
+line (``chatbot: ...``) and exit with the error's code; nothing here knows how memory works.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TextIO
+
+from chatbot import __version__
+from chatbot.errors import ChatbotError, UsageError
+
+if TYPE_CHECKING:
+    from chatbot.app import App
+
+PROVIDER_CHOICES = ("groq", "openai", "echo")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} must not be negative")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (SPEC.md, Command line)."""
+    env = os.environ.get
+    p = argparse.ArgumentParser(
+        prog="chatbot",
+        description="A terminal chat with any OpenAI-compatible model. The model is stateless: every request "
+        "re-sends the conversation, and chatbot decides what to keep.",
+        epilog="Keys come from GROQ_API_KEY / OPENAI_API_KEY or a .env file. Try `--provider echo` offline.",
+    )
+    p.add_argument(
+        "--provider",
+        choices=PROVIDER_CHOICES,
+        default=env("CHATBOT_PROVIDER") or "groq",
+        help="default: $CHATBOT_PROVIDER, else groq",
+    )
+    p.add_argument(
+        "--model",
+        default=env("CHATBOT_MODEL") or None,
+        help="default per provider (groq: openai/gpt-oss-20b), or $CHATBOT_MODEL",
+    )
+    p.add_argument("--base-url", help="any OpenAI-compatible endpoint (Ollama, vLLM, LM Studio, llama.cpp)")
+    p.add_argument("--session", metavar="ID", help="resume session ID, or create it")
+    p.add_argument("-c", "--continue", dest="cont", action="store_true", help="resume the most recent session")
+    p.add_argument(
+        "--sessions-dir",
+        metavar="DIR",
+        default=env("CHATBOT_SESSIONS_DIR") or "sessions",
+        help="default: $CHATBOT_SESSIONS_DIR, else ./sessions",
+    )
+    p.add_argument("--system", metavar="TEXT", help="system message of a new session")
+    p.add_argument("--memory", choices=("full", "window", "summary"), default="summary", help="default: summary")
+    p.add_argument("--window-turns", type=_positive, default=6, metavar="N", help="window: earlier turns kept")
+    p.add_argument(
+        "--summary-trigger",
+        type=_positive,
+        default=8,
+        metavar="N",
+        help="summary: summarize when more than N earlier turns are unsummarized",
+    )
+    p.add_argument(
+        "--keep-turns",
+        type=_positive,
+        default=4,
+        metavar="M",
+        help="summary: earlier turns kept verbatim after summarizing (M < N)",
+    )
+    p.add_argument(
+        "--max-input-tokens",
+        type=_positive,
+        default=6000,
+        metavar="T",
+        help="budget for a whole request (default 6000)",
+    )
+    p.add_argument("--max-output-tokens", type=_positive, metavar="R", help="reply limit sent to the provider")
+    p.add_argument("--tokenizer", metavar="PATH|NAME", help="count with a real tokenizer (tokenizer.json path)")
+    p.add_argument("--summary-model", metavar="NAME", help="model for summaries (default: the chat model)")
+    p.add_argument("-p", "--prompt", metavar="TEXT", help="one-shot: send TEXT as the next turn, print the reply")
+    p.add_argument("--list-sessions", action="store_true", help="list sessions and exit")
+    p.add_argument("--plain", action="store_true", help="no Markdown rendering")
+    p.add_argument("--reasoning", action="store_true", help="also show the model's reasoning (gpt-oss), dimmed")
+    p.add_argument("--version", action="version", version=f"chatbot {__version__}")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``chatbot`` script. Returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args)
+    except ChatbotError as exc:
+        print(f"chatbot: {exc.message}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+
+
+def run(args: argparse.Namespace) -> int:
+    """Wire the app for ``args`` and run the chosen mode."""
+    from chatbot.app import App, Settings
+    from chatbot.memory import MemoryConfig
+    from chatbot.store import SessionStore
+
+    _load_dotenv()
+    store = SessionStore(args.sessions_dir)
+    for warning in store.warnings:
+        print(f"chatbot: warning: {warning}", file=sys.stderr)
+    if args.list_sessions:
+        from chatbot.commands import format_sessions
+
+        print(format_sessions(store))
+        return 0
+    if args.session is not None:
+        store.validate_id(args.session)  # refused before any request or file access
+    if args.session is not None and args.cont:
+        raise UsageError("--session and -c/--continue cannot be used together")
+    memory = MemoryConfig(
+        strategy=args.memory,
+        window_turns=args.window_turns,
+        summary_trigger=args.summary_trigger,
+        keep_turns=args.keep_turns,
+        max_input_tokens=args.max_input_tokens,
+    )
+    from chatbot.providers import make_provider
+    from chatbot.tokens import make_counter
+
+    provider = make_provider(args.provider, model=args.model, base_url=args.base_url)
+    settings = Settings(
+        provider_name=args.provider,
+        model=args.model,
+        memory=memory,
+        system=args.system,
+        max_output_tokens=args.max_output_tokens or None,
+        summary_model=args.summary_model,
+    )
+    app = App(store, provider, settings, lambda model: make_counter(args.tokenizer, args.provider, model))
+    try:
+        chat = app.open(args.session, latest=args.cont)
+        if args.prompt is not None:
+            return one_shot(app, args.prompt, args)
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            from chatbot.repl import Repl
+
+            return Repl(app, plain=args.plain, show_reasoning=args.reasoning).run()
+        _notice(f"session {chat.session.id} ({len(chat.conversation.turns)} turn(s) stored)")
+        return script(app, sys.stdin, args)
+    finally:
+        app.close()
+
+
+def _load_dotenv() -> None:
+    """Read ``.env`` in the working directory into the environment (never overriding what is set)."""
+    if os.path.exists(".env"):
+        from dotenv import load_dotenv
+
+        load_dotenv(".env", override=False)
+
+
+def _notice(text: str, *, warning: bool = False) -> None:
+    print(f"chatbot: {'warning: ' if warning else ''}{text}", file=sys.stderr, flush=True)
+
+
+# --- script and one-shot modes ----------------------------------------------------------------------------------
+
+
+def send_plain(app: App, text: str, out: TextIO, *, show_reasoning: bool) -> None:
+    """Send one message and write the reply to ``out`` as plain text; notices go to stderr."""
+    from chatbot.chat import Notice
+    from chatbot.providers.base import ReasoningDelta, TextDelta
+
+    wrote = False
+    for event in app.chat.send(text):
+        if isinstance(event, TextDelta):
+            out.write(event.text)
+            out.flush()
+            wrote = True
+        elif isinstance(event, ReasoningDelta):
+            if show_reasoning:
+                sys.stderr.write(event.text)
+        elif isinstance(event, Notice):
+            _notice(event.text, warning=event.warning)
+    if wrote:
+        out.write("\n")
+        out.flush()
+
+
+def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
+    """Script mode: every stdin line is handled as if typed; EOF ends like /quit."""
+    from chatbot import commands
+
+    status = 0
+    for raw in lines:
+        line = raw.rstrip("\r\n")
+        if not line.strip():
+            continue
+        try:
+            if commands.is_command(line):
+                result = commands.run(app, line, confirm=None)
+                if result.output:
+                    print(result.output, flush=True)
+                if result.quit:
+                    break
+                if result.send is None:
+                    continue
+                line = result.send
+            send_plain(app, line, sys.stdout, show_reasoning=args.reasoning)
+        except ChatbotError as exc:
+            _notice(exc.message)
+            status = status or exc.exit_code
+    return status
+
+
+def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
+    """One-shot mode: send ``text`` as the next turn of the session and print the reply."""
+    if sys.stdout.isatty() and not args.plain:
+        from chatbot.repl import Repl
+
+        return Repl(app, plain=False, show_reasoning=args.reasoning).send_once(text)
+    send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
+    return 0

@@ -1,0 +1,297 @@
+"""Slash commands: each takes the app and its argument and returns what to show; no terminal code here."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from chatbot.app import App
+from chatbot.errors import ChatbotError, UsageError
+from chatbot.store import SessionStore, export_markdown
+
+#: bare words that quit like /quit (what people type without thinking)
+QUIT_WORDS = {"exit", "quit", "종료", "/quit", "/exit"}
+PREVIEW = 60
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a command produced: text to show, and whether to quit or to send a message (/retry)."""
+
+    output: str = ""
+    quit: bool = False
+    send: str | None = None
+
+
+Confirm = Callable[[str], bool]
+
+
+@dataclass(frozen=True)
+class Command:
+    """A slash command: usage line, help text and handler."""
+
+    usage: str
+    help: str
+    run: Callable[[App, str, Confirm | None], Result]
+
+
+def is_command(line: str) -> bool:
+    """Whether an input line is a command rather than a message."""
+    stripped = line.strip()
+    return stripped.startswith("/") or stripped in QUIT_WORDS
+
+
+def run(app: App, line: str, confirm: Confirm | None = None) -> Result:
+    """Run one command line. ``confirm`` asks the user a yes/no question (None in script mode: no questions)."""
+    stripped = line.strip()
+    if stripped in QUIT_WORDS:
+        return Result(quit=True)
+    name, _, arg = stripped.partition(" ")
+    command = COMMANDS.get(name.lower())
+    if command is None:
+        raise UsageError(f"unknown command {name}; /help lists the commands")
+    return command.run(app, arg.strip(), confirm)
+
+
+def preview(text: str, width: int = PREVIEW) -> str:
+    """One line of at most ``width`` characters."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+# --- the commands -----------------------------------------------------------------------------------------------
+
+
+def _help(app: App, arg: str, confirm: Confirm | None) -> Result:
+    width = max(len(c.usage) for c in COMMANDS.values())
+    lines = ["Commands (anything else is sent to the model as your message):"]
+    seen = set()
+    for cmd in COMMANDS.values():
+        if cmd.usage in seen:
+            continue
+        seen.add(cmd.usage)
+        lines.append(f"  {cmd.usage.ljust(width)}  {cmd.help}")
+    lines.append("Alt-Enter (or Esc then Enter) inserts a newline; Ctrl-C cancels a reply; Ctrl-D quits.")
+    return Result("\n".join(lines))
+
+
+def _quit(app: App, arg: str, confirm: Confirm | None) -> Result:
+    return Result(quit=True)
+
+
+def _reset(app: App, arg: str, confirm: Confirm | None) -> Result:
+    chat = app.chat
+    count = len(chat.conversation.turns)
+    chat.conversation.reset()
+    chat.pending = None
+    chat.save()
+    return Result(f"forgot {count} turn(s) and the summary; the system message stays")
+
+
+def _summary(app: App, arg: str, confirm: Confirm | None) -> Result:
+    conv = app.chat.conversation
+    total = len(conv.turns)
+    mem = conv.memory
+    if not conv.summary:
+        if mem.strategy != "summary":
+            return Result(f"no summary: memory is '{mem.strategy}' (use --memory summary for a rolling summary)")
+        return Result(
+            f"no summary yet: {total} turn(s) stored; earlier turns are summarized when more than "
+            f"{mem.summary_trigger} are unsummarized (the last {mem.keep_turns} stay verbatim)"
+        )
+    uncovered = total - conv.summary_covers
+    head = f"Summary of turns 1-{conv.summary_covers} of {total} ({uncovered} later turn(s) are sent verbatim):"
+    note = "" if mem.strategy == "summary" else f"\n(memory is '{mem.strategy}': the summary is not sent now)"
+    return Result(f"{head}\n{conv.summary}{note}")
+
+
+def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
+    chat = app.chat
+    conv = chat.conversation
+    counter = conv.counter
+    request = chat.next_request("")
+    lines = [
+        "The model keeps nothing between requests: the next request sends exactly these messages, "
+        "then your new message.",
+        f"{'#':>3}  {'role':<10} {'tokens':>6}  preview",
+    ]
+    for i, msg in enumerate(request.messages[:-1], start=1):
+        role = msg["role"]
+        text = str(msg.get("content") or "")
+        if msg.get("tool_calls"):
+            names = ", ".join(c.get("function", {}).get("name", "?") for c in msg["tool_calls"])
+            text = f"[calls {names}] {text}"
+        if role == "system" and request.summary_included:
+            role = "system+S"
+            text = f"{conv.system} [+ summary of turns 1-{conv.summary_covers}]"
+        lines.append(f"{i:>3}  {role:<10} {counter.count_message(msg):>6}  {preview(text)}")
+    lines.append(f"{len(request.messages):>3}  {'user':<10} {'?':>6}  (your next message)")
+    correction = f", correction x{counter.correction:.2f}" if counter.correction != 1.0 else ""
+    lines.append(
+        f"total {request.tokens} of {request.budget} tokens before your message "
+        f"(counter: {counter.name}{correction}; memory: {conv.memory.strategy})"
+    )
+    if request.summary_included:
+        lines.append("system+S: the system message carries the rolling summary of the earlier conversation")
+    if request.dropped:
+        lines.append(f"{request.dropped} earlier turn(s) are stored but not sent")
+    mem = conv.memory
+    if mem.strategy == "summary" and len(conv.turns) - conv.summary_covers > mem.summary_trigger:
+        lines.append(f"the next turn first folds all but the last {mem.keep_turns} unsummarized turns into the summary")
+    return Result("\n".join(lines))
+
+
+def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
+    chat = app.chat
+    totals = chat.session.totals
+    counter = chat.conversation.counter
+    reported = totals.get("reported_requests", 0)
+    requests = totals.get("requests", 0)
+    lines = [f"Usage in session {chat.session.id} ({requests} request(s), model {chat.model}):"]
+    if reported:
+        prompt, completion = totals.get("prompt_tokens", 0), totals.get("completion_tokens", 0)
+        lines.append(
+            f"  provider-reported: prompt {prompt}, completion {completion}, total {prompt + completion} "
+            f"({reported} of {requests} request(s) reported usage)"
+        )
+    else:
+        lines.append("  provider-reported: none yet (the server sent no usage, or no request was made)")
+    lines.append(
+        f"  estimated: prompt {totals.get('estimated_prompt_tokens', 0)}, completion "
+        f"{totals.get('estimated_completion_tokens', 0)} (counter: {counter.name})"
+    )
+    if totals.get("summary_requests"):
+        lines.append(
+            f"  summaries: {totals['summary_requests']} request(s), {totals.get('summary_tokens', 0)} tokens reported"
+        )
+    last = next((t for t in reversed(chat.conversation.turns) if t.usage), None)
+    if last and last.usage:
+        u = last.usage
+        if u.get("prompt_tokens") is not None:
+            lines.append(
+                f"  last turn: provider prompt {u['prompt_tokens']} vs estimate {u.get('estimated_prompt_tokens')}"
+            )
+        else:
+            lines.append(f"  last turn: estimate prompt {u.get('estimated_prompt_tokens')} (no provider count)")
+    lines.append(
+        f"  correction for {chat.model}: x{counter.correction:.3f} (learned from provider counts; never below 1)"
+    )
+    return Result("\n".join(lines))
+
+
+def _sessions(app: App, arg: str, confirm: Confirm | None) -> Result:
+    return Result(format_sessions(app.store, app.chat.session.id))
+
+
+def format_sessions(store: SessionStore, current: str | None = None) -> str:
+    """The session listing: id, title, turns, last used, model; newest first; ``current`` marked."""
+    infos = store.list()
+    if not infos:
+        return f"no sessions in {store.directory}"
+    lines = [f"  {'id':<22} {'turns':>5}  {'last used':<25} {'model':<22} title"]
+    for info in infos:
+        mark = "*" if info.id == current else " "
+        if info.broken:
+            lines.append(f"{mark} {info.id:<22} {'-':>5}  {info.updated_at:<25} {'':<22} BROKEN: {info.broken}")
+        else:
+            title = preview(info.title, 40)
+            lines.append(f"{mark} {info.id:<22} {info.turns:>5}  {info.updated_at:<25} {info.model:<22} {title}")
+    return "\n".join(lines)
+
+
+def _new(app: App, arg: str, confirm: Confirm | None) -> Result:
+    chat = app.new()
+    return Result(f"new session {chat.session.id}")
+
+
+def _load(app: App, arg: str, confirm: Confirm | None) -> Result:
+    if not arg:
+        raise UsageError("usage: /load ID (see /sessions)")
+    if not app.store.exists(app.store.validate_id(arg)):
+        raise UsageError(f"no session {arg}; /sessions lists them, /new starts one")
+    chat = app.open(arg)
+    turns = len(chat.conversation.turns)
+    return Result(f"loaded session {chat.session.id} ({turns} turn(s))")
+
+
+def _rename(app: App, arg: str, confirm: Confirm | None) -> Result:
+    if not arg:
+        raise UsageError("usage: /rename TITLE")
+    app.chat.session.title = arg
+    app.chat.save()
+    return Result(f"session {app.chat.session.id} is now titled {arg!r}")
+
+
+def _delete(app: App, arg: str, confirm: Confirm | None) -> Result:
+    if not arg:
+        raise UsageError("usage: /delete ID")
+    session_id = app.store.validate_id(arg)
+    if not app.store.exists(session_id):
+        raise UsageError(f"no session {session_id}")
+    if confirm is not None and not confirm(f"Delete session {session_id} for good?"):
+        return Result("not deleted")
+    app.delete(session_id)
+    return Result(f"deleted session {session_id}")
+
+
+def _undo(app: App, arg: str, confirm: Confirm | None) -> Result:
+    chat = app.chat
+    turn = chat.conversation.undo()
+    if turn is None:
+        raise UsageError("nothing to undo")
+    chat.save()
+    return Result(f"dropped the last turn ({preview(turn.user_text)})")
+
+
+def _retry(app: App, arg: str, confirm: Confirm | None) -> Result:
+    return Result(send=app.chat.retry_text())
+
+
+def _system(app: App, arg: str, confirm: Confirm | None) -> Result:
+    chat = app.chat
+    if not arg:
+        return Result(f"system message:\n{chat.conversation.system}")
+    chat.conversation.system = arg
+    chat.save()
+    return Result("system message set; it is sent first in every request from now on")
+
+
+def _model(app: App, arg: str, confirm: Confirm | None) -> Result:
+    chat = app.chat
+    if not arg:
+        return Result(f"model: {chat.model} (provider {app.provider.name})")
+    chat.set_model(arg)
+    return Result(f"model set to {arg}")
+
+
+def _export(app: App, arg: str, confirm: Confirm | None) -> Result:
+    session = app.chat.session
+    path = Path(os.path.expanduser(arg or f"{session.id}.md"))
+    try:
+        path.write_text(export_markdown(session), encoding="utf-8")
+    except OSError as exc:
+        raise ChatbotError(f"cannot write {path}: {exc.strerror}") from None
+    return Result(f"wrote the transcript of {session.id} to {path}")
+
+
+COMMANDS: dict[str, Command] = {
+    "/help": Command("/help", "show this help", _help),
+    "/quit": Command("/quit, /exit", "leave (the session is saved)", _quit),
+    "/exit": Command("/quit, /exit", "leave (the session is saved)", _quit),
+    "/reset": Command("/reset", "forget this session's turns and summary (keeps the system message)", _reset),
+    "/summary": Command("/summary", "show the rolling summary and which turns it covers", _summary),
+    "/context": Command("/context", "show exactly what the next request sends, with token counts", _context),
+    "/tokens": Command("/tokens", "usage so far: provider-reported and estimated", _tokens),
+    "/sessions": Command("/sessions", "list sessions, newest first", _sessions),
+    "/new": Command("/new", "start a new session", _new),
+    "/load": Command("/load ID", "switch to session ID", _load),
+    "/rename": Command("/rename TITLE", "give this session a title", _rename),
+    "/delete": Command("/delete ID", "delete session ID", _delete),
+    "/undo": Command("/undo", "drop the last turn", _undo),
+    "/retry": Command("/retry", "resend the last (or failed) message", _retry),
+    "/system": Command("/system [TEXT]", "show or set the system message", _system),
+    "/model": Command("/model [NAME]", "show or switch the model", _model),
+    "/export": Command("/export [PATH]", "write a Markdown transcript (default: ID.md)", _export),
+}

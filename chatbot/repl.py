@@ -1,0 +1,255 @@
+"""Terminal mode: a prompt_toolkit prompt and rich-rendered, streamed replies.
+
+Enter sends; Alt-Enter (or Esc then Enter) inserts a newline, and pasted text stays one message. Ctrl-C while a
+reply streams cancels it (the app stays); Ctrl-C at the prompt clears the line; Ctrl-D or /quit exits.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.history import FileHistory
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from rich.text import Text
+
+from chatbot import __version__, commands
+from chatbot.app import App
+from chatbot.chat import Notice, TurnDone
+from chatbot.errors import ChatbotError
+from chatbot.providers.base import ReasoningDelta, TextDelta
+from chatbot.render import make_console, make_stream
+
+HISTORY_MAX_BYTES = 512 * 1024
+
+
+class SlashCompleter(Completer):
+    """Completes slash commands while the line is a single word starting with '/'."""
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        text = document.text_before_cursor
+        if not text.startswith("/") or " " in text:
+            return
+        for name, command in commands.COMMANDS.items():
+            if name.startswith(text.lower()):
+                yield Completion(name, start_position=-len(text), display_meta=command.help)
+
+
+def history_path() -> Path:
+    """The input history file: $CHATBOT_HISTORY_FILE, else ``history`` in the user's data dir."""
+    override = os.environ.get("CHATBOT_HISTORY_FILE")
+    if override:
+        return Path(override)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("chatbot", appauthor=False)) / "history"
+
+
+def cap_history(path: Path, max_bytes: int = HISTORY_MAX_BYTES) -> None:
+    """Keep the history file under ``max_bytes`` by dropping its oldest entries (whole entries only)."""
+    try:
+        if path.stat().st_size <= max_bytes:
+            return
+        data = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return
+    # FileHistory writes each entry as "\n# <timestamp>\n+line\n+line\n": cut at an entry boundary
+    keep = data[-max_bytes // 2 :]
+    start = keep.find("\n# ")
+    path.write_text(keep[start:] if start >= 0 else "", encoding="utf-8")
+
+
+def _key_bindings() -> KeyBindings:
+    kb = KeyBindings()
+
+    @kb.add("escape", "enter")
+    def _newline(event: KeyPressEvent) -> None:
+        event.current_buffer.insert_text("\n")
+
+    return kb
+
+
+class Repl:
+    """The interactive app over an :class:`App`. ``pt_input``/``pt_output`` let tests drive it through pipes."""
+
+    def __init__(
+        self,
+        app: App,
+        *,
+        plain: bool = False,
+        show_reasoning: bool = False,
+        pt_input: Any = None,
+        pt_output: Any = None,
+        console: Any = None,
+    ) -> None:
+        self.app = app
+        self.plain = plain
+        self.show_reasoning = show_reasoning
+        self.console = console or make_console(plain=plain)
+        self._pt_io = {"input": pt_input, "output": pt_output}
+        self._status = ""
+        self._prompt: PromptSession[str] | None = None
+
+    # --- the loop ---------------------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Run until /quit or Ctrl-D. Returns the exit status."""
+        self._banner()
+        prompt = self._prompt_session()
+        while True:
+            self._refresh_status()
+            try:
+                line = prompt.prompt("› ")
+            except KeyboardInterrupt:
+                continue  # Ctrl-C at the prompt clears the line
+            except EOFError:
+                break
+            if not line.strip():
+                continue
+            if self.handle(line):
+                break
+        self.console.print(Text(f"session {self.app.chat.session.id} saved; bye", style="dim"))
+        return 0
+
+    def handle(self, line: str) -> bool:
+        """Handle one input line (a command or a message). Returns True to quit."""
+        if commands.is_command(line):
+            try:
+                result = commands.run(self.app, line, confirm=self._confirm)
+            except ChatbotError as exc:
+                self._error(exc.message)
+                return False
+            if result.output:
+                self.console.print(Text(result.output))
+            if result.quit:
+                return True
+            if result.send is None:
+                return False
+            line = result.send
+        self.send(line)
+        return False
+
+    def send_once(self, text: str) -> int:
+        """One-shot mode in a terminal: send, render, exit."""
+        return 0 if self.send(text) else 1
+
+    def send(self, text: str) -> bool:
+        """Send one message and render the streamed reply. Returns whether the turn succeeded."""
+        chat = self.app.chat
+        stream = make_stream(self.console, plain=self.plain, show_reasoning=self.show_reasoning)
+        done: TurnDone | None = None
+        try:
+            events = chat.send(text)
+        except ChatbotError as exc:
+            self._error(exc.message)
+            return False
+        try:
+            for event in events:
+                if isinstance(event, TextDelta):
+                    stream.feed(event.text)
+                elif isinstance(event, ReasoningDelta):
+                    stream.feed_reasoning(event.text)
+                elif isinstance(event, Notice):
+                    self._notice(event.text, warning=event.warning)
+                elif isinstance(event, TurnDone):
+                    done = event
+            stream.finish()
+        except KeyboardInterrupt:
+            events.close()  # stores the partial answer, marked as interrupted
+            stream.abort()
+            if chat.pending is None:
+                self._notice("reply cancelled; the partial answer is kept and marked as interrupted")
+            else:
+                self._notice("cancelled before any answer; /retry resends your message")
+            return False
+        except ChatbotError as exc:
+            stream.abort("")
+            self._error(f"{exc.message}\n/retry resends your message")
+            return False
+        if done is not None:
+            self._usage_line(done)
+        return True
+
+    # --- output -----------------------------------------------------------------------------------------------
+
+    def _banner(self) -> None:
+        chat = self.app.chat
+        turns = len(chat.conversation.turns)
+        state = f"resumed, {turns} turn(s)" if turns else "new"
+        mem = chat.conversation.memory
+        self.console.print(
+            Text.assemble(
+                (f"chatbot {__version__}", "bold"),
+                f" · {self.app.provider.name} · {chat.model} · session {chat.session.id} ({state}) · memory "
+                f"{mem.strategy}, budget {mem.max_input_tokens} tokens\n",
+                (
+                    "The model is stateless: each request re-sends the conversation. /context shows it, /help lists "
+                    "commands, Ctrl-D quits.",
+                    "dim",
+                ),
+            )
+        )
+
+    def _usage_line(self, done: TurnDone) -> None:
+        if done.usage:
+            u = done.usage
+            text = f"tokens: prompt {u.prompt_tokens} · completion {u.completion_tokens} · total {u.total_tokens}"
+        else:
+            total = done.estimated_prompt + done.estimated_completion
+            text = (
+                f"tokens (estimated): prompt ~{done.estimated_prompt} · completion ~{done.estimated_completion} · "
+                f"total ~{total}"
+            )
+        self.console.print(Text(f"{text} · {done.latency:.1f}s", style="dim"))
+
+    def _notice(self, text: str, *, warning: bool = False) -> None:
+        self.console.print(Text(("warning: " if warning else "") + text, style="yellow" if warning else "dim"))
+
+    def _error(self, text: str) -> None:
+        self.console.print(Text(f"error: {text}", style="bold red"))
+
+    # --- prompt -----------------------------------------------------------------------------------------------
+
+    def _prompt_session(self) -> PromptSession[str]:
+        if self._prompt is None:
+            path = history_path()
+            history: Any = None
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                cap_history(path)
+                history = FileHistory(str(path))
+            except OSError:
+                history = None  # a read-only home must not stop the chat
+            self._prompt = PromptSession(
+                history=history,
+                completer=SlashCompleter(),
+                complete_while_typing=True,
+                key_bindings=_key_bindings(),
+                bottom_toolbar=lambda: self._status,
+                multiline=False,
+                **{k: v for k, v in self._pt_io.items() if v is not None},
+            )
+        return self._prompt
+
+    def _refresh_status(self) -> None:
+        """The bottom line: session, model, and how full the next request is against the budget."""
+        chat = self.app.chat
+        try:
+            request = chat.next_request("")
+            used = f"context {request.tokens}/{request.budget} tokens ({100 * request.tokens // request.budget}%)"
+        except ChatbotError:
+            used = "context over budget"
+        self._status = f" {chat.session.id} · {chat.model} · {used} · /help"
+
+    def _confirm(self, question: str) -> bool:
+        session: PromptSession[str] = PromptSession(**{k: v for k, v in self._pt_io.items() if v is not None})
+        try:
+            answer = session.prompt(f"{question} [y/N] ")
+        except (KeyboardInterrupt, EOFError):
+            return False
+        return answer.strip().lower() in ("y", "yes")
