@@ -1,0 +1,156 @@
+"""The offline echo provider: describes each request, streams word-sized chunks, summarizes deterministically."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from _provider_fixtures import clean_env, end, texts  # noqa: F401 - clean_env is a fixture
+
+from chatbot.conversation import Conversation, Turn
+from chatbot.errors import ConfigError
+from chatbot.memory import MemoryConfig, summary_request
+from chatbot.providers import make_provider
+from chatbot.providers.base import TextDelta, Usage
+from chatbot.providers.echo import ECHO_SUMMARY_LABEL, EchoProvider, echo_summary, is_summary_request
+from chatbot.tokens import TokenCounter, rough_count
+
+MESSAGES = [
+    {"role": "system", "content": "You are helpful."},
+    {"role": "user", "content": "My name is Mina."},
+    {"role": "assistant", "content": "Nice to meet you, Mina!"},
+    {"role": "user", "content": "What is my name?"},
+]
+
+
+def turn(i: int) -> Turn:
+    return Turn([{"role": "user", "content": f"question number {i} about topic {i}"},
+                 {"role": "assistant", "content": f"a fairly long answer to question {i} " * 3}])  # fmt: skip
+
+
+@pytest.fixture
+def echo(clean_env):  # noqa: F811
+    return EchoProvider()
+
+
+def test_reply_describes_the_request(echo):
+    events = list(echo.stream(MESSAGES))
+    reply = texts(events)
+    counter = TokenCounter()
+    assert "4 messages" in reply
+    for i, message in enumerate(MESSAGES, start=1):
+        assert f"{i}. {message['role']}: {counter.count_message(message)} tokens" in reply
+    assert "No summary" in reply
+    assert reply.rstrip().endswith("Last user message: What is my name?")
+
+
+def test_streams_word_sized_chunks_and_one_end(echo):
+    events = list(echo.stream(MESSAGES))
+    deltas = [e for e in events if isinstance(e, TextDelta)]
+    assert len(deltas) > 10 and all(len(d.text.split()) == 1 for d in deltas)
+    assert texts(events) == echo.describe(MESSAGES)
+    assert end(events).finish_reason == "stop"
+
+
+def test_usage_from_rough_counts(echo):
+    events = list(echo.stream(MESSAGES))
+    counter = TokenCounter()
+    prompt = counter.total(sum(counter.count_message(m) for m in MESSAGES))
+    completion = rough_count(texts(events))
+    assert end(events).usage == Usage(prompt, completion, prompt + completion)
+
+
+def test_shows_the_summary_in_the_system_message(echo):
+    convo = Conversation("You are helpful.", summary="- the user is Mina\n- she likes tea", summary_covers=3,
+                         turns=[turn(1), turn(2), turn(3)])  # fmt: skip
+    system = convo.system_message(with_summary=True)
+    reply = texts(list(echo.stream([system, {"role": "user", "content": "Hi again"}])))
+    assert "1. system" in reply and "(with the summary)" in reply
+    assert "Summary of the earlier conversation (turns 1-3" in reply
+    assert "> - the user is Mina" in reply and "> - she likes tea" in reply
+    assert "Last user message: Hi again" in reply
+
+
+def test_deterministic(echo):
+    assert list(echo.stream(MESSAGES)) == list(echo.stream(MESSAGES))
+    assert echo.complete(MESSAGES) == echo.complete(MESSAGES)
+    assert echo.complete(MESSAGES).text == echo.describe(MESSAGES)
+
+
+def test_max_tokens_cuts_the_reply(echo):
+    events = list(echo.stream(MESSAGES, max_tokens=10))
+    assert rough_count(texts(events)) <= 10
+    assert end(events).finish_reason == "length"
+    assert echo.complete(MESSAGES, max_tokens=10).finish_reason == "length"
+
+
+def test_delay_from_environment_lets_a_test_cancel(clean_env):  # noqa: F811
+    clean_env.setenv("CHATBOT_ECHO_DELAY", "0.05")
+    stream = make_provider("echo").stream(MESSAGES)
+    started = time.monotonic()
+    first, second = next(stream), next(stream)
+    stream.close()
+    assert isinstance(first, TextDelta) and isinstance(second, TextDelta)
+    assert 0.09 <= time.monotonic() - started < 1
+
+
+def test_bad_delay(clean_env):  # noqa: F811
+    clean_env.setenv("CHATBOT_ECHO_DELAY", "fast")
+    with pytest.raises(ConfigError, match="CHATBOT_ECHO_DELAY"):
+        list(EchoProvider().stream(MESSAGES))
+
+
+def test_summary_is_labelled_incremental_and_shorter(echo):
+    turns = [list(turn(i).messages) for i in (1, 2, 3)]
+    request = summary_request("", turns, 1)
+    assert is_summary_request(request) and not is_summary_request(MESSAGES)
+    first = echo.complete(request)
+    assert first.text.splitlines() == [
+        ECHO_SUMMARY_LABEL,
+        "- turn 1: user said: question number 1 about topic 1",
+        "- turn 2: user said: question number 2 about topic 2",
+        "- turn 3: user said: question number 3 about topic 3",
+    ]
+    assert rough_count(first.text) < rough_count(request[-1]["content"])
+    assert first.usage is not None and first.finish_reason == "stop"
+    # incremental: the previous summary is kept (label once), new turns are appended
+    second = echo.complete(summary_request(first.text, [list(turn(4).messages)], 4)).text
+    assert second.count(ECHO_SUMMARY_LABEL) == 1
+    assert second.splitlines()[1:] == [
+        *first.text.splitlines()[1:],
+        "- turn 4: user said: question number 4 about topic 4",
+    ]
+
+
+def test_summary_keeps_a_model_written_previous_summary_and_cuts_long_messages():
+    long = "word " * 40
+    request = summary_request("- the user is Mina", [[{"role": "user", "content": long}]], 7)
+    text = echo_summary(request[-1]["content"])
+    lines = text.splitlines()
+    assert lines[:2] == [ECHO_SUMMARY_LABEL, "- the user is Mina"]
+    assert lines[2].startswith("- turn 7: user said: word word") and lines[2].endswith("...")
+    assert len(lines[2]) < len("- turn 7: user said: ") + 65
+
+
+def test_the_engine_accepts_echo_summaries(echo):
+    """The engine keeps a summary only when it shrinks what it replaces: echo's must always pass."""
+    convo = Conversation("You are helpful.", MemoryConfig(strategy="summary", summary_trigger=4, keep_turns=2))
+    for i in range(1, 6):
+        convo.add_turn(turn(i))
+
+    def summarizer(previous, turns, first):
+        return echo.complete(summary_request(previous, turns, first)).text
+
+    request = convo.build_request("next question", summarizer=summarizer)
+    assert request.summarized == 3 and request.summary_included and not request.warnings
+    assert convo.summary.startswith(ECHO_SUMMARY_LABEL)
+    # and the echo reply to that request shows the summary it carries
+    reply = texts(list(echo.stream(request.messages)))
+    assert "> - turn 3: user said: question number 3" in reply
+
+
+def test_make_provider_echo_needs_no_key(clean_env):  # noqa: F811
+    provider = make_provider("echo")
+    assert isinstance(provider, EchoProvider) and provider.name == "echo" and provider.model == "echo"
+    events = list(provider.stream([]))
+    assert "0 messages" in texts(events) and end(events).usage is not None
