@@ -22,15 +22,20 @@ Typical use by the CLI::
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import time
+from collections.abc import Callable
 from types import TracebackType
 from typing import IO, Any, Protocol
 
+from markdown_it.token import Token
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.live import Live
-from rich.markdown import Markdown
+from rich.markdown import CodeBlock, Markdown
 from rich.segment import Segment
 from rich.text import Text
 
@@ -245,6 +250,35 @@ class _Lines:
             yield new_line
 
 
+@functools.lru_cache(maxsize=256)
+def _lexer_name(name: str) -> str:
+    """The fence's language if pygments knows it, else "text".
+
+    Looked up once per name: for a name it does not know, pygments scans (and imports) every installed
+    plugin, and rich would ask again on every render of the tail.
+    """
+    if not name:
+        return "text"
+    try:
+        get_lexer_by_name(name)
+    except ClassNotFound:
+        return "text"
+    return name
+
+
+class _CodeBlock(CodeBlock):
+    @classmethod
+    def create(cls, markdown: Markdown, token: Token) -> CodeBlock:
+        info = token.info or ""
+        return cls(_lexer_name(info.partition(" ")[0]), markdown.code_theme)
+
+
+class _Markdown(Markdown):
+    """rich's Markdown with cached code-block language look-ups."""
+
+    elements = {**Markdown.elements, "fence": _CodeBlock, "code_block": _CodeBlock}
+
+
 def _is_blank(line: list[Segment]) -> bool:
     """A line with nothing visible: only spaces, and no background (a code block's padding has one)."""
     return all(
@@ -259,7 +293,7 @@ def _markdown_lines(console: Console, markup: str, code_theme: str) -> list[list
     empty edges); blocks are printed one at a time, so such margins are dropped here and exactly one blank
     line is put between blocks by the caller, as in a document rendered whole.
     """
-    lines = console.render_lines(Markdown(markup, code_theme=code_theme), pad=False)
+    lines = console.render_lines(_Markdown(markup, code_theme=code_theme), pad=False)
     start, end = 0, len(lines)
     while start < end and _is_blank(lines[start]):
         start += 1
@@ -287,8 +321,10 @@ class MarkdownStream(_StreamContext):
         code_theme: str = DEFAULT_CODE_THEME,
         refresh_per_second: float = 10.0,
         show_reasoning: bool = False,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.console = console
+        self._clock = clock
         self.code_theme = code_theme
         self.show_reasoning = show_reasoning
         self._interval = 1.0 / refresh_per_second
@@ -312,7 +348,7 @@ class MarkdownStream(_StreamContext):
         blocks = self._splitter.feed(text)
         if blocks:
             self._print_blocks(blocks)
-        elif self.console.is_interactive and time.monotonic() - self._last_refresh >= self._interval:
+        elif self.console.is_interactive and self._clock() - self._last_refresh >= self._interval:
             self._refresh()
 
     def feed_reasoning(self, text: str) -> None:
@@ -371,13 +407,17 @@ class MarkdownStream(_StreamContext):
             # Update the live tail before printing: the print redraws the live region below the new blocks,
             # and the old tail still contains their text.
             self._live.update(self._tail_view())
-            self._last_refresh = time.monotonic()
+            self._last_refresh = self._clock()
         if renderables:
             self.console.print(*renderables)
 
     def _tail_view(self) -> RenderableType:
         """The tail rendered to at most one screenful less one line, keeping its last lines."""
         tail = self._splitter.tail
+        partial = tail[tail.rfind("\n") + 1 :]
+        if partial.lstrip(" ").startswith(("```", "~~~")):
+            # Its language name is still arriving ("py", "pyt"...): wait for the whole line.
+            tail = tail[: len(tail) - len(partial)]
         if not tail.strip():
             return Text()
         lines = _markdown_lines(self.console, tail, self.code_theme)
@@ -400,7 +440,7 @@ class MarkdownStream(_StreamContext):
             )
             self._live.start()
         self._live.update(self._tail_view(), refresh=True)
-        self._last_refresh = time.monotonic()
+        self._last_refresh = self._clock()
 
     def _close(self, blocks: list[str]) -> None:
         live, self._live = self._live, None
