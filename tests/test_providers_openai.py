@@ -459,3 +459,11 @@ def test_importing_providers_does_not_import_the_sdks():
     code = "import sys, chatbot.providers; print('openai' in sys.modules, 'groq' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+@pytest.mark.parametrize("body", [b"", sse(KEEP_ALIVE, DONE)], ids=["empty", "done-only"])
+def test_a_stream_with_no_chunks_is_a_server_error(httpx2_mock, provider, body):
+    # llama-cpp-python answers 200 and an empty stream when the prompt is longer than its context window
+    httpx2_mock.post(URL).respond(200, content=body, headers=SSE_HEADERS)
+    with pytest.raises(ServerError, match="context window"):
+        list(provider.stream(MESSAGES))

@@ -100,9 +100,11 @@ class StreamState:
     def __init__(self) -> None:
         self.usage: Usage | None = None
         self.finish_reason: str | None = None
+        self.chunks = 0  # chunks seen: a stream with none at all is a failed one
 
     def events(self, chunk: Mapping[str, Any]) -> Iterator[StreamEvent]:
         """The events of one chunk, in order: reasoning before content."""
+        self.chunks += 1
         # Servers repeat or split usage; the last non-null one is the total for the request, so never add them up.
         usage = chunk_usage(chunk)
         if usage is not None:
@@ -363,6 +365,12 @@ class CompatProvider(ChatProvider):
                     yield from state.events(chunk.to_dict())
         except self._sdk.caught as exc:
             raise self._error(exc, model) from exc
+        if state.chunks == 0:
+            # llama-cpp-python answers 200 and then sends nothing when the prompt exceeds its context window.
+            raise ServerError(
+                f"{self.name} ({self.base_url}) ended the reply without sending anything. A local server does this "
+                "when the request is longer than its context window: try a smaller --max-input-tokens."
+            )
         yield state.end()
 
     def complete(
