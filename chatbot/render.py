@@ -412,7 +412,7 @@ class MarkdownStream(_StreamContext):
             self.console.print(*renderables)
 
     def _tail_view(self) -> RenderableType:
-        """The tail rendered to at most one screenful less one line, keeping its last lines."""
+        """The tail rendered to less than one screenful, keeping its last lines."""
         tail = self._splitter.tail
         partial = tail[tail.rfind("\n") + 1 :]
         if partial.lstrip(" ").startswith(("```", "~~~")):
@@ -423,8 +423,11 @@ class MarkdownStream(_StreamContext):
         lines = _markdown_lines(self.console, tail, self.code_theme)
         if self._printed and lines:
             lines.insert(0, [])
-        room = max(1, self.console.size.height - 1)
-        return _Lines(lines[-room:])
+        # The cursor rests on an extra empty last line: the terminal's echo of a typed ^C (or any key) lands
+        # there instead of wrapping a full-width line, which would shift the region by a line so that the next
+        # redraw leaves its top line behind.
+        room = max(1, self.console.size.height - 2)
+        return _Lines([*lines[-room:], []])
 
     def _refresh(self) -> None:
         if self._live is None:
