@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -467,3 +468,19 @@ def test_a_stream_with_no_chunks_is_a_server_error(httpx2_mock, provider, body):
     httpx2_mock.post(URL).respond(200, content=body, headers=SSE_HEADERS)
     with pytest.raises(ServerError, match="context window"):
         list(provider.stream(MESSAGES))
+
+
+def test_fake_server_runs_as_a_script(clean_env, tmp_path):  # noqa: F811
+    reply = tmp_path / "reply.txt"
+    reply.write_text("Scripted reply for benchmarks.", encoding="utf-8")
+    server = str(Path(__file__).with_name("fake_server.py"))
+    script = [sys.executable, server, "--port", "0", "--reply-file", str(reply), "--chunks", "5", "--delay", "0.001"]
+    with subprocess.Popen(script, stdout=subprocess.PIPE, text=True) as proc:
+        try:
+            line = proc.stdout.readline()
+            assert line.startswith("listening on http://127.0.0.1:")
+            provider = make_provider("openai", base_url=line.split()[-1], max_retries=0)
+            events = list(provider.stream(MESSAGES))
+            assert texts(events) == "Scripted reply for benchmarks." and end(events).usage is not None
+        finally:
+            proc.terminate()
