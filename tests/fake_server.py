@@ -84,7 +84,7 @@ ERRORS: dict[str, tuple[int, dict[str, Any]]] = {
 
 @dataclass
 class FakeConfig:
-    """What the server answers. ``error`` is a key of ``ERRORS``, or ``midstream`` (an error event after 1 chunk)."""
+    """What the server answers. ``error``: a key of ``ERRORS``, or ``midstream`` (an error event after a chunk)."""
 
     reply: str = "Hello from the fake server."
     chunks: int = 4
