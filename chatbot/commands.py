@@ -125,7 +125,7 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
             text = f"[calls {names}] {text}"
         if role == "system" and request.summary_included:
             role = "system+S"
-            text = f"{conv.system} [+ summary of turns 1-{conv.summary_covers}]"
+            text = f"[+ summary of turns 1-{conv.summary_covers}] {conv.system}"
         lines.append(f"{i:>3}  {role:<10} {counter.count_message(msg):>6}  {preview(text)}")
     lines.append(f"{len(request.messages):>3}  {'user':<10} {'?':>6}  (your next message)")
     correction = f", correction x{counter.correction:.2f}" if counter.correction != 1.0 else ""
