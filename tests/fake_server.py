@@ -102,7 +102,6 @@ class Record:
     requests: list[dict[str, Any]] = field(default_factory=list)
     disconnects: int = 0  # streams the client closed before the end
 
-    @property
     def last_request(self) -> dict[str, Any] | None:
         """The body of the last chat request."""
         return self.requests[-1] if self.requests else None

@@ -199,7 +199,7 @@ def test_fake_server_round_trip(served):
     server, provider = served(reply="Hello from Groq.", chunks=4)
     events = list(provider.stream(MESSAGES))
     assert texts(events) == "Hello from Groq." and end(events).usage is not None
-    assert server.record.last_request["stream_options"] == {"include_usage": True}
+    assert server.record.last_request()["stream_options"] == {"include_usage": True}
 
 
 def test_read_timeout_mid_stream(served):

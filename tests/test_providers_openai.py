@@ -410,7 +410,7 @@ def test_fake_server_round_trip(clean_env):  # noqa: F811
         events = list(provider.stream(MESSAGES))
         assert texts(events) == "Hello there, friend." and reasoning(events) == "hmm"
         assert end(events).usage == Usage(9, 3, 12)
-        assert server.record.last_request["stream_options"] == {"include_usage": True}
+        assert server.record.last_request()["stream_options"] == {"include_usage": True}
         assert provider.complete(MESSAGES).text == "Hello there, friend."
 
 
