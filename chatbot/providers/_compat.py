@@ -309,8 +309,8 @@ def _mentions_stream_options(exc: BaseException, sdk: SdkErrors) -> bool:
 class CompatProvider(ChatProvider):
     """A chat-completions provider over an OpenAI-shaped SDK client.
 
-    Subclasses set ``name`` and ``key_env``, build ``self._client`` and ``self._sdk``, and say how usage is asked
-    for while streaming (:meth:`_usage_params`).
+    Subclasses set ``name`` and ``key_env``, pass their SDK client and :class:`SdkErrors` to ``__init__``, and may
+    change how usage is asked for while streaming (:meth:`_usage_params`).
     """
 
     key_env: str = ""
