@@ -204,11 +204,7 @@ class Chat:
 
     def _calibrate(self, request: Request, usage: Usage) -> None:
         counter = self.conversation.counter
-        calibrate = getattr(counter, "calibrate", None)
-        if calibrate is None or not usage.prompt_tokens:
-            return
-        uncorrected = round(request.tokens / counter.correction)
-        self.session.calibration[self.model] = calibrate(uncorrected, usage.prompt_tokens)
+        self.session.calibration[self.model] = counter.calibrate(request.uncorrected, usage.prompt_tokens)
 
     def _apply_calibration(self) -> None:
         # each model has its own correction; one never seen before starts uncorrected

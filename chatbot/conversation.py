@@ -96,6 +96,7 @@ class Request:
 
     messages: list[Message]
     tokens: int  # by the counter in use, chat format and correction included
+    uncorrected: int  # the same count without the calibration correction (what calibration compares)
     budget: int
     first_turn: int  # index of the first stored turn sent verbatim
     summary_included: bool
@@ -243,6 +244,7 @@ class Conversation:
         return Request(
             messages=messages,
             tokens=counter.total(raw),
+            uncorrected=raw + counter.chat_format.per_request,
             budget=budget,
             first_turn=first,
             summary_included=include_summary,

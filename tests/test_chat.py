@@ -162,8 +162,6 @@ def test_calibration_is_learned_per_model_and_stored(make_app):
     app = make_app(Counting(delay=0))
     chat = app.open("s")
     counter = chat.conversation.counter
-    if not hasattr(counter, "calibrate"):
-        pytest.skip("this counter has no calibration")
     for q in ("a fairly ordinary question " * 20, "and another one " * 20):
         drain(chat.send(q))
     assert counter.correction > 1.0

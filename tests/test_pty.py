@@ -1,0 +1,93 @@
+"""The interactive app in a real pseudo-terminal: answer, cancel a streamed answer with Ctrl-C, ask again, Ctrl-D."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def spawn(tmp_path):
+    children = []
+
+    def start(*args: str, delay: str = "0.02"):
+        env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+        env.update(
+            PYTHONPATH=str(ROOT),
+            PROMPT_TOOLKIT_NO_CPR="1",  # prompt_toolkit would wait for a cursor-position reply
+            CHATBOT_HISTORY_FILE=str(tmp_path / "history"),
+            CHATBOT_ECHO_DELAY=delay,
+            TERM="xterm-256color",
+            COLUMNS="100",
+            LINES="30",
+        )
+        child = pexpect.spawn(
+            sys.executable,
+            ["-m", "chatbot", *args],
+            cwd=str(tmp_path),
+            env=env,
+            encoding="utf-8",
+            dimensions=(30, 100),
+            timeout=20,
+        )
+        children.append(child)
+        return child
+
+    yield start
+    for child in children:
+        child.close(force=True)
+
+
+def test_answer_cancel_ask_again_and_quit(spawn, tmp_path):
+    child = spawn("--provider", "echo", "--session", "pty")
+    child.expect("session pty")
+    child.expect("›")
+    child.sendline("hello")
+    child.expect("Last user message: hello")
+    child.expect("tokens: prompt")
+    child.expect("›")
+
+    child.sendline("tell me a long story")
+    child.expect("stateless")  # the reply is streaming
+    child.sendintr()  # a real Ctrl-C
+    child.expect("cancelled")
+    child.expect("›")
+
+    child.sendline("again")
+    child.expect("Last user message: again")
+    child.expect("›")
+    child.sendeof()  # Ctrl-D
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+    turns = json.loads((tmp_path / "sessions" / "pty.json").read_text())["turns"]
+    assert [t["messages"][0]["content"] for t in turns] == ["hello", "tell me a long story", "again"]
+    assert [t["interrupted"] for t in turns] == [False, True, False]
+    assert turns[1]["messages"][-1]["content"].endswith("[interrupted by the user]")
+
+
+def test_ctrl_c_at_the_prompt_clears_the_line_and_commands_work(spawn, tmp_path):
+    child = spawn("--provider", "echo", "--session", "pty2", delay="0")
+    child.expect("›")
+    child.send("half typed")
+    child.sendintr()
+    child.expect("›")
+    child.sendline("/summary")
+    child.expect("no summary yet")
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert (
+        not (tmp_path / "sessions" / "pty2.json").exists()
+        or "half typed" not in (tmp_path / "sessions" / "pty2.json").read_text()
+    )
