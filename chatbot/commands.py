@@ -13,7 +13,7 @@ from chatbot.store import SessionStore, export_markdown
 
 #: bare words that quit like /quit (what people type without thinking)
 QUIT_WORDS = {"exit", "quit", "종료", "/quit", "/exit"}
-PREVIEW = 60
+PREVIEW = 48  # keeps a /context row within 80 columns
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,123 @@
+"""The interactive app driven through prompt_toolkit's pipe input, with rich writing to a string."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from chatbot.errors import ServerError
+from chatbot.providers.echo import EchoProvider
+from chatbot.render import make_console
+from chatbot.repl import Repl, SlashCompleter, cap_history
+
+ENTER, ALT_ENTER, CTRL_C, CTRL_D = "\r", "\x1b\r", "\x03", "\x04"
+
+
+@pytest.fixture(autouse=True)
+def history_file(tmp_path, monkeypatch):
+    path = tmp_path / "history"
+    monkeypatch.setenv("CHATBOT_HISTORY_FILE", str(path))
+    return path
+
+
+def run_repl(app, keys: str, *, plain: bool = False, **console_kw) -> tuple[int, str]:
+    out = io.StringIO()
+    console = make_console(plain=plain, file=out, width=80, **console_kw)
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        status = Repl(app, plain=plain, pt_input=pipe, pt_output=DummyOutput(), console=console).run()
+    return status, out.getvalue()
+
+
+@pytest.fixture
+def app(make_app):
+    app = make_app()
+    app.open("r")
+    return app
+
+
+def test_a_message_is_answered_and_usage_shown(app):
+    status, out = run_repl(app, "hello there" + ENTER + CTRL_D)
+    assert status == 0
+    assert "Last user message: hello there" in out
+    assert "tokens: prompt" in out and "session r saved" in out
+    assert app.chat.conversation.turns[0].user_text == "hello there"
+
+
+def test_alt_enter_inserts_a_newline_in_one_message(app):
+    run_repl(app, "line one" + ALT_ENTER + "line two" + ENTER + CTRL_D)
+    assert [t.user_text for t in app.chat.conversation.turns] == ["line one\nline two"]
+
+
+def test_ctrl_c_at_the_prompt_clears_the_line(app):
+    run_repl(app, "never sent" + CTRL_C + "/quit" + ENTER)
+    assert app.chat.conversation.turns == []
+
+
+def test_commands_print_their_output(app):
+    _, out = run_repl(app, "hi" + ENTER + "/context" + ENTER + "/tokens" + ENTER + "/bogus" + ENTER + "/quit" + ENTER)
+    assert "keeps nothing between requests" in out and "Usage in session r" in out
+    assert "error: unknown command /bogus" in out
+
+
+def test_delete_asks_for_confirmation(app):
+    app.open("other")
+    list(app.chat.send("x"))
+    app.open("r")
+    run_repl(app, "/delete other" + ENTER + "n" + ENTER + CTRL_D)
+    assert app.store.exists("other")
+    run_repl(app, "/delete other" + ENTER + "y" + ENTER + CTRL_D)
+    assert not app.store.exists("other")
+
+
+def test_errors_print_one_line_and_retry_resends(make_app):
+    class FailOnce(EchoProvider):
+        failed = False
+
+        def stream(self, messages, *, model=None, max_tokens=None):
+            if not self.failed:
+                self.failed = True
+                raise ServerError("the server failed (500)")
+            yield from super().stream(messages, model=model, max_tokens=max_tokens)
+
+    app = make_app(FailOnce(delay=0))
+    app.open("e")
+    _, out = run_repl(app, "precious question" + ENTER + "/retry" + ENTER + CTRL_D)
+    assert "error: the server failed (500)" in out and "/retry resends your message" in out
+    assert "Traceback" not in out
+    assert [t.user_text for t in app.chat.conversation.turns] == ["precious question"]
+
+
+def test_history_is_written_and_capped(app, history_file):
+    run_repl(app, "remember me" + ENTER + CTRL_D)
+    assert "+remember me" in history_file.read_text()
+    history_file.write_text("".join(f"\n# 2026-01-01 00:00:{i % 60:02d}\n+entry {i}\n" for i in range(20000)))
+    cap_history(history_file, max_bytes=10_000)
+    text = history_file.read_text()
+    assert len(text.encode()) <= 10_000 and text.startswith("\n# ") and "+entry 19999" in text
+
+
+def test_slash_completion():
+    completer = SlashCompleter()
+    names = [c.text for c in completer.get_completions(Document("/co"), CompleteEvent())]
+    assert names == ["/context"]
+    assert list(completer.get_completions(Document("hello /co"), CompleteEvent())) == []
+
+
+def test_no_color_and_plain(app, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    _, out = run_repl(app, "hi" + ENTER + CTRL_D, force_terminal=True)
+    assert "\x1b[3" not in out and "\x1b[9" not in out  # no foreground colours
+    _, out = run_repl(app, "**bold**" + ENTER + CTRL_D, plain=True)
+    assert "\x1b[" not in out and "**Echo**" in out  # plain: Markdown is not rendered
+
+
+def test_term_dumb_has_no_escape_sequences(app, monkeypatch):
+    monkeypatch.setenv("TERM", "dumb")
+    _, out = run_repl(app, "hi" + ENTER + CTRL_D)
+    assert "\x1b[" not in out
