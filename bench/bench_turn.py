@@ -1,0 +1,236 @@
+#!/usr/bin/env python
+"""Turn overhead: one whole turn at 10, 100 and 1,000 stored turns, per memory strategy, end to end.
+
+Run by hand: ``python bench/bench_turn.py [--turns 30] [--dir DIR]``.
+
+Each session is pre-populated with N turns of ~1 kB messages (written through the real SessionStore), then opened
+through :class:`chatbot.app.App` and sent ``--turns`` more ~1 kB messages by the real :class:`chatbot.chat.Chat`, over
+the real ``openai`` provider, to the local fake OpenAI-compatible server (tests/fake_server.py) with a short reply.
+The summary sessions start with a summary covering all but the last 4 turns, as a long session would have, so
+the summarizer runs every 5 turns as it would in use (its call is part of the build time of those turns).
+
+Per N and strategy it reports the median whole-turn wall time (``Chat.send`` consumed to the end) and its parts:
+request build (``Conversation.build_request``), save (``SessionStore.save``), the stream (time inside the provider's
+generator: HTTP request, SSE parsing), and the rest; plus the request size (tokens by the rough counter, messages,
+bytes) and the session file size.
+
+Target (issue 6): the whole turn at 1,000 stored turns costs at most 1.5x the whole turn at 10 stored turns.
+The default 6,000-token budget applies, so ``full`` at 1,000 turns of 1 kB drops its oldest turns (realistic).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from fake_server import FakeServer  # noqa: E402
+
+from chatbot.app import App, Settings  # noqa: E402
+from chatbot.chat import TurnDone  # noqa: E402
+from chatbot.conversation import Turn  # noqa: E402
+from chatbot.memory import MemoryConfig  # noqa: E402
+from chatbot.providers import make_provider  # noqa: E402
+from chatbot.store import SessionStore  # noqa: E402
+from chatbot.tokens import make_counter  # noqa: E402
+
+SIZES = (10, 100, 1000)
+STRATEGIES = ("full", "window", "summary")
+REPLY = "Sure, noted. Anything else?"
+PARAGRAPH = (
+    "We are planning the migration of the billing service from the old cluster to the new one. The database has "
+    "about 40 million rows in the invoices table, and the nightly export job takes roughly three hours. "
+    "Please keep in mind that the customer-facing API must stay available, that we can only afford a ten-minute "
+    "write freeze, and that the finance team needs the monthly report on the first working day. "
+)
+
+
+def message(i: int, who: str) -> str:
+    """A ~1 kB message that differs from turn to turn."""
+    text = f"[{who} {i}] " + PARAGRAPH * 3
+    return text[:1000]
+
+
+def populate(store: SessionStore, sid: str, turns: int, strategy: str, model: str) -> None:
+    session = store.create(sid, system="You are a helpful assistant.", provider="openai", model=model)
+    conv = session.conversation
+    for i in range(turns):
+        usage = {"prompt_tokens": 1500, "completion_tokens": 250, "estimated_prompt_tokens": 1520}
+        conv.add_turn(
+            Turn(
+                [{"role": "user", "content": message(i, "user")}, {"role": "assistant", "content": message(i, "bot")}],
+                usage=usage,
+                latency=1.0,
+            )
+        )
+    if strategy == "summary":
+        conv.summary = "- the user is migrating the billing service; 40M invoice rows; 10-minute write freeze."
+        conv.summary_covers = max(0, turns - 4)
+    with store.acquire(sid):
+        store.save(session)
+
+
+class Timer:
+    """Accumulates the time spent in wrapped calls during one turn."""
+
+    def __init__(self) -> None:
+        self.spent = 0.0
+
+    def wrap(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.spent += time.perf_counter() - t0
+
+        return timed
+
+    def wrap_iter(self, fn: Callable[..., Iterator[Any]]) -> Callable[..., Iterator[Any]]:
+        def timed(*args: Any, **kwargs: Any) -> Iterator[Any]:
+            t0 = time.perf_counter()
+            it = iter(fn(*args, **kwargs))
+            self.spent += time.perf_counter() - t0
+            while True:
+                t0 = time.perf_counter()
+                try:
+                    item = next(it)
+                except StopIteration:
+                    self.spent += time.perf_counter() - t0
+                    return
+                self.spent += time.perf_counter() - t0
+                yield item
+
+        return timed
+
+
+def run_case(directory: Path, base_url: str, size: int, strategy: str, turns: int, warmup: int) -> dict[str, Any]:
+    store = SessionStore(directory / f"{strategy}-{size}")
+    model = "fake"
+    sid = f"bench-{strategy}-{size}"
+    populate(store, sid, size, strategy, model)
+    provider = make_provider("openai", base_url=base_url, model=model)
+    memory = MemoryConfig(strategy=strategy)
+    settings = Settings(provider_name="openai", model=model, memory=memory)
+    app = App(store, provider, settings, lambda m: make_counter(None, "openai", m))
+    chat = app.open(sid)
+    conv = chat.conversation
+
+    build, save, stream = Timer(), Timer(), Timer()
+    conv.build_request = build.wrap(conv.build_request)  # type: ignore[method-assign]
+    store.save = save.wrap(store.save)  # type: ignore[method-assign]
+    provider.stream = stream.wrap_iter(provider.stream)  # type: ignore[method-assign]
+
+    rows: list[dict[str, float]] = []
+    requests = []
+    summarized_turns = 0
+    for i in range(warmup + turns):
+        build.spent = save.spent = stream.spent = 0.0
+        t0 = time.perf_counter()
+        done = None
+        for event in chat.send(message(size + i, "user")):
+            if isinstance(event, TurnDone):
+                done = event
+        whole = time.perf_counter() - t0
+        assert done is not None
+        if i < warmup:
+            continue
+        if done.request.summarized:
+            summarized_turns += 1
+        requests.append(done.request)
+        rows.append({"whole": whole, "build": build.spent, "save": save.spent, "stream": stream.spent})
+    app.close()
+    last = requests[-1]
+    return {
+        "size": size,
+        "strategy": strategy,
+        "median": {k: statistics.median(r[k] for r in rows) for k in rows[0]},
+        "rest": statistics.median(r["whole"] - r["build"] - r["save"] - r["stream"] for r in rows),
+        "max_whole": max(r["whole"] for r in rows),
+        "req_tokens": last.tokens,
+        "req_messages": len(last.messages),
+        "req_bytes": len(json.dumps(last.messages, ensure_ascii=False).encode()),
+        "dropped": last.dropped,
+        "summarized_turns": summarized_turns,
+        "file_kb": store.path(sid).stat().st_size / 1024,
+    }
+
+
+def machine() -> str:
+    return (
+        f"{platform.platform()}, {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1] if __doc__ else None)
+    parser.add_argument("--turns", type=int, default=30, help="timed turns per case (default 30)")
+    parser.add_argument("--warmup", type=int, default=2, help="untimed turns first (default 2)")
+    parser.add_argument("--dir", help="where the sessions live (default: a temporary directory)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="stored turns (default 10 100 1000)")
+    parser.add_argument("--strategies", nargs="+", choices=STRATEGIES, default=list(STRATEGIES))
+    args = parser.parse_args()
+
+    print(f"machine: {machine()}")
+    print(f"sessions in: {args.dir or tempfile.gettempdir()}; fake server reply {len(REPLY)} chars, ~1 kB messages")
+    results = []
+    with FakeServer(reply=REPLY, chunks=4) as fake, tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        # a client dropping a pooled keep-alive connection is normal; the server need not print a traceback for it
+        fake._server.handle_error = lambda request, address: None  # type: ignore[method-assign]
+        os.environ.pop("OPENAI_API_KEY", None)  # the local base URL gets the dummy key
+        for strategy in args.strategies:
+            for size in args.sizes:
+                results.append(run_case(Path(tmp), fake.base_url, size, strategy, args.turns, args.warmup))
+
+    print()
+    head = (
+        f"{'strategy':<8} {'stored':>6} {'turn ms':>8} {'build':>7} {'save':>7} {'stream':>7} {'rest':>6} "
+        f"{'max ms':>7} {'req tok':>7} {'msgs':>5} {'req kB':>6} {'dropped':>7} {'file kB':>7} {'vs 10':>6}"
+    )
+    print(head)
+    print("-" * len(head))
+    base: dict[str, float] = {}
+    verdicts = []
+    for r in results:
+        m = r["median"]
+        if r["size"] == min(args.sizes):
+            base[r["strategy"]] = m["whole"]
+        ratio = m["whole"] / base[r["strategy"]] if r["strategy"] in base else float("nan")
+        print(
+            f"{r['strategy']:<8} {r['size']:>6} {m['whole'] * 1e3:>8.2f} {m['build'] * 1e3:>7.2f} "
+            f"{m['save'] * 1e3:>7.2f} {m['stream'] * 1e3:>7.2f} {r['rest'] * 1e3:>6.2f} {r['max_whole'] * 1e3:>7.2f} "
+            f"{r['req_tokens']:>7} {r['req_messages']:>5} {r['req_bytes'] / 1024:>6.1f} {r['dropped']:>7} "
+            f"{r['file_kb']:>7.0f} {ratio:>5.2f}x"
+        )
+        if r["size"] == max(args.sizes) and r["strategy"] in base:
+            verdicts.append((r["strategy"], ratio))
+    print()
+    print(
+        f"medians of {args.turns} turns after {args.warmup} warm-up turns; build/save/stream are medians of their own, "
+        "rest = whole - build - save - stream (median); req = the last timed request (rough counter tokens)"
+    )
+    summarized = [f"{r['size']}: {r['summarized_turns']}" for r in results if r["strategy"] == "summary"]
+    if summarized:
+        print(f"summary: timed turns whose build ran the summarizer (stored turns: count): {', '.join(summarized)}")
+    for strategy, ratio in verdicts:
+        ok = "PASS" if ratio <= 1.5 else "FAIL"
+        print(f"target {max(args.sizes)} vs {min(args.sizes)} stored turns, {strategy}: {ratio:.2f}x (<= 1.5x) {ok}")
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        main()
