@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from chatbot.conversation import Conversation, Message, Request, Turn
@@ -19,6 +19,8 @@ from chatbot.providers.base import ChatProvider, ReasoningDelta, StreamEnd, Text
 from chatbot.store import Session, SessionStore
 
 INTERRUPTED_MARK = "[interrupted by the user]"
+# a summary is asked for in at most ~250 words; this caps a model that rambles (the engine then refuses it)
+SUMMARY_MAX_TOKENS = 600
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,8 @@ class TurnDone:
     estimated_prompt: int
     estimated_completion: int
     latency: float
+    finish_reason: str | None = None
+    reasoned: bool = False  # reasoning deltas arrived (gpt-oss), shown only with --reasoning
 
 
 ChatEvent = Notice | TextDelta | ReasoningDelta | TurnDone
@@ -105,6 +109,11 @@ class Chat:
             yield from self._request_notices(request)
             done = yield from self._stream(request)
         self.pending = None
+        if done.finish_reason == "length":
+            yield Notice("the reply was cut off at the output limit (--max-output-tokens)", True)
+        if not done.turn.answer_text.strip():
+            hint = " (only reasoning came back; --reasoning shows it)" if done.reasoned else ""
+            yield Notice(f"the model sent no answer text{hint}", True)
         yield done
 
     def retry_text(self) -> str:
@@ -120,6 +129,7 @@ class Chat:
     def _stream(self, request: Request) -> Generator[ChatEvent, None, TurnDone]:
         started = time.monotonic()
         parts: list[str] = []
+        reasoned = False
         end: StreamEnd | None = None
         stream = self.provider.stream(request.messages, model=self.model, max_tokens=self.max_output_tokens)
         try:
@@ -129,6 +139,8 @@ class Chat:
                     continue
                 if isinstance(event, TextDelta):
                     parts.append(event.text)
+                else:
+                    reasoned = True
                 yield event
         except (KeyboardInterrupt, GeneratorExit):
             close = getattr(stream, "close", None)
@@ -140,7 +152,8 @@ class Chat:
                 self._record(request, answer, None, started, interrupted=True)
                 self.pending = None
             raise
-        return self._record(request, "".join(parts), end.usage if end else None, started)
+        done = self._record(request, "".join(parts), end.usage if end else None, started)
+        return replace(done, finish_reason=end.finish_reason if end else None, reasoned=reasoned)
 
     def _record(
         self, request: Request, answer: str, usage: Usage | None, started: float, *, interrupted: bool = False
@@ -182,7 +195,9 @@ class Chat:
 
     def _summarize(self, previous: str, turns: list[list[Message]], first: int) -> str:
         completion = self.provider.complete(
-            summary_request(previous, turns, first), model=self.summary_model or self.model, max_tokens=1024
+            summary_request(previous, turns, first),
+            model=self.summary_model or self.model,
+            max_tokens=SUMMARY_MAX_TOKENS,
         )
         totals = self.session.totals
         totals["summary_requests"] = totals.get("summary_requests", 0) + 1

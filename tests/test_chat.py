@@ -8,7 +8,7 @@ import pytest
 
 from chatbot.chat import INTERRUPTED_MARK, Notice, TurnDone
 from chatbot.errors import ContextLengthError, ServerError
-from chatbot.providers.base import StreamEnd, TextDelta, Usage
+from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
 
 
@@ -166,3 +166,19 @@ def test_calibration_is_learned_per_model_and_stored(make_app):
         drain(chat.send(q))
     assert counter.correction > 1.0
     assert app.store.load("s").calibration["echo"] == pytest.approx(counter.correction)
+
+
+def test_cut_off_and_empty_replies_are_announced(make_app):
+    class Reasoner(EchoProvider):
+        def stream(self, messages, *, model=None, max_tokens=None):
+            yield ReasoningDelta("thinking...")
+            yield StreamEnd(None, "length")
+
+    chat = make_app(Reasoner(delay=0)).open("s")
+    events = drain(chat.send("hi"))
+    warnings = [e.text for e in events if isinstance(e, Notice) and e.warning]
+    assert any("cut off at the output limit" in w for w in warnings)
+    assert any("no answer text (only reasoning came back" in w for w in warnings)
+    done = events[-1]
+    assert done.finish_reason == "length" and done.reasoned and done.usage is None
+    assert chat.conversation.turns[-1].usage["source"] == "estimate"
