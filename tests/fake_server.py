@@ -120,6 +120,9 @@ def _words(messages: list[dict[str, Any]]) -> int:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # TCP_NODELAY, as real servers do: headers and body (or SSE events) are separate small writes, and with Nagle's
+    # algorithm each one after the first waits for the client's delayed ACK (40 ms on Linux)
+    disable_nagle_algorithm = True
     server: _Server
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet: tests read stdout
