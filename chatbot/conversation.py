@@ -8,6 +8,7 @@ stored. This module knows nothing of terminals, files or SDKs.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -23,6 +24,14 @@ Message = dict[str, Any]
 Summarizer = Callable[[str, list[list[Message]], int], str]
 
 SUMMARY_HEADING = "Summary of the earlier conversation"
+
+
+def json_bytes(data: Any) -> bytes:
+    """Compact UTF-8 JSON. Lone surrogates (undecodable terminal input) are not UTF-8: JSON escapes them instead."""
+    try:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(data, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
 def now_iso() -> str:
@@ -41,10 +50,21 @@ class Turn:
     interrupted: bool = False
     # per-counter cache of this turn's token count: building a request costs O(kept turns), not O(all turns)
     _counts: dict[tuple[str, int], int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # cache of to_json(): saving a long session re-encodes only the turns that are new or changed
+    _json: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.messages or self.messages[0].get("role") != "user":
             raise InvalidRequest("a turn starts with a user message")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Both caches assume a stored turn's messages are never changed in place (nothing does); assigning a
+        # field is seen here and drops what depends on it.
+        if name == "messages":
+            object.__setattr__(self, "_counts", {})
+        if name not in ("_json", "_counts"):
+            object.__setattr__(self, "_json", None)
+        object.__setattr__(self, name, value)
 
     @property
     def user_text(self) -> str:
@@ -77,6 +97,12 @@ class Turn:
             "created_at": self.created_at,
             "interrupted": self.interrupted,
         }
+
+    def to_json(self) -> bytes:
+        """:meth:`to_dict` as compact UTF-8 JSON, cached (a session file is these, joined; see ``json_bytes``)."""
+        if self._json is None:
+            self._json = json_bytes(self.to_dict())
+        return self._json
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Turn:

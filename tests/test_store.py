@@ -95,6 +95,30 @@ def test_file_is_compact_utf8_json_with_a_version(store, sdir):
     assert data["summary"] == {"text": "- the user asks sums\n- answers were right", "covers": 3}
 
 
+def test_file_is_the_plain_json_encoding_of_the_session_even_after_cached_turns_change(store, sdir):
+    # Saves reuse each turn's cached encoding; the file must still be exactly the encoding of what is stored now.
+    session = saved(store, rich_session(store))
+
+    def plain() -> bytes:
+        return json.dumps(session.to_dict(), ensure_ascii=False, separators=(",", ":")).encode()
+
+    assert (sdir / "rich.json").read_bytes() == plain()
+    conv = session.conversation
+    before = conv.turns[3].tokens(TokenCounter())  # cached, and must be dropped with the messages below
+    conv.turns[0].latency = 9.5
+    conv.turns[1].interrupted = True
+    conv.turns[2].usage = {"prompt_tokens": 1}
+    conv.turns[3].messages = [{"role": "user", "content": "replaced"}]
+    conv.add_turn(Turn([{"role": "user", "content": "new"}, {"role": "assistant", "content": "turn"}]))
+    conv.summary, session.title, session.totals["requests"] = "changed", "T", 7
+    saved(store, session)
+    assert (sdir / "rich.json").read_bytes() == plain()
+    loaded = store.load("rich")
+    assert loaded.conversation.turns[0].latency == 9.5 and loaded.conversation.turns[1].interrupted
+    assert loaded.conversation.turns[3].user_text == "replaced" and len(loaded.conversation.turns) == 7
+    assert conv.turns[3].tokens(TokenCounter()) == TokenCounter().count_message(conv.turns[3].messages[0]) < before
+
+
 def test_undecodable_terminal_input_still_saves_and_round_trips(store):
     session = store.create("surrogate", system="s")
     session.conversation.add_turn(Turn([{"role": "user", "content": "bad \udcff byte"}]))
