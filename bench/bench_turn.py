@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Turn overhead: one whole turn at 10, 100 and 1,000 stored turns, per memory strategy, end to end.
 
-Run by hand: ``python bench/bench_turn.py [--turns 30] [--dir DIR]``.
+Run by hand: ``python bench/bench_turn.py [--turns 40] [--dir DIR] [--in-process]``.
 
 Each session is pre-populated with N turns of ~1 kB messages (written through the real SessionStore), then opened
 through :class:`chatbot.app.App` and sent ``--turns`` more ~1 kB messages by the real :class:`chatbot.chat.Chat`, over
@@ -26,6 +26,7 @@ import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -117,56 +118,94 @@ class Timer:
         return timed
 
 
-def run_case(directory: Path, base_url: str, size: int, strategy: str, turns: int, warmup: int) -> dict[str, Any]:
-    store = SessionStore(directory / f"{strategy}-{size}")
-    model = "fake"
-    sid = f"bench-{strategy}-{size}"
-    populate(store, sid, size, strategy, model)
-    provider = make_provider("openai", base_url=base_url, model=model)
-    memory = MemoryConfig(strategy=strategy)
-    settings = Settings(provider_name="openai", model=model, memory=memory)
-    app = App(store, provider, settings, lambda m: make_counter(None, "openai", m))
-    chat = app.open(sid)
-    conv = chat.conversation
+class Case:
+    """One session of ``size`` stored turns under ``strategy``, opened through the App, with timed parts."""
 
-    build, save, stream = Timer(), Timer(), Timer()
-    conv.build_request = build.wrap(conv.build_request)  # type: ignore[method-assign]
-    store.save = save.wrap(store.save)  # type: ignore[method-assign]
-    provider.stream = stream.wrap_iter(provider.stream)  # type: ignore[method-assign]
+    def __init__(self, directory: Path, base_url: str, size: int, strategy: str) -> None:
+        self.size, self.strategy = size, strategy
+        self.store = SessionStore(directory / f"{strategy}-{size}")
+        model = "fake"
+        self.sid = f"bench-{strategy}-{size}"
+        populate(self.store, self.sid, size, strategy, model)
+        provider = make_provider("openai", base_url=base_url, model=model)
+        settings = Settings(provider_name="openai", model=model, memory=MemoryConfig(strategy=strategy))
+        self.app = App(self.store, provider, settings, lambda m: make_counter(None, "openai", m))
+        self.chat = self.app.open(self.sid)
+        self.build, self.save, self.stream = Timer(), Timer(), Timer()
+        conv = self.chat.conversation
+        conv.build_request = self.build.wrap(conv.build_request)  # type: ignore[method-assign]
+        self.store.save = self.save.wrap(self.store.save)  # type: ignore[method-assign]
+        provider.stream = self.stream.wrap_iter(provider.stream)  # type: ignore[method-assign]
+        self.rows: list[dict[str, float]] = []
+        self.requests: list[Any] = []
+        self.summarized_turns = 0
+        self.sent = 0
 
-    rows: list[dict[str, float]] = []
-    requests = []
-    summarized_turns = 0
-    for i in range(warmup + turns):
-        build.spent = save.spent = stream.spent = 0.0
+    def turn(self, timed: bool) -> None:
+        self.build.spent = self.save.spent = self.stream.spent = 0.0
+        text = message(self.size + self.sent, "user")
+        self.sent += 1
         t0 = time.perf_counter()
         done = None
-        for event in chat.send(message(size + i, "user")):
+        for event in self.chat.send(text):
             if isinstance(event, TurnDone):
                 done = event
         whole = time.perf_counter() - t0
         assert done is not None
-        if i < warmup:
-            continue
-        if done.request.summarized:
-            summarized_turns += 1
-        requests.append(done.request)
-        rows.append({"whole": whole, "build": build.spent, "save": save.spent, "stream": stream.spent})
-    app.close()
-    last = requests[-1]
-    return {
-        "size": size,
-        "strategy": strategy,
-        "median": {k: statistics.median(r[k] for r in rows) for k in rows[0]},
-        "rest": statistics.median(r["whole"] - r["build"] - r["save"] - r["stream"] for r in rows),
-        "max_whole": max(r["whole"] for r in rows),
-        "req_tokens": last.tokens,
-        "req_messages": len(last.messages),
-        "req_bytes": len(json.dumps(last.messages, ensure_ascii=False).encode()),
-        "dropped": last.dropped,
-        "summarized_turns": summarized_turns,
-        "file_kb": store.path(sid).stat().st_size / 1024,
-    }
+        if not timed:
+            return
+        self.summarized_turns += bool(done.request.summarized)
+        self.requests.append(done.request)
+        self.rows.append(
+            {"whole": whole, "build": self.build.spent, "save": self.save.spent, "stream": self.stream.spent}
+        )
+
+    def result(self) -> dict[str, Any]:
+        self.app.close()
+        rows, last = self.rows, self.requests[-1]
+        return {
+            "size": self.size,
+            "strategy": self.strategy,
+            "median": {k: statistics.median(r[k] for r in rows) for k in rows[0]},
+            "rest": statistics.median(r["whole"] - r["build"] - r["save"] - r["stream"] for r in rows),
+            "max_whole": max(r["whole"] for r in rows),
+            "req_tokens": last.tokens,
+            "req_messages": len(last.messages),
+            "req_bytes": len(json.dumps(last.messages, ensure_ascii=False).encode()),
+            "dropped": last.dropped,
+            "summarized_turns": self.summarized_turns,
+            "file_kb": self.store.path(self.sid).stat().st_size / 1024,
+        }
+
+
+def run_strategy(directory: Path, base_url: str, sizes: list[int], strategy: str, turns: int, warmup: int) -> list:
+    """Round robin: one turn of each size in turn, so that drift on the machine hits every size alike."""
+    cases = [Case(directory, base_url, size, strategy) for size in sizes]
+    for i in range(warmup + turns):
+        for case in cases:
+            case.turn(timed=i >= warmup)
+    return [case.result() for case in cases]
+
+
+@contextlib.contextmanager
+def fake_server(in_process: bool) -> Iterator[str]:
+    """The fake OpenAI-compatible server's base URL: in its own process (like a real server), or in a thread."""
+    if in_process:
+        with FakeServer(reply=REPLY, chunks=4) as fake:
+            # a client dropping a pooled keep-alive connection is normal; no traceback for it
+            fake._server.handle_error = lambda request, address: None  # type: ignore[method-assign]
+            yield fake.base_url
+        return
+    cmd = [sys.executable, str(ROOT / "tests" / "fake_server.py"), "--port", "0", "--reply", REPLY, "--chunks", "4"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        if not line.startswith("listening on "):
+            raise SystemExit(f"the fake server did not start: {line!r}")
+        yield line.split()[-1]
+    finally:
+        proc.terminate()
+        proc.wait(5)
 
 
 def machine() -> str:
@@ -178,23 +217,22 @@ def machine() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1] if __doc__ else None)
-    parser.add_argument("--turns", type=int, default=30, help="timed turns per case (default 30)")
+    parser.add_argument("--turns", type=int, default=40, help="timed turns per case (default 40)")
     parser.add_argument("--warmup", type=int, default=2, help="untimed turns first (default 2)")
     parser.add_argument("--dir", help="where the sessions live (default: a temporary directory)")
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="stored turns (default 10 100 1000)")
     parser.add_argument("--strategies", nargs="+", choices=STRATEGIES, default=list(STRATEGIES))
+    parser.add_argument("--in-process", action="store_true", help="run the fake server in a thread of this process")
     args = parser.parse_args()
 
     print(f"machine: {machine()}")
-    print(f"sessions in: {args.dir or tempfile.gettempdir()}; fake server reply {len(REPLY)} chars, ~1 kB messages")
+    where = "a thread of this process" if args.in_process else "its own process"
+    print(f"sessions in {args.dir or tempfile.gettempdir()}; fake server in {where}, reply {len(REPLY)} chars")
     results = []
-    with FakeServer(reply=REPLY, chunks=4) as fake, tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        # a client dropping a pooled keep-alive connection is normal; the server need not print a traceback for it
-        fake._server.handle_error = lambda request, address: None  # type: ignore[method-assign]
+    with fake_server(args.in_process) as base_url, tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         os.environ.pop("OPENAI_API_KEY", None)  # the local base URL gets the dummy key
         for strategy in args.strategies:
-            for size in args.sizes:
-                results.append(run_case(Path(tmp), fake.base_url, size, strategy, args.turns, args.warmup))
+            results += run_strategy(Path(tmp), base_url, args.sizes, strategy, args.turns, args.warmup)
 
     print()
     head = (
@@ -203,13 +241,11 @@ def main() -> None:
     )
     print(head)
     print("-" * len(head))
-    base: dict[str, float] = {}
+    base = {r["strategy"]: r["median"]["whole"] for r in results if r["size"] == min(args.sizes)}
     verdicts = []
     for r in results:
         m = r["median"]
-        if r["size"] == min(args.sizes):
-            base[r["strategy"]] = m["whole"]
-        ratio = m["whole"] / base[r["strategy"]] if r["strategy"] in base else float("nan")
+        ratio = m["whole"] / base[r["strategy"]]
         print(
             f"{r['strategy']:<8} {r['size']:>6} {m['whole'] * 1e3:>8.2f} {m['build'] * 1e3:>7.2f} "
             f"{m['save'] * 1e3:>7.2f} {m['stream'] * 1e3:>7.2f} {r['rest'] * 1e3:>6.2f} {r['max_whole'] * 1e3:>7.2f} "
@@ -220,8 +256,9 @@ def main() -> None:
             verdicts.append((r["strategy"], ratio))
     print()
     print(
-        f"medians of {args.turns} turns after {args.warmup} warm-up turns; build/save/stream are medians of their own, "
-        "rest = whole - build - save - stream (median); req = the last timed request (rough counter tokens)"
+        f"medians of {args.turns} turns of ~1 kB after {args.warmup} warm-up turns, sizes taken in round robin; "
+        "build/save/stream: medians of their own; rest: median of whole - build - save - stream; "
+        "req: the last timed request (rough-count tokens); dropped: earlier turns not sent"
     )
     summarized = [f"{r['size']}: {r['summarized_turns']}" for r in results if r["strategy"] == "summary"]
     if summarized:
