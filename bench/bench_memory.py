@@ -1,0 +1,291 @@
+#!/usr/bin/env python
+"""Memory: cumulative prompt tokens over a scripted 100-turn conversation, for full, window and summary memory.
+
+Run by hand: ``python bench/bench_memory.py [--turns 100] [--budget 6000]``.
+
+The same scripted conversation (a user planning a move and a small software project: varied lengths from "thanks"
+to pasted code and logs, some Korean, and eight facts stated once that a good memory should keep) is sent through
+the real :class:`chatbot.chat.Chat` (via :class:`chatbot.app.App`, sessions saved by the real store) with each
+strategy, at the default settings (window 6, summary trigger 8 / keep 4, budget 6,000 tokens). The provider is local
+and deterministic: its replies are scripted (varied lengths, the same for every strategy, whatever the request),
+its usage is the rough count of the request (what a real provider's ``prompt_tokens`` would report), and its
+summaries keep the stated facts verbatim plus one line per turn, capped at about 250 words as the summary prompt
+asks. Summarizer calls are real extra requests and are counted separately.
+
+Per strategy: total prompt tokens of the chat requests (provider-reported), the summarizer's tokens, the largest
+request, how many summaries were made, how many requests lost turns to the budget, how many earlier turns the last
+request neither sent nor covered by a summary, and how many of the eight facts the last request still carries.
+Then the cumulative prompt tokens and the request size at turns 10, 25, 50 and 100.
+
+There is no pass/fail target: this is the cost each strategy trades for what it remembers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import re
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from chatbot.app import App, Settings  # noqa: E402
+from chatbot.chat import TurnDone  # noqa: E402
+from chatbot.memory import MemoryConfig  # noqa: E402
+from chatbot.providers.base import ChatProvider, Completion, Message, StreamEnd, StreamEvent, TextDelta, Usage  # noqa: E402
+from chatbot.providers.echo import is_summary_request  # noqa: E402
+from chatbot.store import SessionStore  # noqa: E402
+from chatbot.tokens import TokenCounter, make_counter, rough_count  # noqa: E402
+
+CHECKPOINTS = (10, 25, 50, 100)
+
+# Facts stated once each (turn number -> message), and the words that prove each is still in the request.
+FACTS = {
+    2: ("My name is Mina Park and I'm moving from Seoul to Lisbon in April.", "Mina Park"),
+    5: ("Remember: my total relocation budget is 7,400 euros, not a cent more.", "7,400 euros"),
+    9: ("My dog is called Bori, a 12 kg shiba, so the flat must allow pets.", "Bori"),
+    14: ("For the project: the repository is github.com/minapark/ledgerly and the main branch is `trunk`.", "ledgerly"),
+    22: ("I prefer answers in short bullet points, and metric units please.", "bullet points"),
+    31: ("제 비자 신청 번호는 LIS-2024-08817 입니다. 나중에 물어볼게요.", "LIS-2024-08817"),
+    47: ("The landlord's name is Senhor Tavares and the deposit is two months' rent.", "Tavares"),
+    63: ("Deadline for the ledgerly beta is June 3rd; the demo is for the Porto meetup.", "June 3rd"),
+}
+
+TOPICS = [
+    "Which neighbourhoods in Lisbon are good for someone working from home?",
+    "How do I register for a NIF number as a foreigner?",
+    "What is a reasonable rent for a one-bedroom flat near Arroios?",
+    "Can you compare shipping my furniture by sea versus selling it and buying new?",
+    "How should I structure the SQLite schema for recurring transactions?",
+    "Why does my pytest fixture run twice when I use it in a class?",
+    "What is the best way to learn European Portuguese pronunciation quickly?",
+    "Is it worth getting a Portuguese bank account before I arrive?",
+    "How do I handle currency conversion rounding in the ledger exports?",
+    "서울에서 리스본으로 가는 가장 저렴한 항공편은 보통 언제 있나요?",
+    "What vaccinations and papers does a dog need to enter Portugal from Korea?",
+    "Should the CLI use argparse subcommands or a single command with flags?",
+]
+FOLLOW_UPS = [
+    "thanks!",
+    "ok, and why?",
+    "can you shorten that?",
+    "makes sense.",
+    "and in Korean?",
+    "go on",
+    "hmm, sure",
+]
+CODE = """Here is the function that fails:
+
+```python
+def monthly_totals(rows):
+    totals = {}
+    for row in rows:
+        key = row.date.strftime("%Y-%m")
+        totals[key] = totals.get(key, 0) + row.amount
+    return sorted(totals.items())
+```
+
+It gives `TypeError: unsupported operand type(s) for +: 'int' and 'Decimal'` on the March export. Why?"""
+LOG = "\n".join(
+    f"2024-03-{d:02d}T10:{d:02d}:00Z ERROR ledgerly.export row {d * 37} rejected: amount={d * 3}.{d:02d} EUR"
+    for d in range(1, 16)
+)
+
+SENTENCES = [
+    "That depends mostly on how much you value a short commute over a quiet street.",
+    "In practice, most people in your situation start with a six-month lease and move later.",
+    "The simplest fix is to start the sum from Decimal(0) so every addition stays in one type.",
+    "Keep the schema small at first: one table for accounts, one for transactions, one for rules.",
+    "You can do it online, but an appointment at the tax office is usually faster.",
+    "Prices vary a lot by floor and by whether the flat has been renovated recently.",
+    "A fixture defined at class level and again in conftest.py will be collected twice.",
+    "Sea freight is cheaper per cubic metre but takes six to eight weeks door to door.",
+    "For pronunciation, short daily listening beats long weekly sessions.",
+    "Subcommands pay off once you have more than three distinct actions.",
+    "Round only when you display or export, never in the stored values.",
+    "Pets need a microchip, a rabies vaccination and a titre test done in an approved lab.",
+]
+
+
+def user_message(turn: int, rng: random.Random) -> str:
+    if turn in FACTS:
+        return FACTS[turn][0]
+    if turn % 17 == 0:
+        return CODE
+    if turn % 29 == 0:
+        return f"The export job printed this, can you tell what is going on?\n\n{LOG}"
+    if turn % 4 == 3:
+        return rng.choice(FOLLOW_UPS)
+    question = rng.choice(TOPICS)
+    if turn % 5 == 0:
+        question += " Some context: " + " ".join(rng.choices(SENTENCES, k=rng.randint(2, 5)))
+    return question
+
+
+def assistant_reply(turn: int, rng: random.Random) -> str:
+    """A deterministic reply of varied length (a few words to ~400 words), the same for every strategy."""
+    size = rng.choice([1, 2, 3, 4, 6, 8, 12, 20])
+    lines = [f"- {s}" if size > 4 else s for s in rng.choices(SENTENCES, k=size)]
+    return ("\n" if size > 4 else " ").join(lines)
+
+
+class ScriptedProvider(ChatProvider):
+    """Replies from a script; usage is the rough count of the request; summaries keep the facts, ~250 words."""
+
+    name = "scripted"
+
+    def __init__(self, replies: Sequence[str]) -> None:
+        self.model = "scripted"
+        self.replies = list(replies)
+        self.counter = TokenCounter()
+        self.turn = 0
+
+    def _usage(self, messages: Sequence[Message], reply: str) -> Usage:
+        prompt = self.counter.count_request(messages)
+        completion = rough_count(reply)
+        return Usage(prompt, completion, prompt + completion)
+
+    def stream(
+        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+    ) -> Iterator[StreamEvent]:
+        reply = self.replies[self.turn % len(self.replies)]
+        self.turn += 1
+        yield from (TextDelta(chunk) for chunk in re.findall(r"\s*\S+\s*", reply))
+        yield StreamEnd(self._usage(messages, reply), "stop")
+
+    def complete(
+        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+    ) -> Completion:
+        text = str(messages[-1].get("content") or "")
+        if not is_summary_request(messages):
+            return Completion("ok", self._usage(messages, "ok"), "stop")
+        summary = summarize(text)
+        return Completion(summary, self._usage(messages, summary), "stop")
+
+
+def summarize(request_text: str, max_words: int = 250) -> str:
+    """Previous summary + new turns -> facts kept verbatim, one short line per other turn, oldest lines dropped."""
+    previous, _, turns = request_text.partition("New turns to merge:")
+    old = [ln for ln in previous.removeprefix("Previous summary:").strip().splitlines() if ln.startswith("- ")]
+    facts = [ln for ln in old if ln.startswith("- fact:")]
+    notes = [ln for ln in old if not ln.startswith("- fact:")]
+    for number, body in re.findall(r"^--- turn (\d+)\n(.*?)(?=^--- turn \d+\n|\Z)", turns, re.M | re.S):
+        user = next((ln[6:] for ln in body.splitlines() if ln.startswith("User: ")), "")
+        if any(user == text for text, _ in FACTS.values()):
+            facts.append(f"- fact: {user}")
+        else:
+            said = " ".join(user.split())
+            notes.append(f"- turn {number}: {said[:50]}")
+    while notes and len(" ".join(facts + notes).split()) > max_words:
+        notes.pop(0)
+    return "\n".join(facts + notes)
+
+
+def run(strategy: str, turns: int, budget: int, directory: Path) -> dict[str, Any]:
+    rng = random.Random(2024)
+    script = [(user_message(t, rng), assistant_reply(t, rng)) for t in range(1, turns + 1)]
+    provider = ScriptedProvider([reply for _, reply in script])
+    store = SessionStore(directory / strategy)
+    memory = MemoryConfig(strategy=strategy, max_input_tokens=budget)
+    app = App(store, provider, Settings("openai", "scripted", memory), lambda m: make_counter(None, "openai", m))
+    chat = app.open(f"memory-{strategy}")
+    cumulative = 0
+    growth: dict[int, tuple[int, int]] = {}
+    max_request = summaries = budget_drops = 0
+    last: Any = None
+    for t, (text, _) in enumerate(script, start=1):
+        done = next(e for e in chat.send(text) if isinstance(e, TurnDone))
+        request = done.request
+        prompt = done.usage.prompt_tokens if done.usage else request.tokens
+        cumulative += prompt
+        max_request = max(max_request, prompt)
+        summaries += bool(request.summarized)
+        n = t - 1  # earlier turns when this request was built
+        intended = {"full": 0, "window": max(0, n - memory.window_turns)}.get(strategy, request.summary_covers)
+        budget_drops += request.first_turn > intended
+        if t in CHECKPOINTS or t == turns:
+            growth[t] = (cumulative, prompt)
+        last = request
+    totals = chat.session.totals
+    sent = "\n".join(str(m.get("content") or "") for m in last.messages)
+    kept = sum(proof in sent for t, (_, proof) in FACTS.items() if t <= turns)
+    stated = sum(1 for t in FACTS if t <= turns)
+    app.close()
+    return {
+        "strategy": strategy,
+        "prompt": cumulative,
+        "summary_tokens": totals.get("summary_tokens", 0),
+        "summary_requests": totals.get("summary_requests", 0),
+        "max_request": max_request,
+        "summaries": summaries,
+        "budget_drops": budget_drops,
+        "not_sent": last.dropped,
+        "facts": f"{kept}/{stated}",
+        "growth": growth,
+        "stored": len(chat.conversation.turns),
+        "summary_len": rough_count(chat.conversation.summary),
+    }
+
+
+def machine() -> str:
+    return (
+        f"{platform.platform()}, {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1] if __doc__ else None)
+    parser.add_argument("--turns", type=int, default=100, help="turns in the scripted conversation (default 100)")
+    parser.add_argument("--budget", type=int, default=6000, help="--max-input-tokens (default 6000)")
+    args = parser.parse_args()
+
+    print(f"machine: {machine()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        results = [run(s, args.turns, args.budget, Path(tmp)) for s in ("full", "window", "summary")]
+    rng = random.Random(2024)
+    script = [(user_message(t, rng), assistant_reply(t, rng)) for t in range(1, args.turns + 1)]
+    user_tokens = sum(rough_count(u) for u, _ in script)
+    reply_tokens = sum(rough_count(a) for _, a in script)
+    print(
+        f"{args.turns} scripted turns: user messages {user_tokens} tokens in all (1 to {max(len(u) for u, _ in script)}"
+        f" chars each), replies {reply_tokens} tokens; window 6, trigger 8, keep 4, budget {args.budget}"
+    )
+    print()
+    head = (
+        f"{'strategy':<8} {'prompt tokens':>13} {'summarizer':>10} {'all':>9} {'max req':>7} {'summaries':>9} "
+        f"{'budget cuts':>11} {'not sent':>8} {'facts':>5}"
+    )
+    print(head)
+    print("-" * len(head))
+    for r in results:
+        total = r["prompt"] + r["summary_tokens"]
+        print(
+            f"{r['strategy']:<8} {r['prompt']:>13,} {r['summary_tokens']:>10,} {total:>9,} {r['max_request']:>7,} "
+            f"{r['summaries']:>9} {r['budget_drops']:>11} {r['not_sent']:>8} {r['facts']:>5}"
+        )
+    print()
+    print("prompt tokens: the chat requests' provider-reported prompt_tokens, summed; summarizer: the summary calls'")
+    print("total tokens (their prompts and the summaries written); max req: the largest chat request; budget cuts:")
+    print("requests that left out turns their strategy would have sent, to fit the budget; not sent: earlier turns")
+    print("the last request neither sent nor covered by its summary; facts: stated facts the last request still holds")
+    print()
+    points = sorted(results[0]["growth"])
+    print("cumulative prompt tokens (request size) at turn:")
+    print(f"{'strategy':<8} " + " ".join(f"{p:>17}" for p in points))
+    for r in results:
+        cells = [f"{r['growth'][p][0]:>8,} ({r['growth'][p][1]:>5,})" for p in points]
+        print(f"{r['strategy']:<8} " + " ".join(f"{c:>17}" for c in cells))
+    summary = next(r for r in results if r["strategy"] == "summary")
+    print()
+    print(f"summary at the end: {summary['summary_len']} tokens; every strategy stored all {summary['stored']} turns")
+
+
+if __name__ == "__main__":
+    main()
