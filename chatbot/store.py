@@ -39,8 +39,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from chatbot.conversation import Conversation, Turn, json_bytes, now_iso
-from chatbot.errors import InvalidSessionId, SessionCorrupt, SessionError, SessionLocked, SessionNotFound
+from chatbot.conversation import Conversation, Turn, json_bytes, now_iso, validate_request
+from chatbot.errors import (
+    InvalidRequest,
+    InvalidSessionId,
+    SessionCorrupt,
+    SessionError,
+    SessionLocked,
+    SessionNotFound,
+)
 from chatbot.memory import MemoryConfig
 from chatbot.tokens import TokenCounter
 
@@ -283,8 +290,7 @@ class SessionStore:
             pid = ""
         who = f" (pid {pid})" if pid.isdigit() else ""
         return (
-            f"session {session_id} is in use by another chatbot process{who}; "
-            f"close it or use --session with another id"
+            f"session {session_id} is in use by another chatbot process{who}; close it or use --session with another id"
         )
 
     # --- reading ----------------------------------------------------------------------------------------------
@@ -312,9 +318,7 @@ class SessionStore:
             model=model,
         )
 
-    def load(
-        self, session_id: str, memory: MemoryConfig | None = None, counter: TokenCounter | None = None
-    ) -> Session:
+    def load(self, session_id: str, memory: MemoryConfig | None = None, counter: TokenCounter | None = None) -> Session:
         """Read a session. Raises :class:`SessionNotFound`, or :class:`SessionCorrupt` naming the file and the fault.
 
         To change and save the session, hold its lock (:meth:`acquire`) before loading it.
@@ -349,7 +353,7 @@ class SessionStore:
         if problem:
             raise SessionCorrupt(
                 f"session file {path} cannot be loaded: {problem}. It was left untouched and will not be "
-                f"overwritten; start another session (--session with a new id), or set it aside to reuse the id"
+                f"overwritten; start another session (--session with a new id), or move that file away to reuse the id"
             )
         return data, st
 
@@ -541,11 +545,16 @@ def _is_number(value: object) -> bool:
 def decode_session(raw: bytes) -> tuple[dict[str, Any], str]:
     """Parse a session file's bytes: (data, "") when valid, else ({}, what is wrong)."""
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_constant=_no_constant)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         return {}, f"it is not valid JSON ({exc})"
     problem = check_session_data(data)
     return (data, "") if not problem else ({}, problem)
+
+
+def _no_constant(name: str) -> Any:
+    # json accepts NaN and Infinity, which no session holds and which would break every later token count
+    raise ValueError(f"{name} is not a number JSON allows")
 
 
 def check_session_data(data: object) -> str:
@@ -587,9 +596,13 @@ def check_session_data(data: object) -> str:
     covers = summary.get("covers")
     if not isinstance(covers, int) or isinstance(covers, bool) or not 0 <= covers <= len(turns):
         return f"'summary.covers' must be an integer from 0 to {len(turns)} (the number of turns), found {covers!r}"
+    for key, value in data["totals"].items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            return f"'totals.{key}' must be a whole number of at least 0, found {value!r}"
     for model, factor in data["calibration"].items():
-        if not _is_number(factor):
-            return f"'calibration.{model}' must be a number, found {_type_name(factor)}"
+        # a correction never goes below 1 (the budget only tightens); 0 or less would switch the budget off
+        if not _is_number(factor) or factor < 1:
+            return f"'calibration.{model}' must be a number of at least 1, found {factor!r}"
     return ""
 
 
@@ -618,11 +631,15 @@ def _check_turn(turn: object) -> str:
         if content is not None and not isinstance(content, (str, list)):
             return f"{where}.content must be a string, a list of parts or null, found {_type_name(content)}"
         calls = m.get("tool_calls")
-        if calls is not None and not (isinstance(calls, list) and all(isinstance(c, dict) for c in calls)):
-            return f"{where}.tool_calls must be a list of objects"
+        if calls is not None and not (isinstance(calls, list) and all(_is_tool_call(c) for c in calls)):
+            return f"{where}.tool_calls must be a list of calls, each with a string id and a function name"
         for key in ("tool_call_id", "name"):
             if key in m and not isinstance(m[key], str):
                 return f"{where}.{key} must be a string, found {_type_name(m[key])}"
+    try:  # tool calls paired with their results, as every request needs (a lone user message stands in around)
+        validate_request([{"role": "system", "content": ""}, *messages, {"role": "user", "content": ""}])
+    except InvalidRequest as exc:
+        return f".messages: {exc.message}"
     usage = turn.get("usage")
     if usage is not None and not isinstance(usage, dict):
         return f".usage must be an object or null, found {_type_name(usage)}"
@@ -634,6 +651,13 @@ def _check_turn(turn: object) -> str:
     if "interrupted" in turn and not isinstance(turn["interrupted"], bool):
         return f".interrupted must be true or false, found {_type_name(turn['interrupted'])}"
     return ""
+
+
+def _is_tool_call(call: object) -> bool:
+    if not isinstance(call, dict) or not isinstance(call.get("id"), str):
+        return False
+    function = call.get("function")
+    return isinstance(function, dict) and isinstance(function.get("name"), str)
 
 
 def _preview(turns: list[dict[str, Any]], width: int = 50) -> str:

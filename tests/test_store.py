@@ -40,18 +40,32 @@ def store(sdir: Path):
 def rich_session(store: SessionStore, sid: str = "rich") -> Session:
     """A session with every kind of content: tool calls, usage, latency, an interrupted turn, a summary, Korean."""
     memory = MemoryConfig(strategy="summary", summary_trigger=4, keep_turns=2, max_input_tokens=100_000)
-    session = store.create(sid, system="You are helpful.", provider="groq", model="openai/gpt-oss-20b",
-                           memory=memory, counter=TokenCounter())
+    session = store.create(
+        sid,
+        system="You are helpful.",
+        provider="groq",
+        model="openai/gpt-oss-20b",
+        memory=memory,
+        counter=TokenCounter(),
+    )
     conv = session.conversation
     for i in range(1, 7):
         msgs = [{"role": "user", "content": f"질문 {i}: what is {i} + {i}?"}]
         if i == 3:
             call = {"id": "c3", "type": "function", "function": {"name": "add", "arguments": '{"a":3,"b":3}'}}
-            msgs += [{"role": "assistant", "content": None, "tool_calls": [call]},
-                     {"role": "tool", "tool_call_id": "c3", "name": "add", "content": "6"}]
+            msgs += [
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c3", "name": "add", "content": "6"},
+            ]
         msgs.append({"role": "assistant", "content": f"It is {2 * i}."})
-        conv.add_turn(Turn(msgs, usage={"prompt_tokens": 10 * i, "completion_tokens": i, "estimated_prompt": 11 * i},
-                           latency=0.25 * i, interrupted=(i == 5)))
+        conv.add_turn(
+            Turn(
+                msgs,
+                usage={"prompt_tokens": 10 * i, "completion_tokens": i, "estimated_prompt": 11 * i},
+                latency=0.25 * i,
+                interrupted=(i == 5),
+            )
+        )
     conv.summary, conv.summary_covers = "- the user asks sums\n- answers were right", 3
     session.totals = {"prompt_tokens": 210, "completion_tokens": 21, "requests": 6, "summary_requests": 1}
     session.calibration = {"openai/gpt-oss-20b": 1.08}
@@ -90,8 +104,19 @@ def test_file_is_compact_utf8_json_with_a_version(store, sdir):
     assert b"\n" not in raw and b", " not in raw and "질문".encode() in raw
     data = json.loads(raw)
     assert data["version"] == 1
-    assert set(data) >= {"id", "title", "created_at", "updated_at", "provider", "model", "system", "summary",
-                         "turns", "totals", "calibration"}
+    assert set(data) >= {
+        "id",
+        "title",
+        "created_at",
+        "updated_at",
+        "provider",
+        "model",
+        "system",
+        "summary",
+        "turns",
+        "totals",
+        "calibration",
+    }
     assert data["summary"] == {"text": "- the user asks sums\n- answers were right", "covers": 3}
 
 
@@ -154,8 +179,25 @@ def test_new_ids_are_short_readable_and_unique(store):
 
 # --- ids ----------------------------------------------------------------------------------------------------------
 
-BAD_IDS = ["../x", "/abs", "a/b", "..", ".", ".hidden", "a" * 65, "", "세션", "a\x00b", "a b", "-x", "_x", "x\n",
-           "a\\b", "~", "x/../../etc"]
+BAD_IDS = [
+    "../x",
+    "/abs",
+    "a/b",
+    "..",
+    ".",
+    ".hidden",
+    "a" * 65,
+    "",
+    "세션",
+    "a\x00b",
+    "a b",
+    "-x",
+    "_x",
+    "x\n",
+    "a\\b",
+    "~",
+    "x/../../etc",
+]
 
 
 @pytest.mark.parametrize("bad", BAD_IDS)
@@ -229,6 +271,7 @@ def _mutations():
             for key in path[:-1]:
                 target = target[key]
             target[path[-1]] = value
+
         return apply
 
     def drop(key):
@@ -249,6 +292,14 @@ def _mutations():
         "covers a bool": (set_(["summary", "covers"], True), "summary.covers"),
         "summary text null": (set_(["summary", "text"], None), "summary.text"),
         "calibration text": (set_(["calibration", "m"], "x"), "calibration.m"),
+        "calibration zero": (set_(["calibration", "m"], 0), "calibration.m"),
+        "calibration NaN": (set_(["calibration", "m"], float("nan")), "NaN"),
+        "calibration Infinity": (set_(["calibration", "m"], float("inf")), "Infinity"),
+        "totals text": (set_(["totals", "requests"], "x"), "totals.requests"),
+        "totals null": (set_(["totals", "prompt_tokens"], None), "totals.prompt_tokens"),
+        "tool function a string": (set_(["turns", 2, "messages", 1, "tool_calls", 0, "function"], "add"), "tool_calls"),
+        "orphan tool result": (set_(["turns", 2, "messages", 2, "tool_call_id"], "nope"), "turns[2].messages"),
+        "tool call unanswered": (lambda d: d["turns"][2]["messages"].pop(2), "have no result"),
         "version a string": (set_(["version"], "1"), "'version'"),
         "title a number": (set_(["title"], 3), "'title' must be a string"),
         "no system": (drop("system"), "'system' is missing"),
@@ -377,8 +428,13 @@ def test_stale_temp_files_are_removed_unless_their_session_is_in_use(store, sdir
 
 
 def start_child(mode: str, sdir: Path, sid: str) -> subprocess.Popen[str]:
-    child = subprocess.Popen([sys.executable, str(HELPER), mode, str(sdir), sid], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    child = subprocess.Popen(
+        [sys.executable, str(HELPER), mode, str(sdir), sid],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     assert child.stdout is not None
     line = child.stdout.readline().strip()
     if line not in ("ready", "locked"):
@@ -401,8 +457,7 @@ def test_a_second_store_is_refused_while_the_first_holds_the_lock(sdir):
     with pytest.raises(SessionLocked) as err:
         second.acquire("s")
     assert err.value.message == (
-        f"session s is in use by another chatbot process (pid {os.getpid()}); "
-        "close it or use --session with another id"
+        f"session s is in use by another chatbot process (pid {os.getpid()}); close it or use --session with another id"
     )
     assert first.acquire("s") is lock  # the holder may ask again
     lock.release()
