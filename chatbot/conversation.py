@@ -24,6 +24,8 @@ Message = dict[str, Any]
 Summarizer = Callable[[str, list[list[Message]], int], str]
 
 SUMMARY_HEADING = "Summary of the earlier conversation"
+#: how many times one request may fold turns into the summary to meet the budget
+MAX_EARLY_FOLDS = 3
 
 
 def json_bytes(data: Any) -> bytes:
@@ -243,14 +245,18 @@ class Conversation:
                     start = upto
 
         first, fixed = self._fit(start, user_tokens, use_summary, budget)
-        if use_summary and first > start and summarizer is not None and not warnings:
-            # over budget: summarize early instead of dropping, once (compaction must converge); fold at least
-            # what does not fit, and as much as the trigger would (all but the last keep_turns)
+        # Over budget: summarize early instead of dropping. Fold at least what does not fit and as much as the
+        # trigger would (all but the last keep_turns). The grown summary can push one more turn out, so fold
+        # again, a bounded number of times: each fold must shrink what it replaces, so this converges.
+        for _ in range(MAX_EARLY_FOLDS):
+            if not (use_summary and first > start and summarizer is not None and not warnings):
+                break
             done = self._fold(max(first, n - cfg.keep_turns), summarizer, warnings)
-            if done:
-                summarized += done
-                start = max(start, self.summary_covers)
-                first, fixed = self._fit(start, user_tokens, use_summary, budget)
+            if not done:
+                break
+            summarized += done
+            start = max(start, self.summary_covers)
+            first, fixed = self._fit(start, user_tokens, use_summary, budget)
 
         include_summary = use_summary and bool(self.summary)
         if include_summary and fixed is None:

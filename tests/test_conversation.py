@@ -274,3 +274,19 @@ def test_memory_config_rejects_keep_not_below_trigger():
 def test_recording_summarizer_is_shorter_than_input():
     s = RecordingSummarizer()
     assert s("", [[{"role": "user", "content": "x"}]], 1) == "t1"
+
+
+def test_early_summary_that_grows_the_system_message_folds_again_rather_than_drop(counter):
+    """A summary makes the system message longer; a turn it pushes out is folded too, not silently dropped."""
+
+    def verbose(previous, turns, first):  # shorter than what it replaces, but not by much
+        return " ".join([previous] + [f"t{first + k} said something notable" for k in range(len(turns))]).strip()
+
+    # 5 turns of 14 tokens; only turn 1 needs to go, but its summary (with its heading) costs more than the turn
+    conv = Conversation("sys", MemoryConfig(summary_trigger=50, keep_turns=4, max_input_tokens=60), counter)
+    for i in range(1, 6):
+        conv.add_turn(make_turn(i, words=6))
+    req = conv.build_request("new", summarizer=verbose)
+    assert req.summarized >= 2
+    assert req.tokens <= 60 and req.summary_included
+    assert req.dropped == 0 and req.first_turn == conv.summary_covers
