@@ -1,1 +1,3 @@
-from chatbot.cli import main; raise SystemExit(main())  # noqa: E702, I001
+from chatbot.cli import main
+
+raise SystemExit(main())

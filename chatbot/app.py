@@ -94,22 +94,37 @@ class App:
             raise UsageError("that is the session in use: /new or /load another one first, then /delete it")
         self.store.delete(session_id)
 
+    def set_model(self, model: str) -> None:
+        """Switch the chat model; the token counter follows the model's family (chat format, calibration)."""
+        chat = self.chat
+        chat.conversation.counter = self.counter_factory(model)
+        chat.set_model(model)
+
     def close(self) -> None:
         """Release the session lock."""
         if self._lock is not None:
-            self._lock.release()
+            self._release(self._lock)
             self._lock = None
+
+    def _release(self, lock: SessionLock) -> None:
+        # a session that never got a turn has no file; its lock file would only pile up
+        if not self.store.exists(lock.id):
+            self.store.lock_path(lock.id).unlink(missing_ok=True)
+        lock.release()
 
     # --- helpers ----------------------------------------------------------------------------------------------
 
-    def _model_for(self, stored: str = "") -> str:
+    def _model_for(self, session: Session | None = None) -> str:
+        # --model wins; else a resumed session's own model, but only with the provider that served it (an echo
+        # session resumed on groq must not ask groq for model "echo"); else the provider's default
+        stored = session.model if session and session.provider == self.settings.provider_name else ""
         return self.settings.model or stored or self.provider.model
 
     def _load(self, session_id: str) -> Session:
         session = self.store.load(session_id, self.settings.memory)
         # --model wins over the stored model; the counter (its chat format, its calibration) follows the model.
         # --system only shapes new sessions: a resumed one keeps its own (/system changes it).
-        model = self._model_for(session.model)
+        model = self._model_for(session)
         session.conversation.counter = self.counter_factory(model)
         session.provider, session.model = self.settings.provider_name, model
         return session
@@ -136,4 +151,4 @@ class App:
             summary_model=self.settings.summary_model,
         )
         if old is not None and old is not lock:
-            old.release()
+            self._release(old)

@@ -13,14 +13,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from chatbot.conversation import Conversation, Message, Request, Turn
-from chatbot.errors import ContextLengthError, UsageError
+from chatbot.errors import ContextLengthError, SummaryError, UsageError
 from chatbot.memory import summary_request
 from chatbot.providers.base import ChatProvider, ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.store import Session, SessionStore
 
 INTERRUPTED_MARK = "[interrupted by the user]"
-# a summary is asked for in at most ~250 words; this caps a model that rambles (the engine then refuses it)
-SUMMARY_MAX_TOKENS = 600
+# A summary is asked for in at most ~250 words. The cap leaves room for reasoning models (gpt-oss spends part of
+# max_tokens thinking) while stopping one that rambles; a summary cut off at the cap is refused, not kept.
+SUMMARY_MAX_TOKENS = 2048
 
 
 @dataclass(frozen=True)
@@ -81,9 +82,26 @@ class Chat:
 
     # --- turns ------------------------------------------------------------------------------------------------
 
-    def next_request(self, text: str) -> Request:
-        """The request the next message would send, without summarizing (for /context)."""
-        return self.conversation.build_request(text)
+    def next_request(self, text: str = "") -> Request:
+        """The request ``text`` would send next, without calling the model or changing anything stored.
+
+        When a summary is due, a placeholder stands in for it (``Request.summarized`` says how many turns it
+        folds); its size is only known once the model has written it.
+        """
+        conv = self.conversation
+        dry_run = Conversation(
+            conv.system,
+            conv.memory,
+            conv.counter,
+            turns=conv.turns,
+            summary=conv.summary,
+            summary_covers=conv.summary_covers,
+        )
+
+        def placeholder(previous: str, turns: list[list[Message]], first: int) -> str:
+            return f"{previous}\n(turns {first}-{first + len(turns) - 1}: summarized before sending)".strip()
+
+        return dry_run.build_request(text, summarizer=placeholder)
 
     def send(self, text: str) -> Generator[ChatEvent, None, None]:
         """Send ``text`` as the next user message and stream the reply.
@@ -188,7 +206,7 @@ class Chat:
                 f"summarized {request.summarized} earlier turn(s) into the rolling summary "
                 f"(it now covers turns 1-{request.summary_covers})"
             )
-        elif request.dropped and not request.summary_included:
+        if request.dropped:
             yield Notice(f"{request.dropped} earlier turn(s) not sent (memory window / token budget)")
 
     # --- summaries --------------------------------------------------------------------------------------------
@@ -203,6 +221,9 @@ class Chat:
         totals["summary_requests"] = totals.get("summary_requests", 0) + 1
         if completion.usage:
             totals["summary_tokens"] = totals.get("summary_tokens", 0) + completion.usage.total_tokens
+        if completion.finish_reason == "length":
+            # a summary cut mid-sentence would silently lose whatever came last
+            raise SummaryError(f"the summary was cut off at {SUMMARY_MAX_TOKENS} tokens")
         return completion.text
 
     # --- accounting -------------------------------------------------------------------------------------------

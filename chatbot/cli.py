@@ -14,21 +14,31 @@ from typing import TYPE_CHECKING, TextIO
 
 from chatbot import __version__
 from chatbot.errors import ChatbotError, UsageError
+from chatbot.memory import STRATEGIES
+from chatbot.providers import PROVIDERS
 
 if TYPE_CHECKING:
     from chatbot.app import App
 
-PROVIDER_CHOICES = ("groq", "openai", "echo")
 
-
-def _positive(text: str) -> int:
+def _count(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} must not be negative")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{text} is less than {least}")
     return value
+
+
+def _positive(text: str) -> int:
+    """A whole number of at least 1."""
+    return _count(text, 1)
+
+
+def _natural(text: str) -> int:
+    """A whole number of at least 0."""
+    return _count(text, 0)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--provider",
-        choices=PROVIDER_CHOICES,
+        choices=PROVIDERS,
         default=env("CHATBOT_PROVIDER") or "groq",
         help="default: $CHATBOT_PROVIDER, else groq",
     )
@@ -61,8 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="default: $CHATBOT_SESSIONS_DIR, else ./sessions",
     )
     p.add_argument("--system", metavar="TEXT", help="system message of a new session")
-    p.add_argument("--memory", choices=("full", "window", "summary"), default="summary", help="default: summary")
-    p.add_argument("--window-turns", type=_positive, default=6, metavar="N", help="window: earlier turns kept")
+    p.add_argument("--memory", choices=STRATEGIES, default="summary", help="default: summary")
+    p.add_argument("--window-turns", type=_natural, default=6, metavar="N", help="window: earlier turns kept")
     p.add_argument(
         "--summary-trigger",
         type=_positive,
@@ -72,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--keep-turns",
-        type=_positive,
+        type=_natural,
         default=4,
         metavar="M",
         help="summary: earlier turns kept verbatim after summarizing (M < N)",
@@ -97,7 +107,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``chatbot`` script. Returns the exit status."""
+    _load_dotenv()  # before the parser reads its defaults: CHATBOT_* may come from .env too
     args = build_parser().parse_args(argv)
+    # Undecodable input bytes become U+FFFD rather than a crash (and never reach a request as lone surrogates).
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")
     try:
         return run(args)
     except ChatbotError as exc:
@@ -106,6 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`chatbot ... | head`): stop quietly, like other Unix tools killed by SIGPIPE
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
     from chatbot.memory import MemoryConfig
     from chatbot.store import SessionStore
 
-    _load_dotenv()
+    if args.prompt is not None and not args.prompt.strip():
+        raise UsageError("-p needs a message to send")
     store = SessionStore(args.sessions_dir)
     for warning in store.warnings:
         print(f"chatbot: warning: {warning}", file=sys.stderr)
@@ -149,13 +168,16 @@ def run(args: argparse.Namespace) -> int:
     app = App(store, provider, settings, lambda model: make_counter(args.tokenizer, args.provider, model))
     try:
         chat = app.open(args.session, latest=args.cont)
-        if args.prompt is not None:
-            return one_shot(app, args.prompt, args)
-        if sys.stdin.isatty() and sys.stdout.isatty():
+        chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
+        interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
+        if interactive:
             from chatbot.repl import Repl
 
             return Repl(app, plain=args.plain, show_reasoning=args.reasoning).run()
-        _notice(f"session {chat.session.id} ({len(chat.conversation.turns)} turn(s) stored)")
+        turns = len(chat.conversation.turns)
+        _notice(f"session {chat.session.id} ({f'{turns} turn(s) stored' if turns else 'new'})")
+        if args.prompt is not None:
+            return one_shot(app, args.prompt, args)
         return script(app, sys.stdin, args)
     finally:
         app.close()
@@ -182,16 +204,20 @@ def send_plain(app: App, text: str, out: TextIO, *, show_reasoning: bool) -> Non
     from chatbot.providers.base import ReasoningDelta, TextDelta
 
     wrote = False
-    for event in app.chat.send(text):
-        if isinstance(event, TextDelta):
-            out.write(event.text)
-            out.flush()
-            wrote = True
-        elif isinstance(event, ReasoningDelta):
-            if show_reasoning:
-                sys.stderr.write(event.text)
-        elif isinstance(event, Notice):
-            _notice(event.text, warning=event.warning)
+    events = app.chat.send(text)
+    try:
+        for event in events:
+            if isinstance(event, TextDelta):
+                out.write(event.text)
+                out.flush()
+                wrote = True
+            elif isinstance(event, ReasoningDelta):
+                if show_reasoning:
+                    sys.stderr.write(event.text)
+            elif isinstance(event, Notice):
+                _notice(event.text, warning=event.warning)
+    finally:
+        events.close()  # on Ctrl-C: stores the partial answer, marked as interrupted
     if wrote:
         out.write("\n")
         out.flush()
@@ -209,7 +235,9 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
         try:
             if commands.is_command(line):
                 result = commands.run(app, line, confirm=None)
-                if result.output:
+                if result.output and result.notice:
+                    _notice(result.output)
+                elif result.output:
                     print(result.output, flush=True)
                 if result.quit:
                     break
@@ -228,6 +256,6 @@ def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
     if sys.stdout.isatty() and not args.plain:
         from chatbot.repl import Repl
 
-        return Repl(app, plain=False, show_reasoning=args.reasoning).send_once(text)
+        return Repl(app, plain=False, show_reasoning=args.reasoning).send(text)
     send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
     return 0

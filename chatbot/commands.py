@@ -18,11 +18,16 @@ PREVIEW = 48  # keeps a /context row within 80 columns
 
 @dataclass(frozen=True)
 class Result:
-    """What a command produced: text to show, and whether to quit or to send a message (/retry)."""
+    """What a command produced: text to show, and whether to quit or to send a message (/retry).
+
+    ``notice`` marks a confirmation ("session renamed") rather than asked-for output: script mode prints it to
+    stderr with the other notices, keeping stdout for replies and requested output (/context, /help, ...).
+    """
 
     output: str = ""
     quit: bool = False
     send: str | None = None
+    notice: bool = False
 
 
 Confirm = Callable[[str], bool]
@@ -87,7 +92,7 @@ def _reset(app: App, arg: str, confirm: Confirm | None) -> Result:
     chat.conversation.reset()
     chat.pending = None
     chat.save()
-    return Result(f"forgot {count} turn(s) and the summary; the system message stays")
+    return Result(f"forgot {count} turn(s) and the summary; the system message stays", notice=True)
 
 
 def _summary(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -125,7 +130,7 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
             text = f"[calls {names}] {text}"
         if role == "system" and request.summary_included:
             role = "system+S"
-            text = f"[+ summary of turns 1-{conv.summary_covers}] {conv.system}"
+            text = f"[+ summary of turns 1-{request.summary_covers}] {conv.system}"
         lines.append(f"{i:>3}  {role:<10} {counter.count_message(msg):>6}  {preview(text)}")
     lines.append(f"{len(request.messages):>3}  {'user':<10} {'?':>6}  (your next message)")
     correction = f", correction x{counter.correction:.2f}" if counter.correction != 1.0 else ""
@@ -135,11 +140,14 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
     )
     if request.summary_included:
         lines.append("system+S: the system message carries the rolling summary of the earlier conversation")
+    if request.summarized:
+        first = request.summary_covers - request.summarized + 1
+        lines.append(
+            f"before sending, turns {first}-{request.summary_covers} are folded into the summary (one model call); "
+            "until it is written the system+S size is a guess"
+        )
     if request.dropped:
         lines.append(f"{request.dropped} earlier turn(s) are stored but not sent")
-    mem = conv.memory
-    if mem.strategy == "summary" and len(conv.turns) - conv.summary_covers > mem.summary_trigger:
-        lines.append(f"the next turn first folds all but the last {mem.keep_turns} unsummarized turns into the summary")
     return Result("\n".join(lines))
 
 
@@ -182,7 +190,10 @@ def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 def _sessions(app: App, arg: str, confirm: Confirm | None) -> Result:
-    return Result(format_sessions(app.store, app.chat.session.id))
+    listing = format_sessions(app.store, app.chat.session.id)
+    if not app.store.exists(app.chat.session.id):
+        listing += f"\n* {app.chat.session.id} (in use, not saved until its first turn)"
+    return Result(listing)
 
 
 def format_sessions(store: SessionStore, current: str | None = None) -> str:
@@ -203,7 +214,7 @@ def format_sessions(store: SessionStore, current: str | None = None) -> str:
 
 def _new(app: App, arg: str, confirm: Confirm | None) -> Result:
     chat = app.new()
-    return Result(f"new session {chat.session.id}")
+    return Result(f"new session {chat.session.id}", notice=True)
 
 
 def _load(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -213,7 +224,7 @@ def _load(app: App, arg: str, confirm: Confirm | None) -> Result:
         raise UsageError(f"no session {arg}; /sessions lists them, /new starts one")
     chat = app.open(arg)
     turns = len(chat.conversation.turns)
-    return Result(f"loaded session {chat.session.id} ({turns} turn(s))")
+    return Result(f"loaded session {chat.session.id} ({turns} turn(s))", notice=True)
 
 
 def _rename(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -221,7 +232,7 @@ def _rename(app: App, arg: str, confirm: Confirm | None) -> Result:
         raise UsageError("usage: /rename TITLE")
     app.chat.session.title = arg
     app.chat.save()
-    return Result(f"session {app.chat.session.id} is now titled {arg!r}")
+    return Result(f"session {app.chat.session.id} is now titled {arg!r}", notice=True)
 
 
 def _delete(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -231,9 +242,9 @@ def _delete(app: App, arg: str, confirm: Confirm | None) -> Result:
     if not app.store.exists(session_id):
         raise UsageError(f"no session {session_id}")
     if confirm is not None and not confirm(f"Delete session {session_id} for good?"):
-        return Result("not deleted")
+        return Result("not deleted", notice=True)
     app.delete(session_id)
-    return Result(f"deleted session {session_id}")
+    return Result(f"deleted session {session_id}", notice=True)
 
 
 def _undo(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -242,7 +253,7 @@ def _undo(app: App, arg: str, confirm: Confirm | None) -> Result:
     if turn is None:
         raise UsageError("nothing to undo")
     chat.save()
-    return Result(f"dropped the last turn ({preview(turn.user_text)})")
+    return Result(f"dropped the last turn ({preview(turn.user_text)})", notice=True)
 
 
 def _retry(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -255,15 +266,15 @@ def _system(app: App, arg: str, confirm: Confirm | None) -> Result:
         return Result(f"system message:\n{chat.conversation.system}")
     chat.conversation.system = arg
     chat.save()
-    return Result("system message set; it is sent first in every request from now on")
+    return Result("system message set; it is sent first in every request from now on", notice=True)
 
 
 def _model(app: App, arg: str, confirm: Confirm | None) -> Result:
     chat = app.chat
     if not arg:
         return Result(f"model: {chat.model} (provider {app.provider.name})")
-    chat.set_model(arg)
-    return Result(f"model set to {arg}")
+    app.set_model(arg)
+    return Result(f"model set to {arg}", notice=True)
 
 
 def _export(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -273,7 +284,7 @@ def _export(app: App, arg: str, confirm: Confirm | None) -> Result:
         path.write_text(export_markdown(session), encoding="utf-8")
     except OSError as exc:
         raise ChatbotError(f"cannot write {path}: {exc.strerror}") from None
-    return Result(f"wrote the transcript of {session.id} to {path}")
+    return Result(f"wrote the transcript of {session.id} to {path}", notice=True)
 
 
 COMMANDS: dict[str, Command] = {

@@ -281,9 +281,7 @@ class _Markdown(Markdown):
 
 def _is_blank(line: list[Segment]) -> bool:
     """A line with nothing visible: only spaces, and no background (a code block's padding has one)."""
-    return all(
-        not segment.text.strip() and not (segment.style and segment.style.bgcolor) for segment in line
-    )
+    return all(not segment.text.strip() and not (segment.style and segment.style.bgcolor) for segment in line)
 
 
 def _markdown_lines(console: Console, markup: str, code_theme: str) -> list[list[Segment]]:

@@ -21,7 +21,7 @@ from rich.text import Text
 from chatbot import __version__, commands
 from chatbot.app import App
 from chatbot.chat import Notice, TurnDone
-from chatbot.errors import ChatbotError
+from chatbot.errors import BudgetError, ChatbotError
 from chatbot.providers.base import ReasoningDelta, TextDelta
 from chatbot.render import make_console, make_stream
 
@@ -113,7 +113,9 @@ class Repl:
                 continue
             if self.handle(line):
                 break
-        self.console.print(Text(f"session {self.app.chat.session.id} saved; bye", style="dim"))
+        chat = self.app.chat
+        saved = "saved" if chat.conversation.turns or self.app.store.exists(chat.session.id) else "empty, not saved"
+        self.console.print(Text(f"session {chat.session.id} {saved}; bye", style="dim"))
         return 0
 
     def handle(self, line: str) -> bool:
@@ -125,7 +127,7 @@ class Repl:
                 self._error(exc.message)
                 return False
             if result.output:
-                self.console.print(Text(result.output))
+                self.console.print(Text(result.output, style="dim" if result.notice else ""))
             if result.quit:
                 return True
             if result.send is None:
@@ -134,20 +136,12 @@ class Repl:
         self.send(line)
         return False
 
-    def send_once(self, text: str) -> int:
-        """One-shot mode in a terminal: send, render, exit."""
-        return 0 if self.send(text) else 1
-
-    def send(self, text: str) -> bool:
-        """Send one message and render the streamed reply. Returns whether the turn succeeded."""
+    def send(self, text: str) -> int:
+        """Send one message and render the streamed reply. Returns an exit status: 0 when the turn succeeded."""
         chat = self.app.chat
         stream = make_stream(self.console, plain=self.plain, show_reasoning=self.show_reasoning)
         done: TurnDone | None = None
-        try:
-            events = chat.send(text)
-        except ChatbotError as exc:
-            self._error(exc.message)
-            return False
+        events = chat.send(text)
         try:
             for event in events:
                 if isinstance(event, TextDelta):
@@ -166,14 +160,16 @@ class Repl:
                 self._notice("reply cancelled; the partial answer is kept and marked as interrupted")
             else:
                 self._notice("cancelled before any answer; /retry resends your message")
-            return False
+            return 130
         except ChatbotError as exc:
             stream.abort("")
-            self._error(f"{exc.message}\n/retry resends your message")
-            return False
+            retryable = chat.pending is not None and not isinstance(exc, BudgetError)
+            retry = "\n/retry resends your message" if retryable else ""
+            self._error(f"{exc.message}{retry}")
+            return exc.exit_code
         if done is not None:
             self._usage_line(done)
-        return True
+        return 0
 
     # --- output -----------------------------------------------------------------------------------------------
 
@@ -221,6 +217,8 @@ class Repl:
             history: Any = None
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
+                # everything typed lands here: private like the session files
+                os.close(os.open(path, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600))
                 cap_history(path)
                 history = FileHistory(str(path))
             except OSError:

@@ -104,9 +104,6 @@ HARMONY_FORMAT = ChatFormat(per_message=5, per_request=66, name="harmony")
 # ChatML (Qwen): <|im_start|>role\n ... <|im_end|>\n is 5 tokens a message; <|im_start|>assistant\n primes the reply.
 CHATML_FORMAT = ChatFormat(per_message=5, per_request=3, name="chatml")
 
-# Provider defaults, kept for callers that only know the provider; prefer chat_format_for(provider, model).
-FORMATS = {"groq": HARMONY_FORMAT, "openai": OPENAI_FORMAT, "echo": OPENAI_FORMAT}
-
 # Calibration: requests smaller than this are ignored (a few tokens of format guesswork would swing the ratio);
 # ratios outside [1/3, 3] are a provider quirk or a bug, not a signal. A ratio above the current correction (we
 # undercount: the budget is at risk) is followed quickly, one below it (we overcount) slowly.

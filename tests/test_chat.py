@@ -182,3 +182,18 @@ def test_cut_off_and_empty_replies_are_announced(make_app):
     done = events[-1]
     assert done.finish_reason == "length" and done.reasoned and done.usage is None
     assert chat.conversation.turns[-1].usage["source"] == "estimate"
+
+
+def test_a_summary_cut_at_the_length_limit_is_refused(make_app):
+    from chatbot.providers.base import Completion
+
+    class Rambler(EchoProvider):
+        def complete(self, messages, *, model=None, max_tokens=None):
+            return Completion("- the user said", None, "length")
+
+    chat = make_app(Rambler(delay=0), strategy="summary", summary_trigger=2, keep_turns=1).open("s")
+    events = []
+    for i in range(4):
+        events += drain(chat.send(f"q{i}"))
+    assert any("cut off" in e.text for e in events if isinstance(e, Notice) and e.warning)
+    assert chat.conversation.summary == ""

@@ -73,11 +73,9 @@ def test_script_mode_against_an_openai_compatible_server(tmp_path):
 def test_slash_commands_in_script_mode_have_exact_output(tmp_path):
     script = "/system Be brief.\n/system\n/rename Trip plans\n/undo\n"
     result = chatbot("--provider", "echo", "--session", "cmds", stdin=script, cwd=tmp_path)
-    assert result.stdout == (
-        "system message set; it is sent first in every request from now on\n"
-        "system message:\nBe brief.\n"
-        "session cmds is now titled 'Trip plans'\n"
-    )
+    # asked-for output on stdout; confirmations are notices, on stderr
+    assert result.stdout == "system message:\nBe brief.\n"
+    assert "chatbot: system message set" in result.stderr and "now titled 'Trip plans'" in result.stderr
     assert "nothing to undo" in result.stderr and result.returncode == 2
     assert stored(tmp_path, "cmds")["title"] == "Trip plans"
 
@@ -184,3 +182,62 @@ def test_budget_error_names_the_numbers(tmp_path):
 def test_keep_must_be_below_trigger(tmp_path):
     result = chatbot("--provider", "echo", "--summary-trigger", "2", "--keep-turns", "2", "-p", "x", cwd=tmp_path)
     assert result.returncode == 2 and "--keep-turns" in result.stderr
+
+
+def test_one_shot_shows_a_new_sessions_id(tmp_path):
+    result = chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path)
+    (only,) = (tmp_path / "sessions").glob("*.json")
+    assert f"session {only.stem} (new)" in result.stderr
+
+
+def test_empty_one_shot_and_zero_limits_are_refused(tmp_path):
+    assert chatbot("--provider", "echo", "-p", "  ", cwd=tmp_path).returncode == 2
+    result = chatbot("--provider", "echo", "--max-output-tokens", "0", "-p", "x", cwd=tmp_path)
+    assert result.returncode == 2 and "--max-output-tokens" in result.stderr
+
+
+def test_a_session_resumed_on_another_provider_uses_that_providers_model(tmp_path):
+    chatbot("--provider", "echo", "--session", "sw", "-p", "hi", cwd=tmp_path)
+    with FakeServer(reply="ok") as server:
+        result = chatbot(
+            "--provider", "openai", "--base-url", server.base_url, "--session", "sw", "-p", "again", cwd=tmp_path
+        )
+        sent = server.record.last_request()
+    assert result.returncode == 0, result.stderr
+    assert sent["model"] == "gpt-4o-mini"  # the openai default, not the echo session's "echo"
+    assert stored(tmp_path, "sw")["model"] == "gpt-4o-mini"
+
+
+def test_chatbot_settings_can_come_from_dotenv(tmp_path):
+    (tmp_path / ".env").write_text("CHATBOT_PROVIDER=echo\nCHATBOT_SESSIONS_DIR=elsewhere\n")
+    result = chatbot("--session", "d", "-p", "hi", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "elsewhere" / "d.json").exists()
+
+
+def test_undecodable_input_does_not_crash(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "chatbot", "--provider", "echo", "--session", "bytes"],
+        input=b"ok\n\xff\xfe broken\n",
+        capture_output=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]), "PYTHONIOENCODING": "utf-8"},
+    )
+    assert result.returncode == 0 and b"Traceback" not in result.stderr
+    assert "\ufffd" in stored(tmp_path, "bytes")["turns"][1]["messages"][0]["content"]
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    for name in ("a", "b", "c"):
+        chatbot("--provider", "echo", "--session", name, "-p", "x" * 5000, cwd=tmp_path)
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "chatbot", "--provider", "echo", "--session", "a"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+    reader.stdout.close()  # nobody reads the replies
+    _, err = reader.communicate(b"one\ntwo\n/context\n", timeout=30)
+    assert b"Traceback" not in err and reader.returncode == 141

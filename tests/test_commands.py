@@ -136,3 +136,33 @@ def test_export_writes_markdown(app, tmp_path):
     assert str(target) in run(app, f"/export {target}").output
     text = target.read_text()
     assert "Summary of turns 1-" in text and "q3" in text
+
+
+def test_model_switch_rebuilds_the_counter(make_app):
+    app = make_app()
+    built = []
+    factory = app.counter_factory
+    app.counter_factory = lambda model: built.append(model) or factory(model)
+    app.open("m")
+    run(app, "/model llama-3.1-8b")
+    assert built[-1] == "llama-3.1-8b" and app.chat.conversation.counter is not None
+
+
+def test_context_previews_a_due_summary_without_calling_the_model(app):
+    for i in range(3):
+        send(app, f"q{i}")
+    calls = []
+    app.chat.provider.complete = lambda *a, **k: calls.append(a)  # must not be called by /context
+    out = run(app, "/context").output
+    assert not calls and app.chat.conversation.summary_covers == 0
+    assert "before sending, turns 1-2 are folded into the summary" in out
+    assert "system+S" in out and "stored but not sent" not in out
+
+
+def test_an_unsaved_session_is_listed_and_leaves_no_lock_file(make_app):
+    app = make_app()
+    app.open("empty")
+    assert "empty (in use, not saved until its first turn)" in run(app, "/sessions").output
+    app.new()
+    assert not app.store.lock_path("empty").exists()
+    app.close()

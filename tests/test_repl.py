@@ -121,3 +121,8 @@ def test_term_dumb_has_no_escape_sequences(app, monkeypatch):
     monkeypatch.setenv("TERM", "dumb")
     _, out = run_repl(app, "hi" + ENTER + CTRL_D)
     assert "\x1b[" not in out
+
+
+def test_history_file_is_private(app, history_file):
+    run_repl(app, "secret plans" + ENTER + CTRL_D)
+    assert history_file.stat().st_mode & 0o777 == 0o600
