@@ -78,9 +78,9 @@ class Session:
     totals: dict[str, Any] = field(default_factory=dict)
     calibration: dict[str, float] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready file content."""
-        conv = self.conversation.to_dict()
+    def _header(self) -> dict[str, Any]:
+        """Every field of the file but the turns, in file order (the turns come between these and the totals)."""
+        conv = self.conversation
         return {
             "version": SCHEMA_VERSION,
             "id": self.id,
@@ -89,12 +89,17 @@ class Session:
             "updated_at": self.updated_at,
             "provider": self.provider,
             "model": self.model,
-            "system": conv["system"],
-            "summary": conv["summary"],
-            "turns": conv["turns"],
-            "totals": self.totals,
-            "calibration": self.calibration,
+            "system": conv.system,
+            "summary": {"text": conv.summary, "covers": conv.summary_covers},
         }
+
+    def _trailer(self) -> dict[str, Any]:
+        return {"totals": self.totals, "calibration": self.calibration}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready file content."""
+        turns = [t.to_dict() for t in self.conversation.turns]
+        return {**self._header(), "turns": turns, **self._trailer()}
 
     def to_json(self) -> bytes:
         """The file content as compact UTF-8 JSON: ``json_bytes(self.to_dict())`` byte for byte (a text with lone
@@ -103,18 +108,12 @@ class Session:
         Each turn's encoding is cached by the turn, so a save of a long session encodes only the new turns and
         joins the rest: one more turn costs the same at 10 or 1,000 stored turns, apart from writing the bytes.
         """
-        data = self.to_dict()
-        turns = self.conversation.turns
-        keys = list(data)
-        at = keys.index("turns")
-        head = json_bytes({k: data[k] for k in keys[:at]})  # '{..."summary":{...}}'
-        tail = json_bytes({k: data[k] for k in keys[at + 1 :]})  # '{"totals":{...},...}'
+        head = json_bytes(self._header())  # '{"version":1,...,"summary":{...}}'
+        tail = json_bytes(self._trailer())  # '{"totals":{...},"calibration":{...}}'
         parts = [head[:-1], b',"turns":[']
-        for i, turn in enumerate(turns):
-            if i:
-                parts.append(b",")
-            parts.append(turn.to_json())
-        parts += [b"],", tail[1:]]
+        for i, turn in enumerate(self.conversation.turns):
+            parts += (b",", turn.to_json()) if i else (turn.to_json(),)
+        parts += (b"],", tail[1:])
         return b"".join(parts)  # one join: a multi-megabyte intermediate would cost its page faults again
 
 
