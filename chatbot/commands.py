@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chatbot.app import App
+from chatbot.conversation import one_line
 from chatbot.errors import ChatbotError, UsageError
 from chatbot.store import SessionStore, export_markdown
 
@@ -62,8 +63,7 @@ def run(app: App, line: str, confirm: Confirm | None = None) -> Result:
 
 def preview(text: str, width: int = PREVIEW) -> str:
     """One line of at most ``width`` characters."""
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    return one_line(text, width)
 
 
 # --- the commands -----------------------------------------------------------------------------------------------

@@ -36,6 +36,12 @@ def json_bytes(data: Any) -> bytes:
         return json.dumps(data, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
+def one_line(text: str, width: int) -> str:
+    """``text`` on one line, cut to at most ``width`` characters with an ellipsis (for previews and titles)."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
 def now_iso() -> str:
     """The current UTC time as an ISO 8601 string."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds")

@@ -39,7 +39,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from chatbot.conversation import Conversation, Turn, json_bytes, now_iso, validate_request
+from chatbot.conversation import Conversation, Turn, json_bytes, now_iso, one_line, validate_request
 from chatbot.errors import (
     InvalidRequest,
     InvalidSessionId,
@@ -664,8 +664,7 @@ def _preview(turns: list[dict[str, Any]], width: int = 50) -> str:
     if not turns:
         return ""
     content = turns[0]["messages"][0].get("content")
-    text = " ".join(content.split()) if isinstance(content, str) else ""
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return one_line(content, width) if isinstance(content, str) else ""
 
 
 def _fingerprint(st: os.stat_result) -> tuple[int, ...]:

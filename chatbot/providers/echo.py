@@ -12,12 +12,13 @@ import re
 import time
 from collections.abc import Iterator, Sequence
 
+from chatbot.conversation import SUMMARY_HEADING
 from chatbot.errors import ConfigError
 from chatbot.providers.base import ChatProvider, Completion, Message, StreamEnd, StreamEvent, TextDelta, Usage
 from chatbot.tokens import TokenCounter, rough_count
 
 #: the heading under which the engine appends the rolling summary to the system message
-SUMMARY_MARKER = "Summary of the earlier conversation"
+SUMMARY_MARKER = SUMMARY_HEADING  # how the engine labels the summary inside the system message
 #: the first line of every summary this provider writes
 ECHO_SUMMARY_LABEL = "Echo summary (deterministic, no model involved):"
 DELAY_ENV = "CHATBOT_ECHO_DELAY"
