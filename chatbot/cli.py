@@ -169,6 +169,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         chat = app.open(args.session, latest=args.cont)
         chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
+        if args.system is not None and chat.conversation.turns and args.system != chat.conversation.system:
+            _notice("--system shapes new sessions only; this one keeps its own (/system TEXT changes it)")
         interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
         if interactive:
             from chatbot.repl import Repl

@@ -241,3 +241,10 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     reader.stdout.close()  # nobody reads the replies
     _, err = reader.communicate(b"one\ntwo\n/context\n", timeout=30)
     assert b"Traceback" not in err and reader.returncode == 141
+
+
+def test_system_flag_on_a_resumed_session_is_explained(tmp_path):
+    chatbot("--provider", "echo", "--session", "sys", "--system", "Be terse.", "-p", "hi", cwd=tmp_path)
+    result = chatbot("--provider", "echo", "--session", "sys", "--system", "Be verbose.", "-p", "again", cwd=tmp_path)
+    assert "--system shapes new sessions only" in result.stderr
+    assert stored(tmp_path, "sys")["system"] == "Be terse."
