@@ -23,8 +23,6 @@ There is no pass/fail target: this is the cost each strategy trades for what it 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import re
 import sys
@@ -34,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _common import machine  # bench/ is on sys.path when a script runs from it
 
 from chatbot.app import App, Settings  # noqa: E402
 from chatbot.chat import TurnDone  # noqa: E402
@@ -231,13 +231,6 @@ def run(strategy: str, turns: int, budget: int, directory: Path) -> dict[str, An
         "stored": len(chat.conversation.turns),
         "summary_len": rough_count(chat.conversation.summary),
     }
-
-
-def machine() -> str:
-    return (
-        f"{platform.platform()}, {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}"
-    )
 
 
 def main() -> None:

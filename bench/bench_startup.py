@@ -16,8 +16,6 @@ Targets (issue 6): ``--version`` within 4x the bare interpreter, ``--help`` with
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import re
 import shutil
 import statistics
@@ -26,6 +24,8 @@ import sys
 import sysconfig
 import time
 from pathlib import Path
+
+from _common import machine  # bench/ is on sys.path when a script runs from it
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {"--version": 4.0, "--help": 6.0}
@@ -64,13 +64,6 @@ def importtime(cmd: list[str]) -> list[tuple[str, int, int, int]]:
 def importable(module: str) -> bool:
     probe = [sys.executable, "-c", f"import importlib.util, sys; sys.exit(not importlib.util.find_spec({module!r}))"]
     return subprocess.run(probe, capture_output=True, check=False).returncode == 0
-
-
-def machine() -> str:
-    return (
-        f"{platform.platform()}, {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}"
-    )
 
 
 def main() -> None:

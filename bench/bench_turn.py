@@ -24,7 +24,6 @@ import argparse
 import contextlib
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -38,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from _common import machine  # noqa: E402 - bench/ is on sys.path when a script runs from it
 from fake_server import FakeServer  # noqa: E402
 
 from chatbot.app import App, Settings  # noqa: E402
@@ -206,13 +206,6 @@ def fake_server(in_process: bool) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(5)
-
-
-def machine() -> str:
-    return (
-        f"{platform.platform()}, {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}"
-    )
 
 
 def main() -> None:
