@@ -161,9 +161,7 @@ class Chat:
                     reasoned = True
                 yield event
         except (KeyboardInterrupt, GeneratorExit):
-            close = getattr(stream, "close", None)
-            if close is not None:
-                close()  # a provider's generator closes its HTTP response
+            stream.close()  # the provider's generator closes its HTTP response
             if "".join(parts).strip():
                 # keep the partial answer, marked, so the next request stays well-formed (user/assistant pairs)
                 answer = "".join(parts).rstrip() + f"\n\n{INTERRUPTED_MARK}"
@@ -187,9 +185,8 @@ class Chat:
             "estimated_completion_tokens": est_completion,
             "source": "provider" if usage else "estimate",
         }
-        turn = Turn([dict(request.messages[-1]), {"role": "assistant", "content": answer}], usage=turn_usage)
-        turn.latency = round(latency, 3)
-        turn.interrupted = interrupted
+        messages = [dict(request.messages[-1]), {"role": "assistant", "content": answer}]
+        turn = Turn(messages, usage=turn_usage, latency=round(latency, 3), interrupted=interrupted)
         self.conversation.add_turn(turn)
         self._add_totals(usage, request.tokens, est_completion)
         if usage and not interrupted:

@@ -333,11 +333,9 @@ class Conversation:
         folded = self.turns[covers:upto]
         try:
             new = summarizer(self.summary, [list(t.messages) for t in folded], covers + 1)
-        except ChatbotError as exc:
-            warnings.append(f"summarizing failed ({exc.message}); the oldest turns were dropped from this request")
-            return 0
         except Exception as exc:  # a summarizer is user-pluggable; never let it lose the turn
-            warnings.append(f"summarizing failed ({exc}); the oldest turns were dropped from this request")
+            reason = exc.message if isinstance(exc, ChatbotError) else str(exc)
+            warnings.append(f"summarizing failed ({reason}); the oldest turns were dropped from this request")
             return 0
         new = (new or "").strip()
         if not new:

@@ -12,7 +12,7 @@ import email.utils
 import json
 import re
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,7 +102,7 @@ class StreamState:
         self.finish_reason: str | None = None
         self.chunks = 0  # chunks seen: a stream with none at all is a failed one
 
-    def events(self, chunk: Mapping[str, Any]) -> Iterator[StreamEvent]:
+    def events(self, chunk: Mapping[str, Any]) -> Generator[StreamEvent, None, None]:
         """The events of one chunk, in order: reasoning before content."""
         self.chunks += 1
         # Servers repeat or split usage; the last non-null one is the total for the request, so never add them up.
@@ -354,7 +354,7 @@ class CompatProvider(ChatProvider):
 
     def stream(
         self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
-    ) -> Iterator[StreamEvent]:
+    ) -> Generator[StreamEvent, None, None]:
         """Stream a reply; closing the generator early closes the HTTP response."""
         model = model or self.model
         state = StreamState()

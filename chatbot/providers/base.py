@@ -6,7 +6,7 @@ SDK types never leave a provider module.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,7 +71,7 @@ class ChatProvider(ABC):
     @abstractmethod
     def stream(
         self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
-    ) -> Iterator[StreamEvent]:
+    ) -> Generator[StreamEvent, None, None]:
         """Stream a reply to ``messages``."""
 
     @abstractmethod

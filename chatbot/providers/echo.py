@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 
 from chatbot.conversation import SUMMARY_HEADING
 from chatbot.errors import ConfigError
@@ -133,7 +133,7 @@ class EchoProvider(ChatProvider):
 
     def stream(
         self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
-    ) -> Iterator[StreamEvent]:
+    ) -> Generator[StreamEvent, None, None]:
         """Stream the description word by word, pausing ``CHATBOT_ECHO_DELAY`` seconds before each chunk."""
         delay = self._delay()
         chunks, finish = self._reply(messages, max_tokens)
