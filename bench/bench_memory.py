@@ -37,11 +37,13 @@ from _common import machine  # bench/ is on sys.path when a script runs from it
 
 from chatbot.app import App, Settings  # noqa: E402
 from chatbot.chat import TurnDone  # noqa: E402
-from chatbot.memory import MemoryConfig  # noqa: E402
+from chatbot.engine.memory import (
+    MemoryConfig,  # noqa: E402
+    is_summary_request,  # noqa: E402
+)
+from chatbot.engine.tokens import TokenCounter, make_counter, rough_count  # noqa: E402
 from chatbot.providers.base import ChatProvider, Completion, Message, StreamEnd, StreamEvent, TextDelta, Usage  # noqa: E402
-from chatbot.providers.echo import is_summary_request  # noqa: E402
-from chatbot.store import SessionStore  # noqa: E402
-from chatbot.tokens import TokenCounter, make_counter, rough_count  # noqa: E402
+from chatbot.storage.json_store import JsonStore  # noqa: E402
 
 CHECKPOINTS = (10, 25, 50, 100)
 
@@ -191,7 +193,7 @@ def run(strategy: str, turns: int, budget: int, directory: Path) -> dict[str, An
     rng = random.Random(2024)
     script = [(user_message(t, rng), assistant_reply(t, rng)) for t in range(1, turns + 1)]
     provider = ScriptedProvider([reply for _, reply in script])
-    store = SessionStore(directory / strategy)
+    store = JsonStore(directory / strategy)
     memory = MemoryConfig(strategy=strategy, max_input_tokens=budget)
     app = App(store, provider, Settings("openai", "scripted", memory), lambda m: make_counter(None, "openai", m))
     chat = app.open(f"memory-{strategy}")
@@ -220,8 +222,8 @@ def run(strategy: str, turns: int, budget: int, directory: Path) -> dict[str, An
     return {
         "strategy": strategy,
         "prompt": cumulative,
-        "summary_tokens": totals.get("summary_tokens", 0),
-        "summary_requests": totals.get("summary_requests", 0),
+        "summary_tokens": totals.summary_tokens,
+        "summary_requests": totals.summary_requests,
         "max_request": max_request,
         "summaries": summaries,
         "budget_drops": budget_drops,

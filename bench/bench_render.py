@@ -76,7 +76,7 @@ def build_answer(target_chunks: int, seed: int = 1) -> list[str]:
 def child(mode: str, pace: str, chunks_file: str, result_file: str) -> None:
     """Render the chunks to this process's stdout (the pty) at ``pace`` chunks/s (0: at once); time it."""
     sys.path.insert(0, str(ROOT))
-    from chatbot.render import make_console, make_stream
+    from chatbot.terminal.render import make_console, make_stream
 
     chunks = json.loads(Path(chunks_file).read_text())
     plain = mode == "plain"

@@ -19,8 +19,10 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chatbot.conversation import Turn  # noqa: E402
-from chatbot.store import Session, SessionStore  # noqa: E402
+from chatbot.engine.turn import Turn  # noqa: E402
+from chatbot.engine.usage import Totals  # noqa: E402
+from chatbot.storage.json_store import JsonStore  # noqa: E402
+from chatbot.storage.session import Session  # noqa: E402
 
 TEXTS = {
     "english": ("The quick brown fox jumps over the lazy dog. " * 25)[:1000],  # 1,000 bytes
@@ -28,7 +30,7 @@ TEXTS = {
 }
 
 
-def build(store: SessionStore, sid: str, turns: int, text: str) -> Session:
+def build(store: JsonStore, sid: str, turns: int, text: str) -> Session:
     session = store.create(sid, system="You are a helpful assistant.", provider="groq", model="openai/gpt-oss-20b")
     for i in range(turns):
         session.conversation.add_turn(
@@ -38,7 +40,7 @@ def build(store: SessionStore, sid: str, turns: int, text: str) -> Session:
                 latency=1.25,
             )
         )
-    session.totals = {"prompt_tokens": 123456, "completion_tokens": 30000, "requests": turns}
+    session.totals = Totals(prompt_tokens=123456, completion_tokens=30000, requests=turns)
     return session
 
 
@@ -63,7 +65,7 @@ def main() -> None:
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        store = SessionStore(Path(tmp) / "sessions")
+        store = JsonStore(Path(tmp) / "sessions")
         rows = []
         for turns in (10, 100, 1000):
             sid = f"bench-{turns}"

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from chatbot.tokens import rough_count  # noqa: E402
+from chatbot.engine.tokens import rough_count  # noqa: E402
 
 CORPUS = ROOT / "bench" / "corpus"
 KINDS = ["english", "korean", "mixed_chat", "code", "json"]

@@ -3,14 +3,14 @@
 
 Run by hand: ``python bench/bench_turn.py [--turns 40] [--dir DIR] [--in-process]``.
 
-Each session is pre-populated with N turns of ~1 kB messages (written through the real SessionStore), then opened
+Each session is pre-populated with N turns of ~1 kB messages (written through the real JsonStore), then opened
 through :class:`chatbot.app.App` and sent ``--turns`` more ~1 kB messages by the real :class:`chatbot.chat.Chat`, over
 the real ``openai`` provider, to the local fake OpenAI-compatible server (tests/fake_server.py) with a short reply.
 The summary sessions start with a summary covering all but the last 4 turns, as a long session would have, so
 the summarizer runs every 5 turns as it would in use (its call is part of the build time of those turns).
 
 Per N and strategy it reports the median whole-turn wall time (``Chat.send`` consumed to the end) and its parts:
-request build (``Conversation.build_request``), save (``SessionStore.save``), the stream (time inside the provider's
+request build (``Conversation.build_request``), save (``JsonStore.save``), the stream (time inside the provider's
 generator: HTTP request, SSE parsing), and the rest; plus the request size (tokens by the rough counter, messages,
 bytes) and the session file size.
 
@@ -42,11 +42,11 @@ from fake_server import FakeServer  # noqa: E402
 
 from chatbot.app import App, Settings  # noqa: E402
 from chatbot.chat import TurnDone  # noqa: E402
-from chatbot.conversation import Turn  # noqa: E402
-from chatbot.memory import MemoryConfig  # noqa: E402
+from chatbot.engine.memory import MemoryConfig  # noqa: E402
+from chatbot.engine.tokens import make_counter  # noqa: E402
+from chatbot.engine.turn import Turn  # noqa: E402
 from chatbot.providers import make_provider  # noqa: E402
-from chatbot.store import SessionStore  # noqa: E402
-from chatbot.tokens import make_counter  # noqa: E402
+from chatbot.storage.json_store import JsonStore  # noqa: E402
 
 SIZES = (10, 100, 1000)
 STRATEGIES = ("full", "window", "summary")
@@ -65,7 +65,7 @@ def message(i: int, who: str) -> str:
     return text[:1000]
 
 
-def populate(store: SessionStore, sid: str, turns: int, strategy: str, model: str) -> None:
+def populate(store: JsonStore, sid: str, turns: int, strategy: str, model: str) -> None:
     session = store.create(sid, system="You are a helpful assistant.", provider="openai", model=model)
     conv = session.conversation
     for i in range(turns):
@@ -123,7 +123,7 @@ class Case:
 
     def __init__(self, directory: Path, base_url: str, size: int, strategy: str) -> None:
         self.size, self.strategy = size, strategy
-        self.store = SessionStore(directory / f"{strategy}-{size}")
+        self.store = JsonStore(directory / f"{strategy}-{size}")
         model = "fake"
         self.sid = f"bench-{strategy}-{size}"
         populate(self.store, self.sid, size, strategy, model)

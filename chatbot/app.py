@@ -1,6 +1,6 @@
 """The application core shared by every mode: the store, the provider and the session in use.
 
-No terminal code here: :mod:`chatbot.cli` and :mod:`chatbot.repl` render what this returns.
+No terminal code here: :mod:`chatbot.cli` and :mod:`chatbot.terminal` render what this returns.
 """
 
 from __future__ import annotations
@@ -9,11 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from chatbot.chat import Chat
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import SessionError, UsageError
-from chatbot.memory import MemoryConfig
 from chatbot.providers.base import ChatProvider
-from chatbot.store import Session, SessionLock, SessionStore
-from chatbot.tokens import TokenCounter
+from chatbot.storage.base import SessionLock, SessionStore
+from chatbot.storage.session import Session, validate_id
 
 DEFAULT_SYSTEM = (
     "You are a helpful assistant in a terminal chat. Answer clearly and concisely, in the language the user "
@@ -62,9 +63,9 @@ class App:
         if latest:
             session_id = self.store.latest()
             if session_id is None:
-                raise SessionError(f"no session to continue in {self.store.directory}; start one without -c")
+                raise SessionError(f"no session to continue in {self.store.location}; start one without -c")
         if session_id is not None:
-            session_id = self.store.validate_id(session_id)
+            session_id = validate_id(session_id)
         lock = self.store.acquire(session_id) if session_id else None
         try:
             if session_id and self.store.exists(session_id):
@@ -89,28 +90,20 @@ class App:
 
     def delete(self, session_id: str) -> None:
         """Delete a stored session other than the one in use."""
-        session_id = self.store.validate_id(session_id)
+        session_id = validate_id(session_id)
         if self._chat is not None and session_id == self._chat.session.id:
             raise UsageError("that is the session in use: /new or /load another one first, then /delete it")
         self.store.delete(session_id)
 
     def set_model(self, model: str) -> None:
         """Switch the chat model; the token counter follows the model's family (chat format, calibration)."""
-        chat = self.chat
-        chat.conversation.counter = self.counter_factory(model)
-        chat.set_model(model)
+        self.chat.set_model(model, self.counter_factory(model))
 
     def close(self) -> None:
         """Release the session lock."""
         if self._lock is not None:
-            self._release(self._lock)
+            self._lock.release()
             self._lock = None
-
-    def _release(self, lock: SessionLock) -> None:
-        # a session that never got a turn has no file; its lock file would only pile up
-        if not self.store.exists(lock.id):
-            self.store.lock_path(lock.id).unlink(missing_ok=True)
-        lock.release()
 
     # --- helpers ----------------------------------------------------------------------------------------------
 
@@ -151,4 +144,4 @@ class App:
             summary_model=self.settings.summary_model,
         )
         if old is not None and old is not lock:
-            self._release(old)
+            old.release()

@@ -12,16 +12,16 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from chatbot.conversation import Conversation, Message, Request, Turn
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, summary_request
+from chatbot.engine.tokens import TokenCounter
+from chatbot.engine.turn import Message, Turn
 from chatbot.errors import ContextLengthError, SummaryError, UsageError
-from chatbot.memory import summary_request
 from chatbot.providers.base import ChatProvider, ReasoningDelta, StreamEnd, TextDelta, Usage
-from chatbot.store import Session, SessionStore
+from chatbot.storage.base import SessionStore
+from chatbot.storage.session import Session
 
 INTERRUPTED_MARK = "[interrupted by the user]"
-# A summary is asked for in at most ~250 words. The cap leaves room for reasoning models (gpt-oss spends part of
-# max_tokens thinking) while stopping one that rambles; a summary cut off at the cap is refused, not kept.
-SUMMARY_MAX_TOKENS = 2048
 
 
 @dataclass(frozen=True)
@@ -66,8 +66,8 @@ class Chat:
         self.store = store
         self.max_output_tokens = max_output_tokens
         self.summary_model = summary_model
-        #: the user message of a turn that failed, kept for /retry
-        self.pending: str | None = None
+        # the user message of a turn that failed, kept for /retry
+        self._pending: str | None = None
         self._apply_calibration()
 
     @property
@@ -80,28 +80,16 @@ class Chat:
         """The chat model in use."""
         return self.session.model or self.provider.model
 
+    @property
+    def pending(self) -> str | None:
+        """The message of a turn that failed before anything was stored (what ``/retry`` resends), or None."""
+        return self._pending
+
     # --- turns ------------------------------------------------------------------------------------------------
 
     def next_request(self, text: str = "") -> Request:
-        """The request ``text`` would send next, without calling the model or changing anything stored.
-
-        When a summary is due, a placeholder stands in for it (``Request.summarized`` says how many turns it
-        folds); its size is only known once the model has written it.
-        """
-        conv = self.conversation
-        dry_run = Conversation(
-            conv.system,
-            conv.memory,
-            conv.counter,
-            turns=conv.turns,
-            summary=conv.summary,
-            summary_covers=conv.summary_covers,
-        )
-
-        def placeholder(previous: str, turns: list[list[Message]], first: int) -> str:
-            return f"{previous}\n(turns {first}-{first + len(turns) - 1}: summarized before sending)".strip()
-
-        return dry_run.build_request(text, summarizer=placeholder)
+        """The request ``text`` would send next, without calling the model or changing anything stored."""
+        return self.conversation.preview_request(text)
 
     def send(self, text: str) -> Generator[ChatEvent, None, None]:
         """Send ``text`` as the next user message and stream the reply.
@@ -109,7 +97,7 @@ class Chat:
         The turn is stored and the session saved when the reply ends, or when it is interrupted (Ctrl-C closes
         this generator or raises inside it) with the partial answer marked as interrupted.
         """
-        self.pending = text
+        self._pending = text
         request = self.conversation.build_request(text, summarizer=self._summarize)
         yield from self._request_notices(request)
         try:
@@ -126,7 +114,7 @@ class Chat:
             yield Notice(f"{exc.message}; retrying once with a smaller request ({request.tokens} tokens)", True)
             yield from self._request_notices(request)
             done = yield from self._stream(request)
-        self.pending = None
+        self._pending = None
         if done.finish_reason == "length":
             yield Notice("the reply was cut off at the output limit (--max-output-tokens)", True)
         if not done.turn.answer_text.strip():
@@ -136,12 +124,11 @@ class Chat:
 
     def retry_text(self) -> str:
         """The message /retry resends: the failed one, else the last turn's (which is taken back first)."""
-        if self.pending is not None:
-            return self.pending
-        turn = self.conversation.undo()
+        if self._pending is not None:
+            return self._pending
+        turn = self.undo()
         if turn is None:
             raise UsageError("nothing to retry yet")
-        self.save()
         return turn.user_text
 
     def _stream(self, request: Request) -> Generator[ChatEvent, None, TurnDone]:
@@ -166,7 +153,7 @@ class Chat:
                 # keep the partial answer, marked, so the next request stays well-formed (user/assistant pairs)
                 answer = "".join(parts).rstrip() + f"\n\n{INTERRUPTED_MARK}"
                 self._record(request, answer, None, started, interrupted=True)
-                self.pending = None
+                self._pending = None
             raise
         done = self._record(request, "".join(parts), end.usage if end else None, started)
         return replace(done, finish_reason=end.finish_reason if end else None, reasoned=reasoned)
@@ -188,7 +175,12 @@ class Chat:
         messages = [dict(request.messages[-1]), {"role": "assistant", "content": answer}]
         turn = Turn(messages, usage=turn_usage, latency=round(latency, 3), interrupted=interrupted)
         self.conversation.add_turn(turn)
-        self._add_totals(usage, request.tokens, est_completion)
+        self.session.totals.add_request(
+            request.tokens,
+            est_completion,
+            usage.prompt_tokens if usage else None,
+            usage.completion_tokens if usage else None,
+        )
         if usage and not interrupted:
             self._calibrate(request, usage)
         self.save()
@@ -214,26 +206,13 @@ class Chat:
             model=self.summary_model or self.model,
             max_tokens=SUMMARY_MAX_TOKENS,
         )
-        totals = self.session.totals
-        totals["summary_requests"] = totals.get("summary_requests", 0) + 1
-        if completion.usage:
-            totals["summary_tokens"] = totals.get("summary_tokens", 0) + completion.usage.total_tokens
+        self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
         if completion.finish_reason == "length":
             # a summary cut mid-sentence would silently lose whatever came last
             raise SummaryError(f"the summary was cut off at {SUMMARY_MAX_TOKENS} tokens")
         return completion.text
 
     # --- accounting -------------------------------------------------------------------------------------------
-
-    def _add_totals(self, usage: Usage | None, est_prompt: int, est_completion: int) -> None:
-        totals = self.session.totals
-        totals["requests"] = totals.get("requests", 0) + 1
-        totals["estimated_prompt_tokens"] = totals.get("estimated_prompt_tokens", 0) + est_prompt
-        totals["estimated_completion_tokens"] = totals.get("estimated_completion_tokens", 0) + est_completion
-        if usage:
-            totals["prompt_tokens"] = totals.get("prompt_tokens", 0) + usage.prompt_tokens
-            totals["completion_tokens"] = totals.get("completion_tokens", 0) + usage.completion_tokens
-            totals["reported_requests"] = totals.get("reported_requests", 0) + 1
 
     def _calibrate(self, request: Request, usage: Usage) -> None:
         counter = self.conversation.counter
@@ -245,10 +224,37 @@ class Chat:
 
     # --- session changes --------------------------------------------------------------------------------------
 
-    def set_model(self, model: str) -> None:
-        """Switch the chat model for the next turns."""
+    def set_model(self, model: str, counter: TokenCounter | None = None) -> None:
+        """Switch the chat model for the next turns; ``counter`` counts for it (its own calibration follows)."""
+        if counter is not None:
+            self.conversation.counter = counter
         self.session.model = model
         self._apply_calibration()
+        self.save()
+
+    def undo(self) -> Turn | None:
+        """Drop the last stored turn and save; returns it (None when there is none)."""
+        turn = self.conversation.undo()
+        if turn is not None:
+            self.save()
+        return turn
+
+    def reset(self) -> int:
+        """Forget every turn and the summary (the system message stays) and save; returns how many turns went."""
+        count = len(self.conversation.turns)
+        self.conversation.reset()
+        self._pending = None
+        self.save()
+        return count
+
+    def set_system(self, text: str) -> None:
+        """Replace the system message (sent first in every later request) and save."""
+        self.conversation.system = text
+        self.save()
+
+    def rename(self, title: str) -> None:
+        """Give the session a title and save."""
+        self.session.title = title
         self.save()
 
     def save(self) -> None:

@@ -1,6 +1,6 @@
 """The ``chatbot`` command: parse the flags, wire the core together, pick the mode.
 
-Terminal mode lives in :mod:`chatbot.repl`; script and one-shot modes are here. Expected failures print one
+Terminal mode lives in :mod:`chatbot.terminal.repl`; script and one-shot modes are here. Expected failures print one
 line (``chatbot: ...``) and exit with the error's code; nothing here knows how memory works.
 """
 
@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from chatbot import __version__
+from chatbot.engine.memory import STRATEGIES
 from chatbot.errors import ChatbotError, UsageError
-from chatbot.memory import STRATEGIES
-from chatbot.providers import PROVIDERS
+from chatbot.providers.table import PROVIDERS
 
 if TYPE_CHECKING:
     from chatbot.app import App
@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--provider",
-        choices=PROVIDERS,
+        choices=list(PROVIDERS),
         default=env("CHATBOT_PROVIDER") or "groq",
         help="default: $CHATBOT_PROVIDER, else groq",
     )
@@ -129,21 +129,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run(args: argparse.Namespace) -> int:
     """Wire the app for ``args`` and run the chosen mode."""
     from chatbot.app import App, Settings
-    from chatbot.memory import MemoryConfig
-    from chatbot.store import SessionStore
+    from chatbot.engine.memory import MemoryConfig
+    from chatbot.storage import open_store
+    from chatbot.storage.session import validate_id
 
     if args.prompt is not None and not args.prompt.strip():
         raise UsageError("-p needs a message to send")
-    store = SessionStore(args.sessions_dir)
+    store = open_store(args.sessions_dir)
     for warning in store.warnings:
         print(f"chatbot: warning: {warning}", file=sys.stderr)
     if args.list_sessions:
-        from chatbot.commands import format_sessions
+        from chatbot.terminal.commands import format_sessions
 
         print(format_sessions(store))
         return 0
     if args.session is not None:
-        store.validate_id(args.session)  # refused before any request or file access
+        validate_id(args.session)  # refused before any request or file access
     if args.session is not None and args.cont:
         raise UsageError("--session and -c/--continue cannot be used together")
     memory = MemoryConfig(
@@ -153,8 +154,8 @@ def run(args: argparse.Namespace) -> int:
         keep_turns=args.keep_turns,
         max_input_tokens=args.max_input_tokens,
     )
+    from chatbot.engine.tokens import make_counter
     from chatbot.providers import make_provider
-    from chatbot.tokens import make_counter
 
     provider = make_provider(args.provider, model=args.model, base_url=args.base_url)
     settings = Settings(
@@ -173,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
             _notice("--system shapes new sessions only; this one keeps its own (/system TEXT changes it)")
         interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
         if interactive:
-            from chatbot.repl import Repl
+            from chatbot.terminal.repl import Repl
 
             return Repl(app, plain=args.plain, show_reasoning=args.reasoning).run()
         turns = len(chat.conversation.turns)
@@ -227,7 +228,7 @@ def send_plain(app: App, text: str, out: TextIO, *, show_reasoning: bool) -> Non
 
 def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
     """Script mode: every stdin line is handled as if typed; EOF ends like /quit."""
-    from chatbot import commands
+    from chatbot.terminal import commands
 
     status = 0
     for raw in lines:
@@ -256,7 +257,7 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
 def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
     """One-shot mode: send ``text`` as the next turn of the session and print the reply."""
     if sys.stdout.isatty() and not args.plain:
-        from chatbot.repl import Repl
+        from chatbot.terminal.repl import Repl
 
         return Repl(app, plain=False, show_reasoning=args.reasoning).send(text)
     send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)

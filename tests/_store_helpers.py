@@ -13,14 +13,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chatbot.conversation import Turn  # noqa: E402
-from chatbot.store import SessionStore  # noqa: E402
+from chatbot.engine.turn import Turn  # noqa: E402
+from chatbot.storage.json_store import JsonStore  # noqa: E402
 
 FILLER = "lorem ipsum dolor sit amet " * 40  # ~1 kB
 
 
 def save_loop(directory: str, session_id: str) -> None:
-    store = SessionStore(directory)
+    store = JsonStore(directory)
     store.acquire(session_id)
     if store.exists(session_id):
         session = store.load(session_id)
@@ -33,7 +33,7 @@ def save_loop(directory: str, session_id: str) -> None:
         session.conversation.add_turn(
             Turn([{"role": "user", "content": f"{n} {FILLER}"}, {"role": "assistant", "content": FILLER}])
         )
-        session.totals["requests"] = n
+        session.totals.requests = n
         store.save(session)
         if not announced:
             print("ready", flush=True)
@@ -41,7 +41,7 @@ def save_loop(directory: str, session_id: str) -> None:
 
 
 def hold(directory: str, session_id: str) -> None:
-    store = SessionStore(directory)
+    store = JsonStore(directory)
     store.acquire(session_id)
     print("locked", flush=True)
     time.sleep(60)

@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
-from chatbot.conversation import Conversation, Turn
-from chatbot.memory import MemoryConfig
-from chatbot.tokens import ChatFormat, TokenCounter
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.tokens import ChatFormat, TokenCounter
+from chatbot.engine.turn import Turn
 
 
 class WordCounter(TokenCounter):
@@ -85,13 +86,13 @@ def make_app(sessions_dir):
     """Build an App over the echo provider (or another provider) and a store in a temporary directory."""
     from chatbot.app import App, Settings
     from chatbot.providers.echo import EchoProvider
-    from chatbot.store import SessionStore
+    from chatbot.storage.json_store import JsonStore
 
     apps = []
 
     def build(provider=None, **memory: Any):
         settings = Settings(provider_name="echo", model=None, memory=MemoryConfig(**memory))
-        app = App(SessionStore(sessions_dir), provider or EchoProvider(delay=0), settings, lambda model: TokenCounter())
+        app = App(JsonStore(sessions_dir), provider or EchoProvider(delay=0), settings, lambda model: TokenCounter())
         apps.append(app)
         return app
 

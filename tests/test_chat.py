@@ -44,7 +44,7 @@ def test_a_turn_is_stored_with_usage_and_saved(make_app):
     assert turn.messages == [{"role": "user", "content": "hello"}, {"role": "assistant", "content": text}]
     assert turn.usage["source"] == "provider" and turn.usage["prompt_tokens"] == done.usage.prompt_tokens
     assert turn.latency is not None
-    assert chat.session.totals["requests"] == 1
+    assert chat.session.totals.requests == 1
     reloaded = app.store.load("s1")
     assert reloaded.conversation.turns[-1].messages == turn.messages
 
@@ -136,7 +136,7 @@ def test_summaries_go_through_the_provider_and_are_announced(make_app):
         notices += [e.text for e in chat.send(f"q{i}") if isinstance(e, Notice)]
     assert any("summarized" in n for n in notices)
     assert chat.conversation.summary.startswith("Echo summary") or "turn 1" in chat.conversation.summary
-    assert chat.session.totals["summary_requests"] >= 1
+    assert chat.session.totals.summary_requests >= 1
 
 
 def test_failed_summary_warns_and_still_answers(make_app):

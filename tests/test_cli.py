@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from chatbot.store import SessionStore
+from chatbot.storage.json_store import JsonStore
 from tests.fake_server import FakeServer
 
 ANSI = "\x1b["
@@ -122,7 +122,7 @@ def test_corrupt_session_file_is_refused_and_kept(tmp_path):
 
 
 def test_a_session_in_use_is_refused(tmp_path):
-    store = SessionStore(tmp_path / "sessions")
+    store = JsonStore(tmp_path / "sessions")
     with store.acquire("busy"):
         result = chatbot("--provider", "echo", "--session", "busy", "-p", "hi", cwd=tmp_path)
     assert result.returncode == 3 and "in use" in result.stderr

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from chatbot.conversation import SUMMARY_HEADING, Conversation, Turn, validate_request
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import SUMMARY_HEADING, MemoryConfig
+from chatbot.engine.turn import Turn, validate_request
 from chatbot.errors import BudgetError, InvalidRequest, ProviderError
-from chatbot.memory import MemoryConfig
+from chatbot.storage.session import Session
 from tests.conftest import RecordingSummarizer, make_turn
 
 
@@ -238,7 +242,8 @@ def test_validator_accepts_paired_tool_calls():
 def test_undo_reset_and_round_trip(conv_factory, summarizer):
     conv = conv_factory(0, strategy="summary", summary_trigger=2, keep_turns=1)
     run_turns(conv, 5, summarizer)
-    again = Conversation.from_dict(conv.to_dict(), conv.memory, conv.counter)
+    document = json.loads(Session(id="s", conversation=conv).to_json())
+    again = Session.from_dict(document, "s", conv.memory, conv.counter).conversation
     assert again.build_request("next").messages == conv.build_request("next").messages
     assert conv.undo() is not None and len(conv.turns) == 4
     assert conv.summary_covers <= 4

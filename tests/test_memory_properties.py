@@ -5,9 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chatbot.conversation import Conversation, validate_request
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.turn import validate_request
 from chatbot.errors import BudgetError
-from chatbot.memory import MemoryConfig
 from tests.conftest import WordCounter, make_turn
 
 

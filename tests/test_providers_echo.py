@@ -7,13 +7,14 @@ import time
 import pytest
 from _provider_fixtures import clean_env, end, texts  # noqa: F401 - clean_env is a fixture
 
-from chatbot.conversation import Conversation, Turn
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig, is_summary_request, summary_request
+from chatbot.engine.tokens import TokenCounter, rough_count
+from chatbot.engine.turn import Turn
 from chatbot.errors import ConfigError
-from chatbot.memory import MemoryConfig, summary_request
 from chatbot.providers import make_provider
 from chatbot.providers.base import TextDelta, Usage
-from chatbot.providers.echo import ECHO_SUMMARY_LABEL, EchoProvider, echo_summary, is_summary_request
-from chatbot.tokens import TokenCounter, rough_count
+from chatbot.providers.echo import ECHO_SUMMARY_LABEL, EchoProvider, echo_summary
 
 MESSAGES = [
     {"role": "system", "content": "You are helpful."},

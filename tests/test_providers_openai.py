@@ -44,9 +44,10 @@ from chatbot.errors import (
     TokenRateLimitError,
     UsageError,
 )
-from chatbot.providers import DEFAULT_MODELS, make_provider
-from chatbot.providers._compat import retry_after_seconds, token_limit_param
+from chatbot.providers import PROVIDERS, make_provider
 from chatbot.providers.base import Completion, ReasoningDelta, StreamEnd, TextDelta, Usage
+from chatbot.providers.error_map import retry_after_seconds
+from chatbot.providers.openai_compat import token_limit_param
 
 BASE = "http://llm.test/v1"
 URL = f"{BASE}/chat/completions"
@@ -435,7 +436,7 @@ def test_missing_key_says_how_to_fix_it(clean_env):  # noqa: F811
 
 def test_local_base_url_needs_no_key(clean_env):  # noqa: F811
     provider = make_provider("openai", base_url="http://localhost:11434/v1")
-    assert provider.name == "openai" and provider.model == DEFAULT_MODELS["openai"]
+    assert provider.name == "openai" and provider.model == PROVIDERS["openai"].default_model
     assert provider.base_url == "http://localhost:11434/v1"
 
 
@@ -453,7 +454,8 @@ def test_bad_base_url_and_unknown_provider(clean_env):  # noqa: F811
 
 
 def test_default_models():
-    assert DEFAULT_MODELS == {"groq": "openai/gpt-oss-20b", "openai": "gpt-4o-mini", "echo": "echo"}
+    defaults = {name: info.default_model for name, info in PROVIDERS.items()}
+    assert defaults == {"groq": "openai/gpt-oss-20b", "openai": "gpt-4o-mini", "echo": "echo"}
 
 
 def test_importing_providers_does_not_import_the_sdks():

@@ -16,15 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from chatbot import render
-from chatbot.render import (
-    BlockSplitter,
-    MarkdownStream,
-    PlainStream,
-    make_console,
-    make_stream,
-    split_blocks,
-)
+from chatbot.terminal import render
+from chatbot.terminal.blocks import BlockSplitter, split_blocks
+from chatbot.terminal.render import MarkdownStream, PlainStream, make_console, make_stream
 
 WIDTH, HEIGHT = 80, 24
 MARKER = re.compile(r"(?:paragraph|item|code \d+ line) \d+(?:\.\d+)?(?!\d)")
@@ -288,18 +282,19 @@ def test_abort_mid_block_keeps_the_partial_text_and_notes_the_interruption() -> 
     assert output(console) == raw
 
 
-def test_context_manager_aborts_on_keyboard_interrupt_and_finishes_otherwise() -> None:
+def test_abort_keeps_the_partial_answer_once_and_finish_renders_it() -> None:
     console = terminal_console()
-    with pytest.raises(KeyboardInterrupt), make_stream(console, plain=False) as stream:
-        stream.feed("```python\nprint('partial')\n")
-        raise KeyboardInterrupt
+    stream = make_stream(console, plain=False)
+    stream.feed("```python\nprint('partial')\n")
+    stream.abort()
     screen = Terminal().feed(output(console)).text()
     assert screen.count("print('partial')") == 1
     assert screen.endswith("[interrupted]")
 
     console = file_console()
-    with make_stream(console, plain=False) as stream:
-        stream.feed("all *fine*")
+    stream = make_stream(console, plain=False)
+    stream.feed("all *fine*")
+    stream.finish()
     assert Terminal().feed(output(console)).text() == "all fine"
 
 

@@ -12,8 +12,8 @@ from prompt_toolkit.output import DummyOutput
 
 from chatbot.errors import ServerError
 from chatbot.providers.echo import EchoProvider
-from chatbot.render import make_console
-from chatbot.repl import Repl, SlashCompleter, cap_history
+from chatbot.terminal.render import make_console
+from chatbot.terminal.repl import Repl, SlashCompleter, cap_history
 
 ENTER, ALT_ENTER, CTRL_C, CTRL_D = "\r", "\x1b\r", "\x03", "\x04"
 

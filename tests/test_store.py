@@ -14,12 +14,16 @@ from pathlib import Path
 
 import pytest
 
-import chatbot.store as store_module
-from chatbot.conversation import Conversation, Turn
+import chatbot.storage.json_store as store_module
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.tokens import TokenCounter
+from chatbot.engine.turn import Turn
+from chatbot.engine.usage import Totals
 from chatbot.errors import InvalidSessionId, SessionCorrupt, SessionError, SessionLocked, SessionNotFound
-from chatbot.memory import MemoryConfig
-from chatbot.store import Session, SessionStore, export_markdown
-from chatbot.tokens import TokenCounter
+from chatbot.storage.export import export_markdown
+from chatbot.storage.json_store import JsonStore
+from chatbot.storage.session import Session, validate_id
 
 HELPER = Path(__file__).with_name("_store_helpers.py")
 ROOT = HELPER.parent.parent
@@ -32,12 +36,12 @@ def sdir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def store(sdir: Path):
-    s = SessionStore(sdir)
+    s = JsonStore(sdir)
     yield s
     s.close()
 
 
-def rich_session(store: SessionStore, sid: str = "rich") -> Session:
+def rich_session(store: JsonStore, sid: str = "rich") -> Session:
     """A session with every kind of content: tool calls, usage, latency, an interrupted turn, a summary, Korean."""
     memory = MemoryConfig(strategy="summary", summary_trigger=4, keep_turns=2, max_input_tokens=100_000)
     session = store.create(
@@ -67,12 +71,12 @@ def rich_session(store: SessionStore, sid: str = "rich") -> Session:
             )
         )
     conv.summary, conv.summary_covers = "- the user asks sums\n- answers were right", 3
-    session.totals = {"prompt_tokens": 210, "completion_tokens": 21, "requests": 6, "summary_requests": 1}
+    session.totals = Totals(prompt_tokens=210, completion_tokens=21, requests=6, summary_requests=1)
     session.calibration = {"openai/gpt-oss-20b": 1.08}
     return session
 
 
-def saved(store: SessionStore, session: Session) -> Session:
+def saved(store: JsonStore, session: Session) -> Session:
     with store.acquire(session.id):
         store.save(session)
     return session
@@ -92,7 +96,7 @@ def test_round_trip_rebuilds_the_identical_next_request(store):
     a = original.conversation.build_request("and 7 + 7?")
     b = loaded.conversation.build_request("and 7 + 7?")
     assert b.messages == a.messages and b.tokens == a.tokens and b.first_turn == a.first_turn
-    assert loaded.conversation.to_dict() == original.conversation.to_dict()
+    assert loaded.to_dict() == original.to_dict()
     for field in ("id", "title", "provider", "model", "created_at", "updated_at", "totals", "calibration"):
         assert getattr(loaded, field) == getattr(original, field), field
     assert loaded.conversation.turns[4].interrupted and loaded.conversation.turns[0].latency == 0.25
@@ -135,7 +139,7 @@ def test_file_is_the_plain_json_encoding_of_the_session_even_after_cached_turns_
     conv.turns[2].usage = {"prompt_tokens": 1}
     conv.turns[3].messages = [{"role": "user", "content": "replaced"}]
     conv.add_turn(Turn([{"role": "user", "content": "new"}, {"role": "assistant", "content": "turn"}]))
-    conv.summary, session.title, session.totals["requests"] = "changed", "T", 7
+    conv.summary, session.title, session.totals.requests = "changed", "T", 7
     saved(store, session)
     assert (sdir / "rich.json").read_bytes() == plain()
     loaded = store.load("rich")
@@ -171,7 +175,7 @@ def test_new_ids_are_short_readable_and_unique(store):
     ids = {store.new_id() for _ in range(50)}
     assert len(ids) == 50
     for sid in ids:
-        store.validate_id(sid)
+        validate_id(sid)
         assert len(sid) == 13 and sid[8] == "-" and sid[:8].isdigit()
     session = store.create(system="s")  # no id: one is made
     assert len(session.id) == 13
@@ -203,10 +207,10 @@ BAD_IDS = [
 @pytest.mark.parametrize("bad", BAD_IDS)
 def test_bad_ids_are_refused_before_any_file_is_touched(tmp_path, bad):
     sdir = tmp_path / "sessions"
-    store = SessionStore(sdir)
+    store = JsonStore(sdir)
     before = files_under(tmp_path)
     for call in (
-        lambda: store.validate_id(bad),
+        lambda: validate_id(bad),
         lambda: store.load(bad),
         lambda: store.create(bad, system="s"),
         lambda: store.exists(bad),
@@ -221,9 +225,9 @@ def test_bad_ids_are_refused_before_any_file_is_touched(tmp_path, bad):
 
 def test_good_ids_pass():
     for good in ("a", "A" * 64, "20261130-k3f9", "my.session_2", "9-lives", "x..y"):
-        assert SessionStore.validate_id(good) == good
+        assert validate_id(good) == good
     with pytest.raises(InvalidSessionId):
-        SessionStore.validate_id(None)
+        validate_id(None)
 
 
 # --- bad files ----------------------------------------------------------------------------------------------------
@@ -235,7 +239,7 @@ def test_truncated_file_is_refused_named_and_never_overwritten(store, sdir):
     path.write_bytes(path.read_bytes()[:-40])
     broken = path.read_bytes()
 
-    fresh = SessionStore(sdir)
+    fresh = JsonStore(sdir)
     with pytest.raises(SessionCorrupt) as err:
         fresh.load("rich")
     assert str(path) in err.value.message and "not valid JSON" in err.value.message
@@ -243,9 +247,9 @@ def test_truncated_file_is_refused_named_and_never_overwritten(store, sdir):
 
     # neither a stale in-memory copy nor a brand-new session may replace it
     with fresh.acquire("rich"), pytest.raises(SessionError):
-        fresh.save(rich_session(SessionStore(sdir / "other"), "rich"))
+        fresh.save(rich_session(JsonStore(sdir / "other"), "rich"))
     with store.acquire("rich"):
-        stale = rich_session(SessionStore(sdir / "other2"), "rich")
+        stale = rich_session(JsonStore(sdir / "other2"), "rich")
         with pytest.raises(SessionError):
             store.save(stale)
     with pytest.raises(SessionError):
@@ -261,7 +265,7 @@ def test_a_broken_file_can_be_set_aside_and_the_id_reused(store, sdir):
     assert aside.name.startswith("b.json.broken-") and aside.read_text() == "{not json"
     saved(store, store.create("b", system="s"))
     assert store.load("b").conversation.system == "s"
-    assert [i.id for i in store.list()] == ["b"]
+    assert [i.id for i in store.list_sessions()] == ["b"]
 
 
 def _mutations():
@@ -317,7 +321,7 @@ def test_wrong_or_missing_fields_are_refused_with_the_field_named(store, sdir, c
     mutate(data)
     path.write_text(json.dumps(data))
     with pytest.raises(SessionCorrupt) as err:
-        SessionStore(sdir).load("w")
+        JsonStore(sdir).load("w")
     assert str(path) in err.value.message and expected in err.value.message
 
 
@@ -337,7 +341,7 @@ def test_a_future_version_is_refused_and_kept(store, sdir):
     path.write_text(json.dumps(data))
     before = path.read_bytes()
     with pytest.raises(SessionCorrupt, match="version 2, written by a newer chatbot") as err:
-        SessionStore(sdir).load("f")
+        JsonStore(sdir).load("f")
     assert str(path) in err.value.message
     assert path.read_bytes() == before
 
@@ -349,7 +353,7 @@ def test_new_directory_is_0700_and_files_0600(tmp_path):
     old = os.umask(0o022)
     try:
         sdir = tmp_path / "deep" / "sessions"
-        store = SessionStore(sdir)
+        store = JsonStore(sdir)
         saved(store, rich_session(store))
     finally:
         os.umask(old)
@@ -363,7 +367,7 @@ def test_an_existing_loose_directory_gets_a_warning_not_a_crash(tmp_path):
     sdir = tmp_path / "sessions"
     sdir.mkdir()
     sdir.chmod(0o755)
-    store = SessionStore(sdir)
+    store = JsonStore(sdir)
     assert len(store.warnings) == 1 and "755" in store.warnings[0] and "chmod 700" in store.warnings[0]
     saved(store, store.create("x", system="s"))
     assert stat.S_IMODE((sdir / "x.json").stat().st_mode) == 0o600
@@ -373,7 +377,7 @@ def test_an_existing_loose_directory_gets_a_warning_not_a_crash(tmp_path):
 def test_sessions_dir_that_is_a_file_is_a_clear_error(tmp_path):
     (tmp_path / "f").write_text("")
     with pytest.raises(SessionError, match="not a directory"):
-        SessionStore(tmp_path / "f")
+        JsonStore(tmp_path / "f")
 
 
 def test_no_key_is_ever_written(tmp_path, monkeypatch):
@@ -381,7 +385,7 @@ def test_no_key_is_ever_written(tmp_path, monkeypatch):
     for name, value in keys.items():
         monkeypatch.setenv(name, value)
     sdir = tmp_path / "sessions"
-    store = SessionStore(sdir)
+    store = JsonStore(sdir)
     session = rich_session(store)
     saved(store, session)
     export = export_markdown(store.load("rich"))
@@ -417,9 +421,9 @@ def test_stale_temp_files_are_removed_unless_their_session_is_in_use(store, sdir
     (sdir / "notes.tmp").write_text("not ours")
     with store.acquire("busy"):
         (sdir / ".busy.abcd1234.tmp").write_text("being written by the holder")
-        SessionStore(sdir)
+        JsonStore(sdir)
         assert sorted(p.name for p in sdir.iterdir() if p.suffix == ".tmp") == [".busy.abcd1234.tmp", "notes.tmp"]
-    other = SessionStore(sdir)
+    other = JsonStore(sdir)
     other.acquire("busy").release()  # holding the lock proves no save of it is in progress
     assert sorted(p.name for p in sdir.iterdir() if p.suffix == ".tmp") == ["notes.tmp"]
 
@@ -452,7 +456,7 @@ def kill9(child: subprocess.Popen[str]) -> None:
 
 
 def test_a_second_store_is_refused_while_the_first_holds_the_lock(sdir):
-    first, second = SessionStore(sdir), SessionStore(sdir)
+    first, second = JsonStore(sdir), JsonStore(sdir)
     lock = first.acquire("s")
     with pytest.raises(SessionLocked) as err:
         second.acquire("s")
@@ -466,7 +470,7 @@ def test_a_second_store_is_refused_while_the_first_holds_the_lock(sdir):
 
 def test_another_process_holds_the_lock_until_it_is_killed(sdir):
     child = start_child("hold", sdir, "s")
-    store = SessionStore(sdir)
+    store = JsonStore(sdir)
     try:
         with pytest.raises(SessionLocked, match=f"pid {child.pid}"):
             store.acquire("s")
@@ -484,7 +488,7 @@ def test_save_requires_the_lock(store):
 
 
 def test_two_writers_never_lose_each_others_turns(sdir):
-    a, b = SessionStore(sdir), SessionStore(sdir)
+    a, b = JsonStore(sdir), JsonStore(sdir)
     with a.acquire("s"):
         first = a.create("s", system="s")
         first.conversation.add_turn(Turn([{"role": "user", "content": "from a"}]))
@@ -512,11 +516,11 @@ def test_kill_9_during_a_save_loop_always_leaves_a_loadable_file(sdir):
         time.sleep(rng.uniform(0.0, 0.15))
         kill9(child)
         seen_temp += bool(list(sdir.glob(".crash.*.tmp")))
-        store = SessionStore(sdir)  # opening cleans up what the killed save left
+        store = JsonStore(sdir)  # opening cleans up what the killed save left
         assert not list(sdir.glob("*.tmp"))
         session = store.load("crash")
         n = len(session.conversation.turns)
-        assert n >= 1 and session.totals["requests"] == n
+        assert n >= 1 and session.totals.requests == n
         assert [t.user_text.split()[0] for t in session.conversation.turns] == [str(i) for i in range(1, n + 1)]
         counts.append(n)
         with store.acquire("crash"):  # and the lock did not outlive the process
@@ -528,15 +532,15 @@ def test_kill_9_during_a_save_loop_always_leaves_a_loadable_file(sdir):
 
 
 def test_listing_is_newest_first_and_shows_broken_files(store, sdir):
-    assert store.list() == [] and store.latest() is None
+    assert store.list_sessions() == [] and store.latest() is None
     for sid in ("a", "b", "c"):
         session = store.create(sid, system="s", model=f"model-{sid}", title=f"title {sid}" if sid != "b" else "")
         session.conversation.add_turn(Turn([{"role": "user", "content": f"hello from {sid}"}]))
         saved(store, session)
-    assert [i.id for i in store.list()] == ["c", "b", "a"]
+    assert [i.id for i in store.list_sessions()] == ["c", "b", "a"]
     with store.acquire("a"):
         store.save(store.load("a"))  # using a again makes it the newest
-    infos = store.list()
+    infos = store.list_sessions()
     assert [i.id for i in infos] == ["a", "c", "b"]
     assert infos[0].title == "title a" and infos[0].turns == 1 and infos[0].model == "model-a"
     assert infos[2].title == "hello from b"  # untitled: the first message stands in
@@ -544,7 +548,7 @@ def test_listing_is_newest_first_and_shows_broken_files(store, sdir):
 
     (sdir / "z.json").write_text("{oops")
     (sdir / "not an id.json").write_text("{}")
-    infos = store.list()
+    infos = store.list_sessions()
     broken = [i for i in infos if i.broken]
     assert [i.id for i in broken] == ["z"] and "not valid JSON" in broken[0].broken
     assert infos[0].id == "z"  # newest by file time
@@ -562,7 +566,7 @@ def test_delete_removes_the_session_and_its_lock_file(store, sdir):
 
 
 def test_delete_refuses_a_session_in_use(sdir):
-    a, b = SessionStore(sdir), SessionStore(sdir)
+    a, b = JsonStore(sdir), JsonStore(sdir)
     saved(a, a.create("d", system="s"))
     with a.acquire("d"):
         with pytest.raises(SessionLocked):
@@ -576,7 +580,7 @@ def test_rename_is_a_title_and_a_save(store):
     session = saved(store, store.create("r", system="s"))
     session.title = "Trip planning"
     saved(store, session)
-    assert store.load("r").title == "Trip planning" and store.list()[0].title == "Trip planning"
+    assert store.load("r").title == "Trip planning" and store.list_sessions()[0].title == "Trip planning"
 
 
 # --- export -------------------------------------------------------------------------------------------------------
@@ -604,7 +608,7 @@ def test_export_without_a_summary_has_no_summary_section(store):
 
 
 def test_acquire_can_wait_for_the_other_process(sdir):
-    a, b = SessionStore(sdir), SessionStore(sdir)
+    a, b = JsonStore(sdir), JsonStore(sdir)
     lock = a.acquire("w")
     t0 = time.monotonic()
     with pytest.raises(SessionLocked):

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from chatbot.errors import ConfigError
-from chatbot.tokens import (
+from chatbot.engine.tokens import (
     CHATML_FORMAT,
     HARMONY_FORMAT,
     LLAMA3_FORMAT,
@@ -26,6 +25,7 @@ from chatbot.tokens import (
     make_counter,
     rough_count,
 )
+from chatbot.errors import ConfigError
 
 CORPUS = Path(__file__).resolve().parent.parent / "bench" / "corpus"
 KINDS = ["english", "korean", "mixed_chat", "code", "json"]

@@ -1,28 +1,22 @@
 """Providers: one small interface (:mod:`chatbot.providers.base`) over Groq, any OpenAI-compatible server, and echo.
 
-The SDK-backed modules are imported only inside :func:`make_provider`, so importing this package (for
-``DEFAULT_MODELS`` or the base types) stays fast: ``chatbot --version`` never pays for the ``openai`` import.
+Each provider's facts (class, default model, key and base-URL variables) are in :data:`PROVIDERS`
+(:mod:`chatbot.providers.table`). The SDK-backed modules are imported only inside :func:`make_provider`, so
+importing this package stays fast: ``chatbot --version`` never pays for the ``openai`` import.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 
 from chatbot.errors import AuthenticationError, ConfigError, UsageError
 from chatbot.providers.base import ChatProvider
+from chatbot.providers.table import PROVIDERS, ProviderInfo
 
-PROVIDERS = ("groq", "openai", "echo")
+__all__ = ["PROVIDERS", "ChatProvider", "ProviderInfo", "make_provider", "missing_key_message"]
 
-DEFAULT_MODELS = {
-    "groq": "openai/gpt-oss-20b",
-    "openai": "gpt-4o-mini",
-    "echo": "echo",
-}
-
-KEY_ENV = {"groq": "GROQ_API_KEY", "openai": "OPENAI_API_KEY"}
-BASE_URL_ENV = {"groq": "GROQ_BASE_URL", "openai": "OPENAI_BASE_URL"}
-
-# Local OpenAI-compatible servers (Ollama, llama.cpp, vLLM, LM Studio) ignore the key, but the SDK insists on one.
+# Local OpenAI-compatible servers ignore the key, but the SDK insists on one.
 LOCAL_DUMMY_KEY = "not-needed"
 
 
@@ -34,8 +28,8 @@ def missing_key_message(env: str) -> str:
     )
 
 
-def _base_url(name: str, base_url: str | None) -> str | None:
-    url = base_url or os.environ.get(BASE_URL_ENV[name]) or None
+def _base_url(info: ProviderInfo, base_url: str | None) -> str | None:
+    url = base_url or (os.environ.get(info.base_url_env) if info.base_url_env else None) or None
     if url is not None and not url.startswith(("http://", "https://")):
         raise ConfigError(f"base URL {url!r} must start with http:// or https:// (e.g. http://localhost:11434/v1)")
     return url
@@ -49,30 +43,24 @@ def make_provider(
     timeout: float | None = None,
     max_retries: int | None = None,
 ) -> ChatProvider:
-    """The provider called ``name`` ("groq", "openai" or "echo") for ``model`` (default: ``DEFAULT_MODELS[name]``).
+    """The provider called ``name`` (a key of :data:`PROVIDERS`) for ``model`` (default: the provider's).
 
-    Keys come only from ``GROQ_API_KEY`` / ``OPENAI_API_KEY`` in the environment; the base URL from ``base_url``,
-    else ``GROQ_BASE_URL`` / ``OPENAI_BASE_URL``. ``timeout`` (seconds) and ``max_retries`` default to the SDK's.
-    Raises AuthenticationError when the key is missing, ConfigError for a malformed base URL.
+    Keys come only from the environment variable the table names; the base URL from ``base_url``, else the table's
+    base-URL variable. ``timeout`` (seconds) and ``max_retries`` default to the SDK's. Raises AuthenticationError
+    when the key is missing, ConfigError for a malformed base URL.
     """
-    if name not in PROVIDERS:
+    info = PROVIDERS.get(name)
+    if info is None:
         raise UsageError(f"unknown provider {name!r}: choose one of {', '.join(PROVIDERS)}")
-    model = model or DEFAULT_MODELS[name]
-    if name == "echo":
-        from chatbot.providers.echo import EchoProvider
-
-        return EchoProvider(model=model)
-
-    url = _base_url(name, base_url)
-    key = os.environ.get(KEY_ENV[name], "").strip()
-    if not key and name == "openai" and url is not None:
+    module_name, _, class_name = info.cls.partition(":")
+    cls = getattr(importlib.import_module(module_name), class_name)
+    model = model or info.default_model
+    if info.key_env is None:
+        return cls(model=model)
+    url = _base_url(info, base_url)
+    key = os.environ.get(info.key_env, "").strip()
+    if not key and info.key_optional_with_base_url and url is not None:
         key = LOCAL_DUMMY_KEY
     if not key:
-        raise AuthenticationError(missing_key_message(KEY_ENV[name]))
-    if name == "groq":
-        from chatbot.providers.groq_provider import GroqProvider
-
-        return GroqProvider(api_key=key, model=model, base_url=url, timeout=timeout, max_retries=max_retries)
-    from chatbot.providers.openai_provider import OpenAIProvider
-
-    return OpenAIProvider(api_key=key, model=model, base_url=url, timeout=timeout, max_retries=max_retries)
+        raise AuthenticationError(missing_key_message(info.key_env))
+    return cls(api_key=key, model=model, base_url=url, timeout=timeout, max_retries=max_retries)

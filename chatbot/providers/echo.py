@@ -12,24 +12,31 @@ import re
 import time
 from collections.abc import Generator, Sequence
 
-from chatbot.conversation import SUMMARY_HEADING
+from chatbot.engine.memory import (
+    NEW_TURNS_LABEL,
+    NO_SUMMARY_YET,
+    PREVIOUS_SUMMARY_LABEL,
+    SUMMARY_HEADING,
+    TURN_MARKER,
+    USER_LINE,
+    is_summary_request,
+)
+from chatbot.engine.tokens import TokenCounter, rough_count
 from chatbot.errors import ConfigError
 from chatbot.providers.base import ChatProvider, Completion, Message, StreamEnd, StreamEvent, TextDelta, Usage
-from chatbot.tokens import TokenCounter, rough_count
 
-#: the heading under which the engine appends the rolling summary to the system message
-SUMMARY_MARKER = SUMMARY_HEADING  # how the engine labels the summary inside the system message
 #: the first line of every summary this provider writes
 ECHO_SUMMARY_LABEL = "Echo summary (deterministic, no model involved):"
 DELAY_ENV = "CHATBOT_ECHO_DELAY"
 
-_TURN_BLOCK = re.compile(r"^--- turn (\d+)\n(.*?)(?=^--- turn \d+\n|\Z)", re.MULTILINE | re.DOTALL)
+_TURN = re.escape(TURN_MARKER)
+_TURN_BLOCK = re.compile(rf"^{_TURN}(\d+)\n(.*?)(?=^{_TURN}\d+\n|\Z)", re.MULTILINE | re.DOTALL)
 _WORDS = re.compile(r"\s*\S+\s*")  # word-sized chunks that keep their spacing, so joined they give the text back
 
 
 def split_summary(system: str) -> tuple[str, str] | None:
     """``(heading, summary)`` when the system message carries a summary, else None."""
-    at = system.find(SUMMARY_MARKER)
+    at = system.find(SUMMARY_HEADING)
     if at < 0:
         return None
     line_end = system.find("\n", at)
@@ -38,26 +45,20 @@ def split_summary(system: str) -> tuple[str, str] | None:
     return system[at:line_end].strip(), system[line_end + 1 :].strip()
 
 
-def is_summary_request(messages: Sequence[Message]) -> bool:
-    """Whether ``messages`` were built by :func:`chatbot.memory.summary_request`."""
-    last = str(messages[-1].get("content") or "") if messages else ""
-    return last.startswith("Previous summary:") and "--- turn " in last
-
-
 def echo_summary(request_text: str) -> str:
     """A deterministic summary of a summary request's user message: the previous summary plus a line per turn.
 
     Each turn block ``--- turn N\\nUser: ...\\nAssistant: ...`` becomes ``- turn N: user said: <60 chars>``, which is
     always shorter, so the summary shrinks what it replaces as the engine requires.
     """
-    previous, _, turns = request_text.partition("New turns to merge:")
-    previous = previous.removeprefix("Previous summary:").strip()
+    previous, _, turns = request_text.partition(NEW_TURNS_LABEL)
+    previous = previous.removeprefix(PREVIOUS_SUMMARY_LABEL).strip()
     lines = [ECHO_SUMMARY_LABEL]
     for line in previous.splitlines():
-        if line.strip() and line.strip() not in (ECHO_SUMMARY_LABEL, "(none yet)"):
+        if line.strip() and line.strip() not in (ECHO_SUMMARY_LABEL, NO_SUMMARY_YET):
             lines.append(line.rstrip())
     for number, body in _TURN_BLOCK.findall(turns):
-        user = next((ln[len("User: ") :] for ln in body.splitlines() if ln.startswith("User: ")), body.strip())
+        user = next((ln[len(USER_LINE) :] for ln in body.splitlines() if ln.startswith(USER_LINE)), body.strip())
         said = " ".join(user.split())
         if len(said) > 60:
             said = said[:60].rstrip() + "..."

@@ -11,7 +11,8 @@ from typing import Any
 import groq
 import httpx
 
-from chatbot.providers._compat import CompatProvider, SdkErrors, client_options
+from chatbot.providers.error_map import SdkErrors
+from chatbot.providers.openai_compat import CompatProvider, client_options
 
 GROQ_ERRORS = SdkErrors(
     base=groq.GroqError,
@@ -27,7 +28,6 @@ class GroqProvider(CompatProvider):
     """Chat completions on Groq (default model ``openai/gpt-oss-20b``)."""
 
     name = "groq"
-    key_env = "GROQ_API_KEY"
 
     def __init__(
         self,

@@ -8,7 +8,8 @@ from __future__ import annotations
 import httpx2
 import openai
 
-from chatbot.providers._compat import CompatProvider, SdkErrors, client_options
+from chatbot.providers.error_map import SdkErrors
+from chatbot.providers.openai_compat import CompatProvider, client_options
 
 OPENAI_ERRORS = SdkErrors(
     base=openai.OpenAIError,
@@ -23,7 +24,6 @@ class OpenAIProvider(CompatProvider):
     """Chat completions over the official ``openai`` SDK; ``base_url`` points it at any compatible server."""
 
     name = "openai"
-    key_env = "OPENAI_API_KEY"
 
     def __init__(
         self,

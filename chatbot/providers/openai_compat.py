@@ -1,32 +1,18 @@
-"""What the ``openai`` and ``groq`` SDKs have in common: one chat-completions provider and one error mapping.
+"""The OpenAI-compatible chat-completions core that the ``openai`` and ``groq`` providers share.
 
 Both SDKs are generated from the same template, so their clients, stream objects and exception classes have the
 same shapes. :class:`CompatProvider` drives either one; a subclass only builds the client, says how to ask for
-usage while streaming, and names the SDK's exception classes. Chunks are turned into plain dicts at once, so no
-SDK type leaves this module or its subclasses.
+usage while streaming, and names the SDK's exception classes (mapped by :mod:`chatbot.providers.error_map`).
+Chunks are turned into plain dicts at once, so no SDK type leaves this module or its subclasses.
 """
 
 from __future__ import annotations
 
-import email.utils
-import json
 import re
-import time
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from chatbot.errors import (
-    AuthenticationError,
-    ConnectionFailed,
-    ContextLengthError,
-    ModelNotFoundError,
-    ProviderError,
-    ProviderTimeout,
-    RateLimitError,
-    ServerError,
-    TokenRateLimitError,
-)
+from chatbot.errors import ProviderError, ServerError
 from chatbot.providers.base import (
     ChatProvider,
     Completion,
@@ -37,6 +23,8 @@ from chatbot.providers.base import (
     TextDelta,
     Usage,
 )
+from chatbot.providers.error_map import ErrorContext, SdkErrors, map_exception
+from chatbot.providers.table import PROVIDERS
 
 # --- request parameters -----------------------------------------------------------------------------------------
 
@@ -135,167 +123,6 @@ def completion_from_dict(data: Mapping[str, Any]) -> Completion:
     return Completion(_text(message.get("content")), chunk_usage(data), first.get("finish_reason"))
 
 
-# --- errors -----------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SdkErrors:
-    """The exception classes of one SDK (and of the HTTP library under it) that a provider maps."""
-
-    base: type[Exception]  # every SDK exception: OpenAIError / GroqError
-    api: type[Exception]  # APIError: also raised for an error event mid-stream, which has no status
-    status: type[Exception]  # APIStatusError: a 4xx/5xx answer
-    timeout: tuple[type[Exception], ...]  # APITimeoutError and the HTTP library's TimeoutException
-    connection: tuple[type[Exception], ...]  # APIConnectionError and the HTTP library's TransportError
-
-    @property
-    def caught(self) -> tuple[type[Exception], ...]:
-        """Everything a provider call may raise that must be mapped (ValueError: a stream that is not JSON)."""
-        return (self.base, *self.timeout, *self.connection, ValueError)
-
-
-@dataclass(frozen=True)
-class ErrorContext:
-    """What a user needs named in an error message."""
-
-    provider: str
-    model: str
-    base_url: str
-    key_env: str
-
-
-# Every shape of "the request is longer than the context window" seen in the wild.
-_CONTEXT_PATTERNS = re.compile(
-    r"context_length_exceeded"  # OpenAI, Groq (code)
-    r"|exceed_context_size"  # llama.cpp (type)
-    r"|maximum context length"  # vLLM, OpenAI: "This model's maximum context length is N tokens"
-    r"|longer than the model's context length"  # vLLM
-    r"|exceeds? the (available )?context (size|length|window)"  # llama.cpp: "the request exceeds the available ..."
-    r"|context (length|window) (is )?exceeded",
-    re.IGNORECASE,
-)
-_KEY_CODES = {"invalid_api_key", "invalid_authentication", "authentication_error"}
-_RATE_CODES = {"rate_limit_exceeded", "rate_limit_error"}
-# Groq's message says "Please try again in 7.66s" or "in 1m2.5s" or "in 250ms".
-_TRY_AGAIN = re.compile(r"try again in (?:(\d+)m)?(\d+(?:\.\d+)?)(ms|s)\b", re.IGNORECASE)
-
-
-def _error_body(body: object) -> dict[str, Any]:
-    """The ``error`` object of a response body, however deep the SDK left it (groq keeps the wrapper)."""
-    if isinstance(body, Mapping):
-        inner = body.get("error")
-        if isinstance(inner, Mapping):
-            return dict(inner)
-        return dict(body)
-    if isinstance(body, str):
-        try:
-            return _error_body(json.loads(body))
-        except ValueError:
-            return {"message": body}
-    return {}
-
-
-def _seconds(value: str) -> float | None:
-    """A ``retry-after`` value: seconds, or an HTTP date."""
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
-    except (TypeError, ValueError):
-        return None
-
-
-def retry_after_seconds(headers: Mapping[str, str] | None, message: str = "") -> float | None:
-    """The wait the server asked for: ``retry-after-ms``, ``retry-after`` (seconds or an HTTP date), or the text."""
-    headers = headers or {}
-    if headers.get("retry-after-ms") is not None:
-        wait = _seconds(headers["retry-after-ms"])
-        if wait is not None:
-            return wait / 1000
-    if headers.get("retry-after") is not None:
-        wait = _seconds(headers["retry-after"])
-        if wait is not None:
-            return wait
-    match = _TRY_AGAIN.search(message)
-    if match:
-        minutes, amount, unit = match.groups()
-        seconds = float(amount) / (1000 if unit.lower() == "ms" else 1)
-        return seconds + 60 * int(minutes or 0)
-    return None
-
-
-def _wait_text(seconds: float | None) -> str:
-    return f"the server asks to wait {seconds:.1f}s" if seconds is not None else "wait a moment"
-
-
-def classify_error(
-    status: int | None, body: object, message: str, headers: Mapping[str, str] | None, ctx: ErrorContext
-) -> ProviderError:
-    """Map one failed answer (or a mid-stream error event, ``status`` None) to the project's error type."""
-    err = _error_body(body)
-    detail = _text(err.get("message")) or message or "no details"
-    code = str(err.get("code") or "")
-    kind = str(err.get("type") or "")
-    where = f"{ctx.provider} ({ctx.base_url})"
-
-    # Before the status: llama.cpp used to answer 500 and vLLM 400 for an over-long prompt, and it can come mid-stream.
-    if _CONTEXT_PATTERNS.search(" ".join((code, kind, detail))):
-        return ContextLengthError(f"the request is longer than model {ctx.model!r} can read: {detail}")
-    if status in (401, 403) or code in _KEY_CODES:
-        what = "was rejected" if status != 403 else "is not allowed to do this"
-        return AuthenticationError(
-            f"{where}: the API key in {ctx.key_env} {what} ({status or code}: {detail}). "
-            f"Check the key in {ctx.key_env} (environment or .env), or use --provider echo offline."
-        )
-    if status == 404 or code == "model_not_found":
-        return ModelNotFoundError(
-            f"{where} has no model {ctx.model!r} ({detail}). Choose another with --model NAME"
-            + (" (is --base-url right? it usually ends in /v1)." if ctx.provider == "openai" else ".")
-        )
-    wait = retry_after_seconds(headers, detail)
-    if status == 413:
-        # Groq: the request alone is over this tier's per-minute token limit; waiting does not help, shrinking does.
-        return TokenRateLimitError(
-            f"{where}: the request is larger than the per-minute token limit ({detail}). "
-            "Lower --max-input-tokens, /reset, or try a model with a higher limit.",
-            retry_after=wait,
-        )
-    if status == 429 or code in _RATE_CODES:
-        hint = "check your plan and billing" if code == "insufficient_quota" else _wait_text(wait) + ", then retry"
-        return RateLimitError(f"{where}: rate limit reached ({detail}); {hint}.", retry_after=wait)
-    if status is None or status >= 500:
-        what = "reported an error mid-stream" if status is None else f"failed ({status})"
-        return ServerError(f"{where} {what}: {detail}. Try again in a moment.")
-    return ProviderError(f"{where} rejected the request ({status}: {detail}).")
-
-
-def map_exception(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext) -> ProviderError:
-    """Map any exception a provider call raised (SDK, HTTP library, bad JSON) to the project's error type."""
-    if isinstance(exc, ProviderError):
-        return exc
-    if isinstance(exc, sdk.timeout):
-        return ProviderTimeout(
-            f"{ctx.provider} ({ctx.base_url}) did not answer in time; try again"
-            " (slow local models may need a longer timeout)."
-        )
-    if isinstance(exc, sdk.connection):
-        return ConnectionFailed(
-            f"could not reach {ctx.base_url} ({exc.__cause__ or exc}). Is the server running and the URL right"
-            " (--base-url)? --provider echo works offline."
-        )
-    if isinstance(exc, sdk.status):
-        response = getattr(exc, "response", None)
-        headers = getattr(response, "headers", None)
-        return classify_error(getattr(exc, "status_code", None), getattr(exc, "body", None), str(exc), headers, ctx)
-    if isinstance(exc, sdk.api):
-        return classify_error(None, getattr(exc, "body", None), str(getattr(exc, "message", exc)), None, ctx)
-    if isinstance(exc, ValueError):  # a server that streams something that is not JSON
-        return ServerError(f"{ctx.provider} ({ctx.base_url}) sent a response that is not valid JSON: {exc}")
-    return ProviderError(f"{ctx.provider} ({ctx.base_url}) failed: {exc}")
-
-
 def _mentions_stream_options(exc: BaseException, sdk: SdkErrors) -> bool:
     """Whether ``exc`` is a 400 that blames ``stream_options`` (some OpenAI-compatible servers do not know it)."""
     if not isinstance(exc, sdk.status) or getattr(exc, "status_code", None) != 400:
@@ -309,11 +136,9 @@ def _mentions_stream_options(exc: BaseException, sdk: SdkErrors) -> bool:
 class CompatProvider(ChatProvider):
     """A chat-completions provider over an OpenAI-shaped SDK client.
 
-    Subclasses set ``name`` and ``key_env``, pass their SDK client and :class:`SdkErrors` to ``__init__``, and may
+    Subclasses set ``name``, pass their SDK client and :class:`SdkErrors` to ``__init__``, and may
     change how usage is asked for while streaming (:meth:`_usage_params`).
     """
-
-    key_env: str = ""
 
     def __init__(self, client: Any, sdk: SdkErrors, *, model: str) -> None:
         # ``client`` is an SDK client; typed Any on purpose so the SDK's overloads do not leak into this module.
@@ -339,7 +164,8 @@ class CompatProvider(ChatProvider):
         return params
 
     def _error(self, exc: BaseException, model: str) -> ProviderError:
-        return map_exception(exc, self._sdk, ErrorContext(self.name, model, self.base_url, self.key_env))
+        key_env = PROVIDERS[self.name].key_env or ""
+        return map_exception(exc, self._sdk, ErrorContext(self.name, model, self.base_url, key_env))
 
     def _open_stream(self, params: dict[str, Any]) -> Any:
         """Start a streamed request; retry once without stream_options when the server refuses them."""

@@ -1,20 +1,20 @@
-"""The session store: one crash-safe, private JSON file per session.
+"""The JSON-file session store: one crash-safe, private JSON file per session (the default store).
 
 Layout of a sessions directory (0700)::
 
     <id>.json                      the session (0600), compact JSON, schema "version": 1
     .<id>.lock                     the lock file: flock'ed by the process using the session; holds its pid
     .<id>.<random>.tmp             a save in progress (only ever seen after a kill -9; cleaned up)
-    <id>.json.broken-<time>        a refused file the user chose to set aside (see :meth:`SessionStore.set_aside`)
+    <id>.json.broken-<time>        a refused file the user chose to set aside (see :meth:`JsonStore.set_aside`)
 
 Saving is atomic (temporary file, fsync, rename, fsync of the directory), so a kill -9 at any moment leaves the
-previous or the new version. Writing needs the session's lock (:meth:`SessionStore.acquire`), which the OS drops
+previous or the new version. Writing needs the session's lock (:meth:`JsonStore.acquire`), which the OS drops
 when the process dies, so two processes never lose each other's turns and a lock never outlives its process.
 A file that does not load is refused with :class:`SessionCorrupt` and never overwritten.
 
 Typical use::
 
-    store = SessionStore("sessions")
+    store = JsonStore("sessions")
     with store.acquire(sid):
         session = store.load(sid, memory, counter) if store.exists(sid) else store.create(sid, system=..., ...)
         ...
@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import json
 import os
 import re
 import secrets
@@ -34,106 +33,42 @@ import stat
 import string
 import tempfile
 import time
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from chatbot.conversation import Conversation, Turn, json_bytes, now_iso, one_line, validate_request
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.tokens import TokenCounter
+from chatbot.engine.turn import now_iso
 from chatbot.errors import (
-    InvalidRequest,
-    InvalidSessionId,
     SessionCorrupt,
     SessionError,
     SessionLocked,
     SessionNotFound,
 )
-from chatbot.memory import MemoryConfig
-from chatbot.tokens import TokenCounter
+from chatbot.storage.export import export_markdown
+from chatbot.storage.schema import decode_session
+from chatbot.storage.session import (
+    ID_PATTERN,
+    SearchHit,
+    Session,
+    SessionInfo,
+    document_title,
+    search_turns,
+    validate_id,
+)
 
-SCHEMA_VERSION = 1
-ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-ID_RULE = "1-64 characters: letters, digits, '.', '_' or '-', starting with a letter or digit"
 # mkstemp names are prefix + 8 characters of [a-z0-9_] + suffix; the id may itself contain dots.
 _TEMP_NAME = re.compile(r"\.(?P<id>[A-Za-z0-9][A-Za-z0-9._-]{0,63})\.[a-z0-9_]{8}\.tmp")
-_ROLES = ("user", "assistant", "tool")
 
 
-@dataclass
-class Session:
-    """A stored conversation and what goes with it (the file name is ``<id>.json``).
-
-    ``totals`` are the session's usage totals as the chat layer keeps them (the store only persists the dict);
-    ``calibration`` maps a model name to its token-count correction factor. Per-turn usage and latency live in
-    each :class:`~chatbot.conversation.Turn`. A session never holds keys or headers.
-    """
-
-    id: str
-    conversation: Conversation
-    title: str = ""
-    provider: str = ""
-    model: str = ""
-    created_at: str = field(default_factory=now_iso)
-    updated_at: str = field(default_factory=now_iso)
-    totals: dict[str, Any] = field(default_factory=dict)
-    calibration: dict[str, float] = field(default_factory=dict)
-
-    def _header(self) -> dict[str, Any]:
-        """Every field of the file but the turns, in file order (the turns come between these and the totals)."""
-        conv = self.conversation
-        return {
-            "version": SCHEMA_VERSION,
-            "id": self.id,
-            "title": self.title,
-            "created_at": self.created_at,
-            "updated_at": self.updated_at,
-            "provider": self.provider,
-            "model": self.model,
-            "system": conv.system,
-            "summary": {"text": conv.summary, "covers": conv.summary_covers},
-        }
-
-    def _trailer(self) -> dict[str, Any]:
-        return {"totals": self.totals, "calibration": self.calibration}
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready file content."""
-        turns = [t.to_dict() for t in self.conversation.turns]
-        return {**self._header(), "turns": turns, **self._trailer()}
-
-    def to_json(self) -> bytes:
-        """The file content as compact UTF-8 JSON: ``json_bytes(self.to_dict())`` byte for byte (a text with lone
-        surrogates has them escaped in its own turn or header only; the decoded data is the same).
-
-        Each turn's encoding is cached by the turn, so a save of a long session encodes only the new turns and
-        joins the rest: one more turn costs the same at 10 or 1,000 stored turns, apart from writing the bytes.
-        """
-        head = json_bytes(self._header())  # '{"version":1,...,"summary":{...}}'
-        tail = json_bytes(self._trailer())  # '{"totals":{...},"calibration":{...}}'
-        parts = [head[:-1], b',"turns":[']
-        for i, turn in enumerate(self.conversation.turns):
-            parts += (b",", turn.to_json()) if i else (turn.to_json(),)
-        parts += (b"],", tail[1:])
-        return b"".join(parts)  # one join: a multi-megabyte intermediate would cost its page faults again
-
-
-@dataclass(frozen=True)
-class SessionInfo:
-    """One line of a session listing. ``broken`` says why a file does not load ("" when it does)."""
-
-    id: str
-    title: str
-    turns: int
-    updated_at: str
-    model: str
-    broken: str = ""
-
-
-class SessionLock:
+class FileLock:
     """A held session lock: an exclusive flock on ``.<id>.lock``. Use as a context manager or call release()."""
 
-    def __init__(self, store: SessionStore, session_id: str, fd: int) -> None:
-        self.store = store
+    def __init__(self, store: JsonStore, session_id: str, fd: int) -> None:
+        self._store = store
         self.id = session_id
         self._fd: int | None = fd
 
@@ -143,27 +78,29 @@ class SessionLock:
         if self._fd is None:
             return False
         try:
-            return _same_file(os.fstat(self._fd), os.stat(self.store.lock_path(self.id)))
+            return _same_file(os.fstat(self._fd), os.stat(self._store.lock_path(self.id)))
         except FileNotFoundError:
             return False
 
     def release(self) -> None:
-        """Give the lock up (idempotent)."""
+        """Give the lock up (idempotent). The lock file of a session that was never saved goes too."""
         if self._fd is not None:
             fd, self._fd = self._fd, None
-            if self.store._locks.get(self.id) is self:
-                del self.store._locks[self.id]
+            self._store._forget(self)
+            if not self._store.exists(self.id):  # a session that never got a turn: its lock file would pile up
+                self._store.lock_path(self.id).unlink(missing_ok=True)
             os.close(fd)  # closing the descriptor drops the flock
 
-    def __enter__(self) -> SessionLock:
+    def __enter__(self) -> FileLock:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.release()
 
 
-class SessionStore:
-    """Sessions as ``<directory>/<id>.json`` files.
+class JsonStore:
+    """Sessions as ``<directory>/<id>.json`` files: the first implementation of :class:`~chatbot.storage.base.
+    JsonStore`.
 
     Opening creates the directory (0700) if needed, collects problems the user should hear about in
     ``warnings`` (for instance a directory others can read), and removes temporary files left by a killed save.
@@ -171,8 +108,9 @@ class SessionStore:
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
+        self.location = str(self.directory)
         self.warnings: list[str] = []
-        self._locks: dict[str, SessionLock] = {}
+        self._locks: dict[str, FileLock] = {}
         # Fingerprint of each session file as this store last loaded or saved it: a save refuses to replace a
         # file it has not seen (a corrupt one, or one another process or an editor wrote meanwhile).
         self._seen: dict[str, tuple[int, ...]] = {}
@@ -181,26 +119,13 @@ class SessionStore:
 
     # --- ids and paths ----------------------------------------------------------------------------------------
 
-    @staticmethod
-    def validate_id(session_id: object) -> str:
-        """Return ``session_id`` if it is a valid id, else raise :class:`InvalidSessionId` naming the rule.
-
-        The rule keeps every session file inside the directory: no '/', no leading '.', no '..', no NUL.
-        """
-        if not isinstance(session_id, str) or not ID_PATTERN.fullmatch(session_id):
-            shown = repr(session_id)
-            if len(shown) > 80:
-                shown = shown[:77] + "..."
-            raise InvalidSessionId(f"invalid session id {shown}: an id is {ID_RULE}")
-        return session_id
-
     def path(self, session_id: str) -> Path:
         """The session file of a (validated) id."""
-        return self.directory / f"{self.validate_id(session_id)}.json"
+        return self.directory / f"{validate_id(session_id)}.json"
 
     def lock_path(self, session_id: str) -> Path:
         """The lock file of a (validated) id."""
-        return self.directory / f".{self.validate_id(session_id)}.lock"
+        return self.directory / f".{validate_id(session_id)}.lock"
 
     def exists(self, session_id: str) -> bool:
         """Whether a session file with this id exists (valid or not)."""
@@ -218,7 +143,7 @@ class SessionStore:
 
     # --- locking ----------------------------------------------------------------------------------------------
 
-    def acquire(self, session_id: str, timeout: float = 0.0) -> SessionLock:
+    def acquire(self, session_id: str, timeout: float = 0.0) -> FileLock:
         """Lock a session for this process; raises :class:`SessionLocked` if another process holds it.
 
         Non-blocking unless ``timeout`` (seconds) asks to wait for the other process. The lock is an flock, so the
@@ -240,7 +165,7 @@ class SessionStore:
             time.sleep(0.05)
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())  # so that a refused process can name the holder
-        lock = SessionLock(self, session_id, fd)
+        lock = FileLock(self, session_id, fd)
         self._locks[session_id] = lock
         self._remove_temp_files(session_id)
         return lock
@@ -271,11 +196,10 @@ class SessionStore:
         lock = self._locks.get(session_id)
         return lock is not None and lock.held
 
-    def release(self, session_id: str) -> None:
-        """Release the lock of ``session_id`` if this store holds it."""
-        lock = self._locks.get(session_id)
-        if lock is not None:
-            lock.release()
+    def _forget(self, lock: FileLock) -> None:
+        """Called by a lock as it is released."""
+        if self._locks.get(lock.id) is lock:
+            del self._locks[lock.id]
 
     def close(self) -> None:
         """Release every lock this store holds."""
@@ -306,7 +230,7 @@ class SessionStore:
         counter: TokenCounter | None = None,
     ) -> Session:
         """A new, empty session (written by the first :meth:`save`). Refuses an id whose file already exists."""
-        sid = self.new_id() if session_id is None else self.validate_id(session_id)
+        sid = self.new_id() if session_id is None else validate_id(session_id)
         if self.exists(sid):
             raise SessionError(f"session {sid} already exists in {self.directory}; load it or choose another id")
         return Session(
@@ -324,17 +248,7 @@ class SessionStore:
         """
         path = self.path(session_id)
         data, st = self._read(path)
-        session = Session(
-            id=session_id,  # the file name is the id, so a copied file is a new session
-            conversation=Conversation.from_dict(data, memory, counter),
-            title=data["title"],
-            provider=data["provider"],
-            model=data["model"],
-            created_at=data["created_at"],
-            updated_at=data["updated_at"],
-            totals=data["totals"],
-            calibration={k: float(v) for k, v in data["calibration"].items()},
-        )
+        session = Session.from_dict(data, session_id, memory, counter)
         self._seen[session_id] = _fingerprint(st)
         return session
 
@@ -356,9 +270,8 @@ class SessionStore:
             )
         return data, st
 
-    def list(self) -> list[SessionInfo]:
-        """Every session in the directory, newest first. A file that does not load is listed with ``broken`` set."""
-        entries: list[tuple[str, int, SessionInfo]] = []
+    def _documents(self) -> Iterator[tuple[str, int, dict[str, Any], str]]:
+        """Every session file as (id, mtime in ns, decoded data, problem): data is {} when problem says why."""
         for path in self.directory.glob("*.json"):
             sid = path.stem
             if not ID_PATTERN.fullmatch(sid):
@@ -371,19 +284,39 @@ class SessionStore:
                 continue  # deleted while we listed
             except OSError as exc:
                 mtime, data, problem = 0, {}, f"cannot read it: {exc.strerror}"
+            yield sid, mtime, data, problem
+
+    def list_sessions(self) -> list[SessionInfo]:
+        """Every session in the directory, newest first. A file that does not load is listed with ``broken`` set."""
+        entries: list[tuple[str, int, SessionInfo]] = []
+        for sid, mtime, data, problem in self._documents():
             if problem:
                 when = datetime.fromtimestamp(mtime / 1e9, timezone.utc).isoformat(timespec="seconds")
                 entries.append((when, mtime, SessionInfo(sid, "", 0, when, "", broken=problem)))
                 continue
-            title = data["title"] or _preview(data["turns"])
+            title = document_title(data)
             info = SessionInfo(sid, title, len(data["turns"]), data["updated_at"], data["model"])
             entries.append((data["updated_at"], mtime, info))
         entries.sort(key=lambda e: (e[0], e[1]), reverse=True)
         return [info for _, _, info in entries]
 
+    def search(self, text: str, limit: int = 50) -> list[SearchHit]:
+        """Stored turns whose text contains ``text`` (case-insensitive), newest sessions first; broken files skipped."""
+        found: list[tuple[str, list[SearchHit]]] = []
+        for sid, _, data, problem in self._documents():
+            if not problem:
+                title = document_title(data)
+                found.append((data["updated_at"], search_turns(sid, title, data["turns"], text)))
+        found.sort(key=lambda e: e[0], reverse=True)
+        return [hit for _, hits in found for hit in hits][:limit]
+
+    def export(self, session_id: str) -> str:
+        """The Markdown transcript of a stored session."""
+        return export_markdown(self.load(session_id))
+
     def latest(self) -> str | None:
         """The id of the most recently used session that loads (for ``-c``), or None."""
-        for info in self.list():
+        for info in self.list_sessions():
             if not info.broken:
                 return info.id
         return None
@@ -396,7 +329,7 @@ class SessionStore:
         Requires the session's lock (:meth:`acquire`). Refuses to replace a file this store did not load or save
         itself: a corrupt file (never overwritten) or one another process wrote since.
         """
-        sid = self.validate_id(session.id)
+        sid = validate_id(session.id)
         if not self.holds(sid):
             raise SessionLocked(
                 f"session {sid} is not locked by this process; acquire its lock before saving so that no other "
@@ -415,6 +348,13 @@ class SessionStore:
                 )
         session.updated_at = now_iso()
         self._seen[sid] = self._write_atomic(path, session.to_json())
+
+    def rename(self, session_id: str, title: str) -> None:
+        """Give a stored session a title (takes its lock for the write unless this store holds it already)."""
+        with self.acquire(session_id) if not self.holds(session_id) else contextlib.nullcontext():
+            session = self.load(session_id)
+            session.title = title
+            self.save(session)
 
     def _write_atomic(self, path: Path, payload: bytes) -> tuple[int, ...]:
         """Replace ``path`` with ``payload``: temporary file, fsync, rename, fsync of the directory."""
@@ -530,143 +470,6 @@ class SessionStore:
             os.close(fd)
 
 
-# --- validation ---------------------------------------------------------------------------------------------------
-
-
-def _type_name(value: object) -> str:
-    return "null" if value is None else type(value).__name__
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def decode_session(raw: bytes) -> tuple[dict[str, Any], str]:
-    """Parse a session file's bytes: (data, "") when valid, else ({}, what is wrong)."""
-    try:
-        data = json.loads(raw, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        return {}, f"it is not valid JSON ({exc})"
-    problem = check_session_data(data)
-    return (data, "") if not problem else ({}, problem)
-
-
-def _no_constant(name: str) -> Any:
-    # json accepts NaN and Infinity, which no session holds and which would break every later token count
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-def check_session_data(data: object) -> str:
-    """What is wrong with decoded session JSON, or "" when it is a valid version-1 session."""
-    if not isinstance(data, dict):
-        return f"expected a JSON object, found {_type_name(data)}"
-    version = data.get("version")
-    if "version" not in data:
-        return "the field 'version' is missing"
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        return f"'version' must be a positive integer, found {version!r}"
-    if version > SCHEMA_VERSION:
-        return f"it has version {version}, written by a newer chatbot; this one reads version {SCHEMA_VERSION}"
-    for key, kind in (
-        ("id", str),
-        ("title", str),
-        ("created_at", str),
-        ("updated_at", str),
-        ("provider", str),
-        ("model", str),
-        ("system", str),
-        ("summary", dict),
-        ("turns", list),
-        ("totals", dict),
-        ("calibration", dict),
-    ):
-        if key not in data:
-            return f"the field '{key}' is missing"
-        if not isinstance(data[key], kind):
-            return f"'{key}' must be {_KINDS[kind]}, found {_type_name(data[key])}"
-    turns = data["turns"]
-    for i, turn in enumerate(turns):
-        problem = _check_turn(turn)
-        if problem:
-            return f"turns[{i}]{problem}"
-    summary = data["summary"]
-    if not isinstance(summary.get("text"), str):
-        return f"'summary.text' must be a string, found {_type_name(summary.get('text'))}"
-    covers = summary.get("covers")
-    if not isinstance(covers, int) or isinstance(covers, bool) or not 0 <= covers <= len(turns):
-        return f"'summary.covers' must be an integer from 0 to {len(turns)} (the number of turns), found {covers!r}"
-    for key, value in data["totals"].items():
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            return f"'totals.{key}' must be a whole number of at least 0, found {value!r}"
-    for model, factor in data["calibration"].items():
-        # a correction never goes below 1 (the budget only tightens); 0 or less would switch the budget off
-        if not _is_number(factor) or factor < 1:
-            return f"'calibration.{model}' must be a number of at least 1, found {factor!r}"
-    return ""
-
-
-_KINDS = {str: "a string", dict: "an object", list: "a list", bool: "true or false"}
-
-
-def _check_turn(turn: object) -> str:
-    """What is wrong with one stored turn (as a suffix to ``turns[i]``), or ""."""
-    if not isinstance(turn, dict):
-        return f" must be an object, found {_type_name(turn)}"
-    messages = turn.get("messages")
-    if not isinstance(messages, list) or not messages:
-        return f".messages must be a non-empty list, found {_type_name(messages)}"
-    for j, m in enumerate(messages):
-        where = f".messages[{j}]"
-        if not isinstance(m, dict):
-            return f"{where} must be an object, found {_type_name(m)}"
-        role = m.get("role")
-        if not isinstance(role, str):
-            return f"{where}.role must be a string, found {_type_name(role)}"
-        if role not in _ROLES:
-            return f"{where}.role must be one of {', '.join(_ROLES)}, found {role!r}"
-        if (j == 0) != (role == "user"):
-            return f"{where}: a turn has exactly one user message, its first"
-        content = m.get("content")
-        if content is not None and not isinstance(content, (str, list)):
-            return f"{where}.content must be a string, a list of parts or null, found {_type_name(content)}"
-        calls = m.get("tool_calls")
-        if calls is not None and not (isinstance(calls, list) and all(_is_tool_call(c) for c in calls)):
-            return f"{where}.tool_calls must be a list of calls, each with a string id and a function name"
-        for key in ("tool_call_id", "name"):
-            if key in m and not isinstance(m[key], str):
-                return f"{where}.{key} must be a string, found {_type_name(m[key])}"
-    try:  # tool calls paired with their results, as every request needs (a lone user message stands in around)
-        validate_request([{"role": "system", "content": ""}, *messages, {"role": "user", "content": ""}])
-    except InvalidRequest as exc:
-        return f".messages: {exc.message}"
-    usage = turn.get("usage")
-    if usage is not None and not isinstance(usage, dict):
-        return f".usage must be an object or null, found {_type_name(usage)}"
-    latency = turn.get("latency")
-    if latency is not None and not _is_number(latency):
-        return f".latency must be a number or null, found {_type_name(latency)}"
-    if "created_at" in turn and not isinstance(turn["created_at"], str):
-        return f".created_at must be a string, found {_type_name(turn['created_at'])}"
-    if "interrupted" in turn and not isinstance(turn["interrupted"], bool):
-        return f".interrupted must be true or false, found {_type_name(turn['interrupted'])}"
-    return ""
-
-
-def _is_tool_call(call: object) -> bool:
-    if not isinstance(call, dict) or not isinstance(call.get("id"), str):
-        return False
-    function = call.get("function")
-    return isinstance(function, dict) and isinstance(function.get("name"), str)
-
-
-def _preview(turns: list[dict[str, Any]], width: int = 50) -> str:
-    """The start of the first user message, as a title for an untitled session."""
-    if not turns:
-        return ""
-    content = turns[0]["messages"][0].get("content")
-    return one_line(content, width) if isinstance(content, str) else ""
-
-
 def _fingerprint(st: os.stat_result) -> tuple[int, ...]:
     """What changes whenever a file is replaced (new inode) or rewritten in place (size, time)."""
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
@@ -674,73 +477,3 @@ def _fingerprint(st: os.stat_result) -> tuple[int, ...]:
 
 def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
-
-
-# --- export -------------------------------------------------------------------------------------------------------
-
-
-def export_markdown(session: Session) -> str:
-    """A Markdown transcript: header, system message, the summary (marked, with the turns it covers), every turn."""
-    conv = session.conversation
-    out = [f"# {session.title or 'Session ' + session.id}", ""]
-    out += [
-        f"- Session: `{session.id}`",
-        f"- Provider / model: {session.provider or '?'} / {session.model or '?'}",
-        f"- Created: {session.created_at} · last saved: {session.updated_at}",
-        f"- Turns: {len(conv.turns)}",
-        "",
-        "## System message",
-        "",
-        _quote(conv.system),
-        "",
-    ]
-    if conv.summary:
-        covers = conv.summary_covers
-        out += [
-            f"## Summary of turns 1-{covers}",
-            "",
-            f"> **Summary** written by the assistant's memory; it stands in for turns 1-{covers} in requests. "
-            "Those turns are still stored and listed in full below.",
-            ">",
-            _quote(conv.summary),
-            "",
-        ]
-    for i, turn in enumerate(conv.turns, start=1):
-        notes = []
-        if i <= conv.summary_covers and conv.summary:
-            notes.append("covered by the summary")
-        if turn.interrupted:
-            notes.append("interrupted")
-        out += [f"## Turn {i}" + (f" ({', '.join(notes)})" if notes else ""), ""]
-        out += _render_turn(turn)
-    return "\n".join(out).rstrip() + "\n"
-
-
-def _render_turn(turn: Turn) -> list[str]:
-    out: list[str] = []
-    for m in turn.messages:
-        role = m.get("role")
-        text = _content_text(m.get("content"))
-        if role == "user":
-            out += ["**User:**", "", text, ""]
-        elif role == "assistant":
-            if text:
-                out += ["**Assistant:**", "", text, ""]
-            for call in m.get("tool_calls") or []:
-                fn = call.get("function") or {}
-                out += [f"*Tool call* `{fn.get('name', '?')}`: `{fn.get('arguments', '')}`", ""]
-        elif role == "tool":
-            out += [f"**Tool result** ({m.get('name') or m.get('tool_call_id') or '?'}):", "", "```", text, "```", ""]
-    if turn.interrupted:
-        out += ["*(interrupted: the reply was cut off before it finished)*", ""]
-    return out
-
-
-def _content_text(content: object) -> str:
-    if isinstance(content, list):  # multimodal parts: keep the text ones
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text")
-    return "" if content is None else str(content)
-
-
-def _quote(text: str) -> str:
-    return "\n".join(f"> {line}" if line else ">" for line in text.splitlines() or [""])

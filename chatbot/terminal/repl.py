@@ -18,12 +18,13 @@ from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from rich.text import Text
 
-from chatbot import __version__, commands
+from chatbot import __version__
 from chatbot.app import App
 from chatbot.chat import Notice, TurnDone
 from chatbot.errors import BudgetError, ChatbotError
 from chatbot.providers.base import ReasoningDelta, TextDelta
-from chatbot.render import make_console, make_stream
+from chatbot.terminal import commands
+from chatbot.terminal.render import make_console, make_stream
 
 HISTORY_MAX_BYTES = 512 * 1024
 

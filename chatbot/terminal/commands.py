@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chatbot.app import App
-from chatbot.conversation import one_line
+from chatbot.engine.turn import one_line
 from chatbot.errors import ChatbotError, UsageError
-from chatbot.store import SessionStore, export_markdown
+from chatbot.storage.base import SessionStore
+from chatbot.storage.export import export_markdown
+from chatbot.storage.session import validate_id
 
 #: bare words that quit like /quit (what people type without thinking)
 QUIT_WORDS = {"exit", "quit", "종료", "/quit", "/exit"}
@@ -87,11 +89,7 @@ def _quit(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 def _reset(app: App, arg: str, confirm: Confirm | None) -> Result:
-    chat = app.chat
-    count = len(chat.conversation.turns)
-    chat.conversation.reset()
-    chat.pending = None
-    chat.save()
+    count = app.chat.reset()
     return Result(f"forgot {count} turn(s) and the summary; the system message stays", notice=True)
 
 
@@ -153,27 +151,22 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
     chat = app.chat
-    totals = chat.session.totals
+    t = chat.session.totals
     counter = chat.conversation.counter
-    reported = totals.get("reported_requests", 0)
-    requests = totals.get("requests", 0)
-    lines = [f"Usage in session {chat.session.id} ({requests} request(s), model {chat.model}):"]
-    if reported:
-        prompt, completion = totals.get("prompt_tokens", 0), totals.get("completion_tokens", 0)
+    lines = [f"Usage in session {chat.session.id} ({t.requests} request(s), model {chat.model}):"]
+    if t.reported_requests:
         lines.append(
-            f"  provider-reported: prompt {prompt}, completion {completion}, total {prompt + completion} "
-            f"({reported} of {requests} request(s) reported usage)"
+            f"  provider-reported: prompt {t.prompt_tokens}, completion {t.completion_tokens}, total "
+            f"{t.prompt_tokens + t.completion_tokens} ({t.reported_requests} of {t.requests} request(s) reported usage)"
         )
     else:
         lines.append("  provider-reported: none yet (the server sent no usage, or no request was made)")
     lines.append(
-        f"  estimated: prompt {totals.get('estimated_prompt_tokens', 0)}, completion "
-        f"{totals.get('estimated_completion_tokens', 0)} (counter: {counter.name})"
+        f"  estimated: prompt {t.estimated_prompt_tokens}, completion {t.estimated_completion_tokens} "
+        f"(counter: {counter.name})"
     )
-    if totals.get("summary_requests"):
-        lines.append(
-            f"  summaries: {totals['summary_requests']} request(s), {totals.get('summary_tokens', 0)} tokens reported"
-        )
+    if t.summary_requests:
+        lines.append(f"  summaries: {t.summary_requests} request(s), {t.summary_tokens} tokens reported")
     last = next((t for t in reversed(chat.conversation.turns) if t.usage), None)
     if last and last.usage:
         u = last.usage
@@ -198,9 +191,9 @@ def _sessions(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 def format_sessions(store: SessionStore, current: str | None = None) -> str:
     """The session listing: id, title, turns, last used, model; newest first; ``current`` marked."""
-    infos = store.list()
+    infos = store.list_sessions()
     if not infos:
-        return f"no sessions in {store.directory}"
+        return f"no sessions in {store.location}"
     lines = [f"  {'id':<22} {'turns':>5}  {'last used':<25} {'model':<22} title"]
     for info in infos:
         mark = "*" if info.id == current else " "
@@ -220,7 +213,7 @@ def _new(app: App, arg: str, confirm: Confirm | None) -> Result:
 def _load(app: App, arg: str, confirm: Confirm | None) -> Result:
     if not arg:
         raise UsageError("usage: /load ID (see /sessions)")
-    if not app.store.exists(app.store.validate_id(arg)):
+    if not app.store.exists(validate_id(arg)):
         raise UsageError(f"no session {arg}; /sessions lists them, /new starts one")
     chat = app.open(arg)
     turns = len(chat.conversation.turns)
@@ -230,15 +223,14 @@ def _load(app: App, arg: str, confirm: Confirm | None) -> Result:
 def _rename(app: App, arg: str, confirm: Confirm | None) -> Result:
     if not arg:
         raise UsageError("usage: /rename TITLE")
-    app.chat.session.title = arg
-    app.chat.save()
+    app.chat.rename(arg)
     return Result(f"session {app.chat.session.id} is now titled {arg!r}", notice=True)
 
 
 def _delete(app: App, arg: str, confirm: Confirm | None) -> Result:
     if not arg:
         raise UsageError("usage: /delete ID")
-    session_id = app.store.validate_id(arg)
+    session_id = validate_id(arg)
     if not app.store.exists(session_id):
         raise UsageError(f"no session {session_id}")
     if confirm is not None and not confirm(f"Delete session {session_id} for good?"):
@@ -248,11 +240,9 @@ def _delete(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 def _undo(app: App, arg: str, confirm: Confirm | None) -> Result:
-    chat = app.chat
-    turn = chat.conversation.undo()
+    turn = app.chat.undo()
     if turn is None:
         raise UsageError("nothing to undo")
-    chat.save()
     return Result(f"dropped the last turn ({preview(turn.user_text)})", notice=True)
 
 
@@ -264,8 +254,7 @@ def _system(app: App, arg: str, confirm: Confirm | None) -> Result:
     chat = app.chat
     if not arg:
         return Result(f"system message:\n{chat.conversation.system}")
-    chat.conversation.system = arg
-    chat.save()
+    chat.set_system(arg)
     return Result("system message set; it is sent first in every request from now on", notice=True)
 
 

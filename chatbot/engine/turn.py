@@ -1,0 +1,145 @@
+"""Messages and turns: the plain message dicts every layer passes around, and the rules a request follows.
+
+A message is an OpenAI chat-completions dict (``role``, ``content``, and where present ``tool_calls``,
+``tool_call_id``, ``name``). A :class:`Turn` is one user message and every assistant/tool message that answers it:
+the unit memory keeps, drops and summarizes, so a tool call is never separated from its result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from chatbot.engine.tokens import TokenCounter
+from chatbot.errors import InvalidRequest
+
+Message = dict[str, Any]
+
+
+def json_bytes(data: Any) -> bytes:
+    """Compact UTF-8 JSON. Lone surrogates (undecodable terminal input) are not UTF-8: JSON escapes them instead."""
+    try:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(data, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+def one_line(text: str, width: int) -> str:
+    """``text`` on one line, cut to at most ``width`` characters with an ellipsis (for previews and titles)."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def now_iso() -> str:
+    """The current UTC time as an ISO 8601 string."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass
+class Turn:
+    """One user message and every assistant/tool message that answers it, with what the reply cost."""
+
+    messages: list[Message]
+    usage: dict[str, Any] | None = None
+    latency: float | None = None
+    created_at: str = field(default_factory=now_iso)
+    interrupted: bool = False
+    # per-counter cache of this turn's token count: building a request costs O(kept turns), not O(all turns)
+    _counts: dict[tuple[str, int], int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # cache of to_json(): saving a long session re-encodes only the turns that are new or changed
+    _json: bytes | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.messages or self.messages[0].get("role") != "user":
+            raise InvalidRequest("a turn starts with a user message")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Both caches assume a stored turn's messages are never changed in place (nothing does); assigning a
+        # field is seen here and drops what depends on it.
+        if name == "messages":
+            object.__setattr__(self, "_counts", {})
+        if name not in ("_json", "_counts"):
+            object.__setattr__(self, "_json", None)
+        object.__setattr__(self, name, value)
+
+    @property
+    def user_text(self) -> str:
+        """The text of the turn's user message."""
+        return str(self.messages[0].get("content") or "")
+
+    @property
+    def answer_text(self) -> str:
+        """The text of the turn's last assistant message."""
+        for m in reversed(self.messages):
+            if m.get("role") == "assistant" and m.get("content"):
+                return str(m["content"])
+        return ""
+
+    def tokens(self, counter: TokenCounter) -> int:
+        """Raw token count of the turn's messages (cached per counter)."""
+        key = counter.key
+        n = self._counts.get(key)
+        if n is None:
+            n = sum(counter.count_message(m) for m in self.messages)
+            self._counts[key] = n
+        return n
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data. It shares the message dicts (no copy: saving a long session is one serialisation)."""
+        return {
+            "messages": self.messages,
+            "usage": self.usage,
+            "latency": self.latency,
+            "created_at": self.created_at,
+            "interrupted": self.interrupted,
+        }
+
+    def to_json(self) -> bytes:
+        """:meth:`to_dict` as compact UTF-8 JSON, cached (a session file joins these; see ``json_bytes``)."""
+        if self._json is None:
+            self._json = json_bytes(self.to_dict())
+        return self._json
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Turn:
+        """Rebuild a turn from :meth:`to_dict` output."""
+        return cls(
+            messages=list(data["messages"]),
+            usage=data.get("usage"),
+            latency=data.get("latency"),
+            created_at=data.get("created_at") or now_iso(),
+            interrupted=bool(data.get("interrupted", False)),
+        )
+
+
+def validate_request(messages: Sequence[Message]) -> None:
+    """Check a request before it is sent: one system message first, a user message last, tool calls paired.
+
+    Raises :class:`InvalidRequest`.
+    """
+    if not messages or messages[0].get("role") != "system":
+        raise InvalidRequest("a request starts with the system message")
+    if messages[-1].get("role") != "user":
+        raise InvalidRequest("a request ends with the new user message")
+    pending: set[str] = set()
+    for i, m in enumerate(messages):
+        role = m.get("role")
+        if role == "system" and i:
+            raise InvalidRequest("a request holds exactly one system message")
+        if role not in ("system", "user", "assistant", "tool"):
+            raise InvalidRequest(f"message {i} has an unknown role {role!r}")
+        if role == "tool":
+            call_id = m.get("tool_call_id")
+            if call_id not in pending:
+                raise InvalidRequest(f"message {i} answers a tool call that is not open ({call_id!r})")
+            pending.discard(call_id)
+            continue
+        if pending:
+            raise InvalidRequest(f"tool calls {sorted(pending)} have no result before message {i}")
+        if role == "assistant" and m.get("tool_calls"):
+            pending = {str(c.get("id")) for c in m["tool_calls"]}
+    if pending:
+        raise InvalidRequest(f"tool calls {sorted(pending)} have no result")

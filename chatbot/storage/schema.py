@@ -1,0 +1,148 @@
+"""Checks of a decoded session document: what is wrong with it, named for the user, or "" when it is valid.
+
+A document that does not pass is refused by name and never overwritten (see :mod:`chatbot.storage.json_store`).
+The format itself is owned by :class:`chatbot.storage.session.Session`; ``docs/sessions.md`` describes it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from chatbot.engine.turn import validate_request
+from chatbot.errors import InvalidRequest
+
+SCHEMA_VERSION = 1
+_ROLES = ("user", "assistant", "tool")
+_KINDS = {str: "a string", dict: "an object", list: "a list", bool: "true or false"}
+_FIELDS = (
+    ("id", str),
+    ("title", str),
+    ("created_at", str),
+    ("updated_at", str),
+    ("provider", str),
+    ("model", str),
+    ("system", str),
+    ("summary", dict),
+    ("turns", list),
+    ("totals", dict),
+    ("calibration", dict),
+)
+
+
+def _type_name(value: object) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def decode_session(raw: bytes) -> tuple[dict[str, Any], str]:
+    """Parse a session document's bytes: (data, "") when valid, else ({}, what is wrong)."""
+    try:
+        data = json.loads(raw, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        return {}, f"it is not valid JSON ({exc})"
+    problem = check_session_data(data)
+    return (data, "") if not problem else ({}, problem)
+
+
+def _no_constant(name: str) -> Any:
+    # json accepts NaN and Infinity, which no session holds and which would break every later token count
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def check_session_data(data: object) -> str:
+    """What is wrong with decoded session JSON, or "" when it is a valid version-1 session."""
+    if not isinstance(data, dict):
+        return f"expected a JSON object, found {_type_name(data)}"
+    version = data.get("version")
+    if "version" not in data:
+        return "the field 'version' is missing"
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        return f"'version' must be a positive integer, found {version!r}"
+    if version > SCHEMA_VERSION:
+        return f"it has version {version}, written by a newer chatbot; this one reads version {SCHEMA_VERSION}"
+    for key, kind in _FIELDS:
+        if key not in data:
+            return f"the field '{key}' is missing"
+        if not isinstance(data[key], kind):
+            return f"'{key}' must be {_KINDS[kind]}, found {_type_name(data[key])}"
+    turns = data["turns"]
+    for i, turn in enumerate(turns):
+        problem = check_turn(turn)
+        if problem:
+            return f"turns[{i}]{problem}"
+    summary = data["summary"]
+    if not isinstance(summary.get("text"), str):
+        return f"'summary.text' must be a string, found {_type_name(summary.get('text'))}"
+    covers = summary.get("covers")
+    if not isinstance(covers, int) or isinstance(covers, bool) or not 0 <= covers <= len(turns):
+        return f"'summary.covers' must be an integer from 0 to {len(turns)} (the number of turns), found {covers!r}"
+    for key, value in data["totals"].items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            return f"'totals.{key}' must be a whole number of at least 0, found {value!r}"
+    for model, factor in data["calibration"].items():
+        # a correction never goes below 1 (the budget only tightens); 0 or less would switch the budget off
+        if not _is_number(factor) or factor < 1:
+            return f"'calibration.{model}' must be a number of at least 1, found {factor!r}"
+    return ""
+
+
+def check_turn(turn: object) -> str:
+    """What is wrong with one stored turn (as a suffix to ``turns[i]``), or ""."""
+    if not isinstance(turn, dict):
+        return f" must be an object, found {_type_name(turn)}"
+    messages = turn.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return f".messages must be a non-empty list, found {_type_name(messages)}"
+    for j, m in enumerate(messages):
+        problem = _check_message(j, m)
+        if problem:
+            return problem
+    try:  # tool calls paired with their results, as every request needs (a lone user message stands in around)
+        validate_request([{"role": "system", "content": ""}, *messages, {"role": "user", "content": ""}])
+    except InvalidRequest as exc:
+        return f".messages: {exc.message}"
+    usage = turn.get("usage")
+    if usage is not None and not isinstance(usage, dict):
+        return f".usage must be an object or null, found {_type_name(usage)}"
+    latency = turn.get("latency")
+    if latency is not None and not _is_number(latency):
+        return f".latency must be a number or null, found {_type_name(latency)}"
+    if "created_at" in turn and not isinstance(turn["created_at"], str):
+        return f".created_at must be a string, found {_type_name(turn['created_at'])}"
+    if "interrupted" in turn and not isinstance(turn["interrupted"], bool):
+        return f".interrupted must be true or false, found {_type_name(turn['interrupted'])}"
+    return ""
+
+
+def _check_message(j: int, m: object) -> str:
+    where = f".messages[{j}]"
+    if not isinstance(m, dict):
+        return f"{where} must be an object, found {_type_name(m)}"
+    role = m.get("role")
+    if not isinstance(role, str):
+        return f"{where}.role must be a string, found {_type_name(role)}"
+    if role not in _ROLES:
+        return f"{where}.role must be one of {', '.join(_ROLES)}, found {role!r}"
+    if (j == 0) != (role == "user"):
+        return f"{where}: a turn has exactly one user message, its first"
+    content = m.get("content")
+    if content is not None and not isinstance(content, (str, list)):
+        return f"{where}.content must be a string, a list of parts or null, found {_type_name(content)}"
+    calls = m.get("tool_calls")
+    if calls is not None and not (isinstance(calls, list) and all(_is_tool_call(c) for c in calls)):
+        return f"{where}.tool_calls must be a list of calls, each with a string id and a function name"
+    for key in ("tool_call_id", "name"):
+        if key in m and not isinstance(m[key], str):
+            return f"{where}.{key} must be a string, found {_type_name(m[key])}"
+    return ""
+
+
+def _is_tool_call(call: object) -> bool:
+    if not isinstance(call, dict) or not isinstance(call.get("id"), str):
+        return False
+    function = call.get("function")
+    return isinstance(function, dict) and isinstance(function.get("name"), str)

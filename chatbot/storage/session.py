@@ -1,0 +1,183 @@
+"""The session document: a conversation and what goes with it, and its one encoding to and from JSON.
+
+:class:`Session` is the only code that writes or reads the document's fields (``docs/sessions.md`` shows them);
+stores move its bytes (:mod:`chatbot.storage.json_store`) and check them (:mod:`chatbot.storage.schema`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.tokens import TokenCounter
+from chatbot.engine.turn import Turn, json_bytes, now_iso, one_line
+from chatbot.engine.usage import Totals
+from chatbot.errors import InvalidSessionId
+from chatbot.storage.schema import SCHEMA_VERSION
+
+ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+ID_RULE = "1-64 characters: letters, digits, '.', '_' or '-', starting with a letter or digit"
+
+
+def validate_id(session_id: object) -> str:
+    """Return ``session_id`` if it is a valid id, else raise :class:`InvalidSessionId` naming the rule.
+
+    The rule keeps every session file inside its directory: no '/', no leading '.', no '..', no NUL.
+    """
+    if not isinstance(session_id, str) or not ID_PATTERN.fullmatch(session_id):
+        shown = repr(session_id)
+        if len(shown) > 80:
+            shown = shown[:77] + "..."
+        raise InvalidSessionId(f"invalid session id {shown}: an id is {ID_RULE}")
+    return session_id
+
+
+@dataclass
+class Session:
+    """A stored conversation and what goes with it.
+
+    ``calibration`` maps a model name to its token-count correction factor. Per-turn usage and latency live in
+    each :class:`~chatbot.engine.turn.Turn`. A session never holds keys or headers.
+    """
+
+    id: str
+    conversation: Conversation
+    title: str = ""
+    provider: str = ""
+    model: str = ""
+    created_at: str = field(default_factory=now_iso)
+    updated_at: str = field(default_factory=now_iso)
+    totals: Totals = field(default_factory=Totals)
+    calibration: dict[str, float] = field(default_factory=dict)
+
+    # --- the document -----------------------------------------------------------------------------------------
+
+    def _header(self) -> dict[str, Any]:
+        """Every field of the document but the turns, in file order (the turns come between these and the totals)."""
+        conv = self.conversation
+        return {
+            "version": SCHEMA_VERSION,
+            "id": self.id,
+            "title": self.title,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "provider": self.provider,
+            "model": self.model,
+            "system": conv.system,
+            "summary": {"text": conv.summary, "covers": conv.summary_covers},
+        }
+
+    def _trailer(self) -> dict[str, Any]:
+        return {"totals": self.totals.to_dict(), "calibration": self.calibration}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready document."""
+        turns = [t.to_dict() for t in self.conversation.turns]
+        return {**self._header(), "turns": turns, **self._trailer()}
+
+    def to_json(self) -> bytes:
+        """The document as compact UTF-8 JSON: ``json_bytes(self.to_dict())`` byte for byte (a text with lone
+        surrogates has them escaped in its own turn or header only; the decoded data is the same).
+
+        Each turn's encoding is cached by the turn, so a save of a long session encodes only the new turns and
+        joins the rest: one more turn costs the same at 10 or 1,000 stored turns, apart from writing the bytes.
+        """
+        head = json_bytes(self._header())  # '{"version":1,...,"summary":{...}}'
+        tail = json_bytes(self._trailer())  # '{"totals":{...},"calibration":{...}}'
+        parts = [head[:-1], b',"turns":[']
+        for i, turn in enumerate(self.conversation.turns):
+            parts += (b",", turn.to_json()) if i else (turn.to_json(),)
+        parts += (b"],", tail[1:])
+        return b"".join(parts)  # one join: a multi-megabyte intermediate would cost its page faults again
+
+    @classmethod
+    def from_dict(
+        cls,
+        data: dict[str, Any],
+        session_id: str,
+        memory: MemoryConfig | None = None,
+        counter: TokenCounter | None = None,
+    ) -> Session:
+        """Rebuild a session from a document that passed :func:`chatbot.storage.schema.check_session_data`.
+
+        ``session_id`` is where the store found it (the file name is the id, so a copied file is a new session).
+        """
+        summary = data["summary"]
+        conversation = Conversation(
+            data["system"],
+            memory,
+            counter,
+            turns=[Turn.from_dict(t) for t in data["turns"]],
+            summary=summary["text"],
+            summary_covers=summary["covers"],
+        )
+        return cls(
+            id=session_id,
+            conversation=conversation,
+            title=data["title"],
+            provider=data["provider"],
+            model=data["model"],
+            created_at=data["created_at"],
+            updated_at=data["updated_at"],
+            totals=Totals.from_dict(data["totals"]),
+            calibration={k: float(v) for k, v in data["calibration"].items()},
+        )
+
+
+def document_title(data: dict[str, Any]) -> str:
+    """A decoded document's title, or the start of its first user message for an untitled session."""
+    if data["title"] or not data["turns"]:
+        return str(data["title"])
+    content = data["turns"][0]["messages"][0].get("content")
+    return one_line(content, 50) if isinstance(content, str) else ""
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One line of a session listing. ``broken`` says why a session does not load ("" when it does)."""
+
+    id: str
+    title: str
+    turns: int
+    updated_at: str
+    model: str
+    broken: str = ""
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """A stored turn that matches a search: where it is and a one-line snippet around the match."""
+
+    session_id: str
+    title: str
+    turn: int  # 1-based turn number
+    created_at: str
+    snippet: str
+
+
+def snippet(text: str, query: str, width: int = 80) -> str:
+    """A one-line extract of ``text`` around the first case-insensitive match of ``query`` ("" when none)."""
+    flat = " ".join(text.split())
+    at = flat.lower().find(" ".join(query.split()).lower())
+    if at < 0:
+        return ""
+    start = max(0, at - width // 3)
+    cut = flat[start : start + width]
+    return ("…" if start else "") + cut + ("…" if start + width < len(flat) else "")
+
+
+def search_turns(session_id: str, title: str, turns: list[dict[str, Any]], query: str) -> list[SearchHit]:
+    """The turns of one decoded session document whose user or assistant text contains ``query``."""
+    hits = []
+    for number, turn in enumerate(turns, start=1):
+        for message in turn["messages"]:
+            content = message.get("content")
+            text = content if isinstance(content, str) else ""
+            found = snippet(text, query) if message.get("role") in ("user", "assistant", "tool") else ""
+            if found:
+                hits.append(SearchHit(session_id, title, number, str(turn.get("created_at", "")), found))
+                break
+    return hits
