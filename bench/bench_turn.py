@@ -5,7 +5,8 @@ Run by hand: ``python bench/bench_turn.py [--turns 40] [--dir DIR] [--in-process
 
 Each session is pre-populated with N turns of ~1 kB messages (written through the real JsonStore), then opened
 through :class:`chatbot.app.App` and sent ``--turns`` more ~1 kB messages by the real :class:`chatbot.chat.Chat`, over
-the real ``openai`` provider, to the local fake OpenAI-compatible server (tests/fake_server.py) with a short reply.
+the real ``openai`` provider, to the local fake OpenAI-compatible server (tests/support/fake_server.py) with a
+short reply.
 The summary sessions start with a summary covering all but the last 4 turns, as a long session would have, so
 the summarizer runs every 5 turns as it would in use (its call is part of the build time of those turns).
 
@@ -35,10 +36,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 from _common import machine  # noqa: E402 - bench/ is on sys.path when a script runs from it
-from fake_server import FakeServer  # noqa: E402
 
 from chatbot.app import App, Settings  # noqa: E402
 from chatbot.chat import TurnDone  # noqa: E402
@@ -47,6 +46,7 @@ from chatbot.engine.tokens import make_counter  # noqa: E402
 from chatbot.engine.turn import Turn  # noqa: E402
 from chatbot.providers import make_provider  # noqa: E402
 from chatbot.storage.json_store import JsonStore  # noqa: E402
+from tests.support.fake_server import FakeServer  # noqa: E402
 
 SIZES = (10, 100, 1000)
 STRATEGIES = ("full", "window", "summary")
@@ -196,7 +196,8 @@ def fake_server(in_process: bool) -> Iterator[str]:
             fake._server.handle_error = lambda request, address: None  # type: ignore[method-assign]
             yield fake.base_url
         return
-    cmd = [sys.executable, str(ROOT / "tests" / "fake_server.py"), "--port", "0", "--reply", REPLY, "--chunks", "4"]
+    server = ROOT / "tests" / "support" / "fake_server.py"
+    cmd = [sys.executable, str(server), "--port", "0", "--reply", REPLY, "--chunks", "4"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         line = proc.stdout.readline() if proc.stdout else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -99,3 +100,14 @@ def make_app(sessions_dir):
     yield build
     for app in apps:
         app.close()
+
+
+ENV_VARS = ("GROQ_API_KEY", "OPENAI_API_KEY", "GROQ_BASE_URL", "OPENAI_BASE_URL", "CHATBOT_ECHO_DELAY")
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+    """No provider keys or base URLs from the developer's shell leak into a test."""
+    for name in ENV_VARS:
+        monkeypatch.delenv(name, raising=False)
+    yield monkeypatch

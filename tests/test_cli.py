@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from chatbot.storage.json_store import JsonStore
-from tests.fake_server import FakeServer
+from tests.support.fake_server import FakeServer
 
 ANSI = "\x1b["
 

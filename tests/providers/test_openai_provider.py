@@ -14,22 +14,6 @@ from pathlib import Path
 import httpx
 import pytest
 import respx
-from _provider_fixtures import (
-    DONE,
-    KEEP_ALIVE,
-    MESSAGES,
-    SSE_HEADERS,
-    chunk,
-    clean_env,  # noqa: F401 - a fixture
-    completion_body,
-    end,
-    error_body,
-    reasoning,
-    sse,
-    texts,
-    usage,
-)
-from fake_server import FakeServer
 
 from chatbot.errors import (
     AuthenticationError,
@@ -48,13 +32,28 @@ from chatbot.providers import PROVIDERS, make_provider
 from chatbot.providers.base import Completion, ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.providers.error_map import retry_after_seconds
 from chatbot.providers.openai_compat import token_limit_param
+from tests.support.fake_server import FakeServer
+from tests.support.sse import (
+    DONE,
+    KEEP_ALIVE,
+    MESSAGES,
+    SSE_HEADERS,
+    chunk,
+    completion_body,
+    end,
+    error_body,
+    reasoning,
+    sse,
+    texts,
+    usage,
+)
 
 BASE = "http://llm.test/v1"
 URL = f"{BASE}/chat/completions"
 
 
 @pytest.fixture
-def provider(clean_env):  # noqa: F811
+def provider(clean_env):
     clean_env.setenv("OPENAI_API_KEY", "sk-test")
     return make_provider("openai", model="gpt-4o-mini", base_url=BASE, max_retries=0)
 
@@ -328,7 +327,7 @@ def test_retry_after_forms():
     assert retry_after_seconds({"retry-after": "soon"}) is None
 
 
-def test_sdk_retries_5xx_before_server_error(httpx2_mock, clean_env):  # noqa: F811
+def test_sdk_retries_5xx_before_server_error(httpx2_mock, clean_env):
     clean_env.setenv("OPENAI_API_KEY", "sk-test")
     provider = make_provider("openai", base_url=BASE, max_retries=1)
     route = httpx2_mock.post(URL).respond(502, json=error_body("bad gateway"), headers={"retry-after-ms": "0"})
@@ -377,7 +376,7 @@ def test_unreachable_names_the_url(httpx2_mock, provider):
     assert BASE in info.value.message and "--base-url" in info.value.message
 
 
-def test_connection_refused_for_real(clean_env):  # noqa: F811
+def test_connection_refused_for_real(clean_env):
     provider = make_provider("openai", base_url="http://127.0.0.1:9/v1", max_retries=0)
     with pytest.raises(ConnectionFailed, match=r"127\.0\.0\.1:9/v1"):
         list(provider.stream(MESSAGES))
@@ -386,7 +385,7 @@ def test_connection_refused_for_real(clean_env):  # noqa: F811
 # --- against a real HTTP server: cancellation, slow streams, stream_options -----------------------------------------
 
 
-def test_closing_the_stream_closes_the_response(clean_env):  # noqa: F811
+def test_closing_the_stream_closes_the_response(clean_env):
     with FakeServer(reply="word " * 200, chunks=200, delay=0.01) as server:
         provider = make_provider("openai", base_url=server.base_url, max_retries=0)
         events = provider.stream(MESSAGES)
@@ -398,14 +397,14 @@ def test_closing_the_stream_closes_the_response(clean_env):  # noqa: F811
         assert server.record.disconnects == 1
 
 
-def test_slow_stream_times_out(clean_env):  # noqa: F811
+def test_slow_stream_times_out(clean_env):
     with FakeServer(reply="slow", chunks=2, delay=1.0) as server:
         provider = make_provider("openai", base_url=server.base_url, timeout=0.2, max_retries=0)
         with pytest.raises(ProviderTimeout):
             list(provider.stream(MESSAGES))
 
 
-def test_fake_server_round_trip(clean_env):  # noqa: F811
+def test_fake_server_round_trip(clean_env):
     with FakeServer(reply="Hello there, friend.", chunks=3, reasoning="hmm") as server:
         provider = make_provider("openai", model="m1", base_url=server.base_url, max_retries=0)
         events = list(provider.stream(MESSAGES))
@@ -415,7 +414,7 @@ def test_fake_server_round_trip(clean_env):  # noqa: F811
         assert provider.complete(MESSAGES).text == "Hello there, friend."
 
 
-def test_fake_server_rejecting_stream_options(clean_env):  # noqa: F811
+def test_fake_server_rejecting_stream_options(clean_env):
     with FakeServer(reply="fine", error="stream_options") as server:
         provider = make_provider("openai", base_url=server.base_url, max_retries=0)
         events = list(provider.stream(MESSAGES))
@@ -426,7 +425,7 @@ def test_fake_server_rejecting_stream_options(clean_env):  # noqa: F811
 # --- make_provider ------------------------------------------------------------------------------------------------
 
 
-def test_missing_key_says_how_to_fix_it(clean_env):  # noqa: F811
+def test_missing_key_says_how_to_fix_it(clean_env):
     with pytest.raises(AuthenticationError) as info:
         make_provider("openai")
     message = info.value.message
@@ -434,19 +433,19 @@ def test_missing_key_says_how_to_fix_it(clean_env):  # noqa: F811
     assert ".env" in message and "--provider echo" in message
 
 
-def test_local_base_url_needs_no_key(clean_env):  # noqa: F811
+def test_local_base_url_needs_no_key(clean_env):
     provider = make_provider("openai", base_url="http://localhost:11434/v1")
     assert provider.name == "openai" and provider.model == PROVIDERS["openai"].default_model
     assert provider.base_url == "http://localhost:11434/v1"
 
 
-def test_base_url_from_environment(clean_env):  # noqa: F811
+def test_base_url_from_environment(clean_env):
     clean_env.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8080/v1")
     assert make_provider("openai").base_url == "http://127.0.0.1:8080/v1"
     assert make_provider("openai", base_url="http://other:1/v1").base_url == "http://other:1/v1"
 
 
-def test_bad_base_url_and_unknown_provider(clean_env):  # noqa: F811
+def test_bad_base_url_and_unknown_provider(clean_env):
     with pytest.raises(ConfigError, match="http://"):
         make_provider("openai", base_url="localhost:8080/v1")
     with pytest.raises(UsageError, match="groq, openai, echo"):
@@ -472,10 +471,10 @@ def test_a_stream_with_no_chunks_is_a_server_error(httpx2_mock, provider, body):
         list(provider.stream(MESSAGES))
 
 
-def test_fake_server_runs_as_a_script(clean_env, tmp_path):  # noqa: F811
+def test_fake_server_runs_as_a_script(clean_env, tmp_path):
     reply = tmp_path / "reply.txt"
     reply.write_text("Scripted reply for benchmarks.", encoding="utf-8")
-    server = str(Path(__file__).with_name("fake_server.py"))
+    server = str(Path(__file__).parents[1] / "support" / "fake_server.py")
     script = [sys.executable, server, "--port", "0", "--reply-file", str(reply), "--chunks", "5", "--delay", "0.001"]
     with subprocess.Popen(script, stdout=subprocess.PIPE, text=True) as proc:
         try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from _provider_fixtures import clean_env, end, texts  # noqa: F401 - clean_env is a fixture
 
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig, is_summary_request, summary_request
@@ -15,6 +14,7 @@ from chatbot.errors import ConfigError
 from chatbot.providers import make_provider
 from chatbot.providers.base import TextDelta, Usage
 from chatbot.providers.echo import ECHO_SUMMARY_LABEL, EchoProvider, echo_summary
+from tests.support.sse import end, texts
 
 MESSAGES = [
     {"role": "system", "content": "You are helpful."},
@@ -30,7 +30,7 @@ def turn(i: int) -> Turn:
 
 
 @pytest.fixture
-def echo(clean_env):  # noqa: F811
+def echo(clean_env):
     return EchoProvider()
 
 
@@ -85,7 +85,7 @@ def test_max_tokens_cuts_the_reply(echo):
     assert echo.complete(MESSAGES, max_tokens=10).finish_reason == "length"
 
 
-def test_delay_from_environment_lets_a_test_cancel(clean_env):  # noqa: F811
+def test_delay_from_environment_lets_a_test_cancel(clean_env):
     clean_env.setenv("CHATBOT_ECHO_DELAY", "0.05")
     stream = make_provider("echo").stream(MESSAGES)
     started = time.monotonic()
@@ -95,7 +95,7 @@ def test_delay_from_environment_lets_a_test_cancel(clean_env):  # noqa: F811
     assert 0.09 <= time.monotonic() - started < 1
 
 
-def test_bad_delay(clean_env):  # noqa: F811
+def test_bad_delay(clean_env):
     clean_env.setenv("CHATBOT_ECHO_DELAY", "fast")
     with pytest.raises(ConfigError, match="CHATBOT_ECHO_DELAY"):
         list(EchoProvider().stream(MESSAGES))
@@ -150,7 +150,7 @@ def test_the_engine_accepts_echo_summaries(echo):
     assert "> - turn 3: user said: question number 3" in reply
 
 
-def test_make_provider_echo_needs_no_key(clean_env):  # noqa: F811
+def test_make_provider_echo_needs_no_key(clean_env):
     provider = make_provider("echo")
     assert isinstance(provider, EchoProvider) and provider.name == "echo" and provider.model == "echo"
     events = list(provider.stream([]))

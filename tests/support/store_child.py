@@ -1,4 +1,4 @@
-"""Child processes for the store tests (run as a script: ``python tests/_store_helpers.py MODE DIR ID``).
+"""Child processes for the store tests (run as a script: ``python tests/support/store_child.py MODE DIR ID``).
 
 - ``save-loop``: lock the session, load or create it, then add a ~1 kB turn and save, forever; prints ``ready``
   after the first save so the parent knows a kill now lands inside the loop.
@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from chatbot.engine.turn import Turn  # noqa: E402
 from chatbot.storage.json_store import JsonStore  # noqa: E402

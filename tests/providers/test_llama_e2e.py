@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _provider_fixtures import end, texts
 
 from chatbot.errors import ContextLengthError, ServerError
 from chatbot.providers import make_provider
 from chatbot.providers.base import ChatProvider, TextDelta
+from tests.support.sse import end, texts
 
 pytestmark = pytest.mark.e2e
 

@@ -25,8 +25,8 @@ from chatbot.storage.export import export_markdown
 from chatbot.storage.json_store import JsonStore
 from chatbot.storage.session import Session, validate_id
 
-HELPER = Path(__file__).with_name("_store_helpers.py")
-ROOT = HELPER.parent.parent
+HELPER = Path(__file__).parents[1] / "support" / "store_child.py"
+ROOT = Path(__file__).parents[2]
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from chatbot.engine.tokens import (
 )
 from chatbot.errors import ConfigError
 
-CORPUS = Path(__file__).resolve().parent.parent / "bench" / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "bench" / "corpus"
 KINDS = ["english", "korean", "mixed_chat", "code", "json"]
 
 

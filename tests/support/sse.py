@@ -1,22 +1,15 @@
-"""Helpers and fixtures for the provider tests: real SSE bodies built from chunk dicts, and a clean environment.
-
-pytest loads fixtures only from conftest.py, so test modules import what they need from here explicitly.
-"""
+"""Helpers for the provider tests: real SSE bodies built from chunk dicts, and checks of an event stream."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from chatbot.providers.base import ReasoningDelta, StreamEnd, StreamEvent, TextDelta
 
 KEEP_ALIVE = ": keep-alive\n\n"
 DONE = "data: [DONE]\n\n"
 MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
-ENV_VARS = ("GROQ_API_KEY", "OPENAI_API_KEY", "GROQ_BASE_URL", "OPENAI_BASE_URL", "CHATBOT_ECHO_DELAY")
 
 
 def chunk(
@@ -96,11 +89,3 @@ def end(events: list[StreamEvent]) -> StreamEnd:
     ends = [e for e in events if isinstance(e, StreamEnd)]
     assert len(ends) == 1 and events[-1] is ends[0], events
     return ends[0]
-
-
-@pytest.fixture
-def clean_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
-    """No provider keys or base URLs from the developer's shell leak into a test."""
-    for name in ENV_VARS:
-        monkeypatch.delenv(name, raising=False)
-    yield monkeypatch

@@ -11,7 +11,7 @@ In tests::
 
 As a script (prints ``listening on http://127.0.0.1:PORT/v1`` once it is ready)::
 
-    python tests/fake_server.py --port 0 --reply-file reply.txt --chunks 20 --delay 0.01
+    python tests/support/fake_server.py --port 0 --reply-file reply.txt --chunks 20 --delay 0.01
 """
 
 from __future__ import annotations

@@ -8,22 +8,6 @@ import time
 import httpx
 import pytest
 import respx
-from _provider_fixtures import (
-    DONE,
-    KEEP_ALIVE,
-    MESSAGES,
-    SSE_HEADERS,
-    chunk,
-    clean_env,  # noqa: F401 - a fixture
-    completion_body,
-    end,
-    error_body,
-    reasoning,
-    sse,
-    texts,
-    usage,
-)
-from fake_server import FakeServer
 
 from chatbot.errors import (
     AuthenticationError,
@@ -37,13 +21,28 @@ from chatbot.errors import (
 )
 from chatbot.providers import make_provider
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, Usage
+from tests.support.fake_server import FakeServer
+from tests.support.sse import (
+    DONE,
+    KEEP_ALIVE,
+    MESSAGES,
+    SSE_HEADERS,
+    chunk,
+    completion_body,
+    end,
+    error_body,
+    reasoning,
+    sse,
+    texts,
+    usage,
+)
 
 ROOT = "http://groq.test"
 URL = f"{ROOT}/openai/v1/chat/completions"
 
 
 @pytest.fixture
-def provider(clean_env):  # noqa: F811
+def provider(clean_env):
     clean_env.setenv("GROQ_API_KEY", "gsk-test")
     return make_provider("groq", base_url=ROOT, max_retries=0)
 
@@ -165,13 +164,13 @@ def test_timeout_and_unreachable(mock, provider):
         list(provider.stream(MESSAGES))
 
 
-def test_missing_key(clean_env):  # noqa: F811
+def test_missing_key(clean_env):
     with pytest.raises(AuthenticationError) as info:
         make_provider("groq", base_url=ROOT)  # a base URL does not make the Groq key optional
     assert "GROQ_API_KEY" in info.value.message and "--provider echo" in info.value.message
 
 
-def test_groq_base_url_from_environment(clean_env):  # noqa: F811
+def test_groq_base_url_from_environment(clean_env):
     clean_env.setenv("GROQ_API_KEY", "gsk-test")
     clean_env.setenv("GROQ_BASE_URL", "http://127.0.0.1:1")
     assert make_provider("groq").base_url == "http://127.0.0.1:1"
@@ -181,7 +180,7 @@ def test_groq_base_url_from_environment(clean_env):  # noqa: F811
 
 
 @pytest.fixture
-def served(clean_env):  # noqa: F811
+def served(clean_env):
     clean_env.setenv("GROQ_API_KEY", "gsk-test")
 
     def start(**config):
