@@ -24,14 +24,10 @@ Typical use::
 from __future__ import annotations
 
 import contextlib
-import errno
-import fcntl
 import os
 import re
 import secrets
-import stat
 import string
-import tempfile
 import time
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -48,6 +44,7 @@ from chatbot.errors import (
     SessionLocked,
     SessionNotFound,
 )
+from chatbot.storage import files
 from chatbot.storage.export import export_markdown
 from chatbot.storage.schema import decode_session
 from chatbot.storage.session import (
@@ -78,7 +75,7 @@ class FileLock:
         if self._fd is None:
             return False
         try:
-            return _same_file(os.fstat(self._fd), os.stat(self._store.lock_path(self.id)))
+            return files.same_file(os.fstat(self._fd), os.stat(self._store.lock_path(self.id)))
         except FileNotFoundError:
             return False
 
@@ -100,7 +97,7 @@ class FileLock:
 
 class JsonStore:
     """Sessions as ``<directory>/<id>.json`` files: the first implementation of :class:`~chatbot.storage.base.
-    JsonStore`.
+    SessionStore`.
 
     Opening creates the directory (0700) if needed, collects problems the user should hear about in
     ``warnings`` (for instance a directory others can read), and removes temporary files left by a killed save.
@@ -114,7 +111,7 @@ class JsonStore:
         # Fingerprint of each session file as this store last loaded or saved it: a save refuses to replace a
         # file it has not seen (a corrupt one, or one another process or an editor wrote meanwhile).
         self._seen: dict[str, tuple[int, ...]] = {}
-        self._open_directory()
+        self.warnings += files.open_private_directory(self.directory)
         self._remove_stale_temp_files()
 
     # --- ids and paths ----------------------------------------------------------------------------------------
@@ -157,7 +154,7 @@ class JsonStore:
             held.release()  # its lock file was removed under us: that lock protects nothing any more
         deadline = time.monotonic() + timeout
         while True:
-            fd = self._try_lock(session_id)
+            fd = files.try_flock(self.lock_path(session_id))
             if fd is not None:
                 break
             if time.monotonic() >= deadline:
@@ -169,27 +166,6 @@ class JsonStore:
         self._locks[session_id] = lock
         self._remove_temp_files(session_id)
         return lock
-
-    def _try_lock(self, session_id: str) -> int | None:
-        """One non-blocking attempt: the locked descriptor, or None when another process holds the lock."""
-        lock_path = self.lock_path(session_id)
-        while True:
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as exc:
-                os.close(fd)
-                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-                    raise
-                return None
-            # A delete may have unlinked the lock file between our open and our flock: then we would hold a lock
-            # on a file nobody else will open. Retry on the file now at the path.
-            try:
-                if _same_file(os.fstat(fd), os.stat(lock_path)):
-                    return fd
-            except FileNotFoundError:
-                pass
-            os.close(fd)
 
     def holds(self, session_id: str) -> bool:
         """Whether this store holds the lock of ``session_id``."""
@@ -249,7 +225,7 @@ class JsonStore:
         path = self.path(session_id)
         data, st = self._read(path)
         session = Session.from_dict(data, session_id, memory, counter)
-        self._seen[session_id] = _fingerprint(st)
+        self._seen[session_id] = files.fingerprint(st)
         return session
 
     def _read(self, path: Path) -> tuple[dict[str, Any], os.stat_result]:
@@ -341,13 +317,13 @@ class JsonStore:
         except FileNotFoundError:
             pass
         else:
-            if self._seen.get(sid) != _fingerprint(st):
+            if self._seen.get(sid) != files.fingerprint(st):
                 raise SessionError(
                     f"session file {path} was not loaded by this process (it is corrupt, or was written by another "
                     f"process since); it was not overwritten"
                 )
         session.updated_at = now_iso()
-        self._seen[sid] = self._write_atomic(path, session.to_json())
+        self._seen[sid] = files.write_atomic(path, session.to_json())
 
     def rename(self, session_id: str, title: str) -> None:
         """Give a stored session a title (takes its lock for the write unless this store holds it already)."""
@@ -355,23 +331,6 @@ class JsonStore:
             session = self.load(session_id)
             session.title = title
             self.save(session)
-
-    def _write_atomic(self, path: Path, payload: bytes) -> tuple[int, ...]:
-        """Replace ``path`` with ``payload``: temporary file, fsync, rename, fsync of the directory."""
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=self.directory)  # mode 0600
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(payload)
-                f.flush()
-                os.fsync(f.fileno())
-                st = os.fstat(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-        self._fsync_directory()
-        return _fingerprint(st)
 
     def delete(self, session_id: str) -> None:
         """Remove a session file and its lock file; refuses a session another process has open."""
@@ -383,7 +342,7 @@ class JsonStore:
             self.lock_path(session_id).unlink(missing_ok=True)
             self._remove_temp_files(session_id)
             self._seen.pop(session_id, None)
-        self._fsync_directory()
+        files.fsync_directory(self.directory)
 
     def set_aside(self, session_id: str) -> Path:
         """Rename a (refused) session file to ``<id>.json.broken-<time>`` so the id can start over.
@@ -402,28 +361,10 @@ class JsonStore:
         with self.acquire(session_id) if not self.holds(session_id) else contextlib.nullcontext():
             os.rename(path, target)
             self._seen.pop(session_id, None)
-        self._fsync_directory()
+        files.fsync_directory(self.directory)
         return target
 
     # --- housekeeping -----------------------------------------------------------------------------------------
-
-    def _open_directory(self) -> None:
-        d = self.directory
-        try:
-            d.mkdir(mode=0o700, parents=True)
-        except FileExistsError:
-            if not d.is_dir():
-                raise SessionError(f"sessions directory {d} exists but is not a directory") from None
-            mode = stat.S_IMODE(d.stat().st_mode)
-            if mode & 0o077:
-                self.warnings.append(
-                    f"sessions directory {d} is accessible by other users (mode {mode:o}); "
-                    f"run `chmod 700 {d}` to keep your conversations private"
-                )
-        except OSError as exc:
-            raise SessionError(f"cannot create sessions directory {d}: {exc.strerror}") from None
-        else:
-            d.chmod(0o700)  # mkdir's mode is filtered by the umask
 
     def _remove_stale_temp_files(self) -> None:
         """Remove temporary files of killed saves: those of sessions no process holds (a live save holds it)."""
@@ -446,34 +387,4 @@ class JsonStore:
         """Probe a session's lock without taking it for longer than the probe."""
         if session_id in self._locks:
             return False
-        try:
-            fd = os.open(self.lock_path(session_id), os.O_RDONLY | os.O_CLOEXEC)
-        except FileNotFoundError:
-            return False  # nobody ever locked it, so no save is in progress
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        finally:
-            os.close(fd)
-        return False
-
-    def _fsync_directory(self) -> None:
-        """Make the rename itself durable (the new directory entry survives a power cut)."""
-        fd = os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(fd)
-        except OSError as exc:
-            if exc.errno != errno.EINVAL:  # some filesystems cannot fsync a directory; the data is still safe
-                raise
-        finally:
-            os.close(fd)
-
-
-def _fingerprint(st: os.stat_result) -> tuple[int, ...]:
-    """What changes whenever a file is replaced (new inode) or rewritten in place (size, time)."""
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-
-
-def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
-    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+        return files.flock_held_elsewhere(self.lock_path(session_id))

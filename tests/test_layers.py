@@ -1,0 +1,87 @@
+"""The package's layers: no import runs up them (docs/architecture.md draws the table this test keeps true).
+
+Every ``import`` in every module counts, including the lazy ones inside functions.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "chatbot"
+
+# layer -> the layers its modules may import (a layer may always import itself)
+ALLOWED: dict[str, set[str]] = {
+    "errors": set(),
+    "engine": {"errors"},
+    "providers": {"errors", "engine"},
+    "storage": {"errors", "engine"},
+    "tools": {"errors", "engine"},
+    "core": {"errors", "engine", "providers", "storage", "tools"},  # chat.py, app.py: one turn, the session in use
+    "terminal": {"errors", "engine", "providers", "storage", "tools", "core"},
+    "top": {"errors", "engine", "providers", "storage", "tools", "core", "terminal"},  # cli.py and the package face
+}
+CORE = {"chat", "app"}
+TOP = {"cli", "__main__", "__init__", "tokens"}
+
+
+def layer_of(module: str) -> str:
+    """The layer of a dotted module name inside the package (``chatbot.engine.memory`` -> ``engine``)."""
+    parts = module.split(".")
+    assert parts[0] == "chatbot", module
+    if len(parts) == 1:
+        return "top"
+    head = parts[1]
+    if head in CORE:
+        return "core"
+    if head in TOP:
+        return "top"
+    assert head in ALLOWED, f"{module} is in no layer: add it to tests/test_layers.py and docs/architecture.md"
+    return head
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(path: Path) -> list[tuple[int, str]]:
+    """(line, dotted module) of every import of a chatbot module in the file."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.split(".")[0] == "chatbot"]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "chatbot":
+            found.append((node.lineno, str(node.module)))
+    return found
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
+def test_no_import_runs_up_the_layers(path: Path) -> None:
+    here = layer_of(module_name(path))
+    wrong = []
+    for line, target in imports(path):
+        if target == "chatbot":
+            continue  # the package face imports nothing at import time (``from chatbot import __version__``)
+        there = layer_of(target)
+        if there != here and there not in ALLOWED[here]:
+            wrong.append(f"line {line}: {here} imports {target} ({there})")
+    assert not wrong, f"{module_name(path)}:\n" + "\n".join(wrong)
+
+
+def test_the_walk_sees_every_layer() -> None:
+    seen = {layer_of(module_name(p)) for p in MODULES}
+    assert {"errors", "engine", "providers", "storage", "core", "terminal", "top"} <= seen
+
+
+def test_a_module_stays_under_400_lines() -> None:
+    long = {module_name(p): n for p in MODULES if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
+    assert not long, long
