@@ -12,97 +12,11 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from chatbot import __version__
-from chatbot.engine.memory import STRATEGIES
 from chatbot.errors import ChatbotError, UsageError
-from chatbot.providers.table import PROVIDERS
+from chatbot.flags import build_parser
 
 if TYPE_CHECKING:
     from chatbot.app import App
-
-
-def _count(text: str, least: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < least:
-        raise argparse.ArgumentTypeError(f"{text} is less than {least}")
-    return value
-
-
-def _positive(text: str) -> int:
-    """A whole number of at least 1."""
-    return _count(text, 1)
-
-
-def _natural(text: str) -> int:
-    """A whole number of at least 0."""
-    return _count(text, 0)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (SPEC.md, Command line)."""
-    env = os.environ.get
-    p = argparse.ArgumentParser(
-        prog="chatbot",
-        description="A terminal chat with any OpenAI-compatible model. The model is stateless: every request "
-        "re-sends the conversation, and chatbot decides what to keep.",
-        epilog="Keys come from GROQ_API_KEY / OPENAI_API_KEY or a .env file. Try `--provider echo` offline.",
-    )
-    p.add_argument(
-        "--provider",
-        choices=list(PROVIDERS),
-        default=env("CHATBOT_PROVIDER") or "groq",
-        help="default: $CHATBOT_PROVIDER, else groq",
-    )
-    p.add_argument(
-        "--model",
-        default=env("CHATBOT_MODEL") or None,
-        help="default per provider (groq: openai/gpt-oss-20b), or $CHATBOT_MODEL",
-    )
-    p.add_argument("--base-url", help="any OpenAI-compatible endpoint (Ollama, vLLM, LM Studio, llama.cpp)")
-    p.add_argument("--session", metavar="ID", help="resume session ID, or create it")
-    p.add_argument("-c", "--continue", dest="cont", action="store_true", help="resume the most recent session")
-    p.add_argument(
-        "--sessions-dir",
-        metavar="DIR",
-        default=env("CHATBOT_SESSIONS_DIR") or "sessions",
-        help="default: $CHATBOT_SESSIONS_DIR, else ./sessions",
-    )
-    p.add_argument("--system", metavar="TEXT", help="system message of a new session")
-    p.add_argument("--memory", choices=STRATEGIES, default="summary", help="default: summary")
-    p.add_argument("--window-turns", type=_natural, default=6, metavar="N", help="window: earlier turns kept")
-    p.add_argument(
-        "--summary-trigger",
-        type=_positive,
-        default=8,
-        metavar="N",
-        help="summary: summarize when more than N earlier turns are unsummarized",
-    )
-    p.add_argument(
-        "--keep-turns",
-        type=_natural,
-        default=4,
-        metavar="M",
-        help="summary: earlier turns kept verbatim after summarizing (M < N)",
-    )
-    p.add_argument(
-        "--max-input-tokens",
-        type=_positive,
-        default=6000,
-        metavar="T",
-        help="budget for a whole request (default 6000)",
-    )
-    p.add_argument("--max-output-tokens", type=_positive, metavar="R", help="reply limit sent to the provider")
-    p.add_argument("--tokenizer", metavar="PATH|NAME", help="count with a real tokenizer (tokenizer.json path)")
-    p.add_argument("--summary-model", metavar="NAME", help="model for summaries (default: the chat model)")
-    p.add_argument("-p", "--prompt", metavar="TEXT", help="one-shot: send TEXT as the next turn, print the reply")
-    p.add_argument("--list-sessions", action="store_true", help="list sessions and exit")
-    p.add_argument("--plain", action="store_true", help="no Markdown rendering")
-    p.add_argument("--reasoning", action="store_true", help="also show the model's reasoning (gpt-oss), dimmed")
-    p.add_argument("--version", action="version", version=f"chatbot {__version__}")
-    return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
