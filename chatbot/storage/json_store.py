@@ -5,7 +5,7 @@ Layout of a sessions directory (0700)::
     <id>.json                      the session (0600), compact JSON, schema "version": 1
     .<id>.lock                     the lock file: flock'ed by the process using the session; holds its pid
     .<id>.<random>.tmp             a save in progress (only ever seen after a kill -9; cleaned up)
-    <id>.json.broken-<time>        a refused file the user chose to set aside (see :meth:`JsonStore.set_aside`)
+    <id>.json.broken-<time>        a refused file moved aside by :meth:`JsonStore.set_aside` (the id can start over)
 
 Saving is atomic (temporary file, fsync, rename, fsync of the directory), so a kill -9 at any moment leaves the
 previous or the new version. Writing needs the session's lock (:meth:`JsonStore.acquire`), which the OS drops
