@@ -3,12 +3,17 @@
 - ``save-loop``: lock the session, load or create it, then add a ~1 kB turn and save, forever; prints ``ready``
   after the first save so the parent knows a kill now lands inside the loop.
 - ``hold``: lock the session, print ``locked``, and sleep until killed.
+
+Tests import :func:`hold_lock_in_child` to have another process hold a session's lock.
 """
 
 from __future__ import annotations
 
+import contextlib
+import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -45,6 +50,20 @@ def hold(directory: str, session_id: str) -> None:
     store.acquire(session_id)
     print("locked", flush=True)
     time.sleep(60)
+
+
+@contextlib.contextmanager
+def hold_lock_in_child(directory: str | Path, session_id: str) -> Iterator[subprocess.Popen[str]]:
+    """Another process holds the lock of ``session_id`` for the duration of the block."""
+    child = subprocess.Popen(
+        [sys.executable, __file__, "hold", str(directory), session_id], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "locked"
+        yield child
+    finally:
+        child.kill()
+        child.wait()
 
 
 if __name__ == "__main__":
