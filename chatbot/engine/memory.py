@@ -89,12 +89,9 @@ def build_request(
     new message do not fit.
     """
     user_msg = dict(user) if isinstance(user, dict) else {"role": "user", "content": user}
-    cfg = conv.memory
-    budget = cfg.max_input_tokens if budget is None else budget
+    budget = conv.memory.max_input_tokens if budget is None else budget
     counter = conv.counter
     warnings: list[str] = []
-    summarized = 0
-    n = len(conv.turns)
     user_tokens = counter.count_message(user_msg)
 
     bare = counter.total(conv.system_tokens(False) + user_tokens)
@@ -105,39 +102,11 @@ def build_request(
             needed=bare,
             budget=budget,
         )
+    start, summarized = _strategy_start(conv, summarizer, warnings)
+    first, fixed, start, more = _fit_folding_early(conv, start, user_tokens, budget, summarizer, warnings)
+    summarized += more
 
-    use_summary = cfg.strategy == "summary"
-    if cfg.strategy == "full":
-        start = 0
-    elif cfg.strategy == "window":
-        start = max(0, n - cfg.window_turns)
-    else:
-        start = conv.summary_covers
-        if n - conv.summary_covers > cfg.summary_trigger:
-            upto = n - cfg.keep_turns
-            done = _fold(conv, upto, summarizer, warnings)
-            if done:
-                summarized += done
-                start = conv.summary_covers
-            else:
-                # transactional fallback: send what would have been kept, drop what would have been folded
-                start = upto
-
-    first, fixed = _fit(conv, start, user_tokens, use_summary, budget)
-    # Over budget: summarize early instead of dropping. Fold at least what does not fit and as much as the
-    # trigger would (all but the last keep_turns). The grown summary can push one more turn out, so fold
-    # again, a bounded number of times: each fold must shrink what it replaces, so this converges.
-    for _ in range(MAX_EARLY_FOLDS):
-        if not (use_summary and first > start and summarizer is not None and not warnings):
-            break
-        done = _fold(conv, max(first, n - cfg.keep_turns), summarizer, warnings)
-        if not done:
-            break
-        summarized += done
-        start = max(start, conv.summary_covers)
-        first, fixed = _fit(conv, start, user_tokens, use_summary, budget)
-
-    include_summary = use_summary and bool(conv.summary)
+    include_summary = conv.memory.strategy == "summary" and bool(conv.summary)
     if include_summary and fixed is None:
         warnings.append("the summary is too long for the budget and was left out of this request")
         include_summary = False
@@ -163,6 +132,54 @@ def build_request(
         dropped=max(0, first - covered),
         warnings=tuple(warnings),
     )
+
+
+def _strategy_start(conv: Conversation, summarizer: Summarizer | None, warnings: list[str]) -> tuple[int, int]:
+    """The strategy's choice before the budget: (first earlier turn to send, turns folded into the summary now).
+
+    ``summary`` folds when more than ``summary_trigger`` turns are uncovered; when that fold fails it sends what
+    would have been kept and drops what would have been folded (the transactional fallback).
+    """
+    cfg = conv.memory
+    n = len(conv.turns)
+    if cfg.strategy == "full":
+        return 0, 0
+    if cfg.strategy == "window":
+        return max(0, n - cfg.window_turns), 0
+    if n - conv.summary_covers <= cfg.summary_trigger:
+        return conv.summary_covers, 0
+    upto = n - cfg.keep_turns
+    done = _fold(conv, upto, summarizer, warnings)
+    return (conv.summary_covers, done) if done else (upto, 0)
+
+
+def _fit_folding_early(
+    conv: Conversation,
+    start: int,
+    user_tokens: int,
+    budget: int,
+    summarizer: Summarizer | None,
+    warnings: list[str],
+) -> tuple[int, int | None, int, int]:
+    """Fit turns[start:] into the budget: (first turn sent, fixed tokens or None, new start, turns folded).
+
+    Over budget, ``summary`` summarizes early instead of dropping: it folds at least what does not fit and as much
+    as the trigger would (all but the last keep_turns). The grown summary can push one more turn out, so it folds
+    again, a bounded number of times: each fold must shrink what it replaces, so this converges.
+    """
+    use_summary = conv.memory.strategy == "summary"
+    first, fixed = _fit(conv, start, user_tokens, use_summary, budget)
+    summarized = 0
+    for _ in range(MAX_EARLY_FOLDS):
+        if not (use_summary and first > start and summarizer is not None and not warnings):
+            break
+        done = _fold(conv, max(first, len(conv.turns) - conv.memory.keep_turns), summarizer, warnings)
+        if not done:
+            break
+        summarized += done
+        start = max(start, conv.summary_covers)
+        first, fixed = _fit(conv, start, user_tokens, use_summary, budget)
+    return first, fixed, start, summarized
 
 
 def shrink_budget(conv: Conversation, request: Request) -> int | None:
