@@ -1,7 +1,28 @@
 """The project's error tree.
 
 Every expected failure is a :class:`ChatbotError` carrying the message a user should read and the exit code the
-process ends with. The CLI prints ``error.message`` and never a traceback for these.
+process ends with. The CLI prints ``chatbot: <message>`` and exits with the code, never a traceback::
+
+    ChatbotError                      1
+    ├── UsageError                    2  a bad flag, argument or command value
+    ├── ConfigError                   2  missing key, unloadable tokenizer, bad base URL
+    ├── SessionError                  3
+    │   ├── InvalidSessionId
+    │   ├── SessionNotFound
+    │   ├── SessionLocked
+    │   └── SessionCorrupt
+    ├── BudgetError                   4  even the system message and the new message do not fit
+    ├── SummaryError                  1  the summarizer failed (the request falls back, history unchanged)
+    ├── InvalidRequest                1  a request that breaks the chat format; never sent
+    └── ProviderError                 5
+        ├── AuthenticationError
+        ├── ModelNotFoundError
+        ├── RateLimitError
+        │   └── TokenRateLimitError
+        ├── ContextLengthError
+        ├── ServerError
+        ├── ProviderTimeout
+        └── ConnectionFailed
 """
 
 from __future__ import annotations
