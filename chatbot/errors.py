@@ -117,5 +117,18 @@ class ConnectionFailed(ProviderError):
     """The server could not be reached."""
 
 
+# --- tools ------------------------------------------------------------------------------------------------------
+
+
+class ToolSourceError(ChatbotError):
+    """A tool source given on the command line is unusable (a --functions file that does not load, no mcp SDK)."""
+
+    exit_code = 2
+
+
+class ToolFailed(ChatbotError):
+    """One tool call failed (raised, timed out, its server died); the message goes back to the model, not a crash."""
+
+
 class InvalidRequest(ChatbotError):
     """A request that breaks the chat format (system not first, orphan tool messages, ...); never sent."""
