@@ -79,8 +79,17 @@ def run(args: argparse.Namespace) -> int:
         system=args.system,
         max_output_tokens=args.max_output_tokens or None,
         summary_model=args.summary_model,
+        max_tool_rounds=args.max_tool_rounds,
     )
-    app = App(store, provider, settings, lambda model: make_counter(args.tokenizer, args.provider, model))
+    toolbox = None
+    if args.mcp or args.functions:
+        from chatbot.tools.setup import open_tools
+
+        toolbox = open_tools(args.mcp, args.functions, timeout=args.tool_timeout)
+        for warning in toolbox.registry.warnings:
+            _notice(warning, warning=True)
+    counters = lambda model: make_counter(args.tokenizer, args.provider, model)  # noqa: E731
+    app = App(store, provider, settings, counters, tools=toolbox.registry if toolbox else None)
     try:
         chat = app.open(args.session, latest=args.cont)
         chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
@@ -90,7 +99,10 @@ def run(args: argparse.Namespace) -> int:
         if interactive:
             from chatbot.terminal.repl import Repl
 
-            return Repl(app, plain=args.plain, show_reasoning=args.reasoning).run()
+            return Repl(app, plain=args.plain, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools).run()
+        if args.confirm_tools and not (_uses_repl(args) and sys.stdin.isatty()):
+            _notice("--confirm-tools: there is no terminal to ask in, so every tool call is refused", warning=True)
+            app.confirm_tool = lambda call: False
         turns = len(chat.conversation.turns)
         _notice(f"session {chat.session.id} ({f'{turns} turn(s) stored' if turns else 'new'})")
         if args.prompt is not None:
@@ -98,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
         return script(app, sys.stdin, args)
     finally:
         app.close()
+        if toolbox is not None:
+            toolbox.close()
 
 
 def _load_dotenv() -> None:
@@ -117,8 +131,9 @@ def _notice(text: str, *, warning: bool = False) -> None:
 
 def send_plain(app: App, text: str, out: TextIO, *, show_reasoning: bool) -> None:
     """Send one message and write the reply to ``out`` as plain text; notices go to stderr."""
-    from chatbot.chat import Notice
+    from chatbot.chat import Notice, ToolFinished, ToolStarted
     from chatbot.providers.base import ReasoningDelta, TextDelta
+    from chatbot.tools.base import describe_call, preview
 
     wrote = False
     events = app.chat.send(text)
@@ -133,6 +148,13 @@ def send_plain(app: App, text: str, out: TextIO, *, show_reasoning: bool) -> Non
                     sys.stderr.write(event.text)
             elif isinstance(event, Notice):
                 _notice(event.text, warning=event.warning)
+            elif isinstance(event, ToolStarted):
+                _notice(f"tool call: {describe_call(event.call.name, event.call.arguments)}")
+            elif isinstance(event, ToolFinished):
+                _notice(
+                    f"tool {event.call.name} {'failed' if event.error else 'result'}: {preview(event.text)}",
+                    warning=event.error,
+                )
     finally:
         events.close()  # on Ctrl-C: stores the partial answer, marked as interrupted
     if wrote:
@@ -168,11 +190,17 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
     return status
 
 
+def _uses_repl(args: argparse.Namespace) -> bool:
+    """Whether a one-shot reply is rendered (and questions asked) by the terminal front end."""
+    return args.prompt is not None and sys.stdout.isatty() and not args.plain
+
+
 def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
     """One-shot mode: send ``text`` as the next turn of the session and print the reply."""
-    if sys.stdout.isatty() and not args.plain:
+    if _uses_repl(args):
         from chatbot.terminal.repl import Repl
 
-        return Repl(app, plain=False, show_reasoning=args.reasoning).send(text)
+        repl = Repl(app, plain=False, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools)
+        return repl.send(text)
     send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
     return 0

@@ -52,3 +52,19 @@ class ToolOutcome:
     text: str
     error: bool = False
     notice: str = ""  # for the user, beside the tool message (empty when all went well)
+
+
+_CONTROL = dict.fromkeys(c for c in range(32) if c not in (9, 10)) | {127: None}
+
+
+def preview(text: str, width: int = 100) -> str:
+    """One line of at most ``width`` characters, control characters removed (text from a model or a server)."""
+    flat = " ".join(text.translate(_CONTROL).split())
+    # C1 controls (ESC's 8-bit cousins) can also start a terminal escape sequence
+    flat = "".join(ch for ch in flat if not 0x80 <= ord(ch) < 0xA0)
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def describe_call(name: str, arguments: str, width: int = 100) -> str:
+    """A call as the user sees it: ``name(arguments)`` on one line."""
+    return preview(f"{name}({arguments})", width)

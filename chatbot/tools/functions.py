@@ -22,7 +22,14 @@ from typing import Any
 from chatbot.errors import ToolFailed, ToolSourceError
 from chatbot.tools.base import Tool, ToolSpec
 
-_SIMPLE: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
+_SIMPLE: dict[Any, str] = {
+    str: "string",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    list: "array",
+    dict: "object",
+}
 
 
 def json_type(hint: Any) -> dict[str, Any]:
@@ -39,7 +46,7 @@ def json_type(hint: Any) -> dict[str, Any]:
             return kinds[0]
         return {"anyOf": kinds}
     if origin in _SIMPLE:
-        schema = {"type": _SIMPLE[origin]}
+        schema: dict[str, Any] = {"type": _SIMPLE[origin]}
         if origin is list and args:
             schema["items"] = json_type(args[0])
         return schema

@@ -10,6 +10,7 @@ and its types stop here: the rest sees :class:`~chatbot.tools.base.ToolSpec` and
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shlex
 import tempfile
@@ -33,8 +34,8 @@ def is_http(server: str) -> bool:
 
 def describe_error(exc: BaseException) -> str:
     """One line for an exception the SDK raised (task groups wrap the real cause in exception groups)."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
+    while getattr(exc, "exceptions", None):  # an exception group (Python 3.11+, or the backport anyio uses)
+        exc = exc.exceptions[0]  # type: ignore[attr-defined]
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
@@ -63,7 +64,8 @@ class McpServer:
         self.error = ""  # why it is not alive
         self.session: Any = None
         self._stop: asyncio.Event | None = None
-        self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+        # closed with the process; the server's own log goes here so it cannot scribble over the terminal UI
+        self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
 
     def _transport(self) -> Any:
         if is_http(self.address):
@@ -75,7 +77,6 @@ class McpServer:
         argv = shlex.split(self.address)
         if not argv:
             raise ToolSourceError("--mcp needs a URL or a command line")
-        # the server's own log goes to a file: it must not scribble over the terminal UI
         return stdio_client(StdioServerParameters(command=argv[0], args=argv[1:]), errlog=self._stderr)
 
     async def run(self, ready: Future[list[Any]]) -> None:
@@ -196,10 +197,8 @@ class McpHub:
         for server in self.servers:
             self.loop.call_soon_threadsafe(server.stop)
         pending = asyncio.run_coroutine_threadsafe(self._drain(), self.loop)
-        try:
+        with contextlib.suppress(Exception):  # closing is best effort: the process is ending anyway
             pending.result(5)
-        except Exception:  # closing is best effort: the process is ending anyway
-            pass
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(5)
 

@@ -35,6 +35,7 @@ class Registry:
         self.timeout = timeout
         self._tools: dict[str, Tool] = {}
         self.warnings: list[str] = []
+        self._reported_gone: set[str] = set()
         self.add(tools)
 
     def add(self, tools: Iterable[Tool]) -> None:
@@ -55,6 +56,13 @@ class Registry:
     def openai_tools(self) -> list[dict[str, Any]]:
         """The ``tools`` request parameter (empty when there are none)."""
         return [spec.to_openai() for spec in self.specs()]
+
+    def gone(self) -> list[str]:
+        """Sources whose tools stopped being available since the last call (each is reported once)."""
+        sources = {t.spec.source for t in self._tools.values() if not t.available}
+        new = sorted(sources - self._reported_gone)
+        self._reported_gone |= sources
+        return new
 
     def __bool__(self) -> bool:
         return bool(self.specs())
@@ -85,4 +93,5 @@ class Registry:
 
 
 def _failed(name: str, message: str) -> ToolOutcome:
-    return ToolOutcome(name, f"Error: {message}", error=True, notice=f"tool {name}: {message}")
+    # the front end shows a failed result as a warning: no separate notice, or the user reads it twice
+    return ToolOutcome(name, f"Error: {message}", error=True)
