@@ -81,9 +81,9 @@ def add_note(title: str, text: str) -> str:
 
 
 @server.tool()
-def list_notes() -> list[str]:
-    """The titles of the stored notes."""
-    return sorted(_notes)
+def list_notes() -> str:
+    """The titles of the stored notes, one per line."""
+    return "\n".join(sorted(_notes)) or "(no notes yet)"
 
 
 @server.tool()
@@ -102,7 +102,7 @@ def main() -> None:
     if args.http is None:
         server.run("stdio")
     else:
-        server.run("streamable-http", host="127.0.0.1", port=args.http, log_level="warning")
+        server.run("streamable-http", host="127.0.0.1", port=args.http)
 
 
 if __name__ == "__main__":

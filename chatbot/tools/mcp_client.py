@@ -116,8 +116,22 @@ class McpServer:
             self._stop.set()
 
     async def call(self, name: str, arguments: dict[str, Any], timeout: float) -> str:
-        """Call one tool; raise ToolFailed with the server's message when it reports an error."""
-        result = await self.session.call_tool(name, arguments, read_timeout_seconds=timeout)
+        """Call one tool; raise ToolFailed with the server's message when it reports an error or is too slow.
+
+        Anything else raised here means the connection is gone (see :meth:`McpHub.submit`).
+        """
+        from mcp.shared.exceptions import MCPError
+        from mcp_types import CONNECTION_CLOSED
+
+        try:
+            result = await asyncio.wait_for(self.session.call_tool(name, arguments), timeout)
+        except asyncio.TimeoutError:
+            raise ToolFailed(f"{name} did not finish within {timeout:g} seconds") from None
+        except MCPError as exc:
+            if exc.code == CONNECTION_CLOSED:
+                raise  # the server is gone
+            # an error answer: the server is fine, the call was not
+            raise ToolFailed(f"the server refused the call: {exc.message}") from None
         text = result_text(list(result.content), result.structured_content)
         if result.is_error:
             raise ToolFailed(text or f"{name} failed on the server")
@@ -179,18 +193,20 @@ class McpHub:
         name, server = tool.spec.name, tool.server
         try:
             return str(future.result(timeout))
-        except FutureTimeout:
+        except FutureTimeout:  # the loop itself is stuck: the call's own timeout should have fired long ago
             future.cancel()
-            raise ToolFailed(f"{name} did not finish within {timeout - 5:g} seconds") from None
+            raise ToolFailed(f"{name} did not finish within {timeout:g} seconds") from None
         except KeyboardInterrupt:
             future.cancel()  # the call stops on the server's side of the loop too
             raise
         except ToolFailed:
             raise
         except Exception as exc:
-            if not server.alive:
-                raise ToolFailed(f"MCP server {server.address} stopped ({server.error}); its tools are gone") from None
-            raise ToolFailed(f"{name} failed: {describe_error(exc)}") from None
+            # A failure outside the tool's own error result is the connection: the server is gone, and with it
+            # its tools (the next request no longer offers them); the chat goes on.
+            server.alive = False
+            server.error = server.error or describe_error(exc)
+            raise ToolFailed(f"MCP server {server.address} stopped ({server.error}); its tools are gone") from None
 
     def close(self) -> None:
         """Close every session (stdio servers end with it) and stop the loop thread."""
