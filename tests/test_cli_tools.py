@@ -4,6 +4,9 @@ example one, over stdio and streamable HTTP) and a --functions file run the call
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -176,3 +179,15 @@ def test_old_tool_results_are_sent_shortened(tmp_path):
     assert len(later) < len(whole) // 4 and "[tool result shortened for this request" in later
     assert tool_messages(stored(tmp_path, "s")["turns"][0])[0]["content"] == whole
     assert json.dumps(requests[2]).count("lorem") <= 400
+
+
+def test_start_up_does_not_load_the_mcp_sdk_without_a_server(tmp_path):
+    code = (
+        "import sys; from chatbot.cli import main; main(['--provider', 'echo', '-p', 'hi']); "
+        "print('LOADED' if [m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'chatbot.tools.setup'))] "
+        "else 'NOT LOADED')"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CHATBOT_")}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert result.stdout.strip().endswith("NOT LOADED"), result.stderr

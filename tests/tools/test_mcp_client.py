@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import builtins
+import importlib
+
 import pytest
 
 from chatbot.errors import ToolSourceError
@@ -83,5 +86,6 @@ def test_http_server_killed_mid_session(hub):
 
 def test_helpers():
     assert is_http("https://x/mcp") and is_http("http://x") and not is_http("python server.py")
-    group = ExceptionGroup("outer", [ValueError("inner reason\nmore")])
+    group_type = getattr(builtins, "ExceptionGroup", None) or importlib.import_module("exceptiongroup").ExceptionGroup
+    group = group_type("outer", [ValueError("inner reason\nmore")])
     assert describe_error(group) == "ValueError: inner reason"
