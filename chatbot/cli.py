@@ -17,6 +17,7 @@ from chatbot.flags import build_parser
 
 if TYPE_CHECKING:
     from chatbot.app import App
+    from chatbot.tools.setup import Toolbox
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -81,13 +82,7 @@ def run(args: argparse.Namespace) -> int:
         summary_model=args.summary_model,
         max_tool_rounds=args.max_tool_rounds,
     )
-    toolbox = None
-    if args.mcp or args.functions:
-        from chatbot.tools.setup import open_tools
-
-        toolbox = open_tools(args.mcp, args.functions, timeout=args.tool_timeout)
-        for warning in toolbox.registry.warnings:
-            _notice(warning, warning=True)
+    toolbox = _open_tools(args)
     counters = lambda model: make_counter(args.tokenizer, args.provider, model)  # noqa: E731
     app = App(store, provider, settings, counters, tools=toolbox.registry if toolbox else None)
     try:
@@ -112,6 +107,18 @@ def run(args: argparse.Namespace) -> int:
         app.close()
         if toolbox is not None:
             toolbox.close()
+
+
+def _open_tools(args: argparse.Namespace) -> Toolbox | None:
+    """The tools of --functions and --mcp (None without them: nothing tool-related is even imported)."""
+    if not (args.mcp or args.functions):
+        return None
+    from chatbot.tools.setup import open_tools
+
+    toolbox = open_tools(args.mcp, args.functions, timeout=args.tool_timeout)
+    for warning in toolbox.registry.warnings:
+        _notice(warning, warning=True)
+    return toolbox
 
 
 def _load_dotenv() -> None:
