@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from chatbot.chat import Chat
+from chatbot.chat import DEFAULT_TOOL_ROUNDS, Chat
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import SessionError, UsageError
-from chatbot.providers.base import ChatProvider
+from chatbot.providers.base import ChatProvider, ToolCall
 from chatbot.storage.base import SessionLock, SessionStore
 from chatbot.storage.session import Session, validate_id
+from chatbot.tools.registry import Registry
 
 DEFAULT_SYSTEM = (
     "You are a helpful assistant in a terminal chat. Answer clearly and concisely, in the language the user "
@@ -32,6 +33,7 @@ class Settings:
     system: str | None = None  # for new sessions; None: DEFAULT_SYSTEM
     max_output_tokens: int | None = None
     summary_model: str | None = None
+    max_tool_rounds: int = DEFAULT_TOOL_ROUNDS
 
 
 class App:
@@ -43,8 +45,13 @@ class App:
         provider: ChatProvider,
         settings: Settings,
         counter_factory: Callable[[str], TokenCounter],
+        *,
+        tools: Registry | None = None,
     ) -> None:
         self.store = store
+        self.tools = tools
+        # asked before each tool call when set (--confirm-tools in terminal mode); every chat opened uses it
+        self.confirm_tool: Callable[[ToolCall], bool] | None = None
         self.provider = provider
         self.settings = settings
         self.counter_factory = counter_factory
@@ -99,6 +106,10 @@ class App:
         """Switch the chat model; the token counter follows the model's family (chat format, calibration)."""
         self.chat.set_model(model, self.counter_factory(model))
 
+    def _confirm_tool(self, call: ToolCall) -> bool:
+        # looked up at each call, so a front end may set confirm_tool after sessions are open
+        return self.confirm_tool is None or self.confirm_tool(call)
+
     def close(self) -> None:
         """Release the session lock."""
         if self._lock is not None:
@@ -142,6 +153,9 @@ class App:
             self.store,
             max_output_tokens=self.settings.max_output_tokens,
             summary_model=self.settings.summary_model,
+            tools=self.tools,
+            max_tool_rounds=self.settings.max_tool_rounds,
+            confirm_tool=self._confirm_tool,
         )
         if old is not None and old is not lock:
             old.release()

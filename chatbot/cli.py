@@ -17,6 +17,8 @@ from chatbot.flags import build_parser
 
 if TYPE_CHECKING:
     from chatbot.app import App
+    from chatbot.storage.base import SessionStore
+    from chatbot.tools.setup import Toolbox
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -42,8 +44,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Wire the app for ``args`` and run the chosen mode."""
-    from chatbot.app import App, Settings
-    from chatbot.engine.memory import MemoryConfig
     from chatbot.storage import open_store
     from chatbot.storage.session import validate_id
 
@@ -61,26 +61,8 @@ def run(args: argparse.Namespace) -> int:
         validate_id(args.session)  # refused before any request or file access
     if args.session is not None and args.cont:
         raise UsageError("--session and -c/--continue cannot be used together")
-    memory = MemoryConfig(
-        strategy=args.memory,
-        window_turns=args.window_turns,
-        summary_trigger=args.summary_trigger,
-        keep_turns=args.keep_turns,
-        max_input_tokens=args.max_input_tokens,
-    )
-    from chatbot.engine.tokens import make_counter
-    from chatbot.providers import make_provider
-
-    provider = make_provider(args.provider, model=args.model, base_url=args.base_url)
-    settings = Settings(
-        provider_name=args.provider,
-        model=args.model,
-        memory=memory,
-        system=args.system,
-        max_output_tokens=args.max_output_tokens or None,
-        summary_model=args.summary_model,
-    )
-    app = App(store, provider, settings, lambda model: make_counter(args.tokenizer, args.provider, model))
+    toolbox = _open_tools(args)
+    app = _make_app(args, store, toolbox)
     try:
         chat = app.open(args.session, latest=args.cont)
         chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
@@ -90,7 +72,10 @@ def run(args: argparse.Namespace) -> int:
         if interactive:
             from chatbot.terminal.repl import Repl
 
-            return Repl(app, plain=args.plain, show_reasoning=args.reasoning).run()
+            return Repl(app, plain=args.plain, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools).run()
+        if args.confirm_tools and not (_uses_repl(args) and sys.stdin.isatty()):
+            _notice("--confirm-tools: there is no terminal to ask in, so every tool call is refused", warning=True)
+            app.confirm_tool = lambda call: False
         turns = len(chat.conversation.turns)
         _notice(f"session {chat.session.id} ({f'{turns} turn(s) stored' if turns else 'new'})")
         if args.prompt is not None:
@@ -98,6 +83,48 @@ def run(args: argparse.Namespace) -> int:
         return script(app, sys.stdin, args)
     finally:
         app.close()
+        if toolbox is not None:
+            toolbox.close()
+
+
+def _make_app(args: argparse.Namespace, store: SessionStore, toolbox: Toolbox | None) -> App:
+    """The app for ``args``: the provider, the memory settings and the counter for each model."""
+    from chatbot.app import App, Settings
+    from chatbot.engine.memory import MemoryConfig
+    from chatbot.engine.tokens import make_counter
+    from chatbot.providers import make_provider
+
+    memory = MemoryConfig(
+        strategy=args.memory,
+        window_turns=args.window_turns,
+        summary_trigger=args.summary_trigger,
+        keep_turns=args.keep_turns,
+        max_input_tokens=args.max_input_tokens,
+    )
+    provider = make_provider(args.provider, model=args.model, base_url=args.base_url)
+    settings = Settings(
+        provider_name=args.provider,
+        model=args.model,
+        memory=memory,
+        system=args.system,
+        max_output_tokens=args.max_output_tokens or None,
+        summary_model=args.summary_model,
+        max_tool_rounds=args.max_tool_rounds,
+    )
+    counters = lambda model: make_counter(args.tokenizer, args.provider, model)  # noqa: E731
+    return App(store, provider, settings, counters, tools=toolbox.registry if toolbox else None)
+
+
+def _open_tools(args: argparse.Namespace) -> Toolbox | None:
+    """The tools of --functions and --mcp (None without them: nothing tool-related is even imported)."""
+    if not (args.mcp or args.functions):
+        return None
+    from chatbot.tools.setup import open_tools
+
+    toolbox = open_tools(args.mcp, args.functions, timeout=args.tool_timeout)
+    for warning in toolbox.registry.warnings:
+        _notice(warning, warning=True)
+    return toolbox
 
 
 def _load_dotenv() -> None:
@@ -117,8 +144,9 @@ def _notice(text: str, *, warning: bool = False) -> None:
 
 def send_plain(app: App, text: str, out: TextIO, *, show_reasoning: bool) -> None:
     """Send one message and write the reply to ``out`` as plain text; notices go to stderr."""
-    from chatbot.chat import Notice
+    from chatbot.chat import Notice, ToolFinished, ToolStarted
     from chatbot.providers.base import ReasoningDelta, TextDelta
+    from chatbot.tools.base import describe_call, preview
 
     wrote = False
     events = app.chat.send(text)
@@ -133,6 +161,13 @@ def send_plain(app: App, text: str, out: TextIO, *, show_reasoning: bool) -> Non
                     sys.stderr.write(event.text)
             elif isinstance(event, Notice):
                 _notice(event.text, warning=event.warning)
+            elif isinstance(event, ToolStarted):
+                _notice(f"tool call: {describe_call(event.call.name, event.call.arguments)}")
+            elif isinstance(event, ToolFinished):
+                _notice(
+                    f"tool {event.call.name} {'failed' if event.error else 'result'}: {preview(event.text)}",
+                    warning=event.error,
+                )
     finally:
         events.close()  # on Ctrl-C: stores the partial answer, marked as interrupted
     if wrote:
@@ -168,11 +203,17 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
     return status
 
 
+def _uses_repl(args: argparse.Namespace) -> bool:
+    """Whether a one-shot reply is rendered (and questions asked) by the terminal front end."""
+    return args.prompt is not None and sys.stdout.isatty() and not args.plain
+
+
 def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
     """One-shot mode: send ``text`` as the next turn of the session and print the reply."""
-    if sys.stdout.isatty() and not args.plain:
+    if _uses_repl(args):
         from chatbot.terminal.repl import Repl
 
-        return Repl(app, plain=False, show_reasoning=args.reasoning).send(text)
+        repl = Repl(app, plain=False, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools)
+        return repl.send(text)
     send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
     return 0

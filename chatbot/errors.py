@@ -14,6 +14,8 @@ process ends with. The CLI prints ``chatbot: <message>`` and exits with the code
     ├── BudgetError                   4  even the system message and the new message do not fit
     ├── SummaryError                  1  the summarizer failed (the request falls back, history unchanged)
     ├── InvalidRequest                1  a request that breaks the chat format; never sent
+    ├── ToolSourceError               2  a --functions file or --mcp server that cannot be used
+    ├── ToolFailed                    1  one tool call failed (it becomes a tool message for the model)
     └── ProviderError                 5
         ├── AuthenticationError
         ├── ModelNotFoundError
@@ -136,6 +138,19 @@ class ProviderTimeout(ProviderError):
 
 class ConnectionFailed(ProviderError):
     """The server could not be reached."""
+
+
+# --- tools ------------------------------------------------------------------------------------------------------
+
+
+class ToolSourceError(ChatbotError):
+    """A tool source given on the command line is unusable (a --functions file that does not load, no mcp SDK)."""
+
+    exit_code = 2
+
+
+class ToolFailed(ChatbotError):
+    """One tool call failed (raised, timed out, its server died); the message goes back to the model, not a crash."""
 
 
 class InvalidRequest(ChatbotError):

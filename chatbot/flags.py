@@ -99,6 +99,37 @@ def build_parser() -> argparse.ArgumentParser:
     )
     memory.add_argument("--tokenizer", metavar="PATH|NAME", help="count with a real tokenizer (tokenizer.json path)")
 
+    tools = p.add_argument_group("tools")
+    tools.add_argument(
+        "--mcp",
+        action="append",
+        default=[],
+        metavar="SERVER",
+        help="(repeatable) an MCP server: http(s)://... = streamable HTTP, anything else = a stdio command line",
+    )
+    tools.add_argument(
+        "--functions",
+        action="append",
+        default=[],
+        metavar="FILE.py",
+        help="(repeatable) the public functions of a Python file become tools",
+    )
+    tools.add_argument("--confirm-tools", action="store_true", help="ask before each tool call (terminal mode)")
+    tools.add_argument(
+        "--max-tool-rounds",
+        type=positive,
+        default=8,
+        metavar="N",
+        help="cap on model calls answered by tool results within one turn (default 8)",
+    )
+    tools.add_argument(
+        "--tool-timeout",
+        type=positive,
+        default=60,
+        metavar="SECONDS",
+        help="give up on a tool call after this long (default 60)",
+    )
+
     output = p.add_argument_group("one-shot and output")
     output.add_argument("-p", "--prompt", metavar="TEXT", help="one-shot: send TEXT as the next turn, print the reply")
     output.add_argument("--plain", action="store_true", help="no Markdown rendering")

@@ -111,3 +111,26 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
     for name in ENV_VARS:
         monkeypatch.delenv(name, raising=False)
     yield monkeypatch
+
+
+@pytest.fixture
+def make_tool_app(sessions_dir):
+    """Build an App whose model may call ``tools`` (a list of Tool objects), over echo or another provider."""
+    from chatbot.app import App, Settings
+    from chatbot.providers.echo import EchoProvider
+    from chatbot.storage.json_store import JsonStore
+    from chatbot.tools.registry import Registry
+
+    apps = []
+
+    def build(tools, provider=None, max_tool_rounds: int = 8, timeout: float = 5, **memory: Any):
+        settings = Settings("echo", None, MemoryConfig(**memory), max_tool_rounds=max_tool_rounds)
+        registry = Registry(tools, timeout=timeout)
+        provider = provider or EchoProvider(delay=0)
+        app = App(JsonStore(sessions_dir), provider, settings, lambda model: TokenCounter(), tools=registry)
+        apps.append(app)
+        return app
+
+    yield build
+    for app in apps:
+        app.close()

@@ -18,7 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from chatbot.engine.turn import Message, validate_request
+from chatbot.engine.tokens import TokenCounter
+from chatbot.engine.turn import Message, Turn, validate_request
 from chatbot.errors import BudgetError, ChatbotError, UsageError
 
 if TYPE_CHECKING:
@@ -44,6 +45,8 @@ class MemoryConfig:
     summary_trigger: int = 8
     keep_turns: int = 4
     max_input_tokens: int = 6000
+    #: tool results of earlier turns longer than this are sent shortened (None: always sent whole)
+    tool_result_tokens: int | None = 400
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
@@ -113,12 +116,13 @@ def build_request(
         first, fixed = _fit(conv, start, user_tokens, False, budget)
     assert fixed is not None  # the bare system + user fit, checked above
 
+    limit = conv.memory.tool_result_tokens
     messages: list[Message] = [conv.system_message(include_summary)]
     for turn in conv.turns[first:]:
-        messages.extend(dict(m) for m in turn.messages)
+        messages.extend(sent_messages(turn, counter, limit))
     messages.append(user_msg)
     validate_request(messages)
-    raw = fixed + sum(t.tokens(counter) for t in conv.turns[first:])
+    raw = fixed + sum(turn_cost(t, counter, limit) for t in conv.turns[first:])
     covered = conv.summary_covers if include_summary else 0
     return Request(
         messages=messages,
@@ -182,6 +186,45 @@ def _fit_folding_early(
     return first, fixed, start, summarized
 
 
+# --- tool results in earlier turns ----------------------------------------------------------------------------------
+
+#: how a shortened tool result ends in a request (the session keeps the whole result)
+SHORTENED_MARK = (
+    "[tool result shortened for this request: {kept} of about {total} tokens shown; the full result is stored]"
+)
+
+
+def shorten_tool_result(message: Message, counter: TokenCounter, limit: int | None) -> Message:
+    """``message`` as an earlier turn sends it: a ``tool`` result over ``limit`` tokens is cut, with a marker.
+
+    A 3,000-token search result matters to the turn that asked for it; re-sending it whole with every later
+    request costs its full size each time. The start of it stays, and the marker says how much there was.
+    """
+    content = message.get("content")
+    if not limit or message.get("role") != "tool" or not isinstance(content, str):
+        return dict(message)
+    total = counter.count(content)
+    if total <= limit:
+        return dict(message)
+    keep = max(1, len(content) * limit // total)
+    mark = SHORTENED_MARK.format(kept=limit, total=total)
+    return {**message, "content": f"{content[:keep].rstrip()}\n{mark}"}
+
+
+def sent_messages(turn: Turn, counter: TokenCounter, limit: int | None) -> list[Message]:
+    """The messages of an earlier ``turn`` as a request carries them (tool results shortened beyond ``limit``)."""
+    return [shorten_tool_result(m, counter, limit) for m in turn.messages]
+
+
+def turn_cost(turn: Turn, counter: TokenCounter, limit: int | None) -> int:
+    """Raw tokens of an earlier ``turn`` as sent (cached on the turn, like its whole count)."""
+    if not limit or not turn.has_tool_calls:
+        return turn.tokens(counter)
+    return turn.cached_count(
+        ("sent", counter.key, limit), lambda: sum(counter.count_message(m) for m in sent_messages(turn, counter, limit))
+    )
+
+
 def shrink_budget(conv: Conversation, request: Request) -> int | None:
     """The budget for the one retry after a provider's context-length error: half of what failed.
 
@@ -213,7 +256,7 @@ def _fit(conv: Conversation, start: int, user_tokens: int, with_summary: bool, b
     used = fixed
     first = len(turns)
     while first > start:
-        cost = turns[first - 1].tokens(counter)
+        cost = turn_cost(turns[first - 1], counter, conv.memory.tool_result_tokens)
         if counter.total(used + cost) > budget:
             break
         used += cost
@@ -278,6 +321,15 @@ def summary_heading(covers: int) -> str:
     return f"{SUMMARY_HEADING} (turns 1-{covers}, written by the assistant's memory)"
 
 
+#: the summarizer sees a tool's arguments and result up to this many characters
+SUMMARY_TOOL_CHARS = 600
+
+
+def _compact(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= SUMMARY_TOOL_CHARS else f"{flat[:SUMMARY_TOOL_CHARS]}… [{len(flat):,} characters]"
+
+
 def _render_turn_text(messages: Sequence[Message]) -> str:
     lines = []
     for m in messages:
@@ -290,9 +342,9 @@ def _render_turn_text(messages: Sequence[Message]) -> str:
                 lines.append(f"Assistant: {content}")
             for call in m.get("tool_calls") or []:
                 fn = call.get("function", {})
-                lines.append(f"Assistant called tool {fn.get('name')}({fn.get('arguments', '')})")
+                lines.append(f"Assistant called tool {fn.get('name')}({_compact(str(fn.get('arguments', '')))})")
         elif role == "tool":
-            lines.append(f"Tool result ({m.get('name') or m.get('tool_call_id')}): {content}")
+            lines.append(f"Tool result ({m.get('name') or m.get('tool_call_id')}): {_compact(content)}")
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ the unit memory keeps, drops and summarizes, so a tool call is never separated f
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -48,7 +48,7 @@ class Turn:
     created_at: str = field(default_factory=now_iso)
     interrupted: bool = False
     # per-counter cache of this turn's token count: building a request costs O(kept turns), not O(all turns)
-    _counts: dict[tuple[str, int], int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _counts: dict[Any, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     # cache of to_json(): saving a long session re-encodes only the turns that are new or changed
     _json: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -87,6 +87,18 @@ class Turn:
             self._counts[key] = n
         return n
 
+    def cached_count(self, key: Any, compute: Callable[[], int]) -> int:
+        """A token count that depends only on the messages (e.g. as sent, shortened), cached under ``key``."""
+        n = self._counts.get(key)
+        if n is None:
+            n = self._counts[key] = compute()
+        return n
+
+    @property
+    def has_tool_calls(self) -> bool:
+        """Whether the model called tools in this turn."""
+        return any(m.get("role") == "tool" for m in self.messages)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data. It shares the message dicts (no copy: saving a long session is one serialisation)."""
         return {
@@ -115,15 +127,17 @@ class Turn:
         )
 
 
-def validate_request(messages: Sequence[Message]) -> None:
+def validate_request(messages: Sequence[Message], *, in_turn: bool = False) -> None:
     """Check a request before it is sent: one system message first, a user message last, tool calls paired.
 
+    ``in_turn``: a later round of a turn that uses tools, which ends with the results of the calls just made.
     Raises :class:`InvalidRequest`.
     """
     if not messages or messages[0].get("role") != "system":
         raise InvalidRequest("a request starts with the system message")
-    if messages[-1].get("role") != "user":
-        raise InvalidRequest("a request ends with the new user message")
+    if messages[-1].get("role") != ("tool" if in_turn else "user"):
+        what = "results of the tool calls" if in_turn else "new user message"
+        raise InvalidRequest(f"a request ends with the {what}")
     pending: set[str] = set()
     for i, m in enumerate(messages):
         role = m.get("role")

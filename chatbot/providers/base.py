@@ -44,7 +44,24 @@ class StreamEnd:
     finish_reason: str | None
 
 
-StreamEvent = TextDelta | ReasoningDelta | StreamEnd
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call the model asked for, whole: ``arguments`` is the raw JSON text exactly as the model wrote it.
+
+    Streamed calls arrive in pieces; the provider assembles them and yields each call once, after the last piece
+    and before :class:`StreamEnd`.
+    """
+
+    id: str
+    name: str
+    arguments: str
+
+    def to_message_dict(self) -> dict[str, Any]:
+        """The call as it goes into an assistant message's ``tool_calls`` list (OpenAI format)."""
+        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
+
+
+StreamEvent = TextDelta | ReasoningDelta | ToolCall | StreamEnd
 
 
 @dataclass(frozen=True)
@@ -54,13 +71,16 @@ class Completion:
     text: str
     usage: Usage | None
     finish_reason: str | None
+    tool_calls: tuple[ToolCall, ...] = ()
 
 
 class ChatProvider(ABC):
     """A chat-completions backend.
 
-    ``stream`` yields ``TextDelta``/``ReasoningDelta`` events and ends with exactly one ``StreamEnd``. Closing the
-    generator early (Ctrl-C) closes the HTTP response. Errors are raised as :mod:`chatbot.errors` types.
+    ``stream`` yields ``TextDelta``/``ReasoningDelta`` events, then one ``ToolCall`` per call the model made (when
+    ``tools`` were offered), and ends with exactly one ``StreamEnd``. ``tools`` are OpenAI-format function
+    definitions. Closing the generator early (Ctrl-C) closes the HTTP response. Errors are raised as
+    :mod:`chatbot.errors` types.
     """
 
     #: provider family name, e.g. "groq", "openai", "echo"
@@ -70,12 +90,22 @@ class ChatProvider(ABC):
 
     @abstractmethod
     def stream(
-        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        tools: Sequence[Message] | None = None,
     ) -> Generator[StreamEvent, None, None]:
         """Stream a reply to ``messages``."""
 
     @abstractmethod
     def complete(
-        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        tools: Sequence[Message] | None = None,
     ) -> Completion:
         """Return a whole reply to ``messages`` without streaming."""

@@ -3,6 +3,10 @@
 Its reply describes the request it received, so a learner sees that the model is stateless: how many messages it
 got, their roles and token counts, the summary in the system message if any, and the last user message. Its
 summaries are deterministic and labelled as such. The app's own tests use it as their fake provider.
+
+It can call tools, so the tool loop works offline: when tools are offered and the user's message has lines
+``@tool NAME {"json": "arguments"}``, the reply is one call per such line (the rest of the line is sent as the
+arguments, exactly as written). Once the results are in, it describes the request again, results included.
 """
 
 from __future__ import annotations
@@ -23,7 +27,16 @@ from chatbot.engine.memory import (
 )
 from chatbot.engine.tokens import TokenCounter, rough_count
 from chatbot.errors import ConfigError
-from chatbot.providers.base import ChatProvider, Completion, Message, StreamEnd, StreamEvent, TextDelta, Usage
+from chatbot.providers.base import (
+    ChatProvider,
+    Completion,
+    Message,
+    StreamEnd,
+    StreamEvent,
+    TextDelta,
+    ToolCall,
+    Usage,
+)
 
 #: the first line of every summary this provider writes
 ECHO_SUMMARY_LABEL = "Echo summary (deterministic, no model involved):"
@@ -31,6 +44,8 @@ DELAY_ENV = "CHATBOT_ECHO_DELAY"
 
 _TURN = re.escape(TURN_MARKER)
 _TURN_BLOCK = re.compile(rf"^{_TURN}(\d+)\n(.*?)(?=^{_TURN}\d+\n|\Z)", re.MULTILINE | re.DOTALL)
+#: a line of the user's message that asks echo to call a tool: ``@tool NAME {json arguments}``
+TOOL_LINE = re.compile(r"^\s*@tool\s+(?P<name>[A-Za-z0-9_.-]+)[ \t]*(?P<arguments>.*?)\s*$", re.MULTILINE)
 _WORDS = re.compile(r"\s*\S+\s*")  # word-sized chunks that keep their spacing, so joined they give the text back
 
 
@@ -43,6 +58,17 @@ def split_summary(system: str) -> tuple[str, str] | None:
     if line_end < 0:
         return system[at:].strip(), ""
     return system[at:line_end].strip(), system[line_end + 1 :].strip()
+
+
+def tool_calls_asked(messages: Sequence[Message]) -> tuple[ToolCall, ...]:
+    """The calls the last user message asks for, when it is the last message (results not in yet)."""
+    if not messages or messages[-1].get("role") != "user":
+        return ()
+    text = str(messages[-1].get("content") or "")
+    return tuple(
+        ToolCall(f"echo_call_{n}", match["name"], match["arguments"])
+        for n, match in enumerate(TOOL_LINE.finditer(text), start=1)
+    )
 
 
 def echo_summary(request_text: str) -> str:
@@ -102,6 +128,11 @@ class EchoProvider(ChatProvider):
             if role == "system" and summary is None:
                 summary = split_summary(str(message.get("content") or ""))
                 note = " (with the summary)" if summary else ""
+            if message.get("tool_calls"):
+                note = f" (calls {', '.join(str(c['function']['name']) for c in message['tool_calls'])})"
+            elif role == "tool":
+                result = " ".join(str(message.get("content") or "").split())
+                note = f" (result of {message.get('name') or 'a tool'}: {result[:60]}{'…' if len(result) > 60 else ''})"
             lines.append(f"{i}. {role}: {n} tokens{note}")
         lines.append("")
         if summary:
@@ -133,10 +164,25 @@ class EchoProvider(ChatProvider):
         return kept, "stop"
 
     def stream(
-        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        tools: Sequence[Message] | None = None,
     ) -> Generator[StreamEvent, None, None]:
-        """Stream the description word by word, pausing ``CHATBOT_ECHO_DELAY`` seconds before each chunk."""
+        """Stream the description word by word, pausing ``CHATBOT_ECHO_DELAY`` seconds before each chunk.
+
+        With ``tools`` offered and ``@tool`` lines in the new user message, yields those calls instead.
+        """
         delay = self._delay()
+        calls = tool_calls_asked(messages) if tools else ()
+        if calls:
+            if delay:
+                time.sleep(delay)
+            yield from calls
+            yield StreamEnd(self._usage(messages, "".join(c.arguments for c in calls)), "tool_calls")
+            return
         chunks, finish = self._reply(messages, max_tokens)
         for chunk in chunks:
             if delay:
@@ -145,9 +191,17 @@ class EchoProvider(ChatProvider):
         yield StreamEnd(self._usage(messages, "".join(chunks)), finish)
 
     def complete(
-        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        tools: Sequence[Message] | None = None,
     ) -> Completion:
-        """A deterministic summary for a summary request, else the same description ``stream`` gives."""
+        """A deterministic summary for a summary request, else what ``stream`` gives, whole."""
+        calls = tool_calls_asked(messages) if tools else ()
+        if calls:
+            return Completion("", self._usage(messages, ""), "tool_calls", calls)
         if is_summary_request(messages):
             text = echo_summary(str(messages[-1].get("content") or ""))
             return Completion(text, self._usage(messages, text), "stop")

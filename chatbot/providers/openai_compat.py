@@ -21,6 +21,7 @@ from chatbot.providers.base import (
     StreamEnd,
     StreamEvent,
     TextDelta,
+    ToolCall,
     Usage,
 )
 from chatbot.providers.error_map import ErrorContext, SdkErrors, map_exception
@@ -82,13 +83,48 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
+class _CallParts:
+    """The pieces of one streamed tool call: the first piece names it, later ones add argument text."""
+
+    def __init__(self) -> None:
+        self.id = ""
+        self.name = ""
+        self.arguments: list[str] = []
+
+    def add(self, piece: Mapping[str, Any]) -> None:
+        self.id = self.id or _text(piece.get("id"))
+        function = piece.get("function") or {}
+        # some servers repeat the name in every piece; it is the same name, never a continuation
+        self.name = self.name or _text(function.get("name"))
+        self.arguments.append(_text(function.get("arguments")))
+
+    def call(self, position: int) -> ToolCall:
+        # a server that sends no id still needs one: the tool message is paired with its call by id
+        return ToolCall(self.id or f"call_{position}", self.name, "".join(self.arguments))
+
+
+def tool_calls_from_message(message: Mapping[str, Any]) -> tuple[ToolCall, ...]:
+    """The tool calls of a whole (non-streamed) assistant message."""
+    calls = []
+    for position, raw in enumerate(message.get("tool_calls") or []):
+        parts = _CallParts()
+        parts.add(raw)
+        calls.append(parts.call(position))
+    return tuple(calls)
+
+
 class StreamState:
-    """Turns chunk dicts into events, remembering the last usage and finish reason seen."""
+    """Turns chunk dicts into events, remembering the last usage and finish reason seen.
+
+    Tool calls arrive as ``delta.tool_calls`` pieces keyed by ``index`` (several calls may interleave); they are
+    assembled here and handed out whole by :meth:`tool_calls` once the stream has ended.
+    """
 
     def __init__(self) -> None:
         self.usage: Usage | None = None
         self.finish_reason: str | None = None
         self.chunks = 0  # chunks seen: a stream with none at all is a failed one
+        self._calls: dict[int, _CallParts] = {}
 
     def events(self, chunk: Mapping[str, Any]) -> Generator[StreamEvent, None, None]:
         """The events of one chunk, in order: reasoning before content."""
@@ -109,6 +145,13 @@ class StreamState:
             content = _text(delta.get("content"))
             if content:
                 yield TextDelta(content)
+            for piece in delta.get("tool_calls") or []:
+                index = piece.get("index")
+                self._calls.setdefault(index if isinstance(index, int) else len(self._calls), _CallParts()).add(piece)
+
+    def tool_calls(self) -> list[ToolCall]:
+        """The assembled tool calls, in index order."""
+        return [self._calls[i].call(n) for n, i in enumerate(sorted(self._calls))]
 
     def end(self) -> StreamEnd:
         """The closing event."""
@@ -120,7 +163,9 @@ def completion_from_dict(data: Mapping[str, Any]) -> Completion:
     choices = data.get("choices") or []
     first = choices[0] if choices else {}
     message = first.get("message") or {}
-    return Completion(_text(message.get("content")), chunk_usage(data), first.get("finish_reason"))
+    return Completion(
+        _text(message.get("content")), chunk_usage(data), first.get("finish_reason"), tool_calls_from_message(message)
+    )
 
 
 def _mentions_stream_options(exc: BaseException, sdk: SdkErrors) -> bool:
@@ -157,10 +202,14 @@ class CompatProvider(ChatProvider):
         """Request parameters that ask for usage in the stream's last chunk."""
         return {"stream_options": {"include_usage": True}}
 
-    def _params(self, messages: Sequence[Message], model: str, max_tokens: int | None) -> dict[str, Any]:
+    def _params(
+        self, messages: Sequence[Message], model: str, max_tokens: int | None, tools: Sequence[Message] | None
+    ) -> dict[str, Any]:
         params: dict[str, Any] = {"model": model, "messages": list(messages)}
         if max_tokens is not None:
             params.update(token_limit_param(model, max_tokens))
+        if tools:
+            params["tools"] = list(tools)
         return params
 
     def _error(self, exc: BaseException, model: str) -> ProviderError:
@@ -179,14 +228,19 @@ class CompatProvider(ChatProvider):
         return self._client.chat.completions.create(stream=True, **params)
 
     def stream(
-        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        tools: Sequence[Message] | None = None,
     ) -> Generator[StreamEvent, None, None]:
         """Stream a reply; closing the generator early closes the HTTP response."""
         model = model or self.model
         state = StreamState()
         try:
             # ``with`` closes the response on every exit, including GeneratorExit when the consumer stops (Ctrl-C).
-            with self._open_stream(self._params(messages, model, max_tokens)) as sdk_stream:
+            with self._open_stream(self._params(messages, model, max_tokens, tools)) as sdk_stream:
                 for chunk in sdk_stream:
                     yield from state.events(chunk.to_dict())
         except self._sdk.caught as exc:
@@ -197,15 +251,21 @@ class CompatProvider(ChatProvider):
                 f"{self.name} ({self.base_url}) ended the reply without sending anything. A local server does this "
                 "when the request is longer than its context window: try a smaller --max-input-tokens."
             )
+        yield from state.tool_calls()
         yield state.end()
 
     def complete(
-        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        tools: Sequence[Message] | None = None,
     ) -> Completion:
         """Return a whole reply without streaming."""
         model = model or self.model
         try:
-            response = self._client.chat.completions.create(**self._params(messages, model, max_tokens))
+            response = self._client.chat.completions.create(**self._params(messages, model, max_tokens, tools))
             return completion_from_dict(response.to_dict())
         except self._sdk.caught as exc:
             raise self._error(exc, model) from exc

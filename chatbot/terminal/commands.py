@@ -136,6 +136,11 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
         f"total {request.tokens} of {request.budget} tokens before your message "
         f"(counter: {counter.name}{correction}; memory: {conv.memory.strategy})"
     )
+    if app.tools:
+        lines.append(
+            f"the request also carries {len(app.tools.specs())} tool definition(s), about "
+            f"{chat.tool_definition_tokens()} tokens, counted in the budget (/tools lists them)"
+        )
     if request.summary_included:
         lines.append("system+S: the system message carries the rolling summary of the earlier conversation")
     if request.summarized:
@@ -276,6 +281,21 @@ def _export(app: App, arg: str, confirm: Confirm | None) -> Result:
     return Result(f"wrote the transcript of {session.id} to {path}", notice=True)
 
 
+def _tools(app: App, arg: str, confirm: Confirm | None) -> Result:
+    specs = app.tools.specs() if app.tools else []
+    if not specs:
+        return Result("no tools: start with --mcp SERVER or --functions FILE.py to give the model tools")
+    width = max(len(s.name) for s in specs)
+    lines = [
+        f"{len(specs)} tool(s) the model may call (sent with every request, "
+        f"about {app.chat.tool_definition_tokens()} tokens):"
+    ]
+    for source in dict.fromkeys(s.source for s in specs):
+        lines.append(f"from {source}:")
+        lines += [f"  {s.name:<{width}}  {preview(s.description, 70)}" for s in specs if s.source == source]
+    return Result("\n".join(lines))
+
+
 COMMANDS: dict[str, Command] = {
     "/help": Command("/help", "show this help", _help),
     "/quit": Command("/quit, /exit", "leave (the session is saved)", _quit),
@@ -294,4 +314,5 @@ COMMANDS: dict[str, Command] = {
     "/system": Command("/system [TEXT]", "show or set the system message", _system),
     "/model": Command("/model [NAME]", "show or switch the model", _model),
     "/export": Command("/export [PATH]", "write a Markdown transcript (default: ID.md)", _export),
+    "/tools": Command("/tools", "list the tools the model may call, and where they come from", _tools),
 }

@@ -20,11 +20,12 @@ from rich.text import Text
 
 from chatbot import __version__
 from chatbot.app import App
-from chatbot.chat import Notice, TurnDone
+from chatbot.chat import Notice, ToolFinished, ToolStarted, TurnDone
 from chatbot.errors import BudgetError, ChatbotError
-from chatbot.providers.base import ReasoningDelta, TextDelta
+from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
 from chatbot.terminal import commands
 from chatbot.terminal.render import make_console, make_stream
+from chatbot.tools.base import describe_call, preview
 
 HISTORY_MAX_BYTES = 512 * 1024
 
@@ -87,8 +88,12 @@ class Repl:
         pt_input: Any = None,
         pt_output: Any = None,
         console: Any = None,
+        confirm_tools: bool = False,
     ) -> None:
         self.app = app
+        self._always: set[str] = set()  # tools the user allowed for the rest of the run
+        if confirm_tools:
+            app.confirm_tool = self._confirm_tool
         self.plain = plain
         self.show_reasoning = show_reasoning
         self.console = console or make_console(plain=plain)
@@ -151,6 +156,11 @@ class Repl:
                     stream.feed_reasoning(event.text)
                 elif isinstance(event, Notice):
                     self._notice(event.text, warning=event.warning)
+                elif isinstance(event, ToolStarted):
+                    self.console.print(Text(f"→ {describe_call(event.call.name, event.call.arguments)}", style="dim"))
+                elif isinstance(event, ToolFinished):
+                    style = "dim yellow" if event.error else "dim"
+                    self.console.print(Text(f"  ← {preview(event.text)}", style=style))
                 elif isinstance(event, TurnDone):
                     done = event
             stream.finish()
@@ -244,6 +254,21 @@ class Repl:
         except ChatbotError:
             used = "context over budget"
         self._status = f" {chat.session.id} · {chat.model} · {used} · /help"
+
+    def _confirm_tool(self, call: ToolCall) -> bool:
+        """--confirm-tools: yes, no, or always (this tool, for the rest of the run)."""
+        if call.name in self._always:
+            return True
+        session: PromptSession[str] = PromptSession(**{k: v for k, v in self._pt_io.items() if v is not None})
+        question = f"run {describe_call(call.name, call.arguments, 200)}? [y]es / [n]o / [a]lways for {call.name} "
+        try:
+            answer = session.prompt(question).strip().lower()
+        except EOFError:
+            return False
+        if answer in ("a", "always"):
+            self._always.add(call.name)
+            return True
+        return answer in ("y", "yes")
 
     def _confirm(self, question: str) -> bool:
         session: PromptSession[str] = PromptSession(**{k: v for k, v in self._pt_io.items() if v is not None})

@@ -93,6 +93,9 @@ class FakeConfig:
     reasoning: str = ""  # streamed as ``delta.reasoning`` before the reply
     error: str | None = None
     model: str = "fake-model"
+    # scripted replies, one per chat request in order (then ``reply`` again): {"content": str, "tool_calls":
+    # [[id, name, arguments], ...]}; streamed tool calls interleave and their arguments arrive in pieces
+    script: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -156,6 +159,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self.server.record.requests.append(body)
         cfg = self.server.config
+        step = len(self.server.record.requests) - 1
+        if step < len(cfg.script):
+            self._scripted(body, cfg.script[step])
+            return
         if cfg.error == "stream_options" and "stream_options" not in body:
             pass  # a server that only rejects the option answers normally without it
         elif cfg.error in ERRORS:
@@ -227,6 +234,60 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.record.disconnects += 1
             self.close_connection = True
 
+    def _scripted(self, body: dict[str, Any], step: dict[str, Any]) -> None:
+        """One scripted reply: text and/or tool calls, streamed (pieces interleaved) or whole."""
+        calls = [tuple(c) for c in step.get("tool_calls") or []]
+        content = step.get("content")
+        finish = "tool_calls" if calls else "stop"
+        if not body.get("stream"):
+            message: dict[str, Any] = {"role": "assistant", "content": content}
+            if calls:
+                message["tool_calls"] = [
+                    {"id": i, "type": "function", "function": {"name": n, "arguments": a}} for i, n, a in calls
+                ]
+            answer = {
+                "id": "chatcmpl-fake",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model") or self.server.config.model,
+                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                "usage": self._usage(body),
+            }
+            self._json(200, answer)
+            return
+        deltas: list[dict[str, Any]] = [{"role": "assistant", "content": ""}]
+        deltas += [{"content": piece} for piece in split_text(content or "", 3) if piece]
+        # first the piece that names each call, then the arguments in three pieces, round robin across calls
+        deltas += [
+            {"tool_calls": [{"index": k, "id": i, "type": "function", "function": {"name": n, "arguments": ""}}]}
+            for k, (i, n, _) in enumerate(calls)
+        ]
+        pieces = [split_text(a, 3) if a else [] for _, _, a in calls]
+        for round_ in range(3):
+            for k, parts in enumerate(pieces):
+                if round_ < len(parts):
+                    deltas.append({"tool_calls": [{"index": k, "function": {"arguments": parts[round_]}}]})
+        base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time())}
+        base["model"] = body.get("model") or self.server.config.model
+        events = [{**base, "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas]
+        events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+        if (body.get("stream_options") or {}).get("include_usage"):
+            events.append({**base, "choices": [], "usage": self._usage(body)})
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            for event in events:
+                if self.server.config.delay:
+                    time.sleep(self.server.config.delay)
+                self._send_chunk(b"data: " + json.dumps(event).encode() + b"\n\n")
+            self._send_chunk(b"data: [DONE]\n\n")
+            self._send_chunk(b"")
+        except (BrokenPipeError, ConnectionResetError):
+            self.server.record.disconnects += 1
+            self.close_connection = True
+
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
@@ -293,6 +354,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-usage", action="store_true", help="never send usage")
     parser.add_argument("--reasoning", default="")
     parser.add_argument("--error", choices=[*ERRORS, "midstream"])
+    parser.add_argument("--script", type=Path, help="a JSON list of scripted replies (see FakeConfig.script)")
     args = parser.parse_args(argv)
     reply = args.reply_file.read_text(encoding="utf-8") if args.reply_file else args.reply
     server = FakeServer(
@@ -303,6 +365,7 @@ def main(argv: list[str] | None = None) -> None:
         include_usage=not args.no_usage,
         reasoning=args.reasoning,
         error=args.error,
+        script=json.loads(args.script.read_text(encoding="utf-8")) if args.script else [],
     )
     print(f"listening on {server.base_url}", flush=True)
     try:

@@ -1,0 +1,94 @@
+"""A turn in progress: the tool rounds made so far and the reply being streamed (used by :mod:`chatbot.chat`).
+
+A turn that uses tools is several model calls. Whatever stops it (the answer, Ctrl-C, an error), what it has
+produced must be storable as ONE well-formed turn: every assistant ``tool_calls`` message followed by one ``tool``
+message per call. :class:`Progress` keeps that true.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from chatbot.engine.tokens import TokenCounter
+from chatbot.engine.turn import Message
+from chatbot.providers.base import StreamEnd, ToolCall, Usage
+
+INTERRUPTED_MARK = "[interrupted by the user]"
+#: the result stored for a call the user interrupted before it ran or finished
+NOT_RUN = "Error: not run; the user interrupted the turn."
+
+
+class Progress:
+    """What a turn has produced so far: finished tool rounds (assistant calls, tool results) and the reply streaming.
+
+    Interrupted at any point, :meth:`closed_messages` still pairs every call with a result.
+    """
+
+    def __init__(self, started_at: float) -> None:
+        self.started_at = started_at
+        self.messages: list[Message] = []  # assistant messages with tool_calls and their tool results, in order
+        self.parts: list[str] = []  # text of the reply being streamed
+        self.open: dict[str, ToolCall] = {}  # calls of the last round that have no result yet
+        self.reasoned = False
+        self.usage: Usage | None = None  # summed over the turn's model calls
+        self.finish_reason: str | None = None
+        self.rounds = 0  # model calls made
+        self.estimated_prompt = 0  # summed over the turn's model calls
+
+    def started(self) -> bool:
+        """Whether anything worth keeping has happened (answer text, or tool calls)."""
+        return bool("".join(self.parts).strip() or self.messages)
+
+    def end_round(self, end: StreamEnd, estimated_prompt: int) -> None:
+        """A model call ended: add up what it cost."""
+        self.rounds += 1
+        self.estimated_prompt += estimated_prompt
+        self.finish_reason = end.finish_reason
+        if end.usage is not None:
+            before = self.usage
+            summed = (a + b for a, b in zip(_fields(before), _fields(end.usage), strict=True)) if before else None
+            self.usage = Usage(*summed) if summed else end.usage
+
+    def open_round(self, calls: list[ToolCall]) -> list[ToolCall]:
+        """The reply asked for ``calls``: store it as an assistant message; return the calls with unique ids."""
+        seen = {m["tool_call_id"] for m in self.messages if m.get("role") == "tool"}
+        unique = []
+        for n, call in enumerate(calls):
+            unique.append(replace(call, id=f"{call.id}_{n}") if call.id in seen else call)
+            seen.add(unique[-1].id)
+        text = "".join(self.parts)
+        self.messages.append(
+            {"role": "assistant", "content": text or None, "tool_calls": [c.to_message_dict() for c in unique]}
+        )
+        self.parts = []
+        self.open = {c.id: c for c in unique}
+        return unique
+
+    def add_result(self, call: ToolCall, text: str) -> None:
+        """A call's result, as the ``tool`` message the model reads next."""
+        self.messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": text})
+        self.open.pop(call.id, None)
+
+    def closed_messages(self) -> list[Message]:
+        """The tool rounds so far, with a "not run" result for every call still open."""
+        missing = [
+            {"role": "tool", "tool_call_id": c.id, "name": c.name, "content": NOT_RUN} for c in self.open.values()
+        ]
+        return [*self.messages, *missing]
+
+    def answer(self, mark: str = "") -> str:
+        """The final answer text, with ``mark`` appended when the turn did not finish."""
+        text = "".join(self.parts)
+        return f"{text.rstrip()}\n\n{mark}".lstrip() if mark else text
+
+    def tokens(self, counter: TokenCounter) -> int:
+        """Raw tokens of the tool rounds (what a later round re-sends beyond the first request)."""
+        return sum(counter.count_message(m) for m in self.messages)
+
+    def call_tokens(self, counter: TokenCounter) -> int:
+        """Tokens the model wrote as tool calls (completion side)."""
+        return sum(counter.count_message(m) for m in self.messages if m.get("role") == "assistant")
+
+
+def _fields(usage: Usage) -> tuple[int, int, int]:
+    return usage.prompt_tokens, usage.completion_tokens, usage.total_tokens

@@ -1,0 +1,70 @@
+"""What a tool is, for everything above this layer: a frozen :class:`ToolSpec` and a :class:`Tool` that runs.
+
+A tool's parameters are a JSON Schema object (the OpenAI ``function.parameters`` shape); its result is text. MCP and
+SDK types never leave :mod:`chatbot.tools.mcp_client`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A tool as the model sees it, plus where it comes from (``source``: a file path or an MCP server)."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+    source: str = ""
+
+    def to_openai(self) -> dict[str, Any]:
+        """The OpenAI ``tools`` entry for this tool (both providers accept it)."""
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
+
+
+class Tool(ABC):
+    """Something the model can call. ``run`` returns the result text or raises (any exception becomes a message)."""
+
+    spec: ToolSpec
+
+    @property
+    def available(self) -> bool:
+        """False once the tool can no longer run (its MCP server died)."""
+        return True
+
+    @abstractmethod
+    def run(self, arguments: dict[str, Any], timeout: float) -> str:
+        """Run with already-checked ``arguments``; give up with :class:`~chatbot.errors.ToolFailed` after
+        ``timeout`` seconds."""
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """What one call produced: the text for the ``tool`` message, and whether it is an error the user should see."""
+
+    name: str
+    text: str
+    error: bool = False
+    notice: str = ""  # for the user, beside the tool message (empty when all went well)
+
+
+_CONTROL = dict.fromkeys(c for c in range(32) if c not in (9, 10)) | {127: None}
+
+
+def preview(text: str, width: int = 100) -> str:
+    """One line of at most ``width`` characters, control characters removed (text from a model or a server)."""
+    flat = " ".join(text.translate(_CONTROL).split())
+    # C1 controls (ESC's 8-bit cousins) can also start a terminal escape sequence
+    flat = "".join(ch for ch in flat if not 0x80 <= ord(ch) < 0xA0)
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def describe_call(name: str, arguments: str, width: int = 100) -> str:
+    """A call as the user sees it: ``name(arguments)`` on one line."""
+    return preview(f"{name}({arguments})", width)

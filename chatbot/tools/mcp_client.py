@@ -1,0 +1,224 @@
+"""``--mcp SERVER``: tools from MCP servers, through the official ``mcp`` SDK (an optional extra).
+
+The SDK is async (anyio); the app is not. :class:`McpHub` runs ONE background thread with an asyncio event loop;
+each server lives in one task on it that opens the transport and the ``ClientSession`` and keeps them open until
+the hub closes (anyio contexts must be left by the task that entered them). Calls from the app's thread are
+submitted to that loop and waited for with a timeout. The SDK is imported only here, only when a server is named,
+and its types stop here: the rest sees :class:`~chatbot.tools.base.ToolSpec` and result text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import shlex
+import tempfile
+import threading
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import AsyncExitStack
+from typing import Any
+
+from chatbot.errors import ToolFailed, ToolSourceError
+from chatbot.tools.base import Tool, ToolSpec
+
+#: seconds to start a server, initialize the session and list its tools
+CONNECT_TIMEOUT = 20.0
+
+
+def is_http(server: str) -> bool:
+    """Whether ``server`` is a streamable HTTP URL (anything else is a stdio command line)."""
+    return server.startswith(("http://", "https://"))
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for an exception the SDK raised (task groups wrap the real cause in exception groups)."""
+    while getattr(exc, "exceptions", None):  # an exception group (Python 3.11+, or the backport anyio uses)
+        exc = exc.exceptions[0]  # type: ignore[attr-defined]
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def result_text(content: list[Any], structured: Any) -> str:
+    """The text of a ``CallToolResult``: its text blocks, a note for other blocks, else the structured value."""
+    parts = []
+    for block in content:
+        kind = getattr(block, "type", "")
+        if kind == "text":
+            parts.append(str(block.text))
+        else:
+            parts.append(f"[{kind or 'content'} block: {getattr(block, 'mime_type', None) or 'not text'}]")
+    if not parts and structured is not None:
+        return json.dumps(structured, ensure_ascii=False)
+    return "\n".join(parts)
+
+
+class McpServer:
+    """One server: its connection task on the hub's loop, its tools, whether it is still alive."""
+
+    def __init__(self, hub: McpHub, address: str) -> None:
+        self.hub = hub
+        self.address = address
+        self.alive = False
+        self.error = ""  # why it is not alive
+        self.session: Any = None
+        self._stop: asyncio.Event | None = None
+        # closed with the process; the server's own log goes here so it cannot scribble over the terminal UI
+        self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+
+    def _transport(self) -> Any:
+        if is_http(self.address):
+            from mcp.client.streamable_http import streamable_http_client
+
+            return streamable_http_client(self.address)
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        argv = shlex.split(self.address)
+        if not argv:
+            raise ToolSourceError("--mcp needs a URL or a command line")
+        return stdio_client(StdioServerParameters(command=argv[0], args=argv[1:]), errlog=self._stderr)
+
+    async def run(self, ready: Future[list[Any]]) -> None:
+        """Connect, list the tools (handed to ``ready``), then hold the session open until stopped."""
+        from mcp.client.session import ClientSession
+
+        self._stop = asyncio.Event()
+        try:
+            async with AsyncExitStack() as stack:
+                read, write = await stack.enter_async_context(self._transport())
+                self.session = await stack.enter_async_context(ClientSession(read, write))
+                await self.session.initialize()
+                listed = await self.session.list_tools()
+                self.alive = True
+                ready.set_result(list(listed.tools))
+                await self._stop.wait()
+        except BaseException as exc:  # the SDK raises exception groups; all mean the same: this server is gone
+            self.error = describe_error(exc) + self._stderr_tail()
+            if not ready.done():
+                ready.set_exception(ToolSourceError(self.error))
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+        finally:
+            self.alive = False
+
+    def _stderr_tail(self) -> str:
+        try:
+            self._stderr.seek(0)
+            lines = [ln for ln in self._stderr.read().splitlines() if ln.strip()]
+        except (OSError, ValueError):
+            return ""
+        return f" (server said: {lines[-1].strip()[:200]})" if lines else ""
+
+    def stop(self) -> None:
+        """Ask the connection task to close the session and the transport."""
+        if self._stop is not None:
+            self._stop.set()
+
+    async def call(self, name: str, arguments: dict[str, Any], timeout: float) -> str:
+        """Call one tool; raise ToolFailed with the server's message when it reports an error or is too slow.
+
+        Anything else raised here means the connection is gone (see :meth:`McpHub.submit`).
+        """
+        from mcp.shared.exceptions import MCPError
+        from mcp_types import CONNECTION_CLOSED
+
+        try:
+            result = await asyncio.wait_for(self.session.call_tool(name, arguments), timeout)
+        except asyncio.TimeoutError:
+            raise ToolFailed(f"{name} did not finish within {timeout:g} seconds") from None
+        except MCPError as exc:
+            if exc.code == CONNECTION_CLOSED:
+                raise  # the server is gone
+            # an error answer: the server is fine, the call was not
+            raise ToolFailed(f"the server refused the call: {exc.message}") from None
+        text = result_text(list(result.content), result.structured_content)
+        if result.is_error:
+            raise ToolFailed(text or f"{name} failed on the server")
+        return text
+
+
+class McpTool(Tool):
+    """A tool of an MCP server; gone (``available`` False) once its server died."""
+
+    def __init__(self, server: McpServer, spec: ToolSpec) -> None:
+        self.server = server
+        self.spec = spec
+
+    @property
+    def available(self) -> bool:
+        """Whether the server is still connected."""
+        return self.server.alive
+
+    def run(self, arguments: dict[str, Any], timeout: float) -> str:
+        """Run the call on the hub's loop and wait for it; Ctrl-C cancels it there."""
+        return self.server.hub.submit(self.server.call(self.spec.name, arguments, timeout), timeout + 5, self)
+
+
+class McpHub:
+    """The background event-loop thread and every MCP server connected through it."""
+
+    def __init__(self) -> None:
+        try:
+            import mcp  # noqa: F401 - fail early with an install hint
+        except ImportError:
+            raise ToolSourceError("--mcp needs the mcp SDK: pip install 'chatbot[mcp]'") from None
+        self.loop = asyncio.new_event_loop()
+        self.servers: list[McpServer] = []
+        self._thread = threading.Thread(target=self.loop.run_forever, name="chatbot-mcp", daemon=True)
+        self._thread.start()
+
+    def connect(self, address: str) -> list[Tool]:
+        """Start or reach ``address`` and return its tools. Raises ToolSourceError when it cannot be reached."""
+        server = McpServer(self, address)
+        self.servers.append(server)
+        ready: Future[list[Any]] = Future()
+        asyncio.run_coroutine_threadsafe(server.run(ready), self.loop)
+        try:
+            listed = ready.result(CONNECT_TIMEOUT)
+        except FutureTimeout:
+            server.error = f"no answer within {CONNECT_TIMEOUT:g} seconds"
+            self.loop.call_soon_threadsafe(server.stop)
+            raise ToolSourceError(f"MCP server {address} could not be reached: {server.error}") from None
+        except ToolSourceError as exc:
+            raise ToolSourceError(f"MCP server {address} could not be reached: {exc.message}") from None
+        return [
+            McpTool(server, ToolSpec(t.name, t.description or t.title or t.name, dict(t.input_schema), address))
+            for t in listed
+        ]
+
+    def submit(self, coro: Any, timeout: float, tool: McpTool) -> str:
+        """Run ``coro`` on the loop and wait up to ``timeout`` seconds for its text."""
+        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        name, server = tool.spec.name, tool.server
+        try:
+            return str(future.result(timeout))
+        except FutureTimeout:  # the loop itself is stuck: the call's own timeout should have fired long ago
+            future.cancel()
+            raise ToolFailed(f"{name} did not finish within {timeout:g} seconds") from None
+        except KeyboardInterrupt:
+            future.cancel()  # the call stops on the server's side of the loop too
+            raise
+        except ToolFailed:
+            raise
+        except Exception as exc:
+            # A failure outside the tool's own error result is the connection: the server is gone, and with it
+            # its tools (the next request no longer offers them); the chat goes on.
+            server.alive = False
+            server.error = server.error or describe_error(exc)
+            raise ToolFailed(f"MCP server {server.address} stopped ({server.error}); its tools are gone") from None
+
+    def close(self) -> None:
+        """Close every session (stdio servers end with it) and stop the loop thread."""
+        for server in self.servers:
+            self.loop.call_soon_threadsafe(server.stop)
+        pending = asyncio.run_coroutine_threadsafe(self._drain(), self.loop)
+        with contextlib.suppress(Exception):  # closing is best effort: the process is ending anyway
+            pending.result(5)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(5)
+
+    async def _drain(self) -> None:
+        tasks = [t for t in asyncio.all_tasks(self.loop) if t is not asyncio.current_task()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=4)

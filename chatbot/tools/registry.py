@@ -1,0 +1,97 @@
+"""The tools of this run, by name, and the one place a call is made safe.
+
+:meth:`Registry.call` never raises for a bad call: an unknown name, arguments that are not JSON or do not fit the
+schema, a tool that raises or times out, and a huge result each become an :class:`ToolOutcome` whose text goes back
+to the model as the ``tool`` message, with a notice for the user.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from chatbot.errors import ChatbotError
+from chatbot.tools.base import Tool, ToolOutcome, ToolSpec
+from chatbot.tools.schema import check_arguments
+
+#: seconds one call may take before it is given up
+DEFAULT_TIMEOUT = 60.0
+#: a result longer than this many characters is cut before it is stored or sent (about 4,000 tokens)
+MAX_RESULT_CHARS = 16_000
+
+
+def cut_result(text: str, limit: int = MAX_RESULT_CHARS) -> tuple[str, bool]:
+    """``text`` cut to ``limit`` characters with a marker naming the original size; and whether it was cut."""
+    if len(text) <= limit:
+        return text, False
+    return f"{text[:limit]}\n[result cut: {limit:,} of {len(text):,} characters kept]", True
+
+
+class Registry:
+    """Every tool of this run, by name; the first source to name a tool keeps it."""
+
+    def __init__(self, tools: Iterable[Tool] = (), *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.timeout = timeout
+        self._tools: dict[str, Tool] = {}
+        self.warnings: list[str] = []
+        self._reported_gone: set[str] = set()
+        self.add(tools)
+
+    def add(self, tools: Iterable[Tool]) -> None:
+        """Register ``tools``; a name already taken is skipped with a warning."""
+        for tool in tools:
+            taken = self._tools.get(tool.spec.name)
+            if taken is not None:
+                self.warnings.append(
+                    f"tool {tool.spec.name!r} from {tool.spec.source} skipped: {taken.spec.source} already has one"
+                )
+                continue
+            self._tools[tool.spec.name] = tool
+
+    def specs(self) -> list[ToolSpec]:
+        """The tools that can run now, in the order they were added."""
+        return [t.spec for t in self._tools.values() if t.available]
+
+    def openai_tools(self) -> list[dict[str, Any]]:
+        """The ``tools`` request parameter (empty when there are none)."""
+        return [spec.to_openai() for spec in self.specs()]
+
+    def gone(self) -> list[str]:
+        """Sources whose tools stopped being available since the last call (each is reported once)."""
+        sources = {t.spec.source for t in self._tools.values() if not t.available}
+        new = sorted(sources - self._reported_gone)
+        self._reported_gone |= sources
+        return new
+
+    def __bool__(self) -> bool:
+        return bool(self.specs())
+
+    def call(self, name: str, arguments: str) -> ToolOutcome:
+        """Run tool ``name`` with ``arguments`` (raw JSON text from the model); never raises for a bad call."""
+        tool = self._tools.get(name)
+        if tool is None or not tool.available:
+            known = ", ".join(s.name for s in self.specs()) or "none"
+            why = "is no longer available (its server stopped)" if tool else "does not exist"
+            return _failed(name, f"tool {name!r} {why}; available tools: {known}")
+        try:
+            parsed = json.loads(arguments) if arguments.strip() else {}
+        except ValueError as exc:
+            return _failed(name, f"the arguments are not valid JSON ({exc}): {arguments[:200]!r}")
+        problems = check_arguments(parsed, tool.spec.parameters)
+        if problems:
+            return _failed(name, f"the arguments do not fit the tool's schema: {'; '.join(problems)}")
+        try:
+            text = tool.run(parsed, self.timeout)
+        except ChatbotError as exc:
+            return _failed(name, exc.message)
+        except Exception as exc:  # a user's function may raise anything: the model reads it, the chat goes on
+            return _failed(name, f"the tool raised {type(exc).__name__}: {exc}")
+        text, was_cut = cut_result(text)
+        notice = f"the result of {name} was cut to {MAX_RESULT_CHARS:,} characters" if was_cut else ""
+        return ToolOutcome(name, text, notice=notice)
+
+
+def _failed(name: str, message: str) -> ToolOutcome:
+    # the front end shows a failed result as a warning: no separate notice, or the user reads it twice
+    return ToolOutcome(name, f"Error: {message}", error=True)
