@@ -1,8 +1,9 @@
 """Token counting: a rough estimate that needs nothing, or a real tokenizer through ``tokenizers``.
 
 A request's count is the sum of its messages' counts plus the chat format's own tokens (role headers,
-separators), which differ per provider family. ``TokenCounter.correction`` is a self-calibration factor learned
-from the provider's reported ``prompt_tokens``; it never goes below 1.0 so the budget only ever tightens.
+separators), which differ per provider family. ``TokenCounter.correction`` is the factor its
+:class:`~chatbot.engine.calibration.Calibration` learned from the provider's reported ``prompt_tokens`` (both ways,
+with a safety margin); 1.0 while no provider count has arrived, so the estimate errs high.
 
 The rough estimate is tuned against the Llama 3 tokenizer on ``bench/corpus`` (English and Korean prose, mixed
 Korean-English chat, source code, JSON tool output); ``python bench/bench_tokens.py`` prints how close it is.
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from chatbot.engine.calibration import Calibration
 from chatbot.errors import ConfigError
 
 # The text is cut into pieces the way Llama 3's pre-tokenizer cuts it (words, numbers, punctuation runs, line
@@ -104,23 +106,20 @@ HARMONY_FORMAT = ChatFormat(per_message=5, per_request=66, name="harmony")
 # ChatML (Qwen): <|im_start|>role\n ... <|im_end|>\n is 5 tokens a message; <|im_start|>assistant\n primes the reply.
 CHATML_FORMAT = ChatFormat(per_message=5, per_request=3, name="chatml")
 
-# Calibration: requests smaller than this are ignored (a few tokens of format guesswork would swing the ratio);
-# ratios outside [1/3, 3] are a provider quirk or a bug, not a signal. A ratio above the current correction (we
-# undercount: the budget is at risk) is followed quickly, one below it (we overcount) slowly.
-CALIBRATION_MIN_TOKENS = 50
-CALIBRATION_MAX_RATIO = 3.0
-CALIBRATION_RISE = 0.5
-CALIBRATION_FALL = 0.2
-
 
 class TokenCounter:
     """Counts tokens of texts and chat messages with :func:`rough_count`; subclasses change how a text is counted."""
 
     name = "rough"
 
-    def __init__(self, chat_format: ChatFormat = OPENAI_FORMAT, correction: float = 1.0) -> None:
+    def __init__(self, chat_format: ChatFormat = OPENAI_FORMAT, calibration: Calibration | None = None) -> None:
         self.chat_format = chat_format
-        self.correction = correction
+        self.calibration = calibration or Calibration()
+
+    @property
+    def correction(self) -> float:
+        """The factor a whole request's count is multiplied by (learned correction and margin; 1.0 before any)."""
+        return self.calibration.factor
 
     def count(self, text: str) -> int:
         """Tokens of a plain text."""
@@ -152,17 +151,9 @@ class TokenCounter:
     def calibrate(self, local_total: int, provider_prompt_tokens: int) -> float:
         """Learn from the provider's ``prompt_tokens`` for a request we counted as ``local_total`` (uncorrected).
 
-        ``correction`` moves toward the ratio provider/local (quickly up, slowly down) and never goes below 1.0,
-        so the budget only tightens when the estimate runs low. Tiny requests and absurd ratios are ignored.
-        Returns the new correction.
+        See :class:`~chatbot.engine.calibration.Calibration`. Returns the new :attr:`correction`.
         """
-        if local_total < CALIBRATION_MIN_TOKENS or provider_prompt_tokens <= 0:
-            return self.correction
-        ratio = provider_prompt_tokens / local_total
-        if not 1 / CALIBRATION_MAX_RATIO <= ratio <= CALIBRATION_MAX_RATIO:
-            return self.correction
-        weight = CALIBRATION_RISE if ratio > self.correction else CALIBRATION_FALL
-        self.correction = max(1.0, round(self.correction + weight * (ratio - self.correction), 4))
+        self.calibration.learn(local_total, provider_prompt_tokens)
         return self.correction
 
     @property
@@ -177,8 +168,10 @@ class TokenizerCounter(TokenCounter):
     The tokenizer is loaded once, on the first count; a :class:`~chatbot.errors.ConfigError` says why it cannot be.
     """
 
-    def __init__(self, source: str, chat_format: ChatFormat = OPENAI_FORMAT, correction: float = 1.0) -> None:
-        super().__init__(chat_format, correction)
+    def __init__(
+        self, source: str, chat_format: ChatFormat = OPENAI_FORMAT, calibration: Calibration | None = None
+    ) -> None:
+        super().__init__(chat_format, calibration)
         self.source = source
         self.name = f"tokenizer:{source}"
         self._tokenizer: Any = None
