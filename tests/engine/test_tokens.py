@@ -143,7 +143,7 @@ def test_chat_format_per_model_family(provider, model, expected):
 def test_llama_formats_trim_content_like_the_template():
     message = {"role": "user", "content": "  hello there \n"}
     assert TokenCounter(LLAMA3_FORMAT).count_message(message) == 5 + rough_count("hello there")
-    assert TokenCounter(OPENAI_FORMAT).count_message(message) == 3 + rough_count(message["content"])
+    assert TokenCounter(OPENAI_FORMAT).count_message(message) == 4 + rough_count(message["content"])
 
 
 def test_count_request_is_the_uncorrected_total():
