@@ -49,9 +49,24 @@ def run_conversation(tmp_path: Path, capsys: pytest.CaptureFixture[str], *, usag
     with FakeServer(replies=replies, prompt_tokens=prompt_tokens, include_usage=usage) as server:
         for text in users:
             status = main(
-                ["--provider", "openai", "--base-url", server.base_url, "--model", "llama-3.1-8b-instant",
-                 "--sessions-dir", str(sessions), "--session", "mixed", "--memory", "full",
-                 "--max-input-tokens", str(BUDGET), "-p", text]  # fmt: skip
+                [
+                    "--provider",
+                    "openai",
+                    "--base-url",
+                    server.base_url,
+                    "--model",
+                    "llama-3.1-8b-instant",
+                    "--sessions-dir",
+                    str(sessions),
+                    "--session",
+                    "mixed",
+                    "--memory",
+                    "full",
+                    "--max-input-tokens",
+                    str(BUDGET),
+                    "-p",
+                    text,
+                ]  # fmt: skip
             )
             assert status == 0, capsys.readouterr().err
         # what the server counted for each chat request (the last message of a chat request is the user's)

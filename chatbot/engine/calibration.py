@@ -109,14 +109,14 @@ class Calibration:
         return cls([float(value)], 1)
 
 
-def check_stored(value: object) -> str:
-    """What is wrong with a stored calibration (as a suffix to its name), or "" (see :meth:`Calibration.to_dict`)."""
+def check_stored(value: object, where: str = "calibration") -> str:
+    """What is wrong with a stored calibration named ``where``, or "" (see :meth:`Calibration.to_dict`)."""
     bounds = f"from {1 / MAX_RATIO:.3f} to {MAX_RATIO:g}"
     if not isinstance(value, dict):  # an older file: one correction factor
-        return "" if sane_ratio(value) else f" must be a number {bounds} or an object, found {value!r}"
+        return "" if sane_ratio(value) else f"'{where}' must be a number {bounds} or an object, found {value!r}"
     ratios, turns = value.get("ratios"), value.get("turns")
     if not isinstance(ratios, list) or not all(sane_ratio(r) for r in ratios):
-        return f".ratios must be a list of numbers {bounds}, found {ratios!r}"
+        return f"'{where}.ratios' must be a list of numbers {bounds}, found {ratios!r}"
     if not isinstance(turns, int) or isinstance(turns, bool) or turns < 0:
-        return f".turns must be a whole number of at least 0, found {turns!r}"
+        return f"'{where}.turns' must be a whole number of at least 0, found {turns!r}"
     return ""

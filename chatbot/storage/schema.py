@@ -86,9 +86,9 @@ def check_session_data(data: object) -> str:
             return f"'totals.{key}' must be a whole number of at least 0, found {value!r}"
     for model, value in data["calibration"].items():
         # bounded ratios: 0 or less would switch the budget off, a huge one would refuse every message
-        problem = check_stored(value)
+        problem = check_stored(value, f"calibration.{model}")
         if problem:
-            return f"'calibration.{model}'{problem}"
+            return problem
     return ""
 
 
