@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import re
+import statistics
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
