@@ -50,7 +50,7 @@ def family(name: str) -> tuple[ChatFormat, str, templates.PromptCounter]:
     table = {
         "llama3": (LLAMA3_FORMAT, templates.LLAMA3_JSON, templates.llama3_prompt_tokens("3")),
         "llama3.1": (LLAMA31_FORMAT, templates.LLAMA3_JSON, templates.llama3_prompt_tokens("3.1")),
-        "chatml": (CHATML_FORMAT, templates.QWEN_DIR, templates.chatml_prompt_tokens()),
+        "chatml": (CHATML_FORMAT, templates.QWEN_JSON, templates.chatml_prompt_tokens()),
         "harmony": (HARMONY_FORMAT, "o200k", templates.harmony_prompt_tokens()),
         "openai": (OPENAI_FORMAT, "o200k", templates.openai_prompt_tokens()),
     }

