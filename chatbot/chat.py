@@ -327,12 +327,12 @@ class Chat:
     # --- accounting -------------------------------------------------------------------------------------------
 
     def _calibrate(self, request: Request, usage: Usage) -> None:
-        counter = self.conversation.counter
-        self.session.calibration[self.model] = counter.calibrate(request.uncorrected, usage.prompt_tokens)
+        # the counter learns into the session's calibration for this model (see _apply_calibration)
+        self.conversation.counter.calibrate(request.uncorrected, usage.prompt_tokens)
 
     def _apply_calibration(self) -> None:
-        # each model has its own correction; one never seen before starts uncorrected
-        self.conversation.counter.correction = self.session.calibration.get(self.model, 1.0)
+        # each model has its own calibration, stored in the session; one never seen before starts uncorrected
+        self.conversation.counter.calibration = self.session.calibration_for(self.model)
 
     # --- session changes --------------------------------------------------------------------------------------
 

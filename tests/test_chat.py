@@ -165,7 +165,8 @@ def test_calibration_is_learned_per_model_and_stored(make_app):
     for q in ("a fairly ordinary question " * 20, "and another one " * 20):
         drain(chat.send(q))
     assert counter.correction > 1.0
-    assert app.store.load("s").calibration["echo"] == pytest.approx(counter.correction)
+    stored = app.store.load("s").calibration["echo"]
+    assert stored.turns == 2 and stored.factor == pytest.approx(counter.correction)
 
 
 def test_cut_off_and_empty_replies_are_announced(make_app):

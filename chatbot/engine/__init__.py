@@ -3,6 +3,7 @@
 - :mod:`~chatbot.engine.turn`: messages, turns, the rules a request follows
 - :mod:`~chatbot.engine.conversation`: the stored conversation
 - :mod:`~chatbot.engine.memory`: the memory rule (full / window / summary, budget, folds, the summary prompt)
-- :mod:`~chatbot.engine.tokens`: token counting and calibration
+- :mod:`~chatbot.engine.tokens`: token counting (rough or a real tokenizer) and each model family's chat format
+- :mod:`~chatbot.engine.calibration`: what the provider's counts taught, per model (correction and margin)
 - :mod:`~chatbot.engine.usage`: a session's usage totals
 """

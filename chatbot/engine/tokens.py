@@ -1,8 +1,9 @@
 """Token counting: a rough estimate that needs nothing, or a real tokenizer through ``tokenizers``.
 
 A request's count is the sum of its messages' counts plus the chat format's own tokens (role headers,
-separators), which differ per provider family. ``TokenCounter.correction`` is a self-calibration factor learned
-from the provider's reported ``prompt_tokens``; it never goes below 1.0 so the budget only ever tightens.
+separators), which differ per provider family. ``TokenCounter.correction`` is the factor its
+:class:`~chatbot.engine.calibration.Calibration` learned from the provider's reported ``prompt_tokens`` (both ways,
+with a safety margin); 1.0 while no provider count has arrived, so the estimate errs high.
 
 The rough estimate is tuned against the Llama 3 tokenizer on ``bench/corpus`` (English and Korean prose, mixed
 Korean-English chat, source code, JSON tool output); ``python bench/bench_tokens.py`` prints how close it is.
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from chatbot.engine.calibration import Calibration
 from chatbot.errors import ConfigError
 
 # The text is cut into pieces the way Llama 3's pre-tokenizer cuts it (words, numbers, punctuation runs, line
@@ -76,15 +78,22 @@ def rough_count(text: str) -> int:
 
 @dataclass(frozen=True)
 class ChatFormat:
-    """Tokens a chat template adds: per message (role header, separators) and once per request (reply primer).
+    """Tokens a chat template adds: per message (role header, separators), per tool call (the JSON or header
+    around its name and arguments) and once per request (reply primer, fixed preambles).
 
     ``trim``: the template strips whitespace around each message's content before encoding it (Llama 3 does).
+    ``quote_tools``: the template writes tool arguments and results as JSON strings (``tojson``: quotes and line
+    breaks escaped, which costs tokens in code and JSON), as Llama 3.1 and harmony do.
+    The numbers below are checked against each family's real template and tokenizer (tests/engine/
+    test_chat_formats.py): plain chat counts exactly what the template makes, given the exact text counts.
     """
 
     per_message: int
     per_request: int
     name: str = "custom"
     trim: bool = False
+    per_call: int = 15
+    quote_tools: bool = False
 
 
 # Llama 3: <|start_header_id|>role<|end_header_id|>\n\n ... <|eot_id|> is 5 tokens a message (every role name
@@ -93,24 +102,19 @@ LLAMA3_FORMAT = ChatFormat(per_message=5, per_request=5, name="llama3", trim=Tru
 # Llama 3.1, 3.2, 3.3: the template also opens the system message with "Cutting Knowledge Date: December 2023\n
 # Today Date: 26 Jul 2024\n\n" (20 tokens, always, before the system content). We assume the request has a system
 # message, as every request of this app does; without one the template adds a whole system message (25 tokens).
-LLAMA31_FORMAT = ChatFormat(per_message=5, per_request=25, name="llama3.1", trim=True)
-# OpenAI's documented cost: 3 tokens a message, 3 to prime the reply.
-OPENAI_FORMAT = ChatFormat(per_message=3, per_request=3, name="openai")
-# gpt-oss (harmony): <|start|>role<|message|> ... <|end|> is 4 tokens, 6 for an earlier assistant reply
-# (<|channel|>final), so 5 on average. Per request: the system message harmony adds (~57 o200k tokens: identity,
-# knowledge cutoff, date, reasoning level, valid channels, plus its 4 format tokens), "# Instructions\n\n" opening
-# the developer message (3) and the <|start|>assistant primer (2). Servers vary slightly; calibration covers the rest.
-HARMONY_FORMAT = ChatFormat(per_message=5, per_request=66, name="harmony")
+# A tool call is written {"name": "...", "parameters": ...} with the arguments JSON-quoted again; a tool result goes
+# under the ipython role, JSON-quoted: 9 tokens beyond the name, the quoted arguments and the result.
+LLAMA31_FORMAT = ChatFormat(per_message=5, per_request=25, name="llama3.1", trim=True, per_call=9, quote_tools=True)
+# OpenAI's published count: 3 tokens a message plus its role (one token), 3 to prime the reply.
+OPENAI_FORMAT = ChatFormat(per_message=4, per_request=3, name="openai", per_call=10)
+# gpt-oss (harmony): <|start|>user<|message|> ... <|end|> is 4 tokens, 6 for an earlier assistant reply
+# (<|channel|>final), so 5 on average. Per request: the system message harmony adds (identity, knowledge cutoff,
+# date, reasoning level, valid channels: 55 o200k tokens with its 4 format tokens), "# Instructions\n\n" and "\n\n"
+# around the developer message, less the one token the last user message saves, and the <|start|>assistant primer.
+HARMONY_FORMAT = ChatFormat(per_message=5, per_request=64, name="harmony", per_call=13, quote_tools=True)
 # ChatML (Qwen): <|im_start|>role\n ... <|im_end|>\n is 5 tokens a message; <|im_start|>assistant\n primes the reply.
+# A tool call is <tool_call>\n{"name": ..., "arguments": ...}\n</tool_call>; a result is wrapped in <tool_response>.
 CHATML_FORMAT = ChatFormat(per_message=5, per_request=3, name="chatml")
-
-# Calibration: requests smaller than this are ignored (a few tokens of format guesswork would swing the ratio);
-# ratios outside [1/3, 3] are a provider quirk or a bug, not a signal. A ratio above the current correction (we
-# undercount: the budget is at risk) is followed quickly, one below it (we overcount) slowly.
-CALIBRATION_MIN_TOKENS = 50
-CALIBRATION_MAX_RATIO = 3.0
-CALIBRATION_RISE = 0.5
-CALIBRATION_FALL = 0.2
 
 
 class TokenCounter:
@@ -118,9 +122,14 @@ class TokenCounter:
 
     name = "rough"
 
-    def __init__(self, chat_format: ChatFormat = OPENAI_FORMAT, correction: float = 1.0) -> None:
+    def __init__(self, chat_format: ChatFormat = OPENAI_FORMAT, calibration: Calibration | None = None) -> None:
         self.chat_format = chat_format
-        self.correction = correction
+        self.calibration = calibration or Calibration()
+
+    @property
+    def correction(self) -> float:
+        """The factor a whole request's count is multiplied by (learned correction and margin; 1.0 before any)."""
+        return self.calibration.factor
 
     def count(self, text: str) -> int:
         """Tokens of a plain text."""
@@ -128,12 +137,22 @@ class TokenCounter:
 
     def count_message(self, message: dict[str, Any]) -> int:
         """Tokens of one message including its share of the chat format (uncorrected)."""
+        fmt = self.chat_format
         content = str(message.get("content") or "")
-        if self.chat_format.trim:
+        if fmt.trim:
             content = content.strip()
-        n = self.chat_format.per_message + self.count(content)
-        if message.get("tool_calls"):
-            n += self.count(json.dumps(message["tool_calls"], ensure_ascii=False))
+        if fmt.quote_tools and message.get("role") == "tool":
+            content = _quoted(content)
+        n = fmt.per_message + self.count(content)
+        for call in message.get("tool_calls") or ():
+            # what templates write of a call: its name and its arguments, inside the format's own wrapper
+            function = call.get("function") or {}
+            arguments = function.get("arguments") or ""
+            if not isinstance(arguments, str):
+                arguments = _quoted(arguments)
+            if fmt.quote_tools:
+                arguments = _quoted(arguments)
+            n += fmt.per_call + self.count(str(function.get("name") or "")) + self.count(arguments)
         if message.get("name"):
             n += self.count(str(message["name"]))
         return n
@@ -152,23 +171,21 @@ class TokenCounter:
     def calibrate(self, local_total: int, provider_prompt_tokens: int) -> float:
         """Learn from the provider's ``prompt_tokens`` for a request we counted as ``local_total`` (uncorrected).
 
-        ``correction`` moves toward the ratio provider/local (quickly up, slowly down) and never goes below 1.0,
-        so the budget only tightens when the estimate runs low. Tiny requests and absurd ratios are ignored.
-        Returns the new correction.
+        See :class:`~chatbot.engine.calibration.Calibration`. Returns the new :attr:`correction`.
         """
-        if local_total < CALIBRATION_MIN_TOKENS or provider_prompt_tokens <= 0:
-            return self.correction
-        ratio = provider_prompt_tokens / local_total
-        if not 1 / CALIBRATION_MAX_RATIO <= ratio <= CALIBRATION_MAX_RATIO:
-            return self.correction
-        weight = CALIBRATION_RISE if ratio > self.correction else CALIBRATION_FALL
-        self.correction = max(1.0, round(self.correction + weight * (ratio - self.correction), 4))
+        self.calibration.learn(local_total, provider_prompt_tokens)
         return self.correction
 
     @property
     def key(self) -> tuple[str, int]:
         """What a cached per-message count depends on: how texts are counted and the chat format."""
-        return (f"{self.name}/{self.chat_format.name}/{int(self.chat_format.trim)}", self.chat_format.per_message)
+        fmt = self.chat_format
+        return (f"{self.name}/{fmt.name}/{int(fmt.trim)}{int(fmt.quote_tools)}/{fmt.per_call}", fmt.per_message)
+
+
+def _quoted(value: object) -> str:
+    """``value`` as a template's ``tojson`` writes it."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 class TokenizerCounter(TokenCounter):
@@ -177,8 +194,10 @@ class TokenizerCounter(TokenCounter):
     The tokenizer is loaded once, on the first count; a :class:`~chatbot.errors.ConfigError` says why it cannot be.
     """
 
-    def __init__(self, source: str, chat_format: ChatFormat = OPENAI_FORMAT, correction: float = 1.0) -> None:
-        super().__init__(chat_format, correction)
+    def __init__(
+        self, source: str, chat_format: ChatFormat = OPENAI_FORMAT, calibration: Calibration | None = None
+    ) -> None:
+        super().__init__(chat_format, calibration)
         self.source = source
         self.name = f"tokenizer:{source}"
         self._tokenizer: Any = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from chatbot.engine.calibration import check_stored
 from chatbot.engine.turn import validate_request
 from chatbot.errors import InvalidRequest
 
@@ -83,10 +84,11 @@ def check_session_data(data: object) -> str:
     for key, value in data["totals"].items():
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             return f"'totals.{key}' must be a whole number of at least 0, found {value!r}"
-    for model, factor in data["calibration"].items():
-        # a correction never goes below 1 (the budget only tightens); 0 or less would switch the budget off
-        if not _is_number(factor) or factor < 1:
-            return f"'calibration.{model}' must be a number of at least 1, found {factor!r}"
+    for model, value in data["calibration"].items():
+        # bounded ratios: 0 or less would switch the budget off, a huge one would refuse every message
+        problem = check_stored(value, f"calibration.{model}")
+        if problem:
+            return problem
     return ""
 
 

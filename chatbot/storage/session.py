@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from chatbot.engine.calibration import Calibration
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
@@ -39,8 +40,9 @@ def validate_id(session_id: object) -> str:
 class Session:
     """A stored conversation and what goes with it.
 
-    ``calibration`` maps a model name to its token-count correction factor. Per-turn usage and latency live in
-    each :class:`~chatbot.engine.turn.Turn`. A session never holds keys or headers.
+    ``calibration`` maps a model name to what its provider counts taught the token counter (read it through
+    :meth:`calibration_for`). Per-turn usage and latency live in each :class:`~chatbot.engine.turn.Turn`. A session
+    never holds keys or headers.
     """
 
     id: str
@@ -51,7 +53,11 @@ class Session:
     created_at: str = field(default_factory=now_iso)
     updated_at: str = field(default_factory=now_iso)
     totals: Totals = field(default_factory=Totals)
-    calibration: dict[str, float] = field(default_factory=dict)
+    calibration: dict[str, Calibration] = field(default_factory=dict)
+
+    def calibration_for(self, model: str) -> Calibration:
+        """``model``'s calibration, the one the counter learns into (a new, empty one for a model never seen)."""
+        return self.calibration.setdefault(model, Calibration())
 
     # --- the document -----------------------------------------------------------------------------------------
 
@@ -71,7 +77,9 @@ class Session:
         }
 
     def _trailer(self) -> dict[str, Any]:
-        return {"totals": self.totals.to_dict(), "calibration": self.calibration}
+        # a model that has learned nothing yet is left out (its calibration is the default)
+        calibration = {model: c.to_dict() for model, c in self.calibration.items() if c.turns}
+        return {"totals": self.totals.to_dict(), "calibration": calibration}
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready document."""
@@ -123,7 +131,8 @@ class Session:
             created_at=data["created_at"],
             updated_at=data["updated_at"],
             totals=Totals.from_dict(data["totals"]),
-            calibration={k: float(v) for k, v in data["calibration"].items()},
+            # older files store a plain correction factor per model: Calibration.from_stored reads both forms
+            calibration={k: Calibration.from_stored(v) for k, v in data["calibration"].items()},
         )
 
 

@@ -131,7 +131,7 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
             text = f"[+ summary of turns 1-{request.summary_covers}] {conv.system}"
         lines.append(f"{i:>3}  {role:<10} {counter.count_message(msg):>6}  {preview(text)}")
     lines.append(f"{len(request.messages):>3}  {'user':<10} {'?':>6}  (your next message)")
-    correction = f", correction x{counter.correction:.2f}" if counter.correction != 1.0 else ""
+    correction = f", correction x{counter.correction:.3f}" if counter.correction != 1.0 else ""
     lines.append(
         f"total {request.tokens} of {request.budget} tokens before your message "
         f"(counter: {counter.name}{correction}; memory: {conv.memory.strategy})"
@@ -181,9 +181,7 @@ def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
             )
         else:
             lines.append(f"  last turn: estimate prompt {u.get('estimated_prompt_tokens')} (no provider count)")
-    lines.append(
-        f"  correction for {chat.model}: x{counter.correction:.3f} (learned from provider counts; never below 1)"
-    )
+    lines.append(f"  correction for {chat.model}: {counter.calibration.describe()}")
     return Result("\n".join(lines))
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from chatbot.engine.calibration import FIRST_MARGIN, Calibration
 from chatbot.engine.tokens import (
     CHATML_FORMAT,
     HARMONY_FORMAT,
@@ -142,15 +143,15 @@ def test_chat_format_per_model_family(provider, model, expected):
 def test_llama_formats_trim_content_like_the_template():
     message = {"role": "user", "content": "  hello there \n"}
     assert TokenCounter(LLAMA3_FORMAT).count_message(message) == 5 + rough_count("hello there")
-    assert TokenCounter(OPENAI_FORMAT).count_message(message) == 3 + rough_count(message["content"])
+    assert TokenCounter(OPENAI_FORMAT).count_message(message) == 4 + rough_count(message["content"])
 
 
 def test_count_request_is_the_uncorrected_total():
-    counter = TokenCounter(OPENAI_FORMAT, correction=1.2)
+    counter = TokenCounter(OPENAI_FORMAT, Calibration([1.2], 1))
     messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "What is a token?"}]
     raw = sum(counter.count_message(m) for m in messages)
     assert counter.count_request(messages) == raw + 3
-    assert counter.total(raw) == math.ceil((raw + 3) * 1.2)
+    assert counter.total(raw) == math.ceil((raw + 3) * 1.2 * (1 + FIRST_MARGIN))
 
 
 # --- real tokenizer ---------------------------------------------------------------------------------------------
@@ -242,36 +243,3 @@ def test_hub_name_offline_says_nothing_can_be_downloaded(monkeypatch):
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
     with pytest.raises(ConfigError, match="Nothing can be downloaded.*tokenizer.json"):
         TokenizerCounter("someone/no-such-model-here").count("hello")
-
-
-# --- calibration ------------------------------------------------------------------------------------------------
-
-
-def test_calibration_tightens_quickly_and_relaxes_slowly():
-    counter = TokenCounter()
-    assert counter.calibrate(1000, 1400) == pytest.approx(1.2)  # halfway to 1.4 at once
-    assert counter.calibrate(1000, 1400) == pytest.approx(1.3)
-    assert counter.correction == pytest.approx(1.3)
-    assert counter.calibrate(1000, 1000) == pytest.approx(1.24)  # a fifth of the way back down
-
-
-def test_calibration_never_goes_below_one():
-    counter = TokenCounter()
-    for _ in range(10):
-        assert counter.calibrate(1000, 800) == 1.0
-
-
-def test_calibration_ignores_tiny_requests_and_absurd_ratios():
-    counter = TokenCounter(correction=1.1)
-    assert counter.calibrate(10, 30) == 1.1  # too small to say anything
-    assert counter.calibrate(1000, 5000) == 1.1  # ratio 5
-    assert counter.calibrate(1000, 200) == 1.1  # ratio 0.2
-    assert counter.calibrate(1000, 0) == 1.1  # provider reported nothing
-
-
-def test_calibrated_correction_raises_the_request_total():
-    counter = TokenCounter(OPENAI_FORMAT)
-    messages = [{"role": "user", "content": paragraphs("english")[5]}]
-    before = counter.total(counter.count_request(messages) - OPENAI_FORMAT.per_request)
-    counter.calibrate(counter.count_request(messages), int(counter.count_request(messages) * 1.5))
-    assert counter.total(counter.count_request(messages) - OPENAI_FORMAT.per_request) > before

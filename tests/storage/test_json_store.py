@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import chatbot.storage.json_store as store_module
+from chatbot.engine.calibration import Calibration
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
@@ -72,7 +73,7 @@ def rich_session(store: JsonStore, sid: str = "rich") -> Session:
         )
     conv.summary, conv.summary_covers = "- the user asks sums\n- answers were right", 3
     session.totals = Totals(prompt_tokens=210, completion_tokens=21, requests=6, summary_requests=1)
-    session.calibration = {"openai/gpt-oss-20b": 1.08}
+    session.calibration = {"openai/gpt-oss-20b": Calibration([1.08, 0.94, 0.97], 5)}
     return session
 
 

