@@ -12,12 +12,14 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from chatbot.attach import Attachment, Content, compose
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, summary_request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Message, Turn
-from chatbot.errors import ContextLengthError, SummaryError, UsageError
-from chatbot.providers.base import ChatProvider, ReasoningDelta, StreamEnd, TextDelta, Usage
+from chatbot.errors import ChatbotError, ContextLengthError, SummaryError, UsageError
+from chatbot.providers.base import ChatProvider, ReasoningDelta, StreamEnd, StreamEvent, TextDelta, Usage
+from chatbot.request_log import RequestLog
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 
@@ -60,14 +62,20 @@ class Chat:
         *,
         max_output_tokens: int | None = None,
         summary_model: str | None = None,
+        stream: bool = True,
+        log: RequestLog | None = None,
     ) -> None:
         self.session = session
         self.provider = provider
         self.store = store
         self.max_output_tokens = max_output_tokens
         self.summary_model = summary_model
+        self.streaming = stream  # False (--no-stream): ask for the whole reply at once
+        self.log = log
         # the user message of a turn that failed, kept for /retry
-        self._pending: str | None = None
+        self._pending: Content | None = None
+        # files attached (/file) to the next message
+        self._attachments: list[Attachment] = []
         self._apply_calibration()
 
     @property
@@ -81,7 +89,26 @@ class Chat:
         return self.session.model or self.provider.model
 
     @property
-    def pending(self) -> str | None:
+    def attachments(self) -> tuple[Attachment, ...]:
+        """The files attached to the next message."""
+        return tuple(self._attachments)
+
+    def attach(self, attachment: Attachment) -> None:
+        """Attach ``attachment`` to the next message sent (it is stored with that turn)."""
+        self._attachments.append(attachment)
+
+    def detach_all(self) -> int:
+        """Drop the attachments waiting for the next message; returns how many there were."""
+        count, self._attachments = len(self._attachments), []
+        return count
+
+    def last_user_text(self) -> str | None:
+        """The typed text of the last stored turn's user message (None when there is no turn)."""
+        turns = self.conversation.turns
+        return turns[-1].user_text if turns else None
+
+    @property
+    def pending(self) -> Content | None:
         """The message of a turn that failed before anything was stored (what ``/retry`` resends), or None."""
         return self._pending
 
@@ -91,14 +118,18 @@ class Chat:
         """The request ``text`` would send next, without calling the model or changing anything stored."""
         return self.conversation.preview_request(text)
 
-    def send(self, text: str) -> Generator[ChatEvent, None, None]:
-        """Send ``text`` as the next user message and stream the reply.
+    def send(self, text: Content) -> Generator[ChatEvent, None, None]:
+        """Send ``text`` (with any attached files) as the next user message and stream the reply.
 
         The turn is stored and the session saved when the reply ends, or when it is interrupted (Ctrl-C closes
         this generator or raises inside it) with the partial answer marked as interrupted.
         """
+        if self._attachments and isinstance(text, str):
+            text = compose(text, self._attachments)
+        self._attachments = []
         self._pending = text
-        request = self.conversation.build_request(text, summarizer=self._summarize)
+        message: Message = {"role": "user", "content": text}
+        request = self.conversation.build_request(message, summarizer=self._summarize)
         yield from self._request_notices(request)
         try:
             done = yield from self._stream(request)
@@ -110,7 +141,7 @@ class Chat:
                     f"{exc.message}; the request holds only the system message and yours, so there is nothing to "
                     "drop: shorten the message or use a model with a larger context"
                 ) from None
-            request = self.conversation.build_request(text, summarizer=self._summarize, budget=budget)
+            request = self.conversation.build_request(message, summarizer=self._summarize, budget=budget)
             yield Notice(f"{exc.message}; retrying once with a smaller request ({request.tokens} tokens)", True)
             yield from self._request_notices(request)
             done = yield from self._stream(request)
@@ -122,26 +153,44 @@ class Chat:
             yield Notice(f"the model sent no answer text{hint}", True)
         yield done
 
-    def retry_text(self) -> str:
+    def retry_text(self) -> Content:
         """The message /retry resends: the failed one, else the last turn's (which is taken back first)."""
         if self._pending is not None:
             return self._pending
         turn = self.undo()
         if turn is None:
             raise UsageError("nothing to retry yet")
-        return turn.user_text
+        return turn.messages[0].get("content") or ""
+
+    def _events(self, request: Request) -> Generator[StreamEvent, None, None]:
+        """The provider's events for ``request``: streamed, or (--no-stream) one whole reply as one delta."""
+        options = self.session.options
+        if self.streaming:
+            yield from self.provider.stream(
+                request.messages, model=self.model, max_tokens=self.max_output_tokens, options=options
+            )
+            return
+        whole = self.provider.complete(
+            request.messages, model=self.model, max_tokens=self.max_output_tokens, options=options
+        )
+        if whole.text:
+            yield TextDelta(whole.text)
+        yield StreamEnd(whole.usage, whole.finish_reason)
 
     def _stream(self, request: Request) -> Generator[ChatEvent, None, TurnDone]:
         started = time.monotonic()
+        first: float | None = None
         parts: list[str] = []
         reasoned = False
         end: StreamEnd | None = None
-        stream = self.provider.stream(request.messages, model=self.model, max_tokens=self.max_output_tokens)
+        stream = self._events(request)
         try:
             for event in stream:
                 if isinstance(event, StreamEnd):
                     end = event
                     continue
+                if first is None and self.streaming:
+                    first = time.monotonic()
                 if isinstance(event, TextDelta):
                     parts.append(event.text)
                 else:
@@ -154,9 +203,40 @@ class Chat:
                 answer = "".join(parts).rstrip() + f"\n\n{INTERRUPTED_MARK}"
                 self._record(request, answer, None, started, interrupted=True)
                 self._pending = None
+            self._log_chat(request, None, started, first, error="interrupted")
+            raise
+        except ChatbotError as exc:
+            self._log_chat(request, None, started, first, error=type(exc).__name__)
             raise
         done = self._record(request, "".join(parts), end.usage if end else None, started)
+        self._log_chat(request, done, started, first)
         return replace(done, finish_reason=end.finish_reason if end else None, reasoned=reasoned)
+
+    def _log_chat(
+        self, request: Request, done: TurnDone | None, started: float, first: float | None, error: str = ""
+    ) -> None:
+        if self.log is None:
+            return
+        usage = done.usage if done else None
+        self.log.write(
+            session=self.session.id,
+            provider=self.provider.name,
+            model=self.model,
+            kind="chat",
+            strategy=self.conversation.memory.strategy,
+            request_tokens={"provider": usage.prompt_tokens if usage else None, "estimate": request.tokens},
+            completion_tokens={
+                "provider": usage.completion_tokens if usage else None,
+                "estimate": done.estimated_completion if done else None,
+            },
+            latency=round(time.monotonic() - started, 3),
+            ttft=round(first - started, 3) if first is not None else None,
+            finish_reason=done.finish_reason if done else None,
+            summarized=request.summarized,
+            dropped=request.dropped,
+            ok=not error,
+            error=error or None,
+        )
 
     def _record(
         self, request: Request, answer: str, usage: Usage | None, started: float, *, interrupted: bool = False
@@ -201,16 +281,43 @@ class Chat:
     # --- summaries --------------------------------------------------------------------------------------------
 
     def _summarize(self, previous: str, turns: list[list[Message]], first: int) -> str:
-        completion = self.provider.complete(
-            summary_request(previous, turns, first),
-            model=self.summary_model or self.model,
-            max_tokens=SUMMARY_MAX_TOKENS,
-        )
+        messages = summary_request(previous, turns, first)
+        model = self.summary_model or self.model
+        started = time.monotonic()
+        try:
+            completion = self.provider.complete(messages, model=model, max_tokens=SUMMARY_MAX_TOKENS)
+        except ChatbotError as exc:
+            self._log_summary(messages, model, len(turns), started, None, type(exc).__name__)
+            raise
+        self._log_summary(messages, model, len(turns), started, completion.usage, "")
         self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
         if completion.finish_reason == "length":
             # a summary cut mid-sentence would silently lose whatever came last
             raise SummaryError(f"the summary was cut off at {SUMMARY_MAX_TOKENS} tokens")
         return completion.text
+
+    def _log_summary(
+        self, messages: list[Message], model: str, folded: int, started: float, usage: Usage | None, error: str
+    ) -> None:
+        if self.log is None:
+            return
+        self.log.write(
+            session=self.session.id,
+            provider=self.provider.name,
+            model=model,
+            kind="summary",
+            strategy=self.conversation.memory.strategy,
+            request_tokens={
+                "provider": usage.prompt_tokens if usage else None,
+                "estimate": self.conversation.counter.count_request(messages),
+            },
+            completion_tokens={"provider": usage.completion_tokens if usage else None, "estimate": None},
+            latency=round(time.monotonic() - started, 3),
+            summarized=folded,
+            dropped=0,
+            ok=not error,
+            error=error or None,
+        )
 
     # --- accounting -------------------------------------------------------------------------------------------
 
@@ -246,6 +353,16 @@ class Chat:
         self._pending = None
         self.save()
         return count
+
+    def set_option(self, key: str, value: Any) -> None:
+        """Send ``key: value`` with every later chat request of this session (None removes it) and save."""
+        self.session.set_option(key, value)
+        self.save()
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The model options this session sends (a copy)."""
+        return dict(self.session.options)
 
     def set_system(self, text: str) -> None:
         """Replace the system message (sent first in every later request) and save."""

@@ -6,7 +6,7 @@ SDK types never leave a provider module.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,12 +70,26 @@ class ChatProvider(ABC):
 
     @abstractmethod
     def stream(
-        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Generator[StreamEvent, None, None]:
-        """Stream a reply to ``messages``."""
+        """Stream a reply to ``messages``. ``options`` are extra request fields (temperature, seed, ...)."""
 
     @abstractmethod
     def complete(
-        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Completion:
         """Return a whole reply to ``messages`` without streaming."""
+
+    def list_models(self) -> list[str]:
+        """The ids of the models the endpoint serves (its models route), sorted; a provider without one has its own."""
+        return [self.model] if self.model else []

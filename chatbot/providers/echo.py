@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
+from typing import Any
 
 from chatbot.engine.memory import (
     NEW_TURNS_LABEL,
@@ -133,7 +134,12 @@ class EchoProvider(ChatProvider):
         return kept, "stop"
 
     def stream(
-        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Generator[StreamEvent, None, None]:
         """Stream the description word by word, pausing ``CHATBOT_ECHO_DELAY`` seconds before each chunk."""
         delay = self._delay()
@@ -145,7 +151,12 @@ class EchoProvider(ChatProvider):
         yield StreamEnd(self._usage(messages, "".join(chunks)), finish)
 
     def complete(
-        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Completion:
         """A deterministic summary for a summary request, else the same description ``stream`` gives."""
         if is_summary_request(messages):

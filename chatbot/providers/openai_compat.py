@@ -157,10 +157,16 @@ class CompatProvider(ChatProvider):
         """Request parameters that ask for usage in the stream's last chunk."""
         return {"stream_options": {"include_usage": True}}
 
-    def _params(self, messages: Sequence[Message], model: str, max_tokens: int | None) -> dict[str, Any]:
+    def _params(
+        self, messages: Sequence[Message], model: str, max_tokens: int | None, options: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
         params: dict[str, Any] = {"model": model, "messages": list(messages)}
         if max_tokens is not None:
             params.update(token_limit_param(model, max_tokens))
+        if options:
+            # Sent as extra body fields: the server judges them (and its rejection is shown as it words it), so a
+            # server-specific option (top_k, min_p, ...) works without this app knowing it.
+            params["extra_body"] = dict(options)
         return params
 
     def _error(self, exc: BaseException, model: str) -> ProviderError:
@@ -179,14 +185,19 @@ class CompatProvider(ChatProvider):
         return self._client.chat.completions.create(stream=True, **params)
 
     def stream(
-        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Generator[StreamEvent, None, None]:
         """Stream a reply; closing the generator early closes the HTTP response."""
         model = model or self.model
         state = StreamState()
         try:
             # ``with`` closes the response on every exit, including GeneratorExit when the consumer stops (Ctrl-C).
-            with self._open_stream(self._params(messages, model, max_tokens)) as sdk_stream:
+            with self._open_stream(self._params(messages, model, max_tokens, options)) as sdk_stream:
                 for chunk in sdk_stream:
                     yield from state.events(chunk.to_dict())
         except self._sdk.caught as exc:
@@ -200,12 +211,25 @@ class CompatProvider(ChatProvider):
         yield state.end()
 
     def complete(
-        self, messages: Sequence[Message], *, model: str | None = None, max_tokens: int | None = None
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Completion:
         """Return a whole reply without streaming."""
         model = model or self.model
         try:
-            response = self._client.chat.completions.create(**self._params(messages, model, max_tokens))
+            response = self._client.chat.completions.create(**self._params(messages, model, max_tokens, options))
             return completion_from_dict(response.to_dict())
         except self._sdk.caught as exc:
             raise self._error(exc, model) from exc
+
+    def list_models(self) -> list[str]:
+        """The model ids the endpoint's ``GET /models`` route lists, sorted (plain strings: no SDK type leaves)."""
+        try:
+            page = self._client.models.list()
+            return sorted(str(item.id) for item in page)
+        except self._sdk.caught as exc:
+            raise self._error(exc, self.model) from exc

@@ -6,6 +6,7 @@ stores move its bytes (:mod:`chatbot.storage.json_store`) and check them (:mod:`
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +53,27 @@ class Session:
     updated_at: str = field(default_factory=now_iso)
     totals: Totals = field(default_factory=Totals)
     calibration: dict[str, float] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)  # model options sent with every chat request (-o, /set)
+
+    # --- changes ----------------------------------------------------------------------------------------------
+
+    def set_option(self, key: str, value: Any) -> None:
+        """Send ``key: value`` with every later chat request (None removes it)."""
+        if value is None:
+            self.options.pop(key, None)
+        else:
+            self.options[key] = value
+
+    def copy_as(self, session_id: str) -> Session:
+        """A copy of this session under ``session_id``: same turns, summary, model and options; new timestamps.
+
+        The copy shares no mutable state with this one (it is rebuilt from the document).
+        """
+        data = json.loads(self.to_json())
+        copy = Session.from_dict(data, session_id, self.conversation.memory, self.conversation.counter)
+        copy.created_at = copy.updated_at = now_iso()
+        copy.title = f"fork of {self.id}" + (f": {self.title}" if self.title else "")
+        return copy
 
     # --- the document -----------------------------------------------------------------------------------------
 
@@ -66,6 +88,7 @@ class Session:
             "updated_at": self.updated_at,
             "provider": self.provider,
             "model": self.model,
+            "options": self.options,
             "system": conv.system,
             "summary": {"text": conv.summary, "covers": conv.summary_covers},
         }
@@ -124,6 +147,7 @@ class Session:
             updated_at=data["updated_at"],
             totals=Totals.from_dict(data["totals"]),
             calibration={k: float(v) for k, v in data["calibration"].items()},
+            options=dict(data.get("options") or {}),  # absent in files written before options existed
         )
 
 

@@ -3,46 +3,21 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from chatbot.app import App
 from chatbot.engine.turn import one_line
 from chatbot.errors import ChatbotError, UsageError
+from chatbot.providers.base import ChatProvider
 from chatbot.storage.base import SessionStore
 from chatbot.storage.export import export_markdown
 from chatbot.storage.session import validate_id
+from chatbot.terminal import turn_commands
+from chatbot.terminal.command_types import Command, Confirm, Result
 
 #: bare words that quit like /quit (what people type without thinking)
 QUIT_WORDS = {"exit", "quit", "종료", "/quit", "/exit"}
 PREVIEW = 48  # keeps a /context row within 80 columns
-
-
-@dataclass(frozen=True)
-class Result:
-    """What a command produced: text to show, and whether to quit or to send a message (/retry).
-
-    ``notice`` marks a confirmation ("session renamed") rather than asked-for output: script mode prints it to
-    stderr with the other notices, keeping stdout for replies and requested output (/context, /help, ...).
-    """
-
-    output: str = ""
-    quit: bool = False
-    send: str | None = None
-    notice: bool = False
-
-
-Confirm = Callable[[str], bool]
-
-
-@dataclass(frozen=True)
-class Command:
-    """A slash command: usage line, help text and handler."""
-
-    usage: str
-    help: str
-    run: Callable[[App, str, Confirm | None], Result]
 
 
 def is_command(line: str) -> bool:
@@ -189,6 +164,14 @@ def _sessions(app: App, arg: str, confirm: Confirm | None) -> Result:
     return Result(listing)
 
 
+def format_models(provider: ChatProvider) -> str:
+    """The endpoint's models, one a line, the provider's model marked; a clear line when it lists none."""
+    names = provider.list_models()
+    if not names:
+        return f"the endpoint of provider {provider.name} lists no models; name one with --model"
+    return "\n".join(f"{'*' if n == provider.model else ' '} {n}" for n in names)
+
+
 def format_sessions(store: SessionStore, current: str | None = None) -> str:
     """The session listing: id, title, turns, last used, model; newest first; ``current`` marked."""
     infos = store.list_sessions()
@@ -294,4 +277,5 @@ COMMANDS: dict[str, Command] = {
     "/system": Command("/system [TEXT]", "show or set the system message", _system),
     "/model": Command("/model [NAME]", "show or switch the model", _model),
     "/export": Command("/export [PATH]", "write a Markdown transcript (default: ID.md)", _export),
+    **turn_commands.COMMANDS,
 }
