@@ -140,6 +140,8 @@ def report(
         else:
             source = "default"
         value = getattr(args, dest, None)
+        if action.nargs == 2 and isinstance(value, list):  # KEY VALUE pairs (-o) read best as a table
+            value = {k: _json_or_text(v) for k, v in value}
         if dest == "base_url" and env and dest not in given:
             value = environ.get(env)
         lines.append(f"  {key} = {json.dumps(value, ensure_ascii=False)}  ({source})")
@@ -156,9 +158,17 @@ def _given_on_command_line(parser: argparse.ArgumentParser, argv: Sequence[str] 
     import copy
 
     quiet = copy.deepcopy(parser)
+    quiet._defaults = {}  # what apply() set
     for action in quiet._actions:
         action.default = argparse.SUPPRESS
     return set(vars(quiet.parse_known_args(argv)[0]))
+
+
+def _json_or_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
 
 
 def _line_of(text: str, key: str) -> int:

@@ -93,6 +93,8 @@ class FakeConfig:
     reasoning: str = ""  # streamed as ``delta.reasoning`` before the reply
     error: str | None = None
     model: str = "fake-model"
+    models: list[str] | None = None  # what GET /models lists (None: just ``model``)
+    reject: tuple[str, ...] = ()  # request fields answered with a 400 naming them, as servers do for unknown options
 
 
 @dataclass
@@ -140,7 +142,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         if self.path.rstrip("/").endswith("/models"):
-            self._json(200, {"object": "list", "data": [{"id": self.server.config.model, "object": "model"}]})
+            cfg = self.server.config
+            names = [cfg.model] if cfg.models is None else cfg.models
+            self._json(200, {"object": "list", "data": [{"id": n, "object": "model"} for n in names]})
         else:
             self._json(404, {"error": {"message": f"no route {self.path}"}})
 
@@ -156,6 +160,11 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self.server.record.requests.append(body)
         cfg = self.server.config
+        rejected = [name for name in cfg.reject if name in body]
+        if rejected:
+            message = f"Unsupported parameter: '{rejected[0]}' is not supported with this model."
+            self._json(400, {"error": {"message": message, "type": "invalid_request_error", "param": rejected[0]}})
+            return
         if cfg.error == "stream_options" and "stream_options" not in body:
             pass  # a server that only rejects the option answers normally without it
         elif cfg.error in ERRORS:
