@@ -172,7 +172,7 @@ def _json_or_text(text: str) -> Any:
 
 
 def _line_of(text: str, key: str) -> int:
-    pattern = re.compile(rf"""^\s*(\[\s*)?["']?{re.escape(key)}["']?\s*(=|\])""", re.MULTILINE)
+    pattern = re.compile(rf"""^[ \t]*(\[[ \t]*)?["']?{re.escape(key)}["']?[ \t]*(=|\])""", re.MULTILINE)
     found = pattern.search(text)
     return text.count("\n", 0, found.start()) + 1 if found else 1
 

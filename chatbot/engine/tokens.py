@@ -115,10 +115,10 @@ CALIBRATION_FALL = 0.2
 
 # Images (OpenAI's documented rule for detail "high"/"auto"): scale to fit 2048x2048, then the shorter side to
 # 768; every 512x512 tile costs 170 tokens, plus 85 for the whole image. An image whose size cannot be read counts
-# as a 2048x2048 one (the most the rule allows before detail scaling: 1,105 tokens), so the budget errs high.
+# as 2048x768, the most any image costs under this rule (8 tiles: 1,445 tokens), so the budget errs high.
 IMAGE_BASE_TOKENS = 85
 IMAGE_TILE_TOKENS = 170
-IMAGE_UNKNOWN_SIZE = (2048, 2048)
+IMAGE_UNKNOWN_SIZE = (2048, 768)
 
 
 def image_size(data: bytes) -> tuple[int, int] | None:
