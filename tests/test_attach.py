@@ -49,7 +49,14 @@ def test_read_file_reads_images_and_text(tmp_path):
 
 @pytest.mark.parametrize(
     ("size", "tokens"),
-    [((300, 200), 255), ((1024, 1024), 765), ((2048, 4096), 1105), ((4000, 500), 765), ((0, 0), 1445), ((2048, 768), 1445)],
+    [
+        ((300, 200), 255),
+        ((1024, 1024), 765),
+        ((2048, 4096), 1105),
+        ((4000, 500), 765),
+        ((0, 0), 1445),
+        ((2048, 768), 1445),
+    ],
 )
 def test_image_tokens_follow_openais_tile_rule(size, tokens):
     assert image_tokens_for_size(*size) == tokens

@@ -90,7 +90,11 @@ def test_request_log_records_a_failed_call(tmp_path):
         )  # fmt: skip
     assert result.returncode == 5
     (record,) = [json.loads(line) for line in log.read_text().splitlines()]
-    assert record["ok"] is False and record["error"] == "AuthenticationError" and record["request_tokens"]["provider"] is None
+    assert (
+        record["ok"] is False
+        and record["error"] == "AuthenticationError"
+        and record["request_tokens"]["provider"] is None
+    )
 
 
 def test_request_log_in_an_unwritable_place_is_one_line(tmp_path):

@@ -122,7 +122,9 @@ def test_list_models_on_an_unreachable_server_is_one_line(tmp_path):
 
 def test_system_file_sets_a_new_sessions_system_message(tmp_path):
     (tmp_path / "prompt.txt").write_text("You review Python code.\n")
-    result = run_chatbot("--provider", "echo", "--session", "sf", "--system-file", "prompt.txt", "-p", "hi", cwd=tmp_path)
+    result = run_chatbot(
+        "--provider", "echo", "--session", "sf", "--system-file", "prompt.txt", "-p", "hi", cwd=tmp_path
+    )
     assert result.returncode == 0 and session_doc(tmp_path, "sf")["system"] == "You review Python code."
     missing = run_chatbot("--provider", "echo", "--system-file", "nope.txt", "-p", "hi", cwd=tmp_path)
     assert missing.returncode == 2 and "nope.txt" in one_error_line(missing)

@@ -55,7 +55,7 @@ def test_a_flag_another_engineer_adds_is_a_config_key_without_code(tmp_path):
         ('\n\ngroq_api_key = "gsk-x"\n', "line 3: groq_api_key: API keys never go in the config file"),
         ("no_stream = 1\n", "no_stream: must be true or false"),
         ('[roles]\nempty = ""\n', "roles.empty: a role is a non-empty string"),
-        ("prompt = \"hi\"\n", "prompt: unknown key"),
+        ('prompt = "hi"\n', "prompt: unknown key"),
         ("provider = [\n", "not valid TOML"),
     ],
 )
