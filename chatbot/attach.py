@@ -1,6 +1,6 @@
 """What goes into a user message besides what was typed: piped text and attached files.
 
-Layout (docs/files.md shows it to users): each attachment is a fenced block labelled with its name (``stdin`` for
+Layout (docs/config.md shows it to users): each attachment is a fenced block labelled with its name (``stdin`` for
 piped text, the path for a file), in the order given, then a blank line and the typed text. The fence is longer
 than any run of backticks inside, so a file that itself holds Markdown fences stays intact. Images (PNG, JPEG)
 become OpenAI ``image_url`` parts with a base64 ``data:`` URL; a message with an image is a list of parts (one

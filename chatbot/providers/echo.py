@@ -23,6 +23,7 @@ from chatbot.engine.memory import (
     is_summary_request,
 )
 from chatbot.engine.tokens import TokenCounter, rough_count
+from chatbot.engine.turn import content_text
 from chatbot.errors import ConfigError
 from chatbot.providers.base import ChatProvider, Completion, Message, StreamEnd, StreamEvent, TextDelta, Usage
 
@@ -113,7 +114,10 @@ class EchoProvider(ChatProvider):
             lines.append("No summary of earlier turns in this request.")
         last_user = next((m for m in reversed(messages) if m.get("role") == "user"), None)
         if last_user is not None:
-            lines += ["", f"Last user message: {str(last_user.get('content') or '')}"]
+            content = last_user.get("content")
+            images = sum(1 for p in content if p.get("type") == "image_url") if isinstance(content, list) else 0
+            shown = content_text(content) + (f"\n(and {images} image(s))" if images else "")
+            lines += ["", f"Last user message: {shown}"]
         return "\n".join(lines)
 
     def _usage(self, messages: Sequence[Message], reply: str) -> Usage:

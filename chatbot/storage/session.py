@@ -14,7 +14,7 @@ from typing import Any
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
-from chatbot.engine.turn import Turn, json_bytes, now_iso, one_line
+from chatbot.engine.turn import Turn, content_text, json_bytes, now_iso, one_line
 from chatbot.engine.usage import Totals
 from chatbot.errors import InvalidSessionId
 from chatbot.storage.schema import SCHEMA_VERSION
@@ -155,8 +155,7 @@ def document_title(data: dict[str, Any]) -> str:
     """A decoded document's title, or the start of its first user message for an untitled session."""
     if data["title"] or not data["turns"]:
         return str(data["title"])
-    content = data["turns"][0]["messages"][0].get("content")
-    return one_line(content, 50) if isinstance(content, str) else ""
+    return one_line(content_text(data["turns"][0]["messages"][0].get("content")), 50)
 
 
 @dataclass(frozen=True)
@@ -198,8 +197,7 @@ def search_turns(session_id: str, title: str, turns: list[dict[str, Any]], query
     hits = []
     for number, turn in enumerate(turns, start=1):
         for message in turn["messages"]:
-            content = message.get("content")
-            text = content if isinstance(content, str) else ""
+            text = content_text(message.get("content"))
             found = snippet(text, query) if message.get("role") in ("user", "assistant", "tool") else ""
             if found:
                 hits.append(SearchHit(session_id, title, number, str(turn.get("created_at", "")), found))

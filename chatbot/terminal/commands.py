@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from chatbot.app import App
-from chatbot.engine.turn import one_line
+from chatbot.engine.turn import content_text, one_line
 from chatbot.errors import ChatbotError, UsageError
 from chatbot.providers.base import ChatProvider
 from chatbot.storage.base import SessionStore
@@ -97,7 +97,9 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
     ]
     for i, msg in enumerate(request.messages[:-1], start=1):
         role = msg["role"]
-        text = str(msg.get("content") or "")
+        text = content_text(msg.get("content"))
+        if isinstance(msg.get("content"), list):
+            text = f"[{sum(p.get('type') == 'image_url' for p in msg['content'])} image(s)] {text}"
         if msg.get("tool_calls"):
             names = ", ".join(c.get("function", {}).get("name", "?") for c in msg["tool_calls"])
             text = f"[calls {names}] {text}"
