@@ -346,6 +346,17 @@ class Chat:
             self.save()
         return turn
 
+    def take_back_for_edit(self, text: str) -> Content:
+        """Drop the last turn (/edit) and return ``text`` as the message that replaces it; images the old message
+        carried stay with the new one (its text, fenced files included, is what was edited)."""
+        turn = self.undo()
+        old = turn.messages[0].get("content") if turn else None
+        if isinstance(old, list):
+            images = [p for p in old if isinstance(p, dict) and p.get("type") == "image_url"]
+            if images:
+                return [{"type": "text", "text": text}, *images]
+        return text
+
     def reset(self) -> int:
         """Forget every turn and the summary (the system message stays) and save; returns how many turns went."""
         count = len(self.conversation.turns)

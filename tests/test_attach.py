@@ -7,7 +7,7 @@ import pytest
 from chatbot.attach import Attachment, compose, decode_text, fence, from_stdin, read_file
 from chatbot.engine.tokens import TokenCounter, image_size, image_tokens, image_tokens_for_size
 from chatbot.errors import UsageError
-from tests.test_cli_context import png
+from tests.support.images import png
 
 
 def test_fence_outgrows_backticks_inside():

@@ -38,6 +38,18 @@ def test_edit_with_text_replaces_the_last_turn(tmp_path):
     assert user_texts(session_doc(tmp_path, "e")) == ["first", "second"]
 
 
+def test_edit_keeps_the_images_of_the_message_it_replaces(tmp_path):
+    from tests.support.images import png
+
+    (tmp_path / "p.png").write_bytes(png(10, 10))
+    script = "/file p.png\nwhat colour?\n/edit what shape?\n"
+    result = run_chatbot("--provider", "echo", "--session", "ei", stdin=script, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    (turn,) = session_doc(tmp_path, "ei")["turns"]
+    text, image = turn["messages"][0]["content"]
+    assert text == {"type": "text", "text": "what shape?"} and image["type"] == "image_url"
+
+
 def test_bare_edit_in_a_script_and_with_nothing_to_edit_are_clear(tmp_path):
     empty = run_chatbot("--provider", "echo", stdin="/edit\n", cwd=tmp_path)
     assert empty.returncode == 2 and "nothing to edit yet" in one_error_line(empty)

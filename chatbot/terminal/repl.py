@@ -153,8 +153,7 @@ class Repl:
         if not edited.strip() or commands.is_command(edited):
             self._notice("edit cancelled; the last turn stays")
             return False
-        self.app.chat.undo()
-        self.send(edited)
+        self.send(self.app.chat.take_back_for_edit(edited))
         return False
 
     def _copy(self, text: str) -> None:

@@ -76,8 +76,7 @@ def _edit(app: App, arg: str, confirm: Confirm | None) -> Result:
         raise UsageError("nothing to edit yet")
     if not arg:
         return Result(edit=last)  # the terminal puts it back in the prompt; sending replaces the turn
-    app.chat.undo()
-    return Result(send=arg)
+    return Result(send=app.chat.take_back_for_edit(arg))
 
 
 def _copy(app: App, arg: str, confirm: Confirm | None) -> Result:
