@@ -203,40 +203,31 @@ class Chat:
                 answer = "".join(parts).rstrip() + f"\n\n{INTERRUPTED_MARK}"
                 self._record(request, answer, None, started, interrupted=True)
                 self._pending = None
-            self._log_chat(request, None, started, first, error="interrupted")
+            self._log("chat", self.model, started, (request.tokens, None), first=first, error="interrupted")
             raise
         except ChatbotError as exc:
-            self._log_chat(request, None, started, first, error=type(exc).__name__)
+            self._log("chat", self.model, started, (request.tokens, None), first=first, error=type(exc).__name__)
             raise
         done = self._record(request, "".join(parts), end.usage if end else None, started)
-        self._log_chat(request, done, started, first)
-        return replace(done, finish_reason=end.finish_reason if end else None, reasoned=reasoned)
+        done = replace(done, finish_reason=end.finish_reason if end else None, reasoned=reasoned)
+        estimate = (request.tokens, done.estimated_completion)
+        more = {"summarized": request.summarized, "dropped": request.dropped, "finish_reason": done.finish_reason}
+        self._log("chat", self.model, started, estimate, usage=done.usage, first=first, **more)
+        return done
 
-    def _log_chat(
-        self, request: Request, done: TurnDone | None, started: float, first: float | None, error: str = ""
-    ) -> None:
-        if self.log is None:
-            return
-        usage = done.usage if done else None
-        self.log.write(
-            session=self.session.id,
-            provider=self.provider.name,
-            model=self.model,
-            kind="chat",
-            strategy=self.conversation.memory.strategy,
-            request_tokens={"provider": usage.prompt_tokens if usage else None, "estimate": request.tokens},
-            completion_tokens={
-                "provider": usage.completion_tokens if usage else None,
-                "estimate": done.estimated_completion if done else None,
-            },
-            latency=round(time.monotonic() - started, 3),
-            ttft=round(first - started, 3) if first is not None else None,
-            finish_reason=done.finish_reason if done else None,
-            summarized=request.summarized,
-            dropped=request.dropped,
-            ok=not error,
-            error=error or None,
-        )
+    def _log(self, kind: str, model: str, started: float, estimate: tuple[int, int | None], **more: Any) -> None:
+        """One line in the request log (--log-requests), when there is one."""
+        if self.log is not None:
+            self.log.call(
+                kind,
+                session=self.session.id,
+                provider=self.provider.name,
+                model=model,
+                strategy=self.conversation.memory.strategy,
+                started=started,
+                estimate=estimate,
+                **more,
+            )
 
     def _record(
         self, request: Request, answer: str, usage: Usage | None, started: float, *, interrupted: bool = False
@@ -283,41 +274,19 @@ class Chat:
     def _summarize(self, previous: str, turns: list[list[Message]], first: int) -> str:
         messages = summary_request(previous, turns, first)
         model = self.summary_model or self.model
+        estimate = self.conversation.counter.count_request(messages) if self.log else 0
         started = time.monotonic()
         try:
             completion = self.provider.complete(messages, model=model, max_tokens=SUMMARY_MAX_TOKENS)
         except ChatbotError as exc:
-            self._log_summary(messages, model, len(turns), started, None, type(exc).__name__)
+            self._log("summary", model, started, (estimate, None), summarized=len(turns), error=type(exc).__name__)
             raise
-        self._log_summary(messages, model, len(turns), started, completion.usage, "")
+        self._log("summary", model, started, (estimate, None), usage=completion.usage, summarized=len(turns))
         self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
         if completion.finish_reason == "length":
             # a summary cut mid-sentence would silently lose whatever came last
             raise SummaryError(f"the summary was cut off at {SUMMARY_MAX_TOKENS} tokens")
         return completion.text
-
-    def _log_summary(
-        self, messages: list[Message], model: str, folded: int, started: float, usage: Usage | None, error: str
-    ) -> None:
-        if self.log is None:
-            return
-        self.log.write(
-            session=self.session.id,
-            provider=self.provider.name,
-            model=model,
-            kind="summary",
-            strategy=self.conversation.memory.strategy,
-            request_tokens={
-                "provider": usage.prompt_tokens if usage else None,
-                "estimate": self.conversation.counter.count_request(messages),
-            },
-            completion_tokens={"provider": usage.completion_tokens if usage else None, "estimate": None},
-            latency=round(time.monotonic() - started, 3),
-            summarized=folded,
-            dropped=0,
-            ok=not error,
-            error=error or None,
-        )
 
     # --- accounting -------------------------------------------------------------------------------------------
 

@@ -29,13 +29,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     _load_dotenv()  # before the parser reads its defaults: CHATBOT_* may come from .env too
     parser = build_parser()
+    problem: ChatbotError | None = None
     try:
         settings = config.load(parser)
         config.apply(parser, settings)  # the file's values become defaults: flags still win
     except ChatbotError as exc:
-        print(f"chatbot: {exc.message}", file=sys.stderr)
-        return exc.exit_code
+        problem = exc  # reported after parsing, so --help and --version still work with a broken file
     args = parser.parse_args(argv)
+    if problem is not None:
+        print(f"chatbot: {problem.message}", file=sys.stderr)
+        return problem.exit_code
     if args.config:
         print(config.report(parser, argv, args, settings))
         return 0

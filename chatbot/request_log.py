@@ -13,10 +13,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
 from typing import Any
 
 from chatbot.engine.turn import now_iso
 from chatbot.errors import ConfigError
+from chatbot.providers.base import Usage
 
 FIELDS = (
     "time",
@@ -56,6 +58,45 @@ class RequestLog:
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
         with contextlib.suppress(OSError):  # a full disk must not end the chat: the session file is the record
             os.write(self._fd, line.encode("utf-8"))
+
+    def call(
+        self,
+        kind: str,
+        *,
+        session: str,
+        provider: str,
+        model: str,
+        strategy: str,
+        started: float,
+        estimate: tuple[int, int | None],
+        usage: Usage | None = None,
+        first: float | None = None,
+        finish_reason: str | None = None,
+        summarized: int = 0,
+        dropped: int = 0,
+        error: str = "",
+    ) -> None:
+        """Record one model call that began at ``started`` (``time.monotonic()``) and ends now.
+
+        ``estimate`` is the local (prompt, completion) count; ``usage`` what the provider reported; ``first`` when
+        the first streamed piece arrived; ``error`` the failure's type name ("" when the call succeeded).
+        """
+        self.write(
+            session=session,
+            provider=provider,
+            model=model,
+            kind=kind,
+            strategy=strategy,
+            request_tokens={"provider": usage.prompt_tokens if usage else None, "estimate": estimate[0]},
+            completion_tokens={"provider": usage.completion_tokens if usage else None, "estimate": estimate[1]},
+            latency=round(time.monotonic() - started, 3),
+            ttft=round(first - started, 3) if first is not None else None,
+            finish_reason=finish_reason,
+            summarized=summarized,
+            dropped=dropped,
+            ok=not error,
+            error=error or None,
+        )
 
     def close(self) -> None:
         """Close the file."""

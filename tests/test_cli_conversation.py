@@ -89,6 +89,7 @@ def test_request_log_has_one_line_per_call_and_never_the_text_or_key(tmp_path):
     assert chat["request_tokens"]["provider"] > 0 and chat["request_tokens"]["estimate"] > 0
     assert chat["completion_tokens"] == {"provider": 3, "estimate": chat["completion_tokens"]["estimate"]}
     assert chat["ttft"] is not None and chat["latency"] >= chat["ttft"] and chat["ok"] is True
+    assert chat["finish_reason"] == "stop" and summary["request_tokens"]["estimate"] > 0
     assert summary["summarized"] == 2 and records[4]["summarized"] == 2 and records[4]["dropped"] == 0
     assert (log.stat().st_mode & 0o777) == 0o600
 
