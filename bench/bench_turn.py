@@ -40,10 +40,10 @@ sys.path.insert(0, str(ROOT))
 from _common import machine  # noqa: E402 - bench/ is on sys.path when a script runs from it
 
 from chatbot.app import App, Settings  # noqa: E402
-from chatbot.chat import TurnDone  # noqa: E402
 from chatbot.engine.memory import MemoryConfig  # noqa: E402
 from chatbot.engine.tokens import make_counter  # noqa: E402
 from chatbot.engine.turn import Turn  # noqa: E402
+from chatbot.events import TurnDone  # noqa: E402
 from chatbot.providers import make_provider  # noqa: E402
 from chatbot.storage.json_store import JsonStore  # noqa: E402
 from tests.support.fake_server import FakeServer  # noqa: E402

@@ -5,14 +5,18 @@ No terminal code here: :mod:`chatbot.cli` and :mod:`chatbot.terminal` render wha
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from chatbot.chat import DEFAULT_TOOL_ROUNDS, Chat
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import SessionError, UsageError
 from chatbot.providers.base import ChatProvider, ToolCall
+from chatbot.request_log import RequestLog
 from chatbot.storage.base import SessionLock, SessionStore
 from chatbot.storage.session import Session, validate_id
 from chatbot.tools.registry import Registry
@@ -21,6 +25,27 @@ DEFAULT_SYSTEM = (
     "You are a helpful assistant in a terminal chat. Answer clearly and concisely, in the language the user "
     "writes in; use Markdown where it helps."
 )
+
+
+# Fields the app itself writes in every request: an option may not replace them.
+RESERVED_OPTIONS = {"model", "messages", "stream", "stream_options", "tools", "tool_choice", "n"}
+_OPTION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+
+
+def parse_option(key: str, text: str) -> tuple[str, Any]:
+    """A model option from the command line or /set: ``text`` is JSON when it parses (``0.2``, ``true``,
+    ``["END"]``), else a plain string (``low``). Aliases: ``max_tokens`` for the reply limit."""
+    if not _OPTION_KEY.fullmatch(key):
+        raise UsageError(f"option name {key!r} must be letters, digits and '_' (e.g. temperature, top_p, seed)")
+    if key in RESERVED_OPTIONS:
+        raise UsageError(f"{key!r} is set by chatbot itself and cannot be an option")
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = text
+    if value is None or isinstance(value, dict):
+        raise UsageError(f"option {key} needs a value: a number, true/false, a string or a list, not {text!r}")
+    return key, value
 
 
 @dataclass
@@ -34,6 +59,10 @@ class Settings:
     max_output_tokens: int | None = None
     summary_model: str | None = None
     max_tool_rounds: int = DEFAULT_TOOL_ROUNDS
+    options: dict[str, Any] = field(default_factory=dict)  # -o: merged into every session opened
+    stream: bool = True  # False: --no-stream
+    log: RequestLog | None = None  # --log-requests
+    roles: dict[str, str] = field(default_factory=dict)  # the config file's [roles], for /role
 
 
 class App:
@@ -95,6 +124,32 @@ class App:
         """Start a new session (the current one stays saved)."""
         return self.open(None)
 
+    def fork(self, session_id: str | None = None) -> Chat:
+        """Copy the session in use (turns, summary, model, options) into a new one, ``session_id`` or a fresh id,
+        and switch to it. The original stays as it was."""
+        source = self.chat.session
+        if session_id is not None:
+            session_id = validate_id(session_id)
+            if self.store.exists(session_id):
+                raise UsageError(f"session {session_id} exists already; /fork NEW-ID with an unused id")
+        lock = None
+        while lock is None:
+            new_id = session_id or self.store.new_id()
+            lock = self.store.acquire(new_id)
+            if self.store.exists(new_id):  # another process took it first
+                lock.release()
+                if session_id is not None:
+                    raise UsageError(f"session {session_id} exists already")
+                lock = None
+        try:
+            copy = source.copy_as(new_id)
+            self.store.save(copy)
+        except BaseException:
+            lock.release()
+            raise
+        self._switch_to(copy, lock)
+        return self.chat
+
     def delete(self, session_id: str) -> None:
         """Delete a stored session other than the one in use."""
         session_id = validate_id(session_id)
@@ -115,6 +170,8 @@ class App:
         if self._lock is not None:
             self._lock.release()
             self._lock = None
+        if self.settings.log is not None:
+            self.settings.log.close()
 
     # --- helpers ----------------------------------------------------------------------------------------------
 
@@ -131,11 +188,13 @@ class App:
         model = self._model_for(session)
         session.conversation.counter = self.counter_factory(model)
         session.provider, session.model = self.settings.provider_name, model
+        for key, value in self.settings.options.items():
+            session.set_option(key, value)
         return session
 
     def _create(self, session_id: str | None) -> Session:
         model = self._model_for()
-        return self.store.create(
+        session = self.store.create(
             session_id,
             system=self.settings.system or DEFAULT_SYSTEM,
             provider=self.settings.provider_name,
@@ -143,6 +202,9 @@ class App:
             memory=self.settings.memory,
             counter=self.counter_factory(model),
         )
+        for key, value in self.settings.options.items():
+            session.set_option(key, value)
+        return session
 
     def _switch_to(self, session: Session, lock: SessionLock | None) -> None:
         old = self._lock
@@ -156,6 +218,8 @@ class App:
             tools=self.tools,
             max_tool_rounds=self.settings.max_tool_rounds,
             confirm_tool=self._confirm_tool,
+            stream=self.settings.stream,
+            log=self.settings.log,
         )
         if old is not None and old is not lock:
             old.release()

@@ -7,18 +7,20 @@ message has been kept aside so that ``/retry`` can resend it.
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Generator
+from dataclasses import replace
 from typing import Any
 
+from chatbot.attach import Attachment, Content, compose
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, summary_request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Message, Turn, validate_request
 from chatbot.errors import BudgetError, ChatbotError, ContextLengthError, SummaryError, UsageError
-from chatbot.providers.base import ChatProvider, ReasoningDelta, StreamEnd, TextDelta, ToolCall, Usage
+from chatbot.events import ChatEvent, Notice, ToolFinished, ToolStarted, TurnDone, request_notices
+from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDelta, ToolCall, Usage
+from chatbot.request_log import RequestLog
 from chatbot.rounds import INTERRUPTED_MARK, Progress
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
@@ -27,47 +29,6 @@ from chatbot.tools.registry import Registry
 
 #: default cap on model calls answered by tool results within one turn
 DEFAULT_TOOL_ROUNDS = 8
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something the user should be told about this turn (summarized, dropped, retried, a warning)."""
-
-    text: str
-    warning: bool = False
-
-
-@dataclass(frozen=True)
-class TurnDone:
-    """The end of a turn: what was stored and what it cost."""
-
-    turn: Turn
-    request: Request
-    usage: Usage | None  # provider-reported; None when the server sent none
-    estimated_prompt: int
-    estimated_completion: int
-    latency: float
-    finish_reason: str | None = None
-    reasoned: bool = False  # reasoning deltas arrived (gpt-oss), shown only with --reasoning
-
-
-@dataclass(frozen=True)
-class ToolStarted:
-    """The model called a tool; it runs now."""
-
-    call: ToolCall
-
-
-@dataclass(frozen=True)
-class ToolFinished:
-    """A tool call's result (``text`` is exactly what the model is sent back)."""
-
-    call: ToolCall
-    text: str
-    error: bool = False
-
-
-ChatEvent = Notice | TextDelta | ReasoningDelta | ToolStarted | ToolFinished | TurnDone
 
 
 class Chat:
@@ -84,6 +45,8 @@ class Chat:
         tools: Registry | None = None,
         max_tool_rounds: int = DEFAULT_TOOL_ROUNDS,
         confirm_tool: Callable[[ToolCall], bool] | None = None,
+        stream: bool = True,
+        log: RequestLog | None = None,
     ) -> None:
         self.session = session
         self.tools = tools
@@ -94,8 +57,12 @@ class Chat:
         self.store = store
         self.max_output_tokens = max_output_tokens
         self.summary_model = summary_model
+        self.streaming = stream  # False (--no-stream): ask for the whole reply at once
+        self.log = log
         # the user message of a turn that failed, kept for /retry
-        self._pending: str | None = None
+        self._pending: Content | None = None
+        # files attached (/file) to the next message
+        self._attachments: list[Attachment] = []
         self._apply_calibration()
 
     @property
@@ -109,7 +76,21 @@ class Chat:
         return self.session.model or self.provider.model
 
     @property
-    def pending(self) -> str | None:
+    def attachments(self) -> tuple[Attachment, ...]:
+        """The files attached to the next message."""
+        return tuple(self._attachments)
+
+    def attach(self, attachment: Attachment) -> None:
+        """Attach ``attachment`` to the next message sent (it is stored with that turn)."""
+        self._attachments.append(attachment)
+
+    def detach_all(self) -> int:
+        """Drop the attachments waiting for the next message; returns how many there were."""
+        count, self._attachments = len(self._attachments), []
+        return count
+
+    @property
+    def pending(self) -> Content | None:
         """The message of a turn that failed before anything was stored (what ``/retry`` resends), or None."""
         return self._pending
 
@@ -119,17 +100,21 @@ class Chat:
         """The request ``text`` would send next, without calling the model or changing anything stored."""
         return self.conversation.preview_request(text)
 
-    def send(self, text: str) -> Generator[ChatEvent, None, None]:
-        """Send ``text`` as the next user message and stream the reply.
+    def send(self, text: Content) -> Generator[ChatEvent, None, None]:
+        """Send ``text`` (with any attached files) as the next user message and stream the reply.
 
         The turn is stored and the session saved when the reply ends, or when it is interrupted (Ctrl-C closes
         this generator or raises inside it) with the partial answer marked as interrupted.
         """
+        if self._attachments and isinstance(text, str):
+            text = compose(text, self._attachments)
+        self._attachments = []
         self._pending = text
         for source in self.tools.gone() if self.tools else []:
             yield Notice(f"MCP server {source} stopped; its tools are gone (the chat goes on without them)", True)
-        request = self.conversation.build_request(text, summarizer=self._summarize, budget=self._message_budget())
-        yield from self._request_notices(request)
+        message: Message = {"role": "user", "content": text}
+        request = self.conversation.build_request(message, summarizer=self._summarize, budget=self._message_budget())
+        yield from request_notices(request)
         try:
             done = yield from self._turn(request)
         except ContextLengthError as exc:
@@ -142,9 +127,9 @@ class Chat:
                     f"{exc.message}; the request holds only the system message and yours, so there is nothing to "
                     "drop: shorten the message or use a model with a larger context"
                 ) from None
-            request = self.conversation.build_request(text, summarizer=self._summarize, budget=budget)
+            request = self.conversation.build_request(message, summarizer=self._summarize, budget=budget)
             yield Notice(f"{exc.message}; retrying once with a smaller request ({request.tokens} tokens)", True)
-            yield from self._request_notices(request)
+            yield from request_notices(request)
             done = yield from self._turn(request)
         self._pending = None
         if done.finish_reason == "length":
@@ -156,22 +141,30 @@ class Chat:
 
     def tool_definition_tokens(self) -> int:
         """Tokens the tool definitions add to every request (they ride beside the messages)."""
-        tools = self.tools.openai_tools() if self.tools else []
-        return self.conversation.counter.count(json.dumps(tools)) if tools else 0
+        return self.tools.definition_tokens(self.conversation.counter) if self.tools else 0
 
     def _message_budget(self) -> int | None:
         # the tool definitions are part of what the model reads, so they come out of the same budget
         extra = self.tool_definition_tokens()
         return self.conversation.memory.max_input_tokens - extra if extra else None
 
-    def retry_text(self) -> str:
+    def retry_text(self) -> Content:
         """The message /retry resends: the failed one, else the last turn's (which is taken back first)."""
         if self._pending is not None:
             return self._pending
         turn = self.undo()
         if turn is None:
             raise UsageError("nothing to retry yet")
-        return turn.user_text
+        return turn.messages[0].get("content") or ""
+
+    def _events(self, messages: list[Message], tools: list[Message]) -> Generator[StreamEvent, None, None]:
+        """The provider's events for one model call: streamed, or (--no-stream) the whole reply at once."""
+        ask: dict[str, Any] = {"model": self.model, "max_tokens": self.max_output_tokens}
+        if self.session.options:  # only what is set goes on the wire (and to a provider's keyword arguments)
+            ask["options"] = self.session.options
+        if tools:
+            ask["tools"] = tools
+        return self.provider.events(messages, stream=self.streaming, **ask)
 
     def _turn(self, request: Request) -> Generator[ChatEvent, None, TurnDone]:
         """One turn: ask the model; while it calls tools, run them and ask again; store the whole exchange."""
@@ -210,17 +203,25 @@ class Chat:
     def _reply(
         self, request: Request, progress: Progress, tools: list[Message]
     ) -> Generator[ChatEvent, None, list[ToolCall]]:
-        """Stream one model reply into ``progress``; return the tool calls it made."""
+        """Stream one model reply into ``progress``; return the tool calls it made (one request-log line each)."""
         calls: list[ToolCall] = []
-        options: dict[str, Any] = {"tools": tools} if tools else {}
         messages = request.messages + progress.messages
         if progress.messages:
             validate_request(messages, in_turn=True)
-        stream = self.provider.stream(messages, model=self.model, max_tokens=self.max_output_tokens, **options)
+        estimate = request.tokens + progress.tokens(self.conversation.counter)
+        started, first = time.monotonic(), None
+        stream = self._events(messages, tools)
         try:
             for event in stream:
+                if first is None and self.streaming and not isinstance(event, StreamEnd):
+                    first = time.monotonic()
                 if isinstance(event, StreamEnd):
-                    progress.end_round(event, request.tokens + progress.tokens(self.conversation.counter))
+                    progress.end_round(event, estimate)
+                    more = {"summarized": request.summarized, "dropped": request.dropped}
+                    kind = "tool_call" if calls else "chat"
+                    completion = self.conversation.counter.count("".join(progress.parts))
+                    self._log(kind, self.model, started, (estimate, completion), usage=event.usage, first=first,
+                              finish_reason=event.finish_reason, **more)  # fmt: skip
                 elif isinstance(event, ToolCall):
                     calls.append(event)
                 else:
@@ -231,6 +232,10 @@ class Chat:
                     yield event
         except (KeyboardInterrupt, GeneratorExit):
             stream.close()  # the provider's generator closes its HTTP response
+            self._log("chat", self.model, started, (estimate, None), first=first, error="interrupted")
+            raise
+        except ChatbotError as exc:
+            self._log("chat", self.model, started, (estimate, None), first=first, error=type(exc).__name__)
             raise
         return calls
 
@@ -261,31 +266,33 @@ class Chat:
                 budget=request.budget,
             )
         smaller = self.conversation.build_request(request.messages[-1], summarizer=self._summarize, budget=budget)
-        yield from self._request_notices(smaller)
+        yield from request_notices(smaller)
         return replace(smaller, budget=request.budget)
+
+    def _log(self, kind: str, model: str, started: float, estimate: tuple[int, int | None], **more: Any) -> None:
+        """One line in the request log (--log-requests), when there is one."""
+        if self.log is not None:
+            self.log.call(
+                kind,
+                session=self.session.id,
+                provider=self.provider.name,
+                model=model,
+                strategy=self.conversation.memory.strategy,
+                started=started,
+                estimate=estimate,
+                **more,
+            )
 
     def _record(
         self, request: Request, progress: Progress, *, interrupted: bool = False, mark: str = INTERRUPTED_MARK
     ) -> TurnDone:
-        latency = time.monotonic() - progress.started_at
+        """Store what ``progress`` produced as one turn, add up its cost, learn from it, and save."""
         counter = self.conversation.counter
-        answer = progress.answer(mark if interrupted else "")
-        est_completion = counter.count(answer) + progress.call_tokens(counter)
-        usage = progress.usage
-        estimated_prompt = progress.estimated_prompt or request.tokens
-        turn_usage: dict[str, Any] = {
-            "prompt_tokens": usage.prompt_tokens if usage else None,
-            "completion_tokens": usage.completion_tokens if usage else None,
-            "total_tokens": usage.total_tokens if usage else None,
-            "estimated_prompt_tokens": estimated_prompt,
-            "estimated_completion_tokens": est_completion,
-            "source": "provider" if usage else "estimate",
-        }
-        if progress.rounds > 1:
-            turn_usage["model_calls"] = progress.rounds
-        messages = [dict(request.messages[-1]), *progress.closed_messages(), {"role": "assistant", "content": answer}]
-        turn = Turn(messages, usage=turn_usage, latency=round(latency, 3), interrupted=interrupted)
+        turn = progress.to_turn(request.messages[-1], request.tokens, counter, mark=mark if interrupted else "")
         self.conversation.add_turn(turn)
+        cost = turn.usage or {}
+        estimated_prompt, est_completion = cost["estimated_prompt_tokens"], cost["estimated_completion_tokens"]
+        usage = progress.usage
         self.session.totals.add_request(
             estimated_prompt,
             est_completion,
@@ -295,29 +302,22 @@ class Chat:
         if usage and not interrupted and progress.rounds == 1:
             self._calibrate(request, usage)  # one call: the estimate and the reported count are of the same request
         self.save()
-        done = TurnDone(turn, request, usage, estimated_prompt, est_completion, latency)
+        done = TurnDone(turn, request, usage, estimated_prompt, est_completion, turn.latency or 0.0)
         return replace(done, finish_reason=progress.finish_reason, reasoned=progress.reasoned)
-
-    @staticmethod
-    def _request_notices(request: Request) -> Iterator[Notice]:
-        for warning in request.warnings:
-            yield Notice(warning, True)
-        if request.summarized:
-            yield Notice(
-                f"summarized {request.summarized} earlier turn(s) into the rolling summary "
-                f"(it now covers turns 1-{request.summary_covers})"
-            )
-        if request.dropped:
-            yield Notice(f"{request.dropped} earlier turn(s) not sent (memory window / token budget)")
 
     # --- summaries --------------------------------------------------------------------------------------------
 
     def _summarize(self, previous: str, turns: list[list[Message]], first: int) -> str:
-        completion = self.provider.complete(
-            summary_request(previous, turns, first),
-            model=self.summary_model or self.model,
-            max_tokens=SUMMARY_MAX_TOKENS,
-        )
+        messages = summary_request(previous, turns, first)
+        model = self.summary_model or self.model
+        estimate = self.conversation.counter.count_request(messages) if self.log else 0
+        started = time.monotonic()
+        try:
+            completion = self.provider.complete(messages, model=model, max_tokens=SUMMARY_MAX_TOKENS)
+        except ChatbotError as exc:
+            self._log("summary", model, started, (estimate, None), summarized=len(turns), error=type(exc).__name__)
+            raise
+        self._log("summary", model, started, (estimate, None), usage=completion.usage, summarized=len(turns))
         self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
         if completion.finish_reason == "length":
             # a summary cut mid-sentence would silently lose whatever came last
@@ -351,6 +351,17 @@ class Chat:
             self.save()
         return turn
 
+    def take_back_for_edit(self, text: str) -> Content:
+        """Drop the last turn (/edit) and return ``text`` as the message that replaces it; images the old message
+        carried stay with the new one (its text, fenced files included, is what was edited)."""
+        turn = self.undo()
+        old = turn.messages[0].get("content") if turn else None
+        if isinstance(old, list):
+            images = [p for p in old if isinstance(p, dict) and p.get("type") == "image_url"]
+            if images:
+                return [{"type": "text", "text": text}, *images]
+        return text
+
     def reset(self) -> int:
         """Forget every turn and the summary (the system message stays) and save; returns how many turns went."""
         count = len(self.conversation.turns)
@@ -358,6 +369,16 @@ class Chat:
         self._pending = None
         self.save()
         return count
+
+    def set_option(self, key: str, value: Any) -> None:
+        """Send ``key: value`` with every later chat request of this session (None removes it) and save."""
+        self.session.set_option(key, value)
+        self.save()
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The model options this session sends (a copy)."""
+        return dict(self.session.options)
 
     def set_system(self, text: str) -> None:
         """Replace the system message (sent first in every later request) and save."""

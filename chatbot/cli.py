@@ -1,7 +1,7 @@
-"""The ``chatbot`` command: parse the flags, wire the core together, pick the mode.
+"""The ``chatbot`` command: parse the flags (and the config file), wire the core together, pick the mode.
 
-Terminal mode lives in :mod:`chatbot.terminal.repl`; script and one-shot modes are here. Expected failures print one
-line (``chatbot: ...``) and exit with the error's code; nothing here knows how memory works.
+Terminal mode lives in :mod:`chatbot.terminal.repl`; script and one-shot modes in :mod:`chatbot.modes`. Expected
+failures print one line (``chatbot: ...``) and exit with the error's code; nothing here knows how memory works.
 """
 
 from __future__ import annotations
@@ -10,26 +10,45 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chatbot.errors import ChatbotError, UsageError
 from chatbot.flags import build_parser
+from chatbot.modes import notice
 
 if TYPE_CHECKING:
     from chatbot.app import App
+    from chatbot.attach import Attachment
+    from chatbot.config import Config
     from chatbot.storage.base import SessionStore
     from chatbot.tools.setup import Toolbox
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``chatbot`` script. Returns the exit status."""
+    from chatbot import config
+
     _load_dotenv()  # before the parser reads its defaults: CHATBOT_* may come from .env too
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    problem: ChatbotError | None = None
+    try:
+        settings = config.load(parser)
+        config.apply(parser, settings)  # the file's values become defaults: flags still win
+    except ChatbotError as exc:
+        problem = exc  # reported after parsing, so --help and --version still work with a broken file
+    args = parser.parse_args(argv)
+    if problem is not None:
+        print(f"chatbot: {problem.message}", file=sys.stderr)
+        return problem.exit_code
+    if args.config:
+        print(config.report(parser, argv, args, settings))
+        return 0
     # Undecodable input bytes become U+FFFD rather than a crash (and never reach a request as lone surrogates).
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")
     try:
-        return run(args)
+        return run(args, settings)
     except ChatbotError as exc:
         print(f"chatbot: {exc.message}", file=sys.stderr)
         return exc.exit_code
@@ -42,16 +61,65 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
 
 
-def run(args: argparse.Namespace) -> int:
+def _check_combinations(args: argparse.Namespace) -> None:
+    if args.prompt is not None and not args.prompt.strip():
+        raise UsageError("-p needs a message to send")
+    for flag, used in (("--json", args.json), ("-x/--extract", args.extract), ("-f/--file", args.file)):
+        if used and args.prompt is None:
+            raise UsageError(f"{flag} works with -p (one-shot); in a chat, use /file PATH and /copy code")
+    if args.json and args.extract:
+        raise UsageError("--json and -x/--extract cannot be used together (the JSON holds the whole reply)")
+    given = [f for f, v in (("--system", args.system), ("--system-file", args.system_file), ("--role", args.role)) if v]
+    if len(given) > 1:
+        raise UsageError(f"{' and '.join(given)} cannot be used together: each sets the system message")
+    if args.session is not None and args.cont:
+        raise UsageError("--session and -c/--continue cannot be used together")
+
+
+def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
+    """The system message for new sessions: --system, --system-file or --role."""
+    if args.system_file:
+        from chatbot.attach import decode_text
+
+        try:
+            text = decode_text(Path(args.system_file).expanduser().read_bytes(), args.system_file)
+        except OSError as exc:
+            raise UsageError(f"cannot read --system-file {args.system_file}: {exc.strerror or exc}") from None
+        if not text.strip():
+            raise UsageError(f"--system-file {args.system_file} is empty")
+        return text.strip()
+    if args.role:
+        return cfg.role(args.role)
+    return str(args.system) if args.system is not None else None
+
+
+def _attachments(args: argparse.Namespace) -> list[Attachment]:
+    """Piped stdin (with -p only) and -f files, read before anything is sent."""
+    from chatbot.attach import MAX_TEXT_BYTES, from_stdin, read_file
+
+    found: list[Attachment] = []
+    if args.prompt is not None and not sys.stdin.isatty():
+        piped = from_stdin(sys.stdin.buffer.read(MAX_TEXT_BYTES + 1))
+        found += [piped] if piped else []
+    return found + [read_file(path) for path in args.file or []]
+
+
+def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
     """Wire the app for ``args`` and run the chosen mode."""
+    from chatbot import modes
+    from chatbot.config import Config
     from chatbot.storage import open_store
     from chatbot.storage.session import validate_id
 
-    if args.prompt is not None and not args.prompt.strip():
-        raise UsageError("-p needs a message to send")
+    cfg = cfg or Config(Path("config.toml"), exists=False)
+    _check_combinations(args)
+    system = _system_text(args, cfg)
+    if args.list_models:
+        return modes.list_models(args)
+    attachments = _attachments(args)
     store = open_store(args.sessions_dir)
     for warning in store.warnings:
-        print(f"chatbot: warning: {warning}", file=sys.stderr)
+        notice(warning, warning=True)
     if args.list_sessions:
         from chatbot.terminal.commands import format_sessions
 
@@ -59,40 +127,51 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.session is not None:
         validate_id(args.session)  # refused before any request or file access
-    if args.session is not None and args.cont:
-        raise UsageError("--session and -c/--continue cannot be used together")
     toolbox = _open_tools(args)
-    app = _make_app(args, store, toolbox)
     try:
-        chat = app.open(args.session, latest=args.cont)
-        chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
-        if args.system is not None and chat.conversation.turns and args.system != chat.conversation.system:
-            _notice("--system shapes new sessions only; this one keeps its own (/system TEXT changes it)")
-        interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
-        if interactive:
-            from chatbot.terminal.repl import Repl
-
-            return Repl(app, plain=args.plain, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools).run()
-        if args.confirm_tools and not (_uses_repl(args) and sys.stdin.isatty()):
-            _notice("--confirm-tools: there is no terminal to ask in, so every tool call is refused", warning=True)
-            app.confirm_tool = lambda call: False
-        turns = len(chat.conversation.turns)
-        _notice(f"session {chat.session.id} ({f'{turns} turn(s) stored' if turns else 'new'})")
-        if args.prompt is not None:
-            return one_shot(app, args.prompt, args)
-        return script(app, sys.stdin, args)
+        app = _make_app(args, store, toolbox, system, cfg)
+        try:
+            return _run_mode(app, args, system, attachments)
+        finally:
+            app.close()
     finally:
-        app.close()
         if toolbox is not None:
             toolbox.close()
 
 
-def _make_app(args: argparse.Namespace, store: SessionStore, toolbox: Toolbox | None) -> App:
-    """The app for ``args``: the provider, the memory settings and the counter for each model."""
-    from chatbot.app import App, Settings
+def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachments: list[Attachment]) -> int:
+    """Open the session and run terminal, one-shot or script mode."""
+    from chatbot import modes
+
+    chat = app.open(args.session, latest=args.cont)
+    chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
+    if system is not None and chat.conversation.turns and system != chat.conversation.system:
+        notice("--system shapes new sessions only; this one keeps its own (/system TEXT changes it)")
+    if args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty():
+        from chatbot.terminal.repl import Repl
+
+        return Repl(app, plain=args.plain, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools).run()
+    if args.confirm_tools and not (modes.uses_repl(args) and sys.stdin.isatty()):
+        notice("--confirm-tools: there is no terminal to ask in, so every tool call is refused", warning=True)
+        app.confirm_tool = lambda call: False
+    turns = len(chat.conversation.turns)
+    notice(f"session {chat.session.id} ({f'{turns} turn(s) stored' if turns else 'new'})")
+    if args.prompt is not None:
+        for attachment in attachments:
+            chat.attach(attachment)
+        return modes.one_shot(app, args.prompt, args)
+    return modes.script(app, sys.stdin, args)
+
+
+def _make_app(
+    args: argparse.Namespace, store: SessionStore, toolbox: Toolbox | None, system: str | None, cfg: Config
+) -> App:
+    """The app for ``args``: the provider, the memory settings, options, log and the counter for each model."""
+    from chatbot.app import App, Settings, parse_option
     from chatbot.engine.memory import MemoryConfig
     from chatbot.engine.tokens import make_counter
     from chatbot.providers import make_provider
+    from chatbot.request_log import RequestLog
 
     memory = MemoryConfig(
         strategy=args.memory,
@@ -106,10 +185,14 @@ def _make_app(args: argparse.Namespace, store: SessionStore, toolbox: Toolbox | 
         provider_name=args.provider,
         model=args.model,
         memory=memory,
-        system=args.system,
+        system=system,
         max_output_tokens=args.max_output_tokens or None,
         summary_model=args.summary_model,
         max_tool_rounds=args.max_tool_rounds,
+        options=dict(parse_option(key, value) for key, value in args.option or []),
+        stream=not args.no_stream,
+        log=RequestLog(args.log_requests) if args.log_requests else None,
+        roles=cfg.roles,
     )
     counters = lambda model: make_counter(args.tokenizer, args.provider, model)  # noqa: E731
     return App(store, provider, settings, counters, tools=toolbox.registry if toolbox else None)
@@ -123,7 +206,7 @@ def _open_tools(args: argparse.Namespace) -> Toolbox | None:
 
     toolbox = open_tools(args.mcp, args.functions, timeout=args.tool_timeout)
     for warning in toolbox.registry.warnings:
-        _notice(warning, warning=True)
+        notice(warning, warning=True)
     return toolbox
 
 
@@ -133,87 +216,3 @@ def _load_dotenv() -> None:
         from dotenv import load_dotenv
 
         load_dotenv(".env", override=False)
-
-
-def _notice(text: str, *, warning: bool = False) -> None:
-    print(f"chatbot: {'warning: ' if warning else ''}{text}", file=sys.stderr, flush=True)
-
-
-# --- script and one-shot modes ----------------------------------------------------------------------------------
-
-
-def send_plain(app: App, text: str, out: TextIO, *, show_reasoning: bool) -> None:
-    """Send one message and write the reply to ``out`` as plain text; notices go to stderr."""
-    from chatbot.chat import Notice, ToolFinished, ToolStarted
-    from chatbot.providers.base import ReasoningDelta, TextDelta
-    from chatbot.tools.base import describe_call, preview
-
-    wrote = False
-    events = app.chat.send(text)
-    try:
-        for event in events:
-            if isinstance(event, TextDelta):
-                out.write(event.text)
-                out.flush()
-                wrote = True
-            elif isinstance(event, ReasoningDelta):
-                if show_reasoning:
-                    sys.stderr.write(event.text)
-            elif isinstance(event, Notice):
-                _notice(event.text, warning=event.warning)
-            elif isinstance(event, ToolStarted):
-                _notice(f"tool call: {describe_call(event.call.name, event.call.arguments)}")
-            elif isinstance(event, ToolFinished):
-                _notice(
-                    f"tool {event.call.name} {'failed' if event.error else 'result'}: {preview(event.text)}",
-                    warning=event.error,
-                )
-    finally:
-        events.close()  # on Ctrl-C: stores the partial answer, marked as interrupted
-    if wrote:
-        out.write("\n")
-        out.flush()
-
-
-def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
-    """Script mode: every stdin line is handled as if typed; EOF ends like /quit."""
-    from chatbot.terminal import commands
-
-    status = 0
-    for raw in lines:
-        line = raw.rstrip("\r\n")
-        if not line.strip():
-            continue
-        try:
-            if commands.is_command(line):
-                result = commands.run(app, line, confirm=None)
-                if result.output and result.notice:
-                    _notice(result.output)
-                elif result.output:
-                    print(result.output, flush=True)
-                if result.quit:
-                    break
-                if result.send is None:
-                    continue
-                line = result.send
-            send_plain(app, line, sys.stdout, show_reasoning=args.reasoning)
-        except ChatbotError as exc:
-            _notice(exc.message)
-            status = status or exc.exit_code
-    return status
-
-
-def _uses_repl(args: argparse.Namespace) -> bool:
-    """Whether a one-shot reply is rendered (and questions asked) by the terminal front end."""
-    return args.prompt is not None and sys.stdout.isatty() and not args.plain
-
-
-def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
-    """One-shot mode: send ``text`` as the next turn of the session and print the reply."""
-    if _uses_repl(args):
-        from chatbot.terminal.repl import Repl
-
-        repl = Repl(app, plain=False, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools)
-        return repl.send(text)
-    send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
-    return 0

@@ -60,6 +60,17 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--base-url", help="any OpenAI-compatible endpoint (Ollama, vLLM, LM Studio, llama.cpp)")
     model.add_argument("--max-output-tokens", type=positive, metavar="R", help="reply limit sent to the provider")
     model.add_argument("--summary-model", metavar="NAME", help="model for summaries (default: the chat model)")
+    model.add_argument(
+        "-o",
+        "--option",
+        nargs=2,
+        action="append",
+        metavar=("KEY", "VALUE"),
+        help="(repeatable) model option sent with requests: temperature, top_p, seed, reasoning_effort, stop, ... "
+        "(kept with the session)",
+    )
+    model.add_argument("--no-stream", action="store_true", help="ask for the whole reply at once")
+    model.add_argument("--list-models", action="store_true", help="list the endpoint's models and exit")
 
     sessions = p.add_argument_group("sessions")
     sessions.add_argument("--session", metavar="ID", help="resume session ID, or create it")
@@ -71,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="default: $CHATBOT_SESSIONS_DIR, else ./sessions",
     )
     sessions.add_argument("--system", metavar="TEXT", help="system message of a new session")
+    sessions.add_argument("--system-file", metavar="PATH", help="system message of a new session, from a file")
+    sessions.add_argument("--role", metavar="NAME", help="system message of a new session: a role from the config file")
     sessions.add_argument("--list-sessions", action="store_true", help="list sessions and exit")
 
     memory = p.add_argument_group("memory")
@@ -131,7 +144,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     output = p.add_argument_group("one-shot and output")
-    output.add_argument("-p", "--prompt", metavar="TEXT", help="one-shot: send TEXT as the next turn, print the reply")
+    output.add_argument(
+        "-p",
+        "--prompt",
+        metavar="TEXT",
+        help="one-shot: send TEXT (after any piped stdin) as the next turn, print the reply",
+    )
     output.add_argument("--plain", action="store_true", help="no Markdown rendering")
+    output.add_argument(
+        "-f", "--file", action="append", metavar="PATH", help="(repeatable) attach a file (text, PNG, JPEG) to -p"
+    )
+    output.add_argument("--json", action="store_true", help="one-shot: print one JSON object (reply, usage, ...)")
+    output.add_argument("-x", "--extract", action="store_true", help="one-shot: print the reply's first code block")
     output.add_argument("--reasoning", action="store_true", help="also show the model's reasoning (gpt-oss), dimmed")
+    output.add_argument("--log-requests", metavar="FILE", help="append one JSON line per model call (no message text)")
+
+    config = p.add_argument_group("config file ($CHATBOT_CONFIG, else config.toml in the user config directory)")
+    config.add_argument("--config", action="store_true", help="print the config file's path and every setting's source")
     return p

@@ -7,10 +7,12 @@ message per call. :class:`Progress` keeps that true.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
+from typing import Any
 
 from chatbot.engine.tokens import TokenCounter
-from chatbot.engine.turn import Message
+from chatbot.engine.turn import Message, Turn
 from chatbot.providers.base import StreamEnd, ToolCall, Usage
 
 INTERRUPTED_MARK = "[interrupted by the user]"
@@ -75,6 +77,28 @@ class Progress:
             {"role": "tool", "tool_call_id": c.id, "name": c.name, "content": NOT_RUN} for c in self.open.values()
         ]
         return [*self.messages, *missing]
+
+    def to_turn(self, user: Message, estimated_prompt: int, counter: TokenCounter, *, mark: str = "") -> Turn:
+        """The whole exchange as one stored turn: ``user``, the tool rounds (every call paired), the answer.
+
+        ``mark`` ends the answer of a turn that did not finish; ``estimated_prompt`` is the request's own estimate,
+        used when no model call finished. The turn's usage holds the provider's counts and the estimates.
+        """
+        answer = self.answer(mark)
+        usage = self.usage
+        turn_usage: dict[str, Any] = {
+            "prompt_tokens": usage.prompt_tokens if usage else None,
+            "completion_tokens": usage.completion_tokens if usage else None,
+            "total_tokens": usage.total_tokens if usage else None,
+            "estimated_prompt_tokens": self.estimated_prompt or estimated_prompt,
+            "estimated_completion_tokens": counter.count(answer) + self.call_tokens(counter),
+            "source": "provider" if usage else "estimate",
+        }
+        if self.rounds > 1:
+            turn_usage["model_calls"] = self.rounds
+        messages = [dict(user), *self.closed_messages(), {"role": "assistant", "content": answer}]
+        latency = round(time.monotonic() - self.started_at, 3)
+        return Turn(messages, usage=turn_usage, latency=latency, interrupted=bool(mark))
 
     def answer(self, mark: str = "") -> str:
         """The final answer text, with ``mark`` appended when the turn did not finish."""

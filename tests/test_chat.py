@@ -6,10 +6,11 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from chatbot.chat import INTERRUPTED_MARK, Notice, TurnDone
 from chatbot.errors import ContextLengthError, ServerError
+from chatbot.events import Notice, TurnDone
 from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
+from chatbot.rounds import INTERRUPTED_MARK
 
 
 def drain(events) -> list:
@@ -25,7 +26,7 @@ class FlakyEcho(EchoProvider):
         self.failures = failures
         self.requests: list[Sequence[dict]] = []
 
-    def stream(self, messages, *, model=None, max_tokens=None) -> Iterator:
+    def stream(self, messages, *, model=None, max_tokens=None, options=None) -> Iterator:
         self.requests.append(list(messages))
         if self.failures:
             self.failures -= 1
@@ -141,7 +142,7 @@ def test_summaries_go_through_the_provider_and_are_announced(make_app):
 
 def test_failed_summary_warns_and_still_answers(make_app):
     class NoSummaries(EchoProvider):
-        def complete(self, messages, *, model=None, max_tokens=None):
+        def complete(self, messages, *, model=None, max_tokens=None, options=None):
             raise ServerError("summary model is down")
 
     chat = make_app(NoSummaries(delay=0), strategy="summary", summary_trigger=2, keep_turns=1).open("s")
@@ -155,7 +156,7 @@ def test_failed_summary_warns_and_still_answers(make_app):
 
 def test_calibration_is_learned_per_model_and_stored(make_app):
     class Counting(EchoProvider):
-        def stream(self, messages, *, model=None, max_tokens=None):
+        def stream(self, messages, *, model=None, max_tokens=None, options=None):
             yield TextDelta("ok")
             yield StreamEnd(Usage(400, 1, 401), "stop")  # the server counts far more than the estimate
 
@@ -171,7 +172,7 @@ def test_calibration_is_learned_per_model_and_stored(make_app):
 
 def test_cut_off_and_empty_replies_are_announced(make_app):
     class Reasoner(EchoProvider):
-        def stream(self, messages, *, model=None, max_tokens=None):
+        def stream(self, messages, *, model=None, max_tokens=None, options=None):
             yield ReasoningDelta("thinking...")
             yield StreamEnd(None, "length")
 
@@ -189,7 +190,7 @@ def test_a_summary_cut_at_the_length_limit_is_refused(make_app):
     from chatbot.providers.base import Completion
 
     class Rambler(EchoProvider):
-        def complete(self, messages, *, model=None, max_tokens=None):
+        def complete(self, messages, *, model=None, max_tokens=None, options=None):
             return Completion("- the user said", None, "length")
 
     chat = make_app(Rambler(delay=0), strategy="summary", summary_trigger=2, keep_turns=1).open("s")

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.chat import INTERRUPTED_MARK, Notice, ToolFinished, ToolStarted, TurnDone
 from chatbot.engine.turn import validate_request
 from chatbot.errors import ServerError
+from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone
 from chatbot.providers.base import TextDelta, ToolCall
-from chatbot.rounds import NOT_RUN
+from chatbot.rounds import INTERRUPTED_MARK, NOT_RUN
 from tests.support.tool_fixtures import LoopingModel, RecordingEcho, add, function_tools, interrupted, search
 
 

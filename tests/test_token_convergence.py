@@ -9,6 +9,8 @@ the budget by the server's own count.
 
 from __future__ import annotations
 
+import io
+
 import json
 import statistics
 from pathlib import Path
@@ -86,6 +88,8 @@ def run_conversation(
 @pytest.fixture
 def env(clean_env: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     clean_env.setenv("OPENAI_API_KEY", "sk-test")  # the fake server takes any key
+    # -p with piped stdin sends the piped text too: these turns are the prompt alone, as typed in a terminal
+    clean_env.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
     return clean_env
 
 

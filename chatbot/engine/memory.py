@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from chatbot.engine.tokens import TokenCounter
-from chatbot.engine.turn import Message, Turn, validate_request
+from chatbot.engine.turn import Message, Turn, content_text, validate_request
 from chatbot.errors import BudgetError, ChatbotError, UsageError
 
 if TYPE_CHECKING:
@@ -334,7 +334,7 @@ def _render_turn_text(messages: Sequence[Message]) -> str:
     lines = []
     for m in messages:
         role = m.get("role")
-        content = str(m.get("content") or "")
+        content = content_text(m.get("content"))
         if role == "user":
             lines.append(f"{USER_LINE}{content}")
         elif role == "assistant":

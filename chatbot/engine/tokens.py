@@ -117,6 +117,56 @@ HARMONY_FORMAT = ChatFormat(per_message=5, per_request=64, name="harmony", per_c
 CHATML_FORMAT = ChatFormat(per_message=5, per_request=3, name="chatml")
 
 
+# Images (OpenAI's documented rule for detail "high"/"auto"): scale to fit 2048x2048, then the shorter side to
+# 768; every 512x512 tile costs 170 tokens, plus 85 for the whole image. An image whose size cannot be read counts
+# as 2048x768, the most any image costs under this rule (8 tiles: 1,445 tokens), so the budget errs high.
+IMAGE_BASE_TOKENS = 85
+IMAGE_TILE_TOKENS = 170
+IMAGE_UNKNOWN_SIZE = (2048, 768)
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height of a PNG or JPEG from its bytes (the header is enough), or None."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] != b"\xff\xd8":
+        return None
+    at = 2
+    while at + 9 < len(data):  # walk the JPEG segments to the first start-of-frame marker
+        if data[at] != 0xFF:
+            return None
+        marker = data[at + 1]
+        length = int.from_bytes(data[at + 2 : at + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return int.from_bytes(data[at + 7 : at + 9], "big"), int.from_bytes(data[at + 5 : at + 7], "big")
+        at += 2 + length
+    return None
+
+
+def image_tokens_for_size(width: int, height: int) -> int:
+    """OpenAI's token cost of an image of ``width`` x ``height`` pixels at detail "high" (also "auto")."""
+    if width <= 0 or height <= 0:
+        width, height = IMAGE_UNKNOWN_SIZE
+    scale = min(1.0, 2048 / max(width, height))
+    scale *= min(1.0, 768 / (min(width, height) * scale))
+    return IMAGE_BASE_TOKENS + IMAGE_TILE_TOKENS * math.ceil(width * scale / 512) * math.ceil(height * scale / 512)
+
+
+def image_tokens(part: dict[str, Any]) -> int:
+    """The estimated tokens of one ``image_url`` content part (a ``data:`` URL is decoded to read its size)."""
+    url = str((part.get("image_url") or {}).get("url") or "")
+    size = None
+    if url.startswith("data:") and "," in url:
+        import base64
+        import binascii
+
+        try:
+            size = image_size(base64.b64decode(url.split(",", 1)[1], validate=False))
+        except (ValueError, binascii.Error):
+            size = None
+    return image_tokens_for_size(*(size or IMAGE_UNKNOWN_SIZE))
+
+
 class TokenCounter:
     """Counts tokens of texts and chat messages with :func:`rough_count`; subclasses change how a text is counted."""
 
@@ -136,14 +186,25 @@ class TokenCounter:
         return rough_count(text)
 
     def count_message(self, message: dict[str, Any]) -> int:
-        """Tokens of one message including its share of the chat format (uncorrected)."""
+        """Tokens of one message including its share of the chat format (uncorrected).
+
+        A list of content parts (text and images) counts its text parts as text and each image by
+        :func:`image_tokens`.
+        """
         fmt = self.chat_format
-        content = str(message.get("content") or "")
+        raw = message.get("content")
+        images = 0
+        if isinstance(raw, list):
+            texts = [str(p.get("text") or "") for p in raw if isinstance(p, dict) and p.get("type") == "text"]
+            images = sum(image_tokens(p) for p in raw if isinstance(p, dict) and p.get("type") == "image_url")
+            content = "\n".join(texts)
+        else:
+            content = str(raw or "")
         if fmt.trim:
             content = content.strip()
         if fmt.quote_tools and message.get("role") == "tool":
             content = _quoted(content)
-        n = fmt.per_message + self.count(content)
+        n = fmt.per_message + self.count(content) + images
         for call in message.get("tool_calls") or ():
             # what templates write of a call: its name and its arguments, inside the format's own wrapper
             function = call.get("function") or {}

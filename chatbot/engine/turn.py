@@ -33,6 +33,13 @@ def one_line(text: str, width: int) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
+def content_text(content: object) -> str:
+    """The text of a message's content: a string as is; of a list of parts, the text parts joined by newlines."""
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text") or "") for p in content if isinstance(p, dict) and p.get("type") == "text")
+    return "" if content is None else str(content)
+
+
 def now_iso() -> str:
     """The current UTC time as an ISO 8601 string."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -67,8 +74,8 @@ class Turn:
 
     @property
     def user_text(self) -> str:
-        """The text of the turn's user message."""
-        return str(self.messages[0].get("content") or "")
+        """The text of the turn's user message (its text parts, when it carries images)."""
+        return content_text(self.messages[0].get("content"))
 
     @property
     def answer_text(self) -> str:

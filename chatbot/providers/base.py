@@ -6,7 +6,7 @@ SDK types never leave a provider module.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,8 +96,9 @@ class ChatProvider(ABC):
         model: str | None = None,
         max_tokens: int | None = None,
         tools: Sequence[Message] | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Generator[StreamEvent, None, None]:
-        """Stream a reply to ``messages``."""
+        """Stream a reply to ``messages``. ``options`` are extra request fields (temperature, seed, ...)."""
 
     @abstractmethod
     def complete(
@@ -107,5 +108,23 @@ class ChatProvider(ABC):
         model: str | None = None,
         max_tokens: int | None = None,
         tools: Sequence[Message] | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Completion:
         """Return a whole reply to ``messages`` without streaming."""
+
+    def events(
+        self, messages: Sequence[Message], *, stream: bool = True, **ask: Any
+    ) -> Generator[StreamEvent, None, None]:
+        """:meth:`stream`'s events, or with ``stream=False`` the whole reply (:meth:`complete`) as the same events."""
+        if stream:
+            yield from self.stream(messages, **ask)
+            return
+        whole = self.complete(messages, **ask)
+        if whole.text:
+            yield TextDelta(whole.text)
+        yield from whole.tool_calls
+        yield StreamEnd(whole.usage, whole.finish_reason)
+
+    def list_models(self) -> list[str]:
+        """The ids of the models the endpoint serves (its models route), sorted; a provider without one has its own."""
+        return [self.model] if self.model else []

@@ -14,7 +14,8 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
+from typing import Any
 
 from chatbot.engine.memory import (
     NEW_TURNS_LABEL,
@@ -26,6 +27,7 @@ from chatbot.engine.memory import (
     is_summary_request,
 )
 from chatbot.engine.tokens import TokenCounter, rough_count
+from chatbot.engine.turn import content_text
 from chatbot.errors import ConfigError
 from chatbot.providers.base import (
     ChatProvider,
@@ -143,7 +145,10 @@ class EchoProvider(ChatProvider):
             lines.append("No summary of earlier turns in this request.")
         last_user = next((m for m in reversed(messages) if m.get("role") == "user"), None)
         if last_user is not None:
-            lines += ["", f"Last user message: {str(last_user.get('content') or '')}"]
+            content = last_user.get("content")
+            images = sum(1 for p in content if p.get("type") == "image_url") if isinstance(content, list) else 0
+            shown = content_text(content) + (f"\n(and {images} image(s))" if images else "")
+            lines += ["", f"Last user message: {shown}"]
         return "\n".join(lines)
 
     def _usage(self, messages: Sequence[Message], reply: str) -> Usage:
@@ -170,6 +175,7 @@ class EchoProvider(ChatProvider):
         model: str | None = None,
         max_tokens: int | None = None,
         tools: Sequence[Message] | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Generator[StreamEvent, None, None]:
         """Stream the description word by word, pausing ``CHATBOT_ECHO_DELAY`` seconds before each chunk.
 
@@ -197,6 +203,7 @@ class EchoProvider(ChatProvider):
         model: str | None = None,
         max_tokens: int | None = None,
         tools: Sequence[Message] | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Completion:
         """A deterministic summary for a summary request, else what ``stream`` gives, whole."""
         calls = tool_calls_asked(messages) if tools else ()

@@ -203,13 +203,22 @@ class CompatProvider(ChatProvider):
         return {"stream_options": {"include_usage": True}}
 
     def _params(
-        self, messages: Sequence[Message], model: str, max_tokens: int | None, tools: Sequence[Message] | None
+        self,
+        messages: Sequence[Message],
+        model: str,
+        max_tokens: int | None,
+        tools: Sequence[Message] | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         params: dict[str, Any] = {"model": model, "messages": list(messages)}
         if max_tokens is not None:
             params.update(token_limit_param(model, max_tokens))
         if tools:
             params["tools"] = list(tools)
+        if options:
+            # Sent as extra body fields: the server judges them (and its rejection is shown as it words it), so a
+            # server-specific option (top_k, min_p, ...) works without this app knowing it.
+            params["extra_body"] = dict(options)
         return params
 
     def _error(self, exc: BaseException, model: str) -> ProviderError:
@@ -234,13 +243,14 @@ class CompatProvider(ChatProvider):
         model: str | None = None,
         max_tokens: int | None = None,
         tools: Sequence[Message] | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Generator[StreamEvent, None, None]:
         """Stream a reply; closing the generator early closes the HTTP response."""
         model = model or self.model
         state = StreamState()
         try:
             # ``with`` closes the response on every exit, including GeneratorExit when the consumer stops (Ctrl-C).
-            with self._open_stream(self._params(messages, model, max_tokens, tools)) as sdk_stream:
+            with self._open_stream(self._params(messages, model, max_tokens, tools, options)) as sdk_stream:
                 for chunk in sdk_stream:
                     yield from state.events(chunk.to_dict())
         except self._sdk.caught as exc:
@@ -261,11 +271,20 @@ class CompatProvider(ChatProvider):
         model: str | None = None,
         max_tokens: int | None = None,
         tools: Sequence[Message] | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Completion:
         """Return a whole reply without streaming."""
         model = model or self.model
         try:
-            response = self._client.chat.completions.create(**self._params(messages, model, max_tokens, tools))
+            response = self._client.chat.completions.create(**self._params(messages, model, max_tokens, tools, options))
             return completion_from_dict(response.to_dict())
         except self._sdk.caught as exc:
             raise self._error(exc, model) from exc
+
+    def list_models(self) -> list[str]:
+        """The model ids the endpoint's ``GET /models`` route lists, sorted (plain strings: no SDK type leaves)."""
+        try:
+            page = self._client.models.list()
+            return sorted(str(item.id) for item in page)
+        except self._sdk.caught as exc:
+            raise self._error(exc, self.model) from exc

@@ -70,6 +70,9 @@ def check_session_data(data: object) -> str:
             return f"the field '{key}' is missing"
         if not isinstance(data[key], kind):
             return f"'{key}' must be {_KINDS[kind]}, found {_type_name(data[key])}"
+    problem = check_options(data.get("options", {}))
+    if problem:
+        return problem
     turns = data["turns"]
     for i, turn in enumerate(turns):
         problem = check_turn(turn)
@@ -90,6 +93,22 @@ def check_session_data(data: object) -> str:
         if problem:
             return problem
     return ""
+
+
+def check_options(options: object) -> str:
+    """What is wrong with a document's optional ``options`` (model options: name -> JSON value), or ""."""
+    if not isinstance(options, dict):
+        return f"'options' must be an object, found {_type_name(options)}"
+    for key, value in options.items():
+        if not _is_option_value(value):
+            return f"'options.{key}' must be a string, number, true/false or a list of them, found {value!r}"
+    return ""
+
+
+def _is_option_value(value: object) -> bool:
+    if isinstance(value, list):
+        return all(_is_option_value(v) and not isinstance(v, list) for v in value)
+    return isinstance(value, (str, bool)) or _is_number(value)
 
 
 def check_turn(turn: object) -> str:

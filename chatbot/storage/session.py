@@ -6,6 +6,7 @@ stores move its bytes (:mod:`chatbot.storage.json_store`) and check them (:mod:`
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,7 +15,7 @@ from chatbot.engine.calibration import Calibration
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
-from chatbot.engine.turn import Turn, json_bytes, now_iso, one_line
+from chatbot.engine.turn import Turn, content_text, json_bytes, now_iso, one_line
 from chatbot.engine.usage import Totals
 from chatbot.errors import InvalidSessionId
 from chatbot.storage.schema import SCHEMA_VERSION
@@ -54,10 +55,31 @@ class Session:
     updated_at: str = field(default_factory=now_iso)
     totals: Totals = field(default_factory=Totals)
     calibration: dict[str, Calibration] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)  # model options sent with every chat request (-o, /set)
 
     def calibration_for(self, model: str) -> Calibration:
         """``model``'s calibration, the one the counter learns into (a new, empty one for a model never seen)."""
         return self.calibration.setdefault(model, Calibration())
+
+    # --- changes ----------------------------------------------------------------------------------------------
+
+    def set_option(self, key: str, value: Any) -> None:
+        """Send ``key: value`` with every later chat request (None removes it)."""
+        if value is None:
+            self.options.pop(key, None)
+        else:
+            self.options[key] = value
+
+    def copy_as(self, session_id: str) -> Session:
+        """A copy of this session under ``session_id``: same turns, summary, model and options; new timestamps.
+
+        The copy shares no mutable state with this one (it is rebuilt from the document).
+        """
+        data = json.loads(self.to_json())
+        copy = Session.from_dict(data, session_id, self.conversation.memory, self.conversation.counter)
+        copy.created_at = copy.updated_at = now_iso()
+        copy.title = f"fork of {self.id}" + (f": {self.title}" if self.title else "")
+        return copy
 
     # --- the document -----------------------------------------------------------------------------------------
 
@@ -72,6 +94,7 @@ class Session:
             "updated_at": self.updated_at,
             "provider": self.provider,
             "model": self.model,
+            "options": self.options,
             "system": conv.system,
             "summary": {"text": conv.summary, "covers": conv.summary_covers},
         }
@@ -133,6 +156,7 @@ class Session:
             totals=Totals.from_dict(data["totals"]),
             # older files store a plain correction factor per model: Calibration.from_stored reads both forms
             calibration={k: Calibration.from_stored(v) for k, v in data["calibration"].items()},
+            options=dict(data.get("options") or {}),  # absent in files written before options existed
         )
 
 
@@ -140,8 +164,7 @@ def document_title(data: dict[str, Any]) -> str:
     """A decoded document's title, or the start of its first user message for an untitled session."""
     if data["title"] or not data["turns"]:
         return str(data["title"])
-    content = data["turns"][0]["messages"][0].get("content")
-    return one_line(content, 50) if isinstance(content, str) else ""
+    return one_line(content_text(data["turns"][0]["messages"][0].get("content")), 50)
 
 
 @dataclass(frozen=True)
@@ -183,8 +206,7 @@ def search_turns(session_id: str, title: str, turns: list[dict[str, Any]], query
     hits = []
     for number, turn in enumerate(turns, start=1):
         for message in turn["messages"]:
-            content = message.get("content")
-            text = content if isinstance(content, str) else ""
+            text = content_text(message.get("content"))
             found = snippet(text, query) if message.get("role") in ("user", "assistant", "tool") else ""
             if found:
                 hits.append(SearchHit(session_id, title, number, str(turn.get("created_at", "")), found))

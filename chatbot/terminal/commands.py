@@ -3,46 +3,21 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from chatbot.app import App
-from chatbot.engine.turn import one_line
+from chatbot.engine.turn import content_text, one_line
 from chatbot.errors import ChatbotError, UsageError
+from chatbot.providers.base import ChatProvider
 from chatbot.storage.base import SessionStore
 from chatbot.storage.export import export_markdown
 from chatbot.storage.session import validate_id
+from chatbot.terminal import turn_commands
+from chatbot.terminal.command_types import Command, Confirm, Result
 
 #: bare words that quit like /quit (what people type without thinking)
 QUIT_WORDS = {"exit", "quit", "종료", "/quit", "/exit"}
 PREVIEW = 48  # keeps a /context row within 80 columns
-
-
-@dataclass(frozen=True)
-class Result:
-    """What a command produced: text to show, and whether to quit or to send a message (/retry).
-
-    ``notice`` marks a confirmation ("session renamed") rather than asked-for output: script mode prints it to
-    stderr with the other notices, keeping stdout for replies and requested output (/context, /help, ...).
-    """
-
-    output: str = ""
-    quit: bool = False
-    send: str | None = None
-    notice: bool = False
-
-
-Confirm = Callable[[str], bool]
-
-
-@dataclass(frozen=True)
-class Command:
-    """A slash command: usage line, help text and handler."""
-
-    usage: str
-    help: str
-    run: Callable[[App, str, Confirm | None], Result]
 
 
 def is_command(line: str) -> bool:
@@ -122,7 +97,9 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
     ]
     for i, msg in enumerate(request.messages[:-1], start=1):
         role = msg["role"]
-        text = str(msg.get("content") or "")
+        text = content_text(msg.get("content"))
+        if isinstance(msg.get("content"), list):
+            text = f"[{sum(p.get('type') == 'image_url' for p in msg['content'])} image(s)] {text}"
         if msg.get("tool_calls"):
             names = ", ".join(c.get("function", {}).get("name", "?") for c in msg["tool_calls"])
             text = f"[calls {names}] {text}"
@@ -190,6 +167,14 @@ def _sessions(app: App, arg: str, confirm: Confirm | None) -> Result:
     if not app.store.exists(app.chat.session.id):
         listing += f"\n* {app.chat.session.id} (in use, not saved until its first turn)"
     return Result(listing)
+
+
+def format_models(provider: ChatProvider) -> str:
+    """The endpoint's models, one a line, the provider's model marked; a clear line when it lists none."""
+    names = provider.list_models()
+    if not names:
+        return f"the endpoint of provider {provider.name} lists no models; name one with --model"
+    return "\n".join(f"{'*' if n == provider.model else ' '} {n}" for n in names)
 
 
 def format_sessions(store: SessionStore, current: str | None = None) -> str:
@@ -313,4 +298,5 @@ COMMANDS: dict[str, Command] = {
     "/model": Command("/model [NAME]", "show or switch the model", _model),
     "/export": Command("/export [PATH]", "write a Markdown transcript (default: ID.md)", _export),
     "/tools": Command("/tools", "list the tools the model may call, and where they come from", _tools),
+    **turn_commands.COMMANDS,
 }

@@ -20,10 +20,12 @@ from rich.text import Text
 
 from chatbot import __version__
 from chatbot.app import App
-from chatbot.chat import Notice, ToolFinished, ToolStarted, TurnDone
+from chatbot.attach import Content
 from chatbot.errors import BudgetError, ChatbotError
+from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
 from chatbot.terminal import commands
+from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.render import make_console, make_stream
 from chatbot.tools.base import describe_call, preview
 
@@ -126,6 +128,7 @@ class Repl:
 
     def handle(self, line: str) -> bool:
         """Handle one input line (a command or a message). Returns True to quit."""
+        message: Content = line
         if commands.is_command(line):
             try:
                 result = commands.run(self.app, line, confirm=self._confirm)
@@ -134,15 +137,38 @@ class Repl:
                 return False
             if result.output:
                 self.console.print(Text(result.output, style="dim" if result.notice else ""))
+            if result.clipboard is not None:
+                self._copy(result.clipboard)
+            if result.edit is not None:
+                return self._edit(result.edit)
             if result.quit:
                 return True
             if result.send is None:
                 return False
-            line = result.send
-        self.send(line)
+            message = result.send
+        self.send(message)
         return False
 
-    def send(self, text: str) -> int:
+    def _edit(self, text: str) -> bool:
+        """/edit: the last message back in the prompt; sending the edited text replaces that turn."""
+        try:
+            edited = self._prompt_session().prompt("edit› ", default=text)
+        except (KeyboardInterrupt, EOFError):
+            edited = ""
+        if not edited.strip() or commands.is_command(edited):
+            self._notice("edit cancelled; the last turn stays")
+            return False
+        self.send(self.app.chat.take_back_for_edit(edited))
+        return False
+
+    def _copy(self, text: str) -> None:
+        """Put ``text`` on the clipboard through the terminal (OSC 52), bypassing rich so it is not escaped."""
+        out = self.console.file
+        out.write(osc52(text))
+        out.flush()
+        self._notice(f"copied {len(text)} characters to the clipboard (OSC 52; in tmux: set -g set-clipboard on)")
+
+    def send(self, text: Content) -> int:
         """Send one message and render the streamed reply. Returns an exit status: 0 when the turn succeeded."""
         chat = self.app.chat
         stream = make_stream(self.console, plain=self.plain, show_reasoning=self.show_reasoning)

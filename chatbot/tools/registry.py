@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import ChatbotError
 from chatbot.tools.base import Tool, ToolOutcome, ToolSpec
 from chatbot.tools.schema import check_arguments
@@ -56,6 +57,11 @@ class Registry:
     def openai_tools(self) -> list[dict[str, Any]]:
         """The ``tools`` request parameter (empty when there are none)."""
         return [spec.to_openai() for spec in self.specs()]
+
+    def definition_tokens(self, counter: TokenCounter) -> int:
+        """Tokens the ``tools`` parameter adds to every request (0 without tools)."""
+        tools = self.openai_tools()
+        return counter.count(json.dumps(tools)) if tools else 0
 
     def gone(self) -> list[str]:
         """Sources whose tools stopped being available since the last call (each is reported once)."""

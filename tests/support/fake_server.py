@@ -105,6 +105,8 @@ class FakeConfig:
     # how ``prompt_tokens`` is counted from the request's messages: e.g. a real template and tokenizer from
     # tests.support.chat_templates (default: words plus 3 a message)
     prompt_tokens: Callable[[list[dict[str, Any]]], int] | None = None
+    models: list[str] | None = None  # what GET /models lists (None: just ``model``)
+    reject: tuple[str, ...] = ()  # request fields answered with a 400 naming them, as servers do for unknown options
 
 
 @dataclass
@@ -153,7 +155,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         if self.path.rstrip("/").endswith("/models"):
-            self._json(200, {"object": "list", "data": [{"id": self.server.config.model, "object": "model"}]})
+            cfg = self.server.config
+            names = [cfg.model] if cfg.models is None else cfg.models
+            self._json(200, {"object": "list", "data": [{"id": n, "object": "model"} for n in names]})
         else:
             self._json(404, {"error": {"message": f"no route {self.path}"}})
 
@@ -169,6 +173,11 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self.server.record.requests.append(body)
         cfg = self.server.config
+        rejected = [name for name in cfg.reject if name in body]
+        if rejected:
+            message = f"Unsupported parameter: '{rejected[0]}' is not supported with this model."
+            self._json(400, {"error": {"message": message, "type": "invalid_request_error", "param": rejected[0]}})
+            return
         step = len(self.server.record.requests) - 1
         if step < len(cfg.script):
             self._scripted(body, cfg.script[step])

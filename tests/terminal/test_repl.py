@@ -79,7 +79,7 @@ def test_errors_print_one_line_and_retry_resends(make_app):
     class FailOnce(EchoProvider):
         failed = False
 
-        def stream(self, messages, *, model=None, max_tokens=None):
+        def stream(self, messages, *, model=None, max_tokens=None, options=None):
             if not self.failed:
                 self.failed = True
                 raise ServerError("the server failed (500)")
@@ -104,7 +104,7 @@ def test_history_is_written_and_capped(app, history_file):
 
 def test_slash_completion():
     completer = SlashCompleter()
-    names = [c.text for c in completer.get_completions(Document("/co"), CompleteEvent())]
+    names = [c.text for c in completer.get_completions(Document("/con"), CompleteEvent())]
     assert names == ["/context"]
     assert list(completer.get_completions(Document("hello /co"), CompleteEvent())) == []
 

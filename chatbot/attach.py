@@ -1,0 +1,111 @@
+"""What goes into a user message besides what was typed: piped text and attached files.
+
+Layout (docs/config.md shows it to users): each attachment is a fenced block labelled with its name (``stdin`` for
+piped text, the path for a file), in the order given, then a blank line and the typed text. The fence is longer
+than any run of backticks inside, so a file that itself holds Markdown fences stays intact. Images (PNG, JPEG)
+become OpenAI ``image_url`` parts with a base64 ``data:`` URL; a message with an image is a list of parts (one
+text part first, then the images), otherwise it stays a plain string.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chatbot.engine.tokens import image_size, image_tokens_for_size
+from chatbot.errors import UsageError
+
+MAX_TEXT_BYTES = 512 * 1024  # larger text would not fit any sensible budget; the budget check still applies below
+MAX_IMAGE_BYTES = 20 * 1024 * 1024  # OpenAI's limit for one image
+IMAGE_TYPES = {b"\x89PNG\r\n\x1a\n": "image/png", b"\xff\xd8\xff": "image/jpeg"}
+
+Content = str | list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """One piece of attached context: ``text`` for text, ``data_url`` for an image."""
+
+    name: str
+    text: str = ""
+    data_url: str = ""
+    size: tuple[int, int] | None = None  # an image's pixels, when its header says
+
+    @property
+    def is_image(self) -> bool:
+        """Whether this is an image part rather than fenced text."""
+        return bool(self.data_url)
+
+    def describe(self) -> str:
+        """One line for the user: what was attached and roughly what it costs."""
+        if self.is_image:
+            w, h = self.size or (0, 0)
+            return f"{self.name} (image {w}x{h}, ~{image_tokens_for_size(w, h)} tokens)"
+        return f"{self.name} ({len(self.text.splitlines())} lines)"
+
+
+def fence(label: str, text: str) -> str:
+    """``text`` in a fenced block labelled ``label``; the fence outgrows any backtick run inside."""
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}{label}\n{text.rstrip(chr(10))}\n{ticks}"
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """``data`` as UTF-8 text (a BOM is dropped), or a UsageError saying where it is not text."""
+    if b"\x00" in data[:8192]:
+        raise UsageError(f"{name} is binary, not text (attach text files, PNG or JPEG)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"{name} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); convert it first, "
+            "e.g. with iconv"
+        ) from None
+
+
+def from_stdin(data: bytes) -> Attachment | None:
+    """Piped text as an attachment labelled ``stdin``; None when nothing (or only whitespace) was piped."""
+    if len(data) > MAX_TEXT_BYTES:
+        raise UsageError(f"piped input is {len(data):,} bytes; the limit is {MAX_TEXT_BYTES:,}")
+    text = decode_text(data, "piped input")
+    return Attachment("stdin", text=text) if text.strip() else None
+
+
+def read_file(path_text: str) -> Attachment:
+    """A file as an attachment: text (UTF-8) fenced with its name, or a PNG/JPEG image. One clear error otherwise."""
+    if not path_text.strip():
+        raise UsageError("usage: /file PATH (a text file, PNG or JPEG)")
+    path = Path(path_text).expanduser()
+    if path.is_dir():
+        raise UsageError(f"{path_text} is a directory; attach files one by one")
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as handle:
+            data = handle.read(MAX_IMAGE_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path_text}: {exc.strerror or exc}") from None
+    mime = next((m for magic, m in IMAGE_TYPES.items() if data.startswith(magic)), None)
+    if mime is not None:
+        if size > MAX_IMAGE_BYTES:
+            raise UsageError(f"{path_text} is {size:,} bytes; images can be at most {MAX_IMAGE_BYTES:,}")
+        url = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+        return Attachment(path_text, data_url=url, size=image_size(data))
+    if size > MAX_TEXT_BYTES:
+        raise UsageError(f"{path_text} is {size:,} bytes; text files can be at most {MAX_TEXT_BYTES:,}")
+    return Attachment(path_text, text=decode_text(data, path_text))
+
+
+def compose(text: str, attachments: list[Attachment] | tuple[Attachment, ...]) -> Content:
+    """The user message content for ``text`` with ``attachments`` (see the module docstring for the layout)."""
+    blocks = [fence(a.name, a.text) for a in attachments if not a.is_image]
+    body = "\n\n".join([*blocks, text]) if blocks else text
+    images = [a for a in attachments if a.is_image]
+    if not images:
+        return body
+    parts: list[dict[str, Any]] = [{"type": "text", "text": body}]
+    parts += [{"type": "image_url", "image_url": {"url": a.data_url}} for a in images]
+    return parts

@@ -1,0 +1,132 @@
+"""Script and one-shot modes: replies as plain text on stdout, notices and errors on stderr.
+
+Terminal mode is :mod:`chatbot.terminal.repl`; :mod:`chatbot.cli` picks the mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+from chatbot.errors import ChatbotError, UsageError
+
+if TYPE_CHECKING:
+    from chatbot.app import App
+    from chatbot.attach import Content
+    from chatbot.events import TurnDone
+
+
+def notice(text: str, *, warning: bool = False) -> None:
+    """One line for the user on stderr (``chatbot: ...``)."""
+    print(f"chatbot: {'warning: ' if warning else ''}{text}", file=sys.stderr, flush=True)
+
+
+def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) -> TurnDone | None:
+    """Send one message and write the reply to ``out`` as plain text; notices go to stderr. Returns the turn."""
+    from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone
+    from chatbot.providers.base import ReasoningDelta, TextDelta
+    from chatbot.tools.base import describe_call, preview
+
+    done: TurnDone | None = None
+    wrote = False
+    events = app.chat.send(text)
+    try:
+        for event in events:
+            if isinstance(event, TextDelta):
+                out.write(event.text)
+                out.flush()
+                wrote = True
+            elif isinstance(event, ReasoningDelta):
+                if show_reasoning:
+                    sys.stderr.write(event.text)
+            elif isinstance(event, Notice):
+                notice(event.text, warning=event.warning)
+            elif isinstance(event, ToolStarted):
+                notice(f"tool call: {describe_call(event.call.name, event.call.arguments)}")
+            elif isinstance(event, ToolFinished):
+                outcome = "failed" if event.error else "result"
+                notice(f"tool {event.call.name} {outcome}: {preview(event.text)}", warning=event.error)
+            elif isinstance(event, TurnDone):
+                done = event
+    finally:
+        events.close()  # on Ctrl-C: stores the partial answer, marked as interrupted
+    if wrote:
+        out.write("\n")
+        out.flush()
+    return done
+
+
+def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
+    """Script mode: every stdin line is handled as if typed; EOF ends like /quit."""
+    from chatbot.terminal import commands
+
+    status = 0
+    for raw in lines:
+        line = raw.rstrip("\r\n")
+        if not line.strip():
+            continue
+        message: Content = line
+        try:
+            if commands.is_command(line):
+                result = commands.run(app, line, confirm=None)
+                if result.output and result.notice:
+                    notice(result.output)
+                elif result.output:
+                    print(result.output, flush=True)
+                if result.quit:
+                    break
+                if result.edit is not None:
+                    raise UsageError("in a script, /edit takes the new text: /edit NEW MESSAGE")
+                if result.clipboard is not None:
+                    _copy(result.clipboard)
+                    continue
+                if result.send is None:
+                    continue
+                message = result.send
+            send_plain(app, message, sys.stdout, show_reasoning=args.reasoning)
+        except ChatbotError as exc:
+            notice(exc.message)
+            status = status or exc.exit_code
+    return status
+
+
+def _copy(text: str) -> None:
+    """/copy in script mode: the OSC 52 sequence goes to the terminal on stderr, if there is one."""
+    from chatbot.terminal.clipboard import osc52
+
+    if not sys.stderr.isatty():
+        raise UsageError("/copy needs a terminal (it sends OSC 52 to it); stderr is not one")
+    sys.stderr.write(osc52(text))
+    sys.stderr.flush()
+    notice(f"copied {len(text)} characters to the clipboard (OSC 52)")
+
+
+def uses_repl(args: argparse.Namespace) -> bool:
+    """Whether a one-shot reply is rendered (and questions asked) by the terminal front end."""
+    return args.prompt is not None and sys.stdout.isatty() and not args.plain and not args.json and not args.extract
+
+
+def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
+    """One-shot mode: send ``text`` as the next turn of the session and print the reply (or JSON, or its code)."""
+    if args.json or args.extract:
+        from chatbot.oneshot import print_extract, print_json
+
+        return (print_json if args.json else print_extract)(app, text, send_plain, show_reasoning=args.reasoning)
+    if uses_repl(args):
+        from chatbot.terminal.repl import Repl
+
+        repl = Repl(app, plain=False, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools)
+        return repl.send(text)
+    send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
+    return 0
+
+
+def list_models(args: argparse.Namespace) -> int:
+    """--list-models: the endpoint's models, one a line; the configured one marked."""
+    from chatbot.providers import make_provider
+    from chatbot.terminal.commands import format_models
+
+    provider = make_provider(args.provider, model=args.model, base_url=args.base_url)
+    print(format_models(provider))
+    return 0

@@ -1,0 +1,105 @@
+"""The structured request log (``--log-requests FILE``): one JSON line per model call, appended.
+
+A line says what a call cost and why it was made, never what it said: no message text, no key, no headers.
+Fields (docs/config.md lists them): ``time``, ``session``, ``provider``, ``model``, ``kind`` (``chat`` or
+``summary``), ``strategy``, ``request_tokens`` (``provider`` and ``estimate``), ``completion_tokens`` (likewise),
+``latency`` and ``ttft`` (seconds to the first streamed piece; null when not streamed), ``finish_reason``,
+``summarized`` and ``dropped`` (turns folded into the summary or left out for this request), ``ok`` and, on failure,
+``error`` (the error's type name only: its message may quote the request).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from typing import Any
+
+from chatbot.engine.turn import now_iso
+from chatbot.errors import ConfigError
+from chatbot.providers.base import Usage
+
+FIELDS = (
+    "time",
+    "session",
+    "provider",
+    "model",
+    "kind",
+    "strategy",
+    "request_tokens",
+    "completion_tokens",
+    "latency",
+    "ttft",
+    "finish_reason",
+    "summarized",
+    "dropped",
+    "ok",
+    "error",
+)
+
+
+class RequestLog:
+    """Appends one JSON line per model call to a file (created 0600; each line written whole with O_APPEND)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        try:
+            self._fd = os.open(os.path.expanduser(path), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        except OSError as exc:
+            raise ConfigError(f"cannot open the request log {path}: {exc.strerror or exc}") from None
+
+    def write(self, **fields: Any) -> None:
+        """Append one record; unknown field names are a programming error (the set is documented)."""
+        unknown = set(fields) - set(FIELDS)
+        if unknown:
+            raise ValueError(f"not a request-log field: {sorted(unknown)}")
+        record = {"time": now_iso(), **{k: fields.get(k) for k in FIELDS if k != "time"}}
+        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        with contextlib.suppress(OSError):  # a full disk must not end the chat: the session file is the record
+            os.write(self._fd, line.encode("utf-8"))
+
+    def call(
+        self,
+        kind: str,
+        *,
+        session: str,
+        provider: str,
+        model: str,
+        strategy: str,
+        started: float,
+        estimate: tuple[int, int | None],
+        usage: Usage | None = None,
+        first: float | None = None,
+        finish_reason: str | None = None,
+        summarized: int = 0,
+        dropped: int = 0,
+        error: str = "",
+    ) -> None:
+        """Record one model call that began at ``started`` (``time.monotonic()``) and ends now.
+
+        ``estimate`` is the local (prompt, completion) count; ``usage`` what the provider reported; ``first`` when
+        the first streamed piece arrived; ``error`` the failure's type name ("" when the call succeeded).
+        """
+        self.write(
+            session=session,
+            provider=provider,
+            model=model,
+            kind=kind,
+            strategy=strategy,
+            request_tokens={"provider": usage.prompt_tokens if usage else None, "estimate": estimate[0]},
+            completion_tokens={"provider": usage.completion_tokens if usage else None, "estimate": estimate[1]},
+            latency=round(time.monotonic() - started, 3),
+            ttft=round(first - started, 3) if first is not None else None,
+            finish_reason=finish_reason,
+            summarized=summarized,
+            dropped=dropped,
+            ok=not error,
+            error=error or None,
+        )
+
+    def close(self) -> None:
+        """Close the file."""
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1

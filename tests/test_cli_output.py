@@ -1,0 +1,144 @@
+"""Model options, system prompts, models, JSON and extracted output through the real CLI against the fake server."""
+
+from __future__ import annotations
+
+import json
+
+from tests.support.cli import one_error_line, run_chatbot, session_doc
+from tests.support.fake_server import FakeServer
+
+CODE_REPLY = "Here you go:\n\n```python\nprint('hi')\n```\n\nand a second:\n\n```sh\nls\n```\n"
+
+
+def openai_args(server: FakeServer, *more: str) -> list[str]:
+    return ["--provider", "openai", "--base-url", server.base_url, *more]
+
+
+def test_options_reach_the_server_and_stay_with_the_session(tmp_path):
+    with FakeServer(reply="ok") as server:
+        first = run_chatbot(
+            *openai_args(server, "--session", "o", "-o", "temperature", "0.2", "-o", "stop", '["END"]', "-p", "hi"),
+            cwd=tmp_path,
+        )
+        second = run_chatbot(*openai_args(server, "--session", "o", "-p", "again"), cwd=tmp_path)
+        bodies = server.record.requests
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    for body in bodies:
+        assert body["temperature"] == 0.2 and body["stop"] == ["END"]
+    assert session_doc(tmp_path, "o")["options"] == {"temperature": 0.2, "stop": ["END"]}
+
+
+def test_set_shows_sets_and_removes_options_in_script_mode(tmp_path):
+    script = "/set seed 42\n/set reasoning_effort low\n/set\nhi\n/set seed\n/set\n"
+    with FakeServer(reply="ok") as server:
+        result = run_chatbot(*openai_args(server, "--session", "set"), stdin=script, cwd=tmp_path)
+        body = server.record.last_request()
+    assert result.returncode == 0, result.stderr
+    assert body["seed"] == 42 and body["reasoning_effort"] == "low"
+    assert result.stdout == 'reasoning_effort = "low"\nseed = 42\nok\nreasoning_effort = "low"\n'
+    assert session_doc(tmp_path, "set")["options"] == {"reasoning_effort": "low"}
+
+
+def test_a_rejected_option_shows_the_servers_message(tmp_path):
+    with FakeServer(reject=("top_k",)) as server:
+        result = run_chatbot(*openai_args(server, "-o", "top_k", "5", "-p", "hi"), cwd=tmp_path)
+    assert result.returncode == 5
+    assert "Unsupported parameter: 'top_k'" in one_error_line(result)
+
+
+def test_bad_option_names_are_refused(tmp_path):
+    for key in ("model", "bad-name"):
+        result = run_chatbot("--provider", "echo", "-o", key, "x", "-p", "hi", cwd=tmp_path)
+        assert result.returncode == 2 and key in one_error_line(result)
+
+
+def test_no_stream_asks_for_the_whole_reply(tmp_path):
+    with FakeServer(reply="whole reply") as server:
+        result = run_chatbot(*openai_args(server, "--no-stream", "--session", "ns", "-p", "hi"), cwd=tmp_path)
+        body = server.record.last_request()
+    assert result.returncode == 0 and result.stdout == "whole reply\n"
+    assert not body.get("stream")
+    assert session_doc(tmp_path, "ns")["turns"][0]["usage"]["source"] == "provider"
+
+
+def test_json_prints_one_object_describing_the_turn(tmp_path):
+    with FakeServer(reply="Hello there") as server:
+        run_chatbot(*openai_args(server, "--session", "j", "-p", "first"), cwd=tmp_path)
+        result = run_chatbot(*openai_args(server, "--session", "j", "-p", "second", "--json"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["reply"] == "Hello there" and data["session"] == "j" and data["turn"] == 2
+    assert data["usage"]["prompt_tokens"] > 0 and data["estimate"]["prompt_tokens"] > 0
+    assert data["finish_reason"] == "stop" and isinstance(data["latency"], float)
+    assert result.stdout.count("\n") == 1
+
+
+def test_json_error_is_one_line_and_nonzero(tmp_path):
+    with FakeServer(error="server_error") as server:
+        result = run_chatbot(*openai_args(server, "-p", "hi", "--json"), cwd=tmp_path, env={"OPENAI_API_KEY": "k"})
+    assert result.returncode == 5 and result.stdout == ""
+    assert "500" in one_error_line(result)
+
+
+def test_extract_prints_the_first_code_block(tmp_path):
+    with FakeServer(reply=CODE_REPLY, chunks=7) as server:
+        result = run_chatbot(*openai_args(server, "-x", "-p", "code please"), cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout == "print('hi')\n"
+
+
+def test_extract_without_a_code_block_prints_the_reply_with_a_notice(tmp_path):
+    with FakeServer(reply="no code here") as server:
+        result = run_chatbot(*openai_args(server, "--extract", "-p", "code please"), cwd=tmp_path)
+    assert result.stdout == "no code here\n" and "no fenced code block" in result.stderr
+
+
+def test_json_and_extract_need_p(tmp_path):
+    for flag in ("--json", "-x"):
+        result = run_chatbot("--provider", "echo", flag, cwd=tmp_path)
+        assert result.returncode == 2 and "works with -p" in one_error_line(result)
+
+
+def test_list_models_and_the_models_command(tmp_path):
+    with FakeServer(models=["b-model", "a-model", "fake-model"]) as server:
+        listed = run_chatbot(*openai_args(server, "--model", "fake-model", "--list-models"), cwd=tmp_path)
+        command = run_chatbot(*openai_args(server, "--model", "a-model"), stdin="/models\n", cwd=tmp_path)
+    assert listed.returncode == 0 and listed.stdout == "  a-model\n  b-model\n* fake-model\n"
+    assert command.stdout == "* a-model\n  b-model\n  fake-model\n"
+
+
+def test_an_endpoint_without_models_says_so(tmp_path):
+    with FakeServer(models=[]) as server:
+        result = run_chatbot(*openai_args(server, "--list-models"), cwd=tmp_path)
+    assert result.returncode == 0 and "lists no models" in result.stdout
+
+
+def test_list_models_on_an_unreachable_server_is_one_line(tmp_path):
+    result = run_chatbot(
+        "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--list-models", cwd=tmp_path,
+        env={"OPENAI_API_KEY": "k"},
+    )  # fmt: skip
+    assert result.returncode == 5 and "127.0.0.1:9" in one_error_line(result)
+
+
+def test_system_file_sets_a_new_sessions_system_message(tmp_path):
+    (tmp_path / "prompt.txt").write_text("You review Python code.\n")
+    result = run_chatbot(
+        "--provider", "echo", "--session", "sf", "--system-file", "prompt.txt", "-p", "hi", cwd=tmp_path
+    )
+    assert result.returncode == 0 and session_doc(tmp_path, "sf")["system"] == "You review Python code."
+    missing = run_chatbot("--provider", "echo", "--system-file", "nope.txt", "-p", "hi", cwd=tmp_path)
+    assert missing.returncode == 2 and "nope.txt" in one_error_line(missing)
+    both = run_chatbot("--provider", "echo", "--system", "x", "--system-file", "prompt.txt", "-p", "hi", cwd=tmp_path)
+    assert both.returncode == 2 and "cannot be used together" in one_error_line(both)
+
+
+def test_roles_from_the_config_file(tmp_path):
+    (tmp_path / "config.toml").write_text('[roles]\npirate = "Talk like a pirate."\nterse = "Be terse."\n')
+    result = run_chatbot("--provider", "echo", "--session", "r", "--role", "pirate", "-p", "hi", cwd=tmp_path)
+    assert result.returncode == 0 and session_doc(tmp_path, "r")["system"] == "Talk like a pirate."
+    script = run_chatbot("--provider", "echo", "--session", "r", stdin="/role\n/role terse\n/role nope\n", cwd=tmp_path)
+    assert script.stdout == "pirate: Talk like a pirate.\nterse: Be terse.\n"
+    assert "no role 'nope'" in script.stderr and script.returncode == 2
+    assert session_doc(tmp_path, "r")["system"] == "Be terse."
+    unknown = run_chatbot("--provider", "echo", "--role", "ghost", "-p", "hi", cwd=tmp_path)
+    assert unknown.returncode == 2 and "no role 'ghost' (roles: pirate, terse)" in one_error_line(unknown)
