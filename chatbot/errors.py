@@ -54,6 +54,10 @@ class SessionCorrupt(SessionError):
     """A session file that does not parse, misses fields, or has an unknown version; never overwritten."""
 
 
+class StoreUnavailable(SessionError):
+    """The session store (a PostgreSQL server) cannot be reached; what the user saw is kept in memory."""
+
+
 # --- memory -----------------------------------------------------------------------------------------------------
 
 
