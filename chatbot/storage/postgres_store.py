@@ -217,6 +217,7 @@ class PostgresStore:
             raise SessionNotFound(f"no session {sid} in {self.location}")
         data, problem = sql.document(row, turns)
         if problem:
+            self._revision.pop(sid, None)  # what this store wrote is not what is there: never overwrite it
             raise SessionCorrupt(
                 f"session {sid} in {self.location} cannot be loaded: {problem}. It was left untouched and will not "
                 f"be overwritten; start another session (--session with a new id)"
