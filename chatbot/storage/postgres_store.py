@@ -280,15 +280,18 @@ class PostgresStore:
             )
         if touch:
             session.updated_at = now_iso()
-        self._unsaved[sid] = session
         try:
             self._run(lambda conn: self._write(conn, session))
         except StoreUnavailable as exc:
+            self._unsaved[sid] = session
             raise StoreUnavailable(
                 f"{exc.message}. Nothing you saw is lost: session {sid} is kept here and saved when the store is "
                 f"back, or written to a rescue file in {self.rescue_dir} when you quit"
             ) from None
-        del self._unsaved[sid]
+        except SessionLocked:
+            self._unsaved[sid] = session  # taken by another process while our connection was down: rescue on quit
+            raise
+        self._unsaved.pop(sid, None)
 
     def _write(self, conn: psycopg.Connection[Any], session: Session) -> None:
         sid = session.id
