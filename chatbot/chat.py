@@ -16,7 +16,7 @@ from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, summary_request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Message, Turn
-from chatbot.errors import ContextLengthError, SummaryError, UsageError
+from chatbot.errors import ContextLengthError, StoreUnavailable, SummaryError, UsageError
 from chatbot.providers.base import ChatProvider, ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
@@ -68,6 +68,8 @@ class Chat:
         self.summary_model = summary_model
         # the user message of a turn that failed, kept for /retry
         self._pending: str | None = None
+        # why the last turn is not in the store yet (its database could not be reached), for one notice
+        self._unsaved = ""
         self._apply_calibration()
 
     @property
@@ -115,6 +117,9 @@ class Chat:
             yield from self._request_notices(request)
             done = yield from self._stream(request)
         self._pending = None
+        if self._unsaved:
+            yield Notice(self._unsaved, True)
+            self._unsaved = ""
         if done.finish_reason == "length":
             yield Notice("the reply was cut off at the output limit (--max-output-tokens)", True)
         if not done.turn.answer_text.strip():
@@ -183,7 +188,10 @@ class Chat:
         )
         if usage and not interrupted:
             self._calibrate(request, usage)
-        self.save()
+        try:
+            self.save()
+        except StoreUnavailable as exc:  # the reply was seen: keep the turn, say so once the reply is done
+            self._unsaved = exc.message
         return TurnDone(turn, request, usage, request.tokens, est_completion, latency)
 
     @staticmethod

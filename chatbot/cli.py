@@ -17,6 +17,7 @@ from chatbot.flags import build_parser
 
 if TYPE_CHECKING:
     from chatbot.app import App
+    from chatbot.storage.base import SessionStore
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -42,21 +43,43 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Wire the app for ``args`` and run the chosen mode."""
-    from chatbot.app import App, Settings
-    from chatbot.engine.memory import MemoryConfig
-    from chatbot.storage import open_store
-    from chatbot.storage.session import validate_id
+    from chatbot.storage import default_location, open_store
 
     if args.prompt is not None and not args.prompt.strip():
         raise UsageError("-p needs a message to send")
-    store = open_store(args.sessions_dir)
-    for warning in store.warnings:
-        print(f"chatbot: warning: {warning}", file=sys.stderr)
-    if args.list_sessions:
-        from chatbot.terminal.commands import format_sessions
+    store = open_store(args.store or args.sessions_dir or default_location())
+    try:
+        for warning in store.warnings:
+            print(f"chatbot: warning: {warning}", file=sys.stderr)
+        status = store_mode(store, args)
+        return status if status is not None else session_mode(store, args)
+    finally:
+        store.close()  # a PostgreSQL store saves (or rescues to a file, and says so) what a lost connection held
 
-        print(format_sessions(store))
-        return 0
+
+def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
+    """--list-sessions, --search and --import-sessions: read or fill the store, open no session; else None."""
+    from chatbot.terminal import commands
+
+    if args.list_sessions:
+        print(commands.format_sessions(store))
+    elif args.search is not None:
+        print(commands.format_hits(store, args.search))
+    elif args.import_sessions is not None:
+        from chatbot.storage.transfer import import_sessions
+
+        print(import_sessions(args.import_sessions, store).summary(args.import_sessions, store.location))
+    else:
+        return None
+    return 0
+
+
+def session_mode(store: SessionStore, args: argparse.Namespace) -> int:
+    """Open (or create) the session and run the terminal, script or one-shot mode on it."""
+    from chatbot.app import App, Settings
+    from chatbot.engine.memory import MemoryConfig
+    from chatbot.storage.session import validate_id
+
     if args.session is not None:
         validate_id(args.session)  # refused before any request or file access
     if args.session is not None and args.cont:

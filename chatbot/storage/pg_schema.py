@@ -138,6 +138,14 @@ def ensure_schema(conn: psycopg.Connection[Any], location: str) -> None:
     """Create the tables if needed (one process at a time); refuse a newer schema or tables chatbot did not make."""
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SCHEMA_LOCK)  # one creator at a time
+        for table, wanted in (("chatbot_sessions", SESSION_COLUMNS), ("chatbot_turns", TURN_COLUMNS)):
+            found = {r[0] for r in conn.execute(_COLUMNS_OF, (table,))}
+            if found and not set(wanted) <= found:
+                raise SessionCorrupt(
+                    f"the table {table} in {location} was not made by chatbot (it has no column "
+                    f"{', '.join(sorted(set(wanted) - found))}); it was left untouched: point --store at another "
+                    f"database or schema"
+                )
         for statement in CREATE:
             conn.execute(statement)
         row = conn.execute("SELECT max(version) FROM chatbot_schema").fetchone()
@@ -148,14 +156,6 @@ def ensure_schema(conn: psycopg.Connection[Any], location: str) -> None:
                 f"the session store {location} has chatbot schema version {row[0]}, made by a newer "
                 f"chatbot; this one knows version {SCHEMA_VERSION}: upgrade chatbot"
             )
-        found = {r[0] for r in conn.execute(_COLUMNS_OF, ("chatbot_sessions",))}
-        found_turns = {r[0] for r in conn.execute(_COLUMNS_OF, ("chatbot_turns",))}
-    missing = (set(SESSION_COLUMNS) - found) | (set(TURN_COLUMNS) - found_turns)
-    if missing:
-        raise SessionCorrupt(
-            f"the tables chatbot_sessions/chatbot_turns in {location} were not made by chatbot (no column "
-            f"{', '.join(sorted(missing))}); they were left untouched: point --store at another database"
-        )
 
 
 _COLUMNS_OF = (

@@ -108,6 +108,9 @@ class PostgresStore:
             for lock in self._locks.values():
                 if conn.execute(sql.LOCK, (sql.LOCK_PREFIX + lock.id,)).fetchone() == (True,):
                     lock.generation = self._generation  # taken again; else another process has it now
+        except psycopg.Error as exc:
+            self._drop()
+            raise SessionError(f"the session store {self.location} failed: {sql.first_line(exc)}") from None
         except BaseException:
             self._drop()
             raise
