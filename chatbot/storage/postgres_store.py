@@ -1,12 +1,11 @@
 """The PostgreSQL session store: sessions shared by every machine that can reach one database.
 
 The same :class:`~chatbot.storage.base.SessionStore` as the JSON files, on the tables of
-:mod:`chatbot.storage.pg_schema`. What it promises:
+:mod:`chatbot.storage.pg_schema`; needs the ``postgres`` extra (psycopg 3). What it promises:
 
-- **A save costs the same at 10 or 1,000 turns**: one transaction of one row update (the session's columns) plus
-  one insert per new turn. The store remembers which turns of each session are stored (the cached JSON of each
-  turn, by identity), so /undo and /reset delete only the rows after what is still there, and a changed summary
-  is a column of the update.
+- **A save costs the same at 10 or 1,000 turns**: one transaction of one row update plus one insert per new turn.
+  The store remembers which turns are stored (each turn's cached JSON, by identity): /undo and /reset delete only
+  the rows after what is still there; a changed summary is a column of the update.
 - **One process at a time per session**, on any host: a session-level advisory lock on this store's connection.
   A second process is refused with the JSON store's message, naming the holder ("pid 42 on laptop"); a killed
   process's lock goes with its connection.
@@ -15,8 +14,6 @@ The same :class:`~chatbot.storage.base.SessionStore` as the JSON files, on the t
 - **A lost connection loses nothing the user saw**: the failed save raises :class:`StoreUnavailable` (the chat keeps
   the turn and says so), the next save reconnects, takes its locks again and writes everything missing, and
   :meth:`PostgresStore.close` writes what still could not be saved to a rescue JSON file and names it.
-
-Needs the ``postgres`` extra (``pip install 'chatbot[postgres]'``, psycopg 3).
 """
 
 from __future__ import annotations
