@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.prompt is not None and not args.prompt.strip():
         raise UsageError("-p needs a message to send")
-    store = open_store(args.store or args.sessions_dir or default_location())
+    store = open_store(args.store or default_location())  # --store and --sessions-dir are one setting
     try:
         for warning in store.warnings:
             print(f"chatbot: warning: {warning}", file=sys.stderr)

@@ -67,14 +67,15 @@ def build_parser() -> argparse.ArgumentParser:
     sessions.add_argument(
         "--store",
         metavar="URL",
-        default=env("CHATBOT_STORE") or None,
+        default=env("CHATBOT_STORE") or env("CHATBOT_SESSIONS_DIR") or None,
         help="where sessions live: a directory (or file://DIR) of JSON files, or postgresql://USER@HOST/DB "
         "(default: $CHATBOT_STORE, else the sessions directory)",
     )
     sessions.add_argument(
         "--sessions-dir",
+        dest="store",
         metavar="DIR",
-        default=env("CHATBOT_SESSIONS_DIR") or None,
+        default=argparse.SUPPRESS,  # the same setting as --store DIR; its default is --store's
         help="default: $CHATBOT_SESSIONS_DIR, else ./sessions when this folder has one, else the user data folder "
         "(for example ~/.local/share/chatbot/sessions)",
     )
