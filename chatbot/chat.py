@@ -68,8 +68,9 @@ class Chat:
         self.summary_model = summary_model
         # the user message of a turn that failed, kept for /retry
         self._pending: str | None = None
-        # why the last turn is not in the store yet (its database could not be reached), for one notice
-        self._unsaved = ""
+        # whether the last turn reached the store (a database can go away), told once the reply is done
+        self._store_notices: list[Notice] = []
+        self._store_away = False
         self._apply_calibration()
 
     @property
@@ -117,9 +118,8 @@ class Chat:
             yield from self._request_notices(request)
             done = yield from self._stream(request)
         self._pending = None
-        if self._unsaved:
-            yield Notice(self._unsaved, True)
-            self._unsaved = ""
+        yield from self._store_notices
+        self._store_notices.clear()
         if done.finish_reason == "length":
             yield Notice("the reply was cut off at the output limit (--max-output-tokens)", True)
         if not done.turn.answer_text.strip():
@@ -191,7 +191,12 @@ class Chat:
         try:
             self.save()
         except StoreUnavailable as exc:  # the reply was seen: keep the turn, say so once the reply is done
-            self._unsaved = exc.message
+            self._store_notices.append(Notice(exc.message, True))
+            self._store_away = True
+        else:
+            if self._store_away:
+                self._store_notices.append(Notice("the session store is back: every turn of this session is saved"))
+            self._store_away = False
         return TurnDone(turn, request, usage, request.tokens, est_completion, latency)
 
     @staticmethod

@@ -114,3 +114,36 @@ def test_a_postgres_session_in_use_is_refused_like_a_file_one(tmp_path, request)
         holder.wait()
         assert holder.stdout is not None
         holder.stdout.close()
+
+
+@pytest.mark.parametrize("kind", ["json", "postgres"])
+def test_kill_9_mid_turn_keeps_the_earlier_turns_and_frees_the_session(kind, tmp_path, request):
+    store = store_args(kind, tmp_path, request)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CHATBOT_")}
+    env.update(PYTHONPATH=str(ROOT), XDG_DATA_HOME=str(tmp_path / ".data"), CHATBOT_ECHO_DELAY="0.05")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "chatbot", "--provider", "echo", *store, "--session", "k"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write("first question\n")
+    child.stdin.flush()
+    while "Last user message: first question" not in child.stdout.readline():
+        pass
+    child.stdin.write("second question, cut by kill -9\n")
+    child.stdin.flush()
+    child.stdout.readline()  # the second reply is streaming now
+    child.kill()
+    child.wait()
+    child.stdin.close()
+    child.stdout.close()
+    after = chatbot("--provider", "echo", *store, "--session", "k", "-p", "third", cwd=tmp_path)
+    assert after.returncode == 0, after.stderr
+    found = chatbot(*store, "--search", "question", cwd=tmp_path).stdout
+    assert "first question" in found and "cut by kill -9" not in found
+    assert "k" in chatbot(*store, "--list-sessions", cwd=tmp_path).stdout

@@ -111,7 +111,8 @@ def test_an_unreachable_database_loses_nothing_the_user_saw(pg, url, tmp_path):
     assert any("Nothing you saw is lost" in w for w in warnings), warnings
     assert len(chat.conversation.turns) == 2  # the turn is kept
     app.store.url = url  # type: ignore[attr-defined]  # back again: the next save writes both turns
-    list(chat.send("third"))
+    back = [e.text for e in chat.send("third") if isinstance(e, Notice)]
+    assert "the session store is back: every turn of this session is saved" in back
     assert [t.user_text for t in pg().load("s").conversation.turns] == [
         "first",
         "second, while the database is away",
