@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
-from chatbot.engine.turn import Turn
+from chatbot.engine.turn import Turn, one_line
 from chatbot.errors import SessionCorrupt
 from chatbot.storage.schema import check_session_data
 
@@ -96,16 +96,31 @@ UPDATE_SESSION = (
 )
 DELETE_TURNS_AFTER = "DELETE FROM chatbot_turns WHERE session_id = %s AND n > %s"
 INSERT_TURN = f"INSERT INTO chatbot_turns ({', '.join(TURN_COLUMNS)}) VALUES (%s, %s, %s, %s, %s)"
-LIST = """SELECT s.id, s.version, s.title, s.turn_count, s.updated_at, s.model, s.summary_covers,
-    t.data -> 'messages' -> 0 ->> 'content'
+LIST = """SELECT s.id, s.version, s.title, s.turn_count, s.updated_at, s.model, s.summary_covers, t.data
     FROM chatbot_sessions s LEFT JOIN chatbot_turns t ON t.session_id = s.id AND t.n = 1
     ORDER BY s.updated_at DESC, s.id"""
 # case-insensitive substring, like the JSON store; the session's newest first, its turns in order
 SEARCH = r"""SELECT s.id, s.title, t.n, t.created_at, t.data,
-    (SELECT f.data -> 'messages' -> 0 ->> 'content' FROM chatbot_turns f WHERE f.session_id = s.id AND f.n = 1)
+    (SELECT f.data FROM chatbot_turns f WHERE f.session_id = s.id AND f.n = 1)
     FROM chatbot_turns t JOIN chatbot_sessions s ON s.id = t.session_id
     WHERE t.body ILIKE '%%' || %s || '%%' ESCAPE '\'
     ORDER BY s.updated_at DESC, s.id, t.n LIMIT %s"""
+
+
+def shown_title(title: str, first_turn: object) -> str:
+    """A session's title, or the start of its first user message (the first turn's decoded JSON, if any).
+
+    The turn is decoded here rather than with ``->>`` in SQL: PostgreSQL cannot turn a JSON ``\\u0000`` into text.
+    """
+    if title or not isinstance(first_turn, dict):
+        return title
+    messages = first_turn.get("messages")
+    content = (
+        messages[0].get("content")
+        if isinstance(messages, list) and messages and isinstance(messages[0], dict)
+        else None
+    )
+    return one_line(content, 50) if isinstance(content, str) else ""
 
 
 def like_escape(text: str) -> str:

@@ -33,7 +33,7 @@ from psycopg.types.json import Jsonb
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
-from chatbot.engine.turn import now_iso, one_line
+from chatbot.engine.turn import now_iso
 from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
 from chatbot.storage import pg_schema as sql
 from chatbot.storage.base import locked_message, make_id
@@ -240,8 +240,7 @@ class PostgresStore:
                 )
             elif not 0 <= covers <= turns:
                 broken = f"'summary.covers' must be an integer from 0 to {turns} (the number of turns), found {covers}"
-            shown = title or (one_line(first, 50) if isinstance(first, str) else "")
-            out.append(SessionInfo(sid, shown, turns, updated, model, broken=broken))
+            out.append(SessionInfo(sid, sql.shown_title(title, first), turns, updated, model, broken=broken))
         return out
 
     def latest(self) -> str | None:
@@ -256,8 +255,7 @@ class PostgresStore:
         rows = self._run(lambda c: c.execute(sql.SEARCH, (sql.like_escape(query), limit)).fetchall())
         hits = []
         for sid, title, n, _created, turn, first in rows:
-            shown = title or (one_line(first, 50) if isinstance(first, str) else "")
-            hits += [replace(hit, turn=n) for hit in search_turns(sid, shown, [turn], query)]
+            hits += [replace(hit, turn=n) for hit in search_turns(sid, sql.shown_title(title, first), [turn], query)]
         return hits
 
     def export(self, session_id: str) -> str:

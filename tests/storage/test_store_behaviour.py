@@ -380,3 +380,12 @@ def test_import_copies_json_sessions_once_and_takes_rescued_continuations(store,
     assert store.load("two").conversation.turns[-1].user_text == "one more, rescued"
     assert len(store.load("one").conversation.turns) == 3
     assert "imported 0, updated 1, unchanged 0, refused 2" in third.summary("old", "store")
+
+
+def test_nul_and_undecodable_text_in_a_turn_round_trips_lists_and_searches(store, open_test_store):
+    session = store.create("odd", system="s")
+    session.conversation.add_turn(turn("nul\x00 and \udcff bytes here", "fine"))
+    saved(store, session)
+    assert open_test_store().load("odd").conversation.turns[0].user_text == "nul\x00 and \udcff bytes here"
+    assert store.list_sessions()[0].title.startswith("nul")
+    assert [h.turn for h in store.search("bytes here")] == [1]
