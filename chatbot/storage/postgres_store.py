@@ -9,8 +9,7 @@ The same :class:`~chatbot.storage.base.SessionStore` as the JSON files, on the t
 - **One process at a time per session**, on any host: a session-level advisory lock on this store's connection.
   A second process is refused with the JSON store's message, naming the holder ("pid 42 on laptop"); a killed
   process's lock goes with its connection.
-- **Nothing overwritten blindly**: every save names the revision it last saw; a row someone else changed since,
-  or one this store never loaded, is refused. A session whose rows do not form a valid document is refused by name.
+- **Nothing overwritten blindly**: a save names the revision it last saw; rows changed since, or invalid, are refused.
 - **A lost connection loses nothing the user saw**: the failed save raises :class:`StoreUnavailable` (the chat keeps
   the turn and says so), the next save reconnects, takes its locks again and writes everything missing, and
   :meth:`PostgresStore.close` writes what still could not be saved to a rescue JSON file and names it.
@@ -132,7 +131,7 @@ class PostgresStore:
                     raise StoreUnavailable(f"lost the session store {self.location}: {sql.first_line(exc)}") from None
             except psycopg.Error as exc:
                 raise SessionError(f"the session store {self.location} failed: {sql.first_line(exc)}") from None
-        raise AssertionError("unreachable")
+        raise AssertionError("unreachable")  # the second attempt returns or raises
 
     # --- locking ----------------------------------------------------------------------------------------------
 
@@ -199,8 +198,8 @@ class PostgresStore:
         sid = self.new_id() if session_id is None else validate_id(session_id)
         if self.exists(sid):
             raise SessionError(f"session {sid} already exists in {self.location}; load it or choose another id")
-        conversation = Conversation(system, memory, counter)
-        return Session(id=sid, conversation=conversation, title=title, provider=provider, model=model)
+        conv = Conversation(system, memory, counter)
+        return Session(id=sid, conversation=conv, title=title, provider=provider, model=model)
 
     def load(self, session_id: str, memory: MemoryConfig | None = None, counter: TokenCounter | None = None) -> Session:
         """Read a session; :class:`SessionNotFound`, or :class:`SessionCorrupt` naming it and the fault."""
@@ -294,7 +293,10 @@ class PostgresStore:
     def _write(self, conn: psycopg.Connection[Any], session: Session) -> None:
         sid = session.id
         if not self.holds(sid):  # the connection was lost and another process took the session meanwhile
-            raise SessionLocked(locked_message(sid, "it was taken while the connection to the store was lost"))
+            raise SessionLocked(
+                f"session {sid} was opened by another chatbot process while the connection to {self.location} was "
+                f"lost; nothing you saw is lost: it goes to a rescue file in {self.rescue_dir} when you quit"
+            )
         turns = session.conversation.turns
         stored = self._stored.setdefault(sid, [])
         keep = sql.kept_prefix(turns, stored)
