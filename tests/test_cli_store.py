@@ -99,7 +99,7 @@ def test_search_import_and_export_through_the_command_line(kind, tmp_path, reque
 def test_a_postgres_session_in_use_is_refused_like_a_file_one(tmp_path, request):
     store = store_args("postgres", tmp_path, request)
     holder = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.store_child", "hold", store[1], "busy"],
+        [sys.executable, "-m", "tests.support.store_process", "hold", store[1], "busy"],
         stdout=subprocess.PIPE,
         text=True,
         cwd=ROOT,

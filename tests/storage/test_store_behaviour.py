@@ -60,7 +60,7 @@ def saved(store, session: Session) -> Session:
 
 def start_child(mode: str, url: str, sid: str, *extra: str) -> subprocess.Popen[str]:
     child = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.store_child", mode, url, sid, *extra],
+        [sys.executable, "-m", "tests.support.store_process", mode, url, sid, *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -224,7 +224,7 @@ def test_two_writers_never_lose_each_others_turns(store, open_test_store):
 def test_writer_processes_in_turn_keep_all_their_turns(store, store_url):
     children = [
         subprocess.Popen(
-            [sys.executable, "-m", "tests.support.store_child", "writer", store_url, "shared", str(first)],
+            [sys.executable, "-m", "tests.support.store_process", "writer", store_url, "shared", str(first)],
             stdout=subprocess.PIPE,
             text=True,
             cwd=ROOT,

@@ -1,51 +1,52 @@
-"""A second chatbot process for the store tests: ``python -m tests.support.store_child MODE URL SID``.
+"""Child processes for the store tests (run as a script: ``python tests/support/store_child.py MODE DIR ID``).
 
-hold       take the session's lock, print "ready", and keep it until killed
-save-loop  take the lock, then add and save numbered turns as fast as it can (printing "ready" after the first)
-writer     take the lock (waiting), add turns N..N+19 to the stored session one save each, print "done"
+- ``save-loop``: lock the session, load or create it, then add a ~1 kB turn and save, forever; prints ``ready``
+  after the first save so the parent knows a kill now lands inside the loop.
+- ``hold``: lock the session, print ``locked``, and sleep until killed.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
-from chatbot.engine.turn import Turn
-from chatbot.storage import open_store
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from chatbot.engine.turn import Turn  # noqa: E402
+from chatbot.storage.json_store import JsonStore  # noqa: E402
 
-def add(session, i: int) -> None:  # type: ignore[no-untyped-def]
-    session.conversation.add_turn(
-        Turn([{"role": "user", "content": f"{i} turn"}, {"role": "assistant", "content": "x" * 500}])
-    )
-    session.totals.requests += 1
+FILLER = "lorem ipsum dolor sit amet " * 40  # ~1 kB
 
 
-def main(mode: str, url: str, sid: str, *extra: str) -> None:
-    store = open_store(url)
-    lock = store.acquire(sid, timeout=60 if mode == "writer" else 0)
-    if mode == "hold":
-        print("ready", flush=True)
-        while lock.held:
-            time.sleep(0.1)
-        return
-    session = store.load(sid) if store.exists(sid) else store.create(sid, system="s")
-    if mode == "writer":
-        first = int(extra[0])
-        for i in range(first, first + 20):
-            add(session, i)
-            store.save(session)
-        store.close()
-        print("done", flush=True)
-        return
-    first = i = len(session.conversation.turns) + 1
+def save_loop(directory: str, session_id: str) -> None:
+    store = JsonStore(directory)
+    store.acquire(session_id)
+    if store.exists(session_id):
+        session = store.load(session_id)
+    else:
+        session = store.create(session_id, system="test", provider="echo", model="m")
+    n = len(session.conversation.turns)
+    announced = False
     while True:
-        add(session, i)
+        n += 1
+        session.conversation.add_turn(
+            Turn([{"role": "user", "content": f"{n} {FILLER}"}, {"role": "assistant", "content": FILLER}])
+        )
+        session.totals.requests = n
         store.save(session)
-        if i == first:
+        if not announced:
             print("ready", flush=True)
-        i += 1
+            announced = True
+
+
+def hold(directory: str, session_id: str) -> None:
+    store = JsonStore(directory)
+    store.acquire(session_id)
+    print("locked", flush=True)
+    time.sleep(60)
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    mode, directory, session_id = sys.argv[1:4]
+    {"save-loop": save_loop, "hold": hold}[mode](directory, session_id)
