@@ -1,6 +1,15 @@
-"""Session store speed: save and load at 10, 100 and 1,000 turns of ~1 kB messages.
+"""Session store speed: save and load at 10, 100 and 1,000 turns of ~1 kB messages; both stores side by side.
 
-Run by hand: ``python bench/bench_store.py [--dir DIR]``. A save is one compact JSON serialisation plus an atomic,
+Run by hand: ``python bench/bench_store.py [--dir DIR] [--postgres URL]`` (the URL defaults to
+$CHATBOT_TEST_POSTGRES; without one only the JSON store is measured). Three tables:
+
+1. the JSON store: save and load by session size (with the serialisation and the fsync split out);
+2. one turn's save (append a turn, save) at 10 and 1,000 stored turns, for each store: the PostgreSQL save is one
+   row update plus one insert, so it should not grow with the session (target: 1,000 within 1.1x of 10);
+3. four processes at once on one PostgreSQL server, 25 sessions each, 20 turns each: turns lost (must be 0),
+   p50 and p99 save latency (the JSON store alongside, on one disk).
+
+ A save is one compact JSON serialisation plus an atomic,
 durable write (temporary file, fsync, rename, fsync of the directory); the table splits out the serialisation and
 the fsync-free write so it is clear which part costs what. Use ``--dir`` to measure on the disk your sessions live on
 (the default is a temporary directory, often tmpfs or an SSD).
@@ -9,18 +18,26 @@ the fsync-free write so it is clear which part costs what. Use ``--dir`` to meas
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import json
+import multiprocessing
+import os
 import statistics
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from unittest import mock
+from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._common import machine  # noqa: E402
 from chatbot.engine.turn import Turn  # noqa: E402
 from chatbot.engine.usage import Totals  # noqa: E402
+from chatbot.storage import open_store  # noqa: E402
 from chatbot.storage.json_store import JsonStore  # noqa: E402
 from chatbot.storage.session import Session  # noqa: E402
 
@@ -30,7 +47,7 @@ TEXTS = {
 }
 
 
-def build(store: JsonStore, sid: str, turns: int, text: str) -> Session:
+def build(store, sid: str, turns: int, text: str) -> Session:
     session = store.create(sid, system="You are a helpful assistant.", provider="groq", model="openai/gpt-oss-20b")
     for i in range(turns):
         session.conversation.add_turn(
@@ -57,12 +74,105 @@ def timed(fn, repeat: int) -> list[float]:
     return out
 
 
+def turn_save(store, sid: str, stored: int, text: str, repeat: int) -> list[float]:
+    """Seconds per save of one new turn on a session of ``stored`` turns (lock held, as in a chat)."""
+    session = build(store, sid, stored, text)
+    out = []
+    with store.acquire(sid):
+        store.save(session)
+        for _ in range(repeat):
+            session.conversation.add_turn(
+                Turn([{"role": "user", "content": text}, {"role": "assistant", "content": text}])
+            )
+            t0 = time.perf_counter()
+            store.save(session)
+            out.append(time.perf_counter() - t0)
+            session.conversation.undo()  # back to ``stored`` turns: every sample is the same size
+            store.save(session)
+    return out
+
+
+def writer(location: str, worker: int, sessions: int, turns: int, text: str) -> list[float]:
+    """One of the concurrent processes: ``sessions`` sessions of ``turns`` turns, one save per turn."""
+    store = open_store(location)
+    out = []
+    for k in range(sessions):
+        sid = f"w{worker}-{k}"
+        with store.acquire(sid):
+            session = store.create(sid, system="s")
+            for i in range(turns):
+                session.conversation.add_turn(Turn([{"role": "user", "content": f"{i} {text[:200]}"}]))
+                t0 = time.perf_counter()
+                store.save(session)
+                out.append(time.perf_counter() - t0)
+    store.close()
+    return out
+
+
+def concurrent(location: str, text: str, workers: int = 4, sessions: int = 25, turns: int = 20) -> tuple:
+    """(turns lost, p50 ms, p99 ms, wall s) of ``workers`` processes writing at once."""
+    t0 = time.perf_counter()
+    with multiprocessing.Pool(workers) as pool:
+        runs = pool.starmap(writer, [(location, w, sessions, turns, text) for w in range(workers)])
+    wall = time.perf_counter() - t0
+    store = open_store(location)
+    found = sum(len(store.load(info.id).conversation.turns) for info in store.list_sessions())
+    store.close()
+    samples = sorted(x for run in runs for x in run)
+    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+    return workers * sessions * turns - found, ms(samples), p99 * 1000, wall
+
+
+_SCHEMAS = itertools.count()
+
+
+@contextmanager
+def scratch(base: str):
+    """A URL whose tables live in a schema of their own, dropped afterwards."""
+    import psycopg
+
+    name = f"bench_{os.getpid()}_{next(_SCHEMAS)}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {name}")
+    try:
+        yield f"{base}{'&' if '?' in base else '?'}options={quote(f'-csearch_path={name}')}"
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {name} CASCADE")
+
+
+def compare(args: argparse.Namespace, tmp: str) -> None:
+    """Tables 2 and 3: both stores."""
+    locations = {"json": str(Path(tmp) / "compare")}
+    with contextlib.ExitStack() as stack:
+        if args.postgres:
+            locations["postgres"] = stack.enter_context(scratch(args.postgres))
+        print("\none turn's save (median ms) by stored turns")
+        print(f"{'store':<10} {'10 turns':>9} {'1,000 turns':>12} {'1,000 vs 10':>12}")
+        for name, location in locations.items():
+            store = open_store(location)
+            small, large = [], []
+            for _ in range(3):  # alternate the sizes so drift hits both alike
+                small += turn_save(store, f"small-{len(small)}", 10, TEXTS[args.text], args.repeat)
+                large += turn_save(store, f"large-{len(large)}", 1000, TEXTS[args.text], args.repeat)
+            store.close()
+            print(f"{name:<10} {ms(small):>9.2f} {ms(large):>12.2f} {ms(large) / ms(small):>11.2f}x")
+        print("\n4 processes x 25 sessions x 20 turns at once")
+        print(f"{'store':<10} {'turns lost':>10} {'p50 ms':>8} {'p99 ms':>8} {'wall s':>7}")
+        for name in locations:
+            fresh = str(Path(tmp) / "concurrent") if name == "json" else stack.enter_context(scratch(args.postgres))
+            lost, p50, p99, wall = concurrent(fresh, TEXTS[args.text])
+            print(f"{name:<10} {lost:>10} {p50:>8.2f} {p99:>8.2f} {wall:>7.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", help="where to write (default: a temporary directory)")
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--text", choices=sorted(TEXTS), default="english", help="what the messages are made of")
+    parser.add_argument("--postgres", default=os.environ.get("CHATBOT_TEST_POSTGRES"), help="a PostgreSQL URL")
     args = parser.parse_args()
+    print(f"machine: {machine()}")
 
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         store = JsonStore(Path(tmp) / "sessions")
@@ -88,6 +198,8 @@ def main() -> None:
     for turns, size, save_ms, load_ms, dumps_ms, nosync_ms in rows:
         print(f"{turns:>6} {size / 1024:>7.0f} kB {save_ms:>8.2f} {load_ms:>8.2f} {dumps_ms:>15.2f} {nosync_ms:>17.2f}")
     print(f"~1 kB {args.text} messages; medians of {args.repeat} runs; load = read + parse + validate + rebuild")
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        compare(args, tmp)
 
 
 if __name__ == "__main__":

@@ -109,3 +109,28 @@ def compose(text: str, attachments: list[Attachment] | tuple[Attachment, ...]) -
     parts: list[dict[str, Any]] = [{"type": "text", "text": body}]
     parts += [{"type": "image_url", "image_url": {"url": a.data_url}} for a in images]
     return parts
+
+
+class Outbox:
+    """The files attached (``/file``, ``-f``, piped stdin) to the next message, until it is sent."""
+
+    def __init__(self) -> None:
+        self._items: list[Attachment] = []
+
+    def add(self, attachment: Attachment) -> None:
+        """Attach ``attachment`` to the next message (it is stored with that turn)."""
+        self._items.append(attachment)
+
+    def items(self) -> tuple[Attachment, ...]:
+        """What is waiting for the next message."""
+        return tuple(self._items)
+
+    def clear(self) -> int:
+        """Drop what is waiting; returns how many there were."""
+        count, self._items = len(self._items), []
+        return count
+
+    def take(self, text: Content) -> Content:
+        """The next message's content: ``text`` with everything waiting (which is then cleared)."""
+        items, self._items = self._items, []
+        return compose(text, items) if items and isinstance(text, str) else text

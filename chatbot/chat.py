@@ -12,12 +12,12 @@ from collections.abc import Callable, Generator
 from dataclasses import replace
 from typing import Any
 
-from chatbot.attach import Attachment, Content, compose
+from chatbot.attach import Content, Outbox
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, summary_request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Message, Turn, validate_request
-from chatbot.errors import BudgetError, ChatbotError, ContextLengthError, SummaryError, UsageError
+from chatbot.errors import BudgetError, ChatbotError, ContextLengthError, StoreUnavailable, SummaryError, UsageError
 from chatbot.events import ChatEvent, Notice, ToolFinished, ToolStarted, TurnDone, request_notices
 from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDelta, ToolCall, Usage
 from chatbot.request_log import RequestLog
@@ -61,8 +61,11 @@ class Chat:
         self.log = log
         # the user message of a turn that failed, kept for /retry
         self._pending: Content | None = None
-        # files attached (/file) to the next message
-        self._attachments: list[Attachment] = []
+        #: files attached (/file, -f, piped stdin) to the next message
+        self.outbox = Outbox()
+        # whether the last turn reached the store (a database can go away), told once the reply is done
+        self._store_notices: list[Notice] = []
+        self._store_away = False
         self._apply_calibration()
 
     @property
@@ -74,20 +77,6 @@ class Chat:
     def model(self) -> str:
         """The chat model in use."""
         return self.session.model or self.provider.model
-
-    @property
-    def attachments(self) -> tuple[Attachment, ...]:
-        """The files attached to the next message."""
-        return tuple(self._attachments)
-
-    def attach(self, attachment: Attachment) -> None:
-        """Attach ``attachment`` to the next message sent (it is stored with that turn)."""
-        self._attachments.append(attachment)
-
-    def detach_all(self) -> int:
-        """Drop the attachments waiting for the next message; returns how many there were."""
-        count, self._attachments = len(self._attachments), []
-        return count
 
     @property
     def pending(self) -> Content | None:
@@ -106,9 +95,7 @@ class Chat:
         The turn is stored and the session saved when the reply ends, or when it is interrupted (Ctrl-C closes
         this generator or raises inside it) with the partial answer marked as interrupted.
         """
-        if self._attachments and isinstance(text, str):
-            text = compose(text, self._attachments)
-        self._attachments = []
+        text = self.outbox.take(text)
         self._pending = text
         for source in self.tools.gone() if self.tools else []:
             yield Notice(f"MCP server {source} stopped; its tools are gone (the chat goes on without them)", True)
@@ -132,6 +119,8 @@ class Chat:
             yield from request_notices(request)
             done = yield from self._turn(request)
         self._pending = None
+        yield from self._store_notices
+        self._store_notices.clear()
         if done.finish_reason == "length":
             yield Notice("the reply was cut off at the output limit (--max-output-tokens)", True)
         if not done.turn.answer_text.strip():
@@ -301,7 +290,15 @@ class Chat:
         )
         if usage and not interrupted and progress.rounds == 1:
             self._calibrate(request, usage)  # one call: the estimate and the reported count are of the same request
-        self.save()
+        try:
+            self.save()
+        except StoreUnavailable as exc:  # the reply was seen: keep the turn, say so once the reply is done
+            self._store_notices.append(Notice(exc.message, True))
+            self._store_away = True
+        else:
+            if self._store_away:
+                self._store_notices.append(Notice("the session store is back: every turn of this session is saved"))
+            self._store_away = False
         done = TurnDone(turn, request, usage, estimated_prompt, est_completion, turn.latency or 0.0)
         return replace(done, finish_reason=progress.finish_reason, reasoned=progress.reasoned)
 

@@ -108,8 +108,7 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
     """Wire the app for ``args`` and run the chosen mode."""
     from chatbot import modes
     from chatbot.config import Config
-    from chatbot.storage import open_store
-    from chatbot.storage.session import validate_id
+    from chatbot.storage import default_location, open_store
 
     cfg = cfg or Config(Path("config.toml"), exists=False)
     _check_combinations(args)
@@ -117,14 +116,39 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
     if args.list_models:
         return modes.list_models(args)
     attachments = _attachments(args)
-    store = open_store(args.sessions_dir)
-    for warning in store.warnings:
-        notice(warning, warning=True)
-    if args.list_sessions:
-        from chatbot.terminal.commands import format_sessions
+    store = open_store(args.store or default_location())  # --store and --sessions-dir are one setting
+    try:
+        for warning in store.warnings:
+            notice(warning, warning=True)
+        status = store_mode(store, args)
+        return status if status is not None else session_mode(store, args, system, cfg, attachments)
+    finally:
+        store.close()  # a PostgreSQL store saves (or rescues to a file, and says so) what a lost connection held
 
-        print(format_sessions(store))
-        return 0
+
+def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
+    """--list-sessions, --search and --import-sessions: read or fill the store, open no session; else None."""
+    from chatbot.terminal import commands
+
+    if args.list_sessions:
+        print(commands.format_sessions(store))
+    elif args.search is not None:
+        print(commands.format_hits(store, args.search))
+    elif args.import_sessions is not None:
+        from chatbot.storage.transfer import import_sessions
+
+        print(import_sessions(args.import_sessions, store).summary(args.import_sessions, store.location))
+    else:
+        return None
+    return 0
+
+
+def session_mode(
+    store: SessionStore, args: argparse.Namespace, system: str | None, cfg: Config, attachments: list[Attachment]
+) -> int:
+    """Open (or create) the session and run the terminal, script or one-shot mode on it."""
+    from chatbot.storage.session import validate_id
+
     if args.session is not None:
         validate_id(args.session)  # refused before any request or file access
     toolbox = _open_tools(args)
@@ -158,7 +182,7 @@ def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachment
     notice(f"session {chat.session.id} ({f'{turns} turn(s) stored' if turns else 'new'})")
     if args.prompt is not None:
         for attachment in attachments:
-            chat.attach(attachment)
+            chat.outbox.add(attachment)
         return modes.one_shot(app, args.prompt, args)
     return modes.script(app, sys.stdin, args)
 

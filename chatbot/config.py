@@ -109,6 +109,8 @@ def env_sets(dest: str, config: Config, environ: Mapping[str, str] = os.environ)
     """The environment variable that sets ``dest`` now ("" when none): ``CHATBOT_<DEST>``, or the base-URL variable
     of the provider in use."""
     names = [f"CHATBOT_{dest.upper()}"]
+    if dest == "store":
+        names.append("CHATBOT_SESSIONS_DIR")  # --sessions-dir is the same setting as --store
     if dest == "base_url":
         provider = environ.get("CHATBOT_PROVIDER") or config.values.get("provider") or "groq"
         info = PROVIDERS.get(str(provider))

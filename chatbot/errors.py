@@ -10,7 +10,8 @@ process ends with. The CLI prints ``chatbot: <message>`` and exits with the code
     │   ├── InvalidSessionId
     │   ├── SessionNotFound
     │   ├── SessionLocked
-    │   └── SessionCorrupt
+    │   ├── SessionCorrupt
+    │   └── StoreUnavailable             the session store (PostgreSQL) cannot be reached; turns kept in memory
     ├── BudgetError                   4  even the system message and the new message do not fit
     ├── SummaryError                  1  the summarizer failed (the request falls back, history unchanged)
     ├── InvalidRequest                1  a request that breaks the chat format; never sent
@@ -75,6 +76,10 @@ class SessionLocked(SessionError):
 
 class SessionCorrupt(SessionError):
     """A session file that does not parse, misses fields, or has an unknown version; never overwritten."""
+
+
+class StoreUnavailable(SessionError):
+    """The session store (a PostgreSQL server) cannot be reached; what the user saw is kept in memory."""
 
 
 # --- memory -----------------------------------------------------------------------------------------------------

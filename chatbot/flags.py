@@ -76,15 +76,28 @@ def build_parser() -> argparse.ArgumentParser:
     sessions.add_argument("--session", metavar="ID", help="resume session ID, or create it")
     sessions.add_argument("-c", "--continue", dest="cont", action="store_true", help="resume the most recent session")
     sessions.add_argument(
+        "--store",
+        metavar="URL",
+        default=env("CHATBOT_STORE") or env("CHATBOT_SESSIONS_DIR") or None,
+        help="where sessions live: a directory (or file://DIR) of JSON files, or postgresql://USER@HOST/DB "
+        "(default: $CHATBOT_STORE, else the sessions directory)",
+    )
+    sessions.add_argument(
         "--sessions-dir",
+        dest="store",
         metavar="DIR",
-        default=env("CHATBOT_SESSIONS_DIR") or "sessions",
-        help="default: $CHATBOT_SESSIONS_DIR, else ./sessions",
+        default=argparse.SUPPRESS,  # the same setting as --store DIR; its default is --store's
+        help="default: $CHATBOT_SESSIONS_DIR, else ./sessions when this folder has one, else the user data folder "
+        "(for example ~/.local/share/chatbot/sessions)",
     )
     sessions.add_argument("--system", metavar="TEXT", help="system message of a new session")
     sessions.add_argument("--system-file", metavar="PATH", help="system message of a new session, from a file")
     sessions.add_argument("--role", metavar="NAME", help="system message of a new session: a role from the config file")
     sessions.add_argument("--list-sessions", action="store_true", help="list sessions and exit")
+    sessions.add_argument("--search", metavar="TEXT", help="find past turns across sessions and exit")
+    sessions.add_argument(
+        "--import-sessions", metavar="DIR", help="copy the JSON sessions of DIR into the store in use and exit"
+    )
 
     memory = p.add_argument_group("memory")
     memory.add_argument("--memory", choices=STRATEGIES, default="summary", help="default: summary")

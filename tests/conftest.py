@@ -134,3 +134,46 @@ def make_tool_app(sessions_dir):
     yield build
     for app in apps:
         app.close()
+
+
+# --- both session stores (tests/storage/test_store_behaviour.py runs against each) -----------------------------
+
+
+@pytest.fixture(params=["json", "postgres"])
+def store_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
+    """Where a fresh, empty store lives: a JSON directory, or a scratch schema on the test PostgreSQL."""
+    from tests.support.stores import postgres_base_url, scratch_schema
+
+    if request.param == "json":
+        yield str(tmp_path / "sessions")
+        return
+    with scratch_schema(postgres_base_url()) as url:
+        yield url
+
+
+@pytest.fixture
+def open_test_store(store_url: str, tmp_path):
+    """Open stores at ``store_url`` (closed at the end); PostgreSQL rescue files go under tmp_path."""
+    from chatbot.storage import open_store
+
+    stores = []
+
+    def build():
+        if "://" in store_url:
+            from chatbot.storage.postgres_store import PostgresStore
+
+            store = PostgresStore(store_url, tmp_path / "rescue")
+        else:
+            store = open_store(store_url)
+        stores.append(store)
+        return store
+
+    yield build
+    for store in stores:
+        store.close()
+
+
+@pytest.fixture
+def store(open_test_store):
+    """One open store of each kind (the behaviour suite's subject)."""
+    return open_test_store()

@@ -20,7 +20,9 @@ def chatbot(*args: str, stdin: str = "", cwd: Path, env: dict | None = None, tim
     """Run ``python -m chatbot`` in script mode (stdin is a pipe)."""
     full_env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("CHATBOT_")}
     full_env.update({"PYTHONPATH": str(Path(__file__).resolve().parents[1]), "NO_COLOR": "1"})
+    full_env["XDG_DATA_HOME"] = str(cwd / ".data")  # never the developer's own sessions
     full_env.update(env or {})
+    (cwd / "sessions").mkdir(mode=0o700, exist_ok=True)  # a folder with ./sessions keeps them there
     return subprocess.run(
         [sys.executable, "-m", "chatbot", *args],
         input=stdin,
@@ -216,6 +218,7 @@ def test_chatbot_settings_can_come_from_dotenv(tmp_path):
 
 
 def test_undecodable_input_does_not_crash(tmp_path):
+    (tmp_path / "sessions").mkdir()
     result = subprocess.run(
         [sys.executable, "-m", "chatbot", "--provider", "echo", "--session", "bytes"],
         input=b"ok\n\xff\xfe broken\n",

@@ -76,13 +76,13 @@ def test_config_path_follows_the_environment(tmp_path):
 
 
 def test_precedence_through_the_cli(tmp_path):
-    (tmp_path / "config.toml").write_text('provider = "echo"\nmemory = "window"\nsessions_dir = "from-config"\n')
+    (tmp_path / "config.toml").write_text('provider = "echo"\nmemory = "window"\nstore = "from-config"\n')
     result = run_chatbot("--config", "--memory", "full", cwd=tmp_path, env={"CHATBOT_SESSIONS_DIR": "from-env"})
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == f"config file: {tmp_path / 'config.toml'} (from $CHATBOT_CONFIG)"
     assert '  memory = "full"  (flag)' in lines
-    assert '  sessions_dir = "from-env"  (environment $CHATBOT_SESSIONS_DIR)' in lines
+    assert '  store = "from-env"  (environment $CHATBOT_SESSIONS_DIR)' in lines
     assert '  provider = "echo"  (config)' in lines
     assert "  max_input_tokens = 6000  (default)" in lines
     # and the settings are really used
@@ -104,7 +104,7 @@ def test_a_bad_config_file_stops_every_mode_with_one_line(tmp_path):
         result = run_chatbot(*args, stdin=stdin, cwd=tmp_path)
         assert result.returncode == 2
         assert "config.toml, line 2: max_input_tokens: 0 is less than 1" in one_error_line(result)
-    assert not (tmp_path / "sessions").exists()
+    assert list((tmp_path / "sessions").iterdir()) == []  # nothing was written
 
 
 def test_config_report_without_a_file(tmp_path):

@@ -10,7 +10,6 @@ the budget by the server's own count.
 from __future__ import annotations
 
 import io
-
 import json
 import statistics
 from pathlib import Path

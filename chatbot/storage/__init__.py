@@ -3,22 +3,49 @@
 - :mod:`~chatbot.storage.session`: the session document (the one owner of its fields, to and from JSON)
 - :mod:`~chatbot.storage.schema`: checks of a decoded document
 - :mod:`~chatbot.storage.base`: the :class:`SessionStore` protocol every backend implements
-- :mod:`~chatbot.storage.json_store`: one crash-safe, locked, private JSON file per session
+- :mod:`~chatbot.storage.json_store`: one crash-safe, locked, private JSON file per session (the default)
+- :mod:`~chatbot.storage.postgres_store`: sessions in PostgreSQL, shared by several machines (``postgres`` extra)
+- :mod:`~chatbot.storage.transfer`: ``--import-sessions``, JSON files into any store
 - :mod:`~chatbot.storage.export`: the Markdown transcript
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+from chatbot.errors import ConfigError
 from chatbot.storage.base import SessionStore
 
 
+def default_location() -> Path:
+    """Where sessions live when nothing says: ``./sessions`` when the working directory has one (a checkout's own
+    layout), else ``sessions`` in the user data directory, so that ``-c`` finds them from any folder."""
+    here = Path("sessions")
+    if here.is_dir():
+        return here
+    import platformdirs
+
+    return platformdirs.user_data_path("chatbot") / "sessions"
+
+
 def open_store(location: str | os.PathLike[str]) -> SessionStore:
-    """The store at ``location``: a directory path (or ``file://`` URL) is a JSON-file store."""
+    """The store at ``location``: ``postgresql://…`` (or ``postgres://…``) is a PostgreSQL store; a directory path
+    (or ``file://`` URL) is a JSON-file store."""
+    text = os.fspath(location)
+    if text.startswith(("postgresql://", "postgres://")):
+        try:
+            from chatbot.storage.postgres_store import PostgresStore
+        except ImportError:
+            raise ConfigError(
+                "a postgresql:// store needs psycopg 3: pip install 'chatbot[postgres]' (or 'psycopg[binary]')"
+            ) from None
+        return PostgresStore(text)
+    if "://" in text and not text.startswith("file://"):
+        scheme = text.split("://", 1)[0]
+        raise ConfigError(f"unknown store {scheme}://…: use a directory, file://DIR or postgresql://USER@HOST/DB")
     from chatbot.storage.json_store import JsonStore
 
-    text = os.fspath(location)
     if text.startswith("file://"):
         text = text[len("file://") :]
     return JsonStore(text)

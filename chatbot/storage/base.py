@@ -8,10 +8,15 @@ gives a lock that dies with its process.
 
 from __future__ import annotations
 
+import secrets
+import string
+from collections.abc import Callable
+from datetime import datetime
 from typing import Protocol
 
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
+from chatbot.errors import SessionError
 from chatbot.storage.session import SearchHit, Session, SessionInfo
 
 
@@ -74,8 +79,8 @@ class SessionStore(Protocol):
         """Read a session; SessionNotFound, or SessionCorrupt naming it and the fault."""
         ...
 
-    def save(self, session: Session) -> None:
-        """Store the session durably (needs its lock); sets ``updated_at``."""
+    def save(self, session: Session, *, touch: bool = True) -> None:
+        """Store the session durably (needs its lock); sets ``updated_at`` unless ``touch`` is False (an import)."""
         ...
 
     def list_sessions(self) -> list[SessionInfo]:
@@ -105,3 +110,20 @@ class SessionStore(Protocol):
     def close(self) -> None:
         """Release every lock this store holds."""
         ...
+
+
+def locked_message(session_id: str, holder: str) -> str:
+    """The one message for a session another process holds (``holder`` names it when known, e.g. "pid 42")."""
+    who = f" ({holder})" if holder else ""
+    return f"session {session_id} is in use by another chatbot process{who}; close it or use --session with another id"
+
+
+def make_id(taken: Callable[[str], bool], where: str) -> str:
+    """A short readable id like ``20261130-k3f9`` for which ``taken`` is False."""
+    alphabet = string.ascii_lowercase + string.digits
+    day = datetime.now().strftime("%Y%m%d")
+    for size in (4, 4, 4, 6, 6, 8, 8, 12):
+        sid = f"{day}-{''.join(secrets.choice(alphabet) for _ in range(size))}"
+        if not taken(sid):
+            return sid
+    raise SessionError(f"could not find an unused session id in {where}")

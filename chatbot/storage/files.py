@@ -18,14 +18,20 @@ from chatbot.errors import SessionError
 
 
 def open_private_directory(d: Path) -> list[str]:
-    """Create ``d`` (0700) if needed; returns warnings for the user (a directory others can read)."""
+    """Create ``d`` (0700) if needed; returns warnings for the user (a directory others can read).
+
+    An existing directory that is empty and the user's own is tightened to 0700 instead of warned about.
+    """
     try:
         d.mkdir(mode=0o700, parents=True)
     except FileExistsError:
         if not d.is_dir():
             raise SessionError(f"sessions directory {d} exists but is not a directory") from None
-        mode = stat.S_IMODE(d.stat().st_mode)
-        if mode & 0o077:
+        st = d.stat()
+        mode = stat.S_IMODE(st.st_mode)
+        if mode & 0o077 and st.st_uid == os.getuid() and not any(os.scandir(d)):
+            d.chmod(0o700)  # empty and ours (a fresh clone's sessions/, mode 755 from git): nothing to ask about
+        elif mode & 0o077:
             return [
                 f"sessions directory {d} is accessible by other users (mode {mode:o}); "
                 f"run `chmod 700 {d}` to keep your conversations private"

@@ -26,8 +26,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
-import string
 import time
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -45,6 +43,7 @@ from chatbot.errors import (
     SessionNotFound,
 )
 from chatbot.storage import files
+from chatbot.storage.base import locked_message, make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.schema import decode_session
 from chatbot.storage.session import (
@@ -99,7 +98,8 @@ class JsonStore:
     """Sessions as ``<directory>/<id>.json`` files: the first implementation of :class:`~chatbot.storage.base.
     SessionStore`.
 
-    Opening creates the directory (0700) if needed, collects problems the user should hear about in
+    The directory (0700) is made when a session is first locked, not on opening. Opening collects problems the
+    user should hear about in
     ``warnings`` (for instance a directory others can read), and removes temporary files left by a killed save.
     """
 
@@ -111,8 +111,9 @@ class JsonStore:
         # Fingerprint of each session file as this store last loaded or saved it: a save refuses to replace a
         # file it has not seen (a corrupt one, or one another process or an editor wrote meanwhile).
         self._seen: dict[str, tuple[int, ...]] = {}
-        self.warnings += files.open_private_directory(self.directory)
-        self._remove_stale_temp_files()
+        if os.path.lexists(self.directory):  # else made by the first lock: a failed -c or a listing creates nothing
+            self.warnings += files.open_private_directory(self.directory)
+            self._remove_stale_temp_files()
 
     # --- ids and paths ----------------------------------------------------------------------------------------
 
@@ -130,13 +131,7 @@ class JsonStore:
 
     def new_id(self) -> str:
         """A short readable id not used in the directory, like ``20261130-k3f9``."""
-        alphabet = string.ascii_lowercase + string.digits
-        day = datetime.now().strftime("%Y%m%d")
-        for size in (4, 4, 4, 6, 6, 8, 8, 12):
-            sid = f"{day}-{''.join(secrets.choice(alphabet) for _ in range(size))}"
-            if not self.exists(sid) and not self.lock_path(sid).exists():
-                return sid
-        raise SessionError(f"could not find an unused session id in {self.directory}")
+        return make_id(lambda sid: self.exists(sid) or self.lock_path(sid).exists(), str(self.directory))
 
     # --- locking ----------------------------------------------------------------------------------------------
 
@@ -152,6 +147,8 @@ class JsonStore:
             if held.held:
                 return held
             held.release()  # its lock file was removed under us: that lock protects nothing any more
+        if not self.directory.is_dir():
+            self.warnings += files.open_private_directory(self.directory)
         deadline = time.monotonic() + timeout
         while True:
             fd = files.try_flock(self.lock_path(session_id))
@@ -187,10 +184,7 @@ class JsonStore:
             pid = self.lock_path(session_id).read_text(encoding="ascii").strip()
         except (OSError, UnicodeDecodeError):
             pid = ""
-        who = f" (pid {pid})" if pid.isdigit() else ""
-        return (
-            f"session {session_id} is in use by another chatbot process{who}; close it or use --session with another id"
-        )
+        return locked_message(session_id, f"pid {pid}" if pid.isdigit() else "")
 
     # --- reading ----------------------------------------------------------------------------------------------
 
@@ -299,8 +293,8 @@ class JsonStore:
 
     # --- writing ----------------------------------------------------------------------------------------------
 
-    def save(self, session: Session) -> None:
-        """Write the session atomically and durably; sets ``updated_at``.
+    def save(self, session: Session, *, touch: bool = True) -> None:
+        """Write the session atomically and durably; sets ``updated_at`` (unless ``touch`` is False: an import).
 
         Requires the session's lock (:meth:`acquire`). Refuses to replace a file this store did not load or save
         itself: a corrupt file (never overwritten) or one another process wrote since.
@@ -322,7 +316,8 @@ class JsonStore:
                     f"session file {path} was not loaded by this process (it is corrupt, or was written by another "
                     f"process since); it was not overwritten"
                 )
-        session.updated_at = now_iso()
+        if touch:
+            session.updated_at = now_iso()
         self._seen[sid] = files.write_atomic(path, session.to_json())
 
     def rename(self, session_id: str, title: str) -> None:

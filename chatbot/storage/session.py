@@ -104,6 +104,10 @@ class Session:
         calibration = {model: c.to_dict() for model, c in self.calibration.items() if c.turns}
         return {"totals": self.totals.to_dict(), "calibration": calibration}
 
+    def fields(self) -> dict[str, Any]:
+        """Every document field but the turns, JSON-ready (what a store with columns keeps beside its turn rows)."""
+        return {**self._header(), **self._trailer()}
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready document."""
         turns = [t.to_dict() for t in self.conversation.turns]

@@ -193,6 +193,25 @@ def format_sessions(store: SessionStore, current: str | None = None) -> str:
     return "\n".join(lines)
 
 
+def _search(app: App, arg: str, confirm: Confirm | None) -> Result:
+    return Result(format_hits(app.store, arg))
+
+
+def format_hits(store: SessionStore, text: str) -> str:
+    """Past turns of every session that contain ``text``: session id, title, turn number, date and a snippet."""
+    if not text.strip():
+        raise UsageError("usage: /search TEXT (or --search TEXT): finds past turns across all sessions")
+    hits = store.search(text)
+    if not hits:
+        return f"no turn in {store.location} contains {text!r}"
+    lines = [f"  {'session':<22} {'turn':>4}  {'date':<10}  title / match"]
+    for hit in hits:
+        lines.append(f"  {hit.session_id:<22} {hit.turn:>4}  {hit.created_at[:10]:<10}  {preview(hit.title, 40)}")
+        lines.append(f"  {'':<22} {'':>4}  {'':<10}  {hit.snippet}")
+    more = " (the first 50; make the text more specific)" if len(hits) >= 50 else ""
+    return "\n".join([*lines, f"{len(hits)} matching turn(s){more}; /load ID opens a session"])
+
+
 def _new(app: App, arg: str, confirm: Confirm | None) -> Result:
     chat = app.new()
     return Result(f"new session {chat.session.id}", notice=True)
@@ -288,6 +307,7 @@ COMMANDS: dict[str, Command] = {
     "/context": Command("/context", "show exactly what the next request sends, with token counts", _context),
     "/tokens": Command("/tokens", "usage so far: provider-reported and estimated", _tokens),
     "/sessions": Command("/sessions", "list sessions, newest first", _sessions),
+    "/search": Command("/search TEXT", "find past turns across all sessions", _search),
     "/new": Command("/new", "start a new session", _new),
     "/load": Command("/load ID", "switch to session ID", _load),
     "/rename": Command("/rename TITLE", "give this session a title", _rename),

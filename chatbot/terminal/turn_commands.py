@@ -18,12 +18,12 @@ from chatbot.terminal.command_types import Command, Confirm, Result
 def _file(app: App, arg: str, confirm: Confirm | None) -> Result:
     chat = app.chat
     if not arg:
-        waiting = chat.attachments
+        waiting = chat.outbox.items()
         if not waiting:
             return Result("no files attached; /file PATH attaches one to your next message")
         return Result("attached to your next message: " + ", ".join(a.describe() for a in waiting))
     attachment = read_file(arg)
-    chat.attach(attachment)
+    chat.outbox.add(attachment)
     return Result(f"attached {attachment.describe()}; it goes with your next message", notice=True)
 
 

@@ -32,7 +32,10 @@ ROOT = Path(__file__).parents[2]
 
 @pytest.fixture
 def sdir(tmp_path: Path) -> Path:
-    return tmp_path / "sessions"
+    """A sessions directory that exists (a store makes its own only when it first locks a session)."""
+    d = tmp_path / "sessions"
+    d.mkdir(mode=0o700)
+    return d
 
 
 @pytest.fixture
@@ -367,6 +370,7 @@ def test_new_directory_is_0700_and_files_0600(tmp_path):
 def test_an_existing_loose_directory_gets_a_warning_not_a_crash(tmp_path):
     sdir = tmp_path / "sessions"
     sdir.mkdir()
+    (sdir / "notes.txt").write_text("someone else's file")
     sdir.chmod(0o755)
     store = JsonStore(sdir)
     assert len(store.warnings) == 1 and "755" in store.warnings[0] and "chmod 700" in store.warnings[0]

@@ -24,11 +24,13 @@ def store_with(tmp_path, *sessions: tuple[str, list[str]]) -> JsonStore:
     return store
 
 
-def test_open_store_takes_a_path_or_a_file_url(tmp_path):
+def test_open_store_takes_a_path_or_a_file_url_and_creates_nothing_until_a_session_is_used(tmp_path):
     plain = open_store(tmp_path / "a")
     url = open_store(f"file://{tmp_path / 'b'}")
-    assert isinstance(plain, JsonStore) and isinstance(url, JsonStore)
-    assert (tmp_path / "a").is_dir() and (tmp_path / "b").is_dir() and url.location == str(tmp_path / "b")
+    assert isinstance(plain, JsonStore) and isinstance(url, JsonStore) and url.location == str(tmp_path / "b")
+    assert plain.list_sessions() == [] and not (tmp_path / "a").exists()
+    url.acquire("x").release()
+    assert (tmp_path / "b").is_dir()
 
 
 def test_search_lists_matching_turns_across_sessions(tmp_path):

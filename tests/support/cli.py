@@ -22,9 +22,13 @@ def run_chatbot(
     """``python -m chatbot ARGS`` in ``cwd`` (stdin a pipe; stdout and stderr captured as text).
 
     The config file is ``cwd/config.toml`` unless ``env`` names another, so a developer's own never leaks in.
+    Sessions live in ``cwd/sessions`` (made here: the app uses ./sessions when it exists) and the user data folder
+    is private to ``cwd``, so no test writes into the developer's home.
     """
+    (cwd / "sessions").mkdir(mode=0o700, exist_ok=True)
     full = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("CHATBOT_")}
     full.update({"PYTHONPATH": str(ROOT), "NO_COLOR": "1", "CHATBOT_CONFIG": str(cwd / "config.toml")})
+    full["XDG_DATA_HOME"] = str(cwd / ".data")
     full.update(env or {})
     data = stdin.encode() if isinstance(stdin, str) else stdin
     done = subprocess.run(

@@ -25,10 +25,12 @@ def spawn(tmp_path):
             PROMPT_TOOLKIT_NO_CPR="1",  # prompt_toolkit would wait for a cursor-position reply
             CHATBOT_HISTORY_FILE=str(tmp_path / "history"),
             CHATBOT_ECHO_DELAY=delay,
+            XDG_DATA_HOME=str(tmp_path / ".data"),  # never the developer's own sessions
             TERM="xterm-256color",
             COLUMNS="100",
             LINES="30",
         )
+        (tmp_path / "sessions").mkdir(mode=0o700, exist_ok=True)  # a folder with ./sessions keeps them there
         child = pexpect.spawn(
             sys.executable,
             ["-m", "chatbot", *args],

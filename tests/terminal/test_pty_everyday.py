@@ -27,7 +27,9 @@ def spawn(tmp_path):
             CHATBOT_CONFIG=str(tmp_path / "config.toml"),
             CHATBOT_ECHO_DELAY="0",
             TERM="xterm-256color",
+            XDG_DATA_HOME=str(tmp_path / ".data"),  # never the developer's own sessions
         )
+        (tmp_path / "sessions").mkdir(mode=0o700, exist_ok=True)  # a folder with ./sessions keeps them there
         child = pexpect.spawn(
             sys.executable, ["-m", "chatbot", *args], cwd=str(tmp_path), env=env, encoding="utf-8",
             dimensions=(30, 100), timeout=20,

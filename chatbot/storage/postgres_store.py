@@ -1,0 +1,389 @@
+"""The PostgreSQL session store: sessions shared by every machine that can reach one database.
+
+The same :class:`~chatbot.storage.base.SessionStore` as the JSON files, on the tables of :mod:`~.pg_schema`; needs
+the ``postgres`` extra (psycopg 3). What it promises:
+
+- **A save costs the same at 10 or 1,000 turns**: one transaction of one row update plus one insert per new turn.
+  The store remembers which turns are stored (each turn's cached JSON, by identity): /undo and /reset delete only
+  the rows after what is still there; a changed summary is a column of the update.
+- **One process at a time per session**, on any host: a session-level advisory lock on this store's connection.
+  A second process is refused with the JSON store's message, naming the holder ("pid 42 on laptop"); a killed
+  process's lock goes with its connection.
+- **Nothing overwritten blindly**: a save names the revision it last saw; changed or invalid rows are refused.
+- **A lost connection loses nothing the user saw**: the failed save raises :class:`StoreUnavailable` (the chat keeps
+  the turn and says so), the next save reconnects, takes its locks again and writes everything missing, and
+  :meth:`PostgresStore.close` writes what still could not be saved to a rescue JSON file and names it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.tokens import TokenCounter
+from chatbot.engine.turn import now_iso
+from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
+from chatbot.storage import pg_schema as sql
+from chatbot.storage.base import locked_message, make_id
+from chatbot.storage.export import export_markdown
+from chatbot.storage.schema import SCHEMA_VERSION
+from chatbot.storage.session import SearchHit, Session, SessionInfo, search_turns, validate_id
+from chatbot.storage.transfer import default_rescue_dir, write_rescue
+
+T = TypeVar("T")
+
+
+class AdvisoryLock:
+    """A held session lock: a PostgreSQL advisory lock on the store's connection of the moment."""
+
+    def __init__(self, store: PostgresStore, session_id: str, generation: int) -> None:
+        self._store = store
+        self.id = session_id
+        self.generation = generation  # the connection it lives on; a new connection must take it again
+
+    @property
+    def held(self) -> bool:
+        """Whether this handle still holds the lock (its connection is the store's live one)."""
+        return self._store._lock_is_live(self)
+
+    def release(self) -> None:
+        """Give the lock up (idempotent)."""
+        self._store._release(self)
+
+    def __enter__(self) -> AdvisoryLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+class PostgresStore:
+    """Sessions in a PostgreSQL database (``postgresql://user@host:port/db``). ``rescue_dir`` receives what
+    could not be saved when the database stays unreachable."""
+
+    def __init__(self, url: str, rescue_dir: str | os.PathLike[str] | None = None) -> None:
+        self.url = url
+        self.location = sql.redact(url)
+        self.warnings: list[str] = []
+        self.rescue_dir = Path(rescue_dir) if rescue_dir else default_rescue_dir()
+        self._conn: psycopg.Connection[Any] | None = None
+        self._generation = 0
+        self._locks: dict[str, AdvisoryLock] = {}
+        self._revision: dict[str, int] = {}  # per session: the revision this store last loaded or saved
+        self._stored: dict[str, list[bytes]] = {}  # per session: the cached JSON of each stored turn, in order
+        # per session: a save whose commit went unanswered (its revision, the turns it kept, the JSON it added)
+        self._attempt: dict[str, tuple[int, int, list[bytes]]] = {}
+        self._unsaved: dict[str, Session] = {}  # sessions whose last save did not reach the database
+        self._connection()
+
+    # --- the connection ---------------------------------------------------------------------------------------
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        """The live connection: (re)connects, makes sure of the schema, and takes this store's locks again."""
+        if self._conn is not None and not self._conn.closed:
+            return self._conn
+        name = f"chatbot pid {os.getpid()} on {socket.gethostname()}"[:63]
+        try:
+            conn = psycopg.connect(self.url, autocommit=True, application_name=name, connect_timeout=5)
+        except psycopg.Error as exc:
+            raise StoreUnavailable(f"cannot reach the session store {self.location}: {sql.first_line(exc)}") from None
+        self._conn, self._generation = conn, self._generation + 1
+        try:
+            sql.ensure_schema(conn, self.location)
+            for lock in self._locks.values():
+                if conn.execute(sql.LOCK, (sql.LOCK_PREFIX + lock.id,)).fetchone() == (True,):
+                    lock.generation = self._generation  # taken again; else another process has it now
+        except psycopg.Error as exc:
+            self._drop()
+            raise SessionError(f"the session store {self.location} failed: {sql.first_line(exc)}") from None
+        except BaseException:
+            self._drop()
+            raise
+        return conn
+
+    def _drop(self) -> None:
+        """Forget a broken connection (its advisory locks are gone with it)."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+    def _run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """Run ``work`` on the connection; a connection lost on the way is made again and the work retried once."""
+        for attempt in (1, 2):
+            conn = self._connection()
+            try:
+                return work(conn)
+            except psycopg.OperationalError as exc:
+                self._drop()
+                if attempt == 2:
+                    raise StoreUnavailable(f"lost the session store {self.location}: {sql.first_line(exc)}") from None
+            except psycopg.Error as exc:
+                raise SessionError(f"the session store {self.location} failed: {sql.first_line(exc)}") from None
+        raise AssertionError("unreachable")  # the second attempt returns or raises
+
+    # --- locking ----------------------------------------------------------------------------------------------
+
+    def acquire(self, session_id: str, timeout: float = 0.0) -> AdvisoryLock:
+        """Lock a session for this process on any host; raises :class:`SessionLocked` naming the holder."""
+        key = sql.LOCK_PREFIX + validate_id(session_id)
+        held = self._locks.get(session_id)
+        if held is not None and held.held:
+            return held
+        deadline = time.monotonic() + timeout
+        while not self._run(lambda c: c.execute(sql.LOCK, (key,)).fetchone() == (True,)):
+            if time.monotonic() >= deadline:
+                holder = self._run(lambda c: c.execute(sql.HOLDER, (key,)).fetchone())
+                name = str(holder[0]).removeprefix("chatbot ") if holder and holder[0] else ""
+                raise SessionLocked(locked_message(session_id, name))
+            time.sleep(0.05)
+        lock = AdvisoryLock(self, session_id, self._generation)
+        self._locks[session_id] = lock
+        return lock
+
+    def holds(self, session_id: str) -> bool:
+        """Whether this store holds the lock of ``session_id``."""
+        lock = self._locks.get(session_id)
+        return lock is not None and lock.held
+
+    def _lock_is_live(self, lock: AdvisoryLock) -> bool:
+        live = self._conn is not None and not self._conn.closed
+        return live and lock.generation == self._generation and self._locks.get(lock.id) is lock
+
+    def _release(self, lock: AdvisoryLock) -> None:
+        if self._locks.get(lock.id) is not lock:
+            return
+        del self._locks[lock.id]
+        if self._conn is not None and lock.generation == self._generation:
+            with contextlib.suppress(psycopg.Error):  # a lost connection took the lock with it
+                self._conn.execute(sql.UNLOCK, (sql.LOCK_PREFIX + lock.id,))
+
+    # --- reading ----------------------------------------------------------------------------------------------
+
+    def new_id(self) -> str:
+        """A short readable id not used in the database."""
+        return make_id(self.exists, self.location)
+
+    def exists(self, session_id: str) -> bool:
+        """Whether a session with this id is stored (loadable or not)."""
+        sid = validate_id(session_id)
+        return (
+            self._run(lambda c: c.execute("SELECT 1 FROM chatbot_sessions WHERE id = %s", (sid,)).fetchone())
+            is not None
+        )
+
+    def create(
+        self,
+        session_id: str | None = None,
+        *,
+        system: str,
+        provider: str = "",
+        model: str = "",
+        title: str = "",
+        memory: MemoryConfig | None = None,
+        counter: TokenCounter | None = None,
+    ) -> Session:
+        """A new, empty session (stored by the first :meth:`save`); refuses an id in use."""
+        sid = self.new_id() if session_id is None else validate_id(session_id)
+        if self.exists(sid):
+            raise SessionError(f"session {sid} already exists in {self.location}; load it or choose another id")
+        conv = Conversation(system, memory, counter)
+        return Session(id=sid, conversation=conv, title=title, provider=provider, model=model)
+
+    def load(self, session_id: str, memory: MemoryConfig | None = None, counter: TokenCounter | None = None) -> Session:
+        """Read a session; :class:`SessionNotFound`, or :class:`SessionCorrupt` naming it and the fault."""
+        sid = validate_id(session_id)
+
+        def read(conn: psycopg.Connection[Any]) -> tuple[Any, list[Any]]:
+            with conn.transaction():  # one snapshot of the row and its turns
+                return conn.execute(sql.SELECT_SESSION, (sid,)).fetchone(), conn.execute(
+                    sql.SELECT_TURNS, (sid,)
+                ).fetchall()
+
+        row, turns = self._run(read)
+        if row is None:
+            raise SessionNotFound(f"no session {sid} in {self.location}")
+        data, problem = sql.document(row, turns)
+        if problem:
+            self._revision.pop(sid, None)  # what this store wrote is not what is there: never overwrite it
+            raise SessionCorrupt(
+                f"session {sid} in {self.location} cannot be loaded: {problem}. It was left untouched and will not "
+                f"be overwritten; start another session (--session with a new id)"
+            )
+        session = Session.from_dict(data, sid, memory, counter)
+        self._revision[sid] = row[-1]
+        self._stored[sid] = [t.to_json() for t in session.conversation.turns]
+        return session
+
+    def list_sessions(self) -> list[SessionInfo]:
+        """Every session, newest first; a row that cannot be a valid session is listed with ``broken`` set."""
+        out = []
+        for sid, version, title, turns, updated, model, covers, first in self._run(
+            lambda c: c.execute(sql.LIST).fetchall()
+        ):
+            broken = ""
+            if version > SCHEMA_VERSION:
+                broken = (
+                    f"it has version {version}, written by a newer chatbot; this one reads version {SCHEMA_VERSION}"
+                )
+            elif not 0 <= covers <= turns:
+                broken = f"'summary.covers' must be an integer from 0 to {turns} (the number of turns), found {covers}"
+            out.append(SessionInfo(sid, sql.shown_title(title, first), turns, updated, model, broken=broken))
+        return out
+
+    def latest(self) -> str | None:
+        """The id of the most recently used session that loads, or None."""
+        return next((info.id for info in self.list_sessions() if not info.broken), None)
+
+    def search(self, text: str, limit: int = 50) -> list[SearchHit]:
+        """Stored turns of every session whose text contains ``text`` (case-insensitive), newest sessions first."""
+        query = " ".join(text.split())
+        if not query:
+            return []
+        rows = self._run(lambda c: c.execute(sql.SEARCH, (sql.like_escape(query), limit)).fetchall())
+        hits = []
+        for sid, title, n, _created, turn, first in rows:
+            hits += [replace(hit, turn=n) for hit in search_turns(sid, sql.shown_title(title, first), [turn], query)]
+        return hits
+
+    def export(self, session_id: str) -> str:
+        """The Markdown transcript of a stored session."""
+        return export_markdown(self.load(session_id))
+
+    # --- writing ----------------------------------------------------------------------------------------------
+
+    def save(self, session: Session, *, touch: bool = True) -> None:
+        """Store the session in one transaction: its row updated, its new turns inserted (needs its lock).
+
+        When the database cannot be reached the session is kept for a later save or for :meth:`close`'s rescue
+        file, and :class:`StoreUnavailable` says so.
+        """
+        sid = validate_id(session.id)
+        if sid not in self._locks:
+            raise SessionLocked(
+                f"session {sid} is not locked by this process; acquire its lock before saving so that no other "
+                f"process's turns are lost"
+            )
+        if touch:
+            session.updated_at = now_iso()
+        try:
+            self._run(lambda conn: self._write(conn, session))
+        except StoreUnavailable as exc:
+            self._unsaved[sid] = session
+            raise StoreUnavailable(
+                f"{exc.message}. Nothing you saw is lost: session {sid} is kept here and saved when the store is "
+                f"back, or written to a rescue file in {self.rescue_dir} when you quit"
+            ) from None
+        except SessionLocked:
+            self._unsaved[sid] = session  # taken by another process while our connection was down: rescue on quit
+            raise
+        self._unsaved.pop(sid, None)
+
+    def _write(self, conn: psycopg.Connection[Any], session: Session) -> None:
+        sid = session.id
+        if not self.holds(sid):  # the connection was lost and another process took the session meanwhile
+            raise SessionLocked(
+                f"session {sid} was opened by another chatbot process while the connection to {self.location} was "
+                f"lost; nothing you saw is lost: it goes to a rescue file in {self.rescue_dir} when you quit"
+            )
+        turns = session.conversation.turns
+        stored = self._stored.setdefault(sid, [])
+        keep = sql.kept_prefix(turns, stored)
+        old = self._revision.get(sid)
+        new = (old or 0) + 1
+        doc = session.fields()  # the Session owns the document; its fields go to their columns (SESSION_COLUMNS)
+        summary, pg = doc["summary"], sql.pg_text
+        values = (doc["version"], pg(doc["title"]), pg(doc["system"]), pg(summary["text"]), summary["covers"],
+                  pg(doc["provider"]), pg(doc["model"]), Jsonb(doc["totals"]), Jsonb(doc["calibration"]),
+                  Jsonb(doc["options"]), doc["created_at"], doc["updated_at"], len(turns), new)  # fmt: skip
+        tail = [t.to_json() for t in turns[keep:]]
+        try:
+            with conn.transaction(), conn.cursor() as cur:
+                if old is None:
+                    cur.execute(sql.INSERT_SESSION, (sid, *values))
+                else:
+                    cur.execute(sql.UPDATE_SESSION, (*values, sid, old))
+                if cur.rowcount != 1:
+                    self._refuse_conflict(cur, sid)
+                if keep < len(stored):
+                    cur.execute(sql.DELETE_TURNS_AFTER, (sid, keep))
+                new_rows = [sql.turn_row(sid, n, turn) for n, turn in enumerate(turns[keep:], start=keep + 1)]
+                if new_rows:
+                    cur.executemany(sql.INSERT_TURN, new_rows)
+                self._attempt[sid] = (new, keep, tail)  # until the commit is answered
+        except _Retry:
+            # our own earlier save had committed though its answer was lost: adopt what it wrote, then write on top
+            revision, kept, written = self._attempt.pop(sid)
+            self._revision[sid] = revision
+            del stored[kept:]
+            stored.extend(written)
+            return self._write(conn, session)
+        self._attempt.pop(sid, None)
+        self._revision[sid] = new
+        del stored[keep:]
+        stored.extend(tail)
+        return None
+
+    def _refuse_conflict(self, cur: psycopg.Cursor[Any], sid: str) -> None:
+        """Raise unless the row's revision is the one of our own save whose commit went unanswered."""
+        row = cur.execute("SELECT revision FROM chatbot_sessions WHERE id = %s", (sid,)).fetchone()
+        attempt = self._attempt.get(sid)
+        if row is not None and attempt is not None and row[0] == attempt[0]:
+            raise _Retry("adopt")
+        raise SessionError(
+            f"session {sid} in {self.location} was not loaded by this process (it was written by another process "
+            f"since, or is not ours); it was not overwritten"
+        )
+
+    def rename(self, session_id: str, title: str) -> None:
+        """Give a stored session a title (takes its lock for the write unless this store holds it already)."""
+        with self.acquire(session_id) if not self.holds(session_id) else contextlib.nullcontext():
+            session = self.load(session_id)
+            session.title = title
+            self.save(session)
+
+    def delete(self, session_id: str) -> None:
+        """Remove a session and its turns; refuses a session another process has open."""
+        sid = validate_id(session_id)
+        if not self.exists(sid):
+            raise SessionNotFound(f"no session {sid} in {self.location}")
+        with self.acquire(sid):
+            self._run(lambda c: c.execute("DELETE FROM chatbot_sessions WHERE id = %s", (sid,)))
+            for table in (self._revision, self._stored, self._unsaved):
+                table.pop(sid, None)
+
+    def close(self) -> None:
+        """Save what a lost connection kept back (else write it to a rescue file, named in the error), then
+        release every lock and close the connection."""
+        problems = []
+        for sid, session in list(self._unsaved.items()):
+            try:
+                with self.acquire(sid) if not self.holds(sid) else contextlib.nullcontext():
+                    self.save(session, touch=False)
+            except SessionError:
+                path = write_rescue(session, self.rescue_dir)
+                self._unsaved.pop(sid, None)
+                problems.append(
+                    f"session {sid} could not be saved to {self.location}; all of it is in {path}: "
+                    f"`chatbot --store URL --import-sessions {path.parent}` brings it back"
+                )
+        for lock in list(self._locks.values()):
+            lock.release()
+        self._drop()
+        if problems:
+            raise StoreUnavailable("; ".join(problems))
+
+
+class _Retry(SessionError):
+    """Internal: the save that looked lost had committed (see :meth:`PostgresStore._refuse_conflict`)."""

@@ -1,0 +1,109 @@
+"""``--import-sessions DIR``: copy JSON session files into the store in use (any store), safely repeatable.
+
+Each ``<id>.json`` in the folder is, for the store:
+
+- **imported** when the store has no session with that id;
+- **unchanged** when the store already holds exactly this session (so a second run changes nothing);
+- **updated** when the file continues the stored session (same start, every stored turn, more after them): this is
+  how a rescue file written while the database was unreachable goes back in;
+- **refused** otherwise (a broken file, an id in use by another process, or a different session under the same id),
+  each named with the reason. Nothing in the store is overwritten by a file that does not continue it.
+
+A store that cannot reach its database writes what it could not save with :func:`write_rescue`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from chatbot.errors import SessionError, UsageError
+from chatbot.storage import files
+from chatbot.storage.base import SessionStore
+from chatbot.storage.schema import decode_session
+from chatbot.storage.session import ID_PATTERN, Session
+
+
+@dataclass
+class ImportReport:
+    """How many files went which way, and why each refused one was."""
+
+    imported: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    refused: list[str] = field(default_factory=list)
+
+    def summary(self, source: str, target: str) -> str:
+        """The report for the user: one line of counts, then one line per refused file."""
+        head = (
+            f"imported {self.imported}, updated {self.updated}, unchanged {self.unchanged}, refused "
+            f"{len(self.refused)} session(s) from {source} into {target}"
+        )
+        return "\n".join([head, *(f"  refused {why}" for why in self.refused)])
+
+
+def import_sessions(directory: str | os.PathLike[str], store: SessionStore) -> ImportReport:
+    """Copy every session file of ``directory`` into ``store`` (see the module docstring for what happens to each)."""
+    source = Path(directory)
+    if not source.is_dir():
+        raise UsageError(f"--import-sessions: {source} is not a directory")
+    report = ImportReport()
+    for path in sorted(source.glob("*.json")):
+        sid = path.stem
+        if not ID_PATTERN.fullmatch(sid):
+            report.refused.append(f"{path.name}: the file name is not a session id")
+            continue
+        try:
+            data, problem = decode_session(path.read_bytes())
+        except OSError as exc:
+            data, problem = {}, f"cannot read it: {exc.strerror}"
+        if problem:
+            report.refused.append(f"{path.name}: {problem}")
+            continue
+        try:
+            _import_one(store, Session.from_dict(data, sid), report)
+        except SessionError as exc:
+            report.refused.append(f"{path.name}: {exc.message}")
+    return report
+
+
+def _import_one(store: SessionStore, session: Session, report: ImportReport) -> None:
+    with store.acquire(session.id):
+        if not store.exists(session.id):
+            store.save(session, touch=False)
+            report.imported += 1
+            return
+        current = store.load(session.id)
+        if current.to_dict() == session.to_dict():
+            report.unchanged += 1
+        elif _continues(session, current):
+            store.save(session, touch=False)
+            report.updated += 1
+        else:
+            raise SessionError(f"the store holds a different session {session.id}; it was left as it is")
+
+
+def _continues(new: Session, stored: Session) -> bool:
+    """Whether ``new`` is ``stored`` plus later turns (or later changes of the same turns' session)."""
+    old_turns = [t.to_dict() for t in stored.conversation.turns]
+    new_turns = [t.to_dict() for t in new.conversation.turns[: len(old_turns)]]
+    return new.created_at == stored.created_at and new_turns == old_turns and new.updated_at >= stored.updated_at
+
+
+def default_rescue_dir() -> Path:
+    """Where a store that lost its database writes the sessions it could not save."""
+    import platformdirs
+
+    return platformdirs.user_data_path("chatbot") / "rescue"
+
+
+def write_rescue(session: Session, rescue_dir: Path) -> Path:
+    """Write ``session`` as a JSON session file in a new folder of ``rescue_dir`` (importable as it is)."""
+    folder = rescue_dir / datetime.now().strftime("%Y%m%dT%H%M%S")
+    files.open_private_directory(rescue_dir)
+    files.open_private_directory(folder)
+    path = folder / f"{session.id}.json"
+    files.write_atomic(path, session.to_json())
+    return path

@@ -1,0 +1,392 @@
+"""One behaviour suite, run against every store (JSON files and PostgreSQL): what callers may rely on whichever
+store ``--store`` picked. The ``store``/``store_url`` fixtures (tests/conftest.py) give a fresh store of each kind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.turn import Turn
+from chatbot.engine.usage import Totals
+from chatbot.errors import InvalidSessionId, SessionCorrupt, SessionError, SessionLocked, SessionNotFound
+from chatbot.storage.export import export_markdown
+from chatbot.storage.json_store import JsonStore
+from chatbot.storage.session import Session
+from chatbot.storage.transfer import import_sessions
+from tests.support.stores import break_turn, set_version, snapshot
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def turn(text: str, answer: str = "ok", **kw) -> Turn:
+    return Turn([{"role": "user", "content": text}, {"role": "assistant", "content": answer}], **kw)
+
+
+def rich(store, sid: str = "rich") -> Session:
+    """A session with every kind of field: tools, unicode, an interrupted turn, a summary, totals, calibration."""
+    session = store.create(sid, system="Be brief. 간단히.", provider="groq", model="openai/gpt-oss-20b", title="Rich")
+    call = {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": '{"q": "x"}'}}
+    conv = session.conversation
+    conv.add_turn(turn("안녕하세요 — hello", "Hi! 👋", usage={"prompt_tokens": 12, "source": "provider"}, latency=0.4))
+    conv.add_turn(
+        Turn(
+            [
+                {"role": "user", "content": "look it up"},
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1", "name": "lookup", "content": "found: 42"},
+                {"role": "assistant", "content": "It is 42."},
+            ]
+        )
+    )
+    conv.add_turn(turn("tell a long story", "Once upon\n\n[interrupted by the user]", interrupted=True))
+    conv.set_summary("The user greeted; the answer was 42.", 2)
+    session.totals = Totals(requests=3, reported_requests=1, prompt_tokens=12, completion_tokens=5)
+    session.calibration_for("openai/gpt-oss-20b").learn(1000, 1070)
+    session.set_option("temperature", 0.2)
+    return session
+
+
+def saved(store, session: Session) -> Session:
+    with store.acquire(session.id):
+        store.save(session)
+    return session
+
+
+def start_child(mode: str, url: str, sid: str, *extra: str) -> subprocess.Popen[str]:
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.store_process", mode, url, sid, *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    assert child.stdout is not None
+    line = child.stdout.readline().strip()
+    assert line == "ready", f"child failed: {line!r} {child.stderr.read() if child.stderr else ''}"
+    return child
+
+
+def kill9(child: subprocess.Popen[str]) -> None:
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=10)
+    for stream in (child.stdout, child.stderr):
+        if stream:
+            stream.close()
+
+
+# --- round trip and every turn kept -------------------------------------------------------------------------------
+
+
+def test_round_trip_keeps_every_field(store, open_test_store):
+    session = saved(store, rich(store))
+    again = open_test_store().load("rich")
+    assert again.to_dict() == session.to_dict()
+    assert again.conversation.turns[2].interrupted and again.conversation.summary_covers == 2
+
+
+def test_every_turn_is_kept_through_saves_undo_reset_and_summaries(store, open_test_store):
+    reader = open_test_store()
+    with store.acquire("s"):
+        session = store.create("s", system="sys")
+        conv = session.conversation
+        for i in range(1, 31):
+            conv.add_turn(turn(f"question {i}", f"answer {i}"))
+            store.save(session)
+            if i % 10 == 0:
+                conv.set_summary(f"summary up to {i - 2}", i - 2)
+                store.save(session)
+        assert reader.load("s").to_dict() == session.to_dict()
+        conv.undo()
+        conv.undo()
+        store.save(session)
+        conv.add_turn(turn("after undo"))
+        store.save(session)
+        assert [t.user_text for t in reader.load("s").conversation.turns][-3:] == [
+            "question 27",
+            "question 28",
+            "after undo",
+        ]
+        conv.turns[-1].latency = 9.5  # a field of a stored turn changed: the store sees it
+        store.save(session)
+        assert reader.load("s").to_dict() == session.to_dict()
+        conv.reset()
+        store.save(session)
+        assert reader.load("s").conversation.turns == [] and reader.load("s").conversation.summary == ""
+        conv.add_turn(turn("fresh start"))
+        store.save(session)
+    assert reader.load("s").to_dict() == session.to_dict()
+
+
+def test_save_sets_updated_at_and_keeps_created_at(store):
+    session = store.create("s", system="s")
+    session.created_at = session.updated_at = "2020-01-01T00:00:00+00:00"
+    saved(store, session)
+    loaded = store.load("s")
+    assert loaded.created_at == "2020-01-01T00:00:00+00:00" and loaded.updated_at > loaded.created_at
+
+
+# --- ids ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["", "../x", "a/b", ".hidden", "x" * 65, "a b", "é", "a\x00b"])
+def test_bad_ids_are_refused_by_every_operation(store, bad):
+    for call in (store.exists, store.load, store.acquire, store.delete, lambda i: store.create(i, system="s")):
+        with pytest.raises(InvalidSessionId, match="invalid session id"):
+            call(bad)
+
+
+def test_create_refuses_an_id_in_use_and_load_a_missing_one(store):
+    saved(store, store.create("taken", system="s"))
+    with pytest.raises(SessionError, match="already exists"):
+        store.create("taken", system="s")
+    with pytest.raises(SessionNotFound, match="no session nope"):
+        store.load("nope")
+    assert store.new_id() != store.new_id()
+
+
+# --- locks and writers ------------------------------------------------------------------------------------------
+
+
+def test_a_second_store_is_refused_with_a_message_naming_the_holder(store, open_test_store):
+    other = open_test_store()
+    lock = store.acquire("s")
+    with pytest.raises(SessionLocked) as err:
+        other.acquire("s")
+    assert err.value.message.startswith(f"session s is in use by another chatbot process (pid {os.getpid()}")
+    assert err.value.message.endswith("; close it or use --session with another id")
+    assert store.acquire("s") is lock and store.holds("s") and not other.holds("s")
+    lock.release()
+    assert not lock.held
+    other.acquire("s").release()
+
+
+def test_save_requires_the_lock(store):
+    session = store.create("s", system="s")
+    with pytest.raises(SessionLocked, match="not locked by this process"):
+        store.save(session)
+    assert not store.exists("s")
+
+
+def test_acquire_can_wait_for_the_other_holder(store, open_test_store):
+    other = open_test_store()
+    lock = store.acquire("s")
+    started = time.monotonic()
+    with pytest.raises(SessionLocked):
+        other.acquire("s", timeout=0.3)
+    assert time.monotonic() - started >= 0.3
+    lock.release()
+    other.acquire("s", timeout=1).release()
+
+
+def test_a_killed_process_lock_goes_with_it(store, store_url):
+    child = start_child("hold", store_url, "s")
+    try:
+        with pytest.raises(SessionLocked, match=f"pid {child.pid}"):
+            store.acquire("s")
+    finally:
+        kill9(child)
+    deadline = time.monotonic() + 5  # the server notices the closed socket at once; allow for a slow machine
+    while True:
+        try:
+            store.acquire("s").release()
+            break
+        except SessionLocked:
+            assert time.monotonic() < deadline, "the killed process's lock outlived it"
+            time.sleep(0.05)
+
+
+def test_two_writers_never_lose_each_others_turns(store, open_test_store):
+    a, b = store, open_test_store()
+    with a.acquire("s"):
+        first = a.create("s", system="s")
+        first.conversation.add_turn(turn("from a"))
+        a.save(first)
+    with b.acquire("s"):  # a released: b takes over and adds a turn
+        second = b.load("s")
+        second.conversation.add_turn(turn("from b"))
+        b.save(second)
+    with a.acquire("s"), pytest.raises(SessionError, match="not loaded by this process"):
+        a.save(first)  # a's copy is stale: saving it would drop b's turn
+    with a.acquire("s"):
+        fresh = a.load("s")
+        assert [t.user_text for t in fresh.conversation.turns] == ["from a", "from b"]
+        fresh.conversation.add_turn(turn("from a again"))
+        a.save(fresh)
+    assert len(b.load("s").conversation.turns) == 3
+
+
+def test_writer_processes_in_turn_keep_all_their_turns(store, store_url):
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.support.store_process", "writer", store_url, "shared", str(first)],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        for first in (100, 200, 300)
+    ]
+    for child in children:
+        out, _ = child.communicate(timeout=120)
+        assert out.strip() == "done"
+    numbers = sorted(int(t.user_text.split()[0]) for t in store.load("shared").conversation.turns)
+    assert numbers == [*range(100, 120), *range(200, 220), *range(300, 320)]
+
+
+def test_kill_9_during_a_save_loop_always_leaves_a_loadable_session(store, store_url):
+    counts = []
+    for pause in (0.0, 0.05, 0.1, 0.15):
+        child = start_child("save-loop", store_url, "crash")
+        time.sleep(pause)
+        kill9(child)
+        session = store.load("crash")
+        n = len(session.conversation.turns)
+        assert n >= 1 and session.totals.requests == n
+        assert [t.user_text.split()[0] for t in session.conversation.turns] == [str(i) for i in range(1, n + 1)]
+        counts.append(n)
+        deadline = time.monotonic() + 5
+        while True:  # and the lock did not outlive the process
+            try:
+                store.acquire("crash").release()
+                break
+            except SessionLocked:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+    assert counts == sorted(counts) and counts[-1] > counts[0]
+
+
+# --- corrupt or foreign data --------------------------------------------------------------------------------------
+
+
+def test_a_session_from_a_newer_chatbot_is_refused_listed_and_never_overwritten(store, store_url):
+    saved(store, rich(store))
+    set_version(store_url, "rich", 99)
+    before = snapshot(store_url, "rich")
+    with pytest.raises(SessionCorrupt, match="rich.*newer chatbot") as err:
+        store.load("rich")
+    assert "will not be overwritten" in err.value.message
+    info = store.list_sessions()[0]
+    assert info.id == "rich" and "newer chatbot" in info.broken
+    assert store.latest() is None
+    impostor = Session(id="rich", conversation=Conversation("a new session that reuses the id"))
+    with store.acquire("rich"), pytest.raises(SessionError, match="not loaded by this process"):
+        store.save(impostor)
+    assert snapshot(store_url, "rich") == before
+
+
+def test_a_damaged_turn_is_refused_by_name(store, store_url):
+    saved(store, rich(store))
+    break_turn(store_url, "rich", 2)
+    with pytest.raises(SessionCorrupt, match=r"rich.*turns\[1\]\.messages\[0\]\.role must be one of"):
+        store.load("rich")
+    assert [hit.session_id for hit in store.search("hello")] in ([], ["rich"])  # never a crash
+
+
+# --- list, rename, delete, export -------------------------------------------------------------------------------
+
+
+def test_listing_is_newest_first_with_titles_and_counts(store):
+    for sid, n in (("old", 1), ("mid", 2), ("new", 3)):
+        session = store.create(sid, system="s", model="m")
+        for i in range(n):
+            session.conversation.add_turn(turn(f"{sid} question {i}"))
+        saved(store, session)
+        time.sleep(1.05)  # updated_at has whole seconds
+    infos = store.list_sessions()
+    assert [(i.id, i.turns, i.title, i.model) for i in infos] == [
+        ("new", 3, "new question 0", "m"),
+        ("mid", 2, "mid question 0", "m"),
+        ("old", 1, "old question 0", "m"),
+    ]
+    assert store.latest() == "new"
+
+
+def test_rename_gives_a_title(store):
+    saved(store, rich(store))
+    store.rename("rich", "Renamed ✓")
+    assert store.load("rich").title == "Renamed ✓" and store.list_sessions()[0].title == "Renamed ✓"
+
+
+def test_delete_removes_a_session_and_refuses_one_in_use(store, open_test_store):
+    saved(store, rich(store))
+    saved(store, store.create("keep", system="s"))
+    other = open_test_store()
+    with other.acquire("rich"), pytest.raises(SessionLocked):
+        store.delete("rich")
+    store.delete("rich")
+    assert not store.exists("rich") and [i.id for i in store.list_sessions()] == ["keep"]
+    with pytest.raises(SessionNotFound):
+        store.delete("rich")
+    saved(store, store.create("rich", system="again"))  # the id is free again
+    assert store.load("rich").conversation.turns == []
+
+
+def test_export_is_the_markdown_transcript_of_the_stored_session(store):
+    session = saved(store, rich(store))
+    text = store.export("rich")
+    assert text == export_markdown(session)
+    assert "## Summary of turns 1-2" in text and "*Tool call* `lookup`" in text and "(interrupted)" in text
+
+
+# --- search -----------------------------------------------------------------------------------------------------
+
+
+def test_search_finds_turns_across_sessions_newest_first(store):
+    a = store.create("a", system="s", title="Trip")
+    a.conversation.add_turn(turn("Where is the Eiffel tower?", "In Paris."))
+    a.conversation.add_turn(turn("and the louvre?", "Also in PARIS, near the Seine."))
+    saved(store, a)
+    time.sleep(1.05)
+    b = store.create("b", system="s")
+    b.conversation.add_turn(turn("weather", "sunny"))
+    b.conversation.add_turn(turn("Paris weather in May?", "Mild, 100% nice_ish."))
+    saved(store, b)
+    hits = store.search("paris")
+    assert [(h.session_id, h.turn) for h in hits] == [("b", 2), ("a", 1), ("a", 2)]
+    assert hits[0].title == "weather" and hits[1].title == "Trip"
+    assert "Paris" in hits[1].snippet and hits[1].created_at
+    assert [h.turn for h in store.search("100% nice_")] == [2]  # % and _ are plain characters
+    assert store.search("100%_nice") == []
+    assert store.search("nowhere to be found") == [] and len(store.search("paris", limit=1)) == 1
+
+
+# --- import -----------------------------------------------------------------------------------------------------
+
+
+def test_import_copies_json_sessions_once_and_takes_rescued_continuations(store, tmp_path):
+    source = JsonStore(tmp_path / "old")
+    one, two = saved(source, rich(source, "one")), saved(source, rich(source, "two"))
+    (source.directory / "broken.json").write_text("{not json")
+    report = import_sessions(source.directory, store)
+    assert (report.imported, report.updated, report.unchanged) == (2, 0, 0)
+    assert len(report.refused) == 1 and report.refused[0].startswith("broken.json: it is not valid JSON")
+    assert store.load("one").to_dict() == one.to_dict()  # updated_at too: an import is not a new use
+    again = import_sessions(source.directory, store)
+    assert (again.imported, again.updated, again.unchanged) == (0, 0, 2)
+    with source.acquire("two"):
+        two.conversation.add_turn(turn("one more, rescued"))
+        source.save(two)
+    with source.acquire("one"):
+        one.conversation.reset()  # not a continuation of what the store holds: refused, kept as it is
+        source.save(one)
+    third = import_sessions(source.directory, store)
+    assert (third.imported, third.updated, third.unchanged) == (0, 1, 0)
+    assert any(r.startswith("one.json: the store holds a different session one") for r in third.refused)
+    assert store.load("two").conversation.turns[-1].user_text == "one more, rescued"
+    assert len(store.load("one").conversation.turns) == 3
+    assert "imported 0, updated 1, unchanged 0, refused 2" in third.summary("old", "store")
+
+
+def test_nul_and_undecodable_text_in_a_turn_round_trips_lists_and_searches(store, open_test_store):
+    session = store.create("odd", system="s")
+    session.conversation.add_turn(turn("nul\x00 and \udcff bytes here", "fine"))
+    saved(store, session)
+    assert open_test_store().load("odd").conversation.turns[0].user_text == "nul\x00 and \udcff bytes here"
+    assert store.list_sessions()[0].title.startswith("nul")
+    assert [h.turn for h in store.search("bytes here")] == [1]
