@@ -32,6 +32,7 @@ class Settings:
     system: str | None = None  # for new sessions; None: DEFAULT_SYSTEM
     max_output_tokens: int | None = None
     summary_model: str | None = None
+    background_summaries: bool = False  # terminal mode: write due summaries while the user types
 
 
 class App:
@@ -142,6 +143,7 @@ class App:
             self.store,
             max_output_tokens=self.settings.max_output_tokens,
             summary_model=self.settings.summary_model,
+            background_summaries=self.settings.background_summaries,
         )
         if old is not None and old is not lock:
             old.release()

@@ -13,13 +13,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, summary_request
+from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, fold_now, summary_request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Message, Turn
 from chatbot.errors import ContextLengthError, SummaryError, UsageError
 from chatbot.providers.base import ChatProvider, ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
+from chatbot.summaries import SummaryAhead
 
 INTERRUPTED_MARK = "[interrupted by the user]"
 
@@ -60,6 +61,7 @@ class Chat:
         *,
         max_output_tokens: int | None = None,
         summary_model: str | None = None,
+        background_summaries: bool = False,
     ) -> None:
         self.session = session
         self.provider = provider
@@ -68,6 +70,8 @@ class Chat:
         self.summary_model = summary_model
         # the user message of a turn that failed, kept for /retry
         self._pending: str | None = None
+        # the summary the next request will fold, written while the user types (terminal mode only)
+        self._ahead = SummaryAhead(self._summarize, enabled=background_summaries)
         self._apply_calibration()
 
     @property
@@ -98,7 +102,9 @@ class Chat:
         this generator or raises inside it) with the partial answer marked as interrupted.
         """
         self._pending = text
-        request = self.conversation.build_request(text, summarizer=self._summarize)
+        if self._ahead.waiting(self.conversation):
+            yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
+        request = self.conversation.build_request(text, summarizer=self._ahead.summarizer)
         yield from self._request_notices(request)
         try:
             done = yield from self._stream(request)
@@ -115,6 +121,7 @@ class Chat:
             yield from self._request_notices(request)
             done = yield from self._stream(request)
         self._pending = None
+        self._ahead.start(self.conversation)
         if done.finish_reason == "length":
             yield Notice("the reply was cut off at the output limit (--max-output-tokens)", True)
         if not done.turn.answer_text.strip():
@@ -168,6 +175,7 @@ class Chat:
             "prompt_tokens": usage.prompt_tokens if usage else None,
             "completion_tokens": usage.completion_tokens if usage else None,
             "total_tokens": usage.total_tokens if usage else None,
+            "cached_tokens": usage.cached_tokens if usage else None,
             "estimated_prompt_tokens": request.tokens,
             "estimated_completion_tokens": est_completion,
             "source": "provider" if usage else "estimate",
@@ -180,6 +188,7 @@ class Chat:
             est_completion,
             usage.prompt_tokens if usage else None,
             usage.completion_tokens if usage else None,
+            usage.cached_tokens if usage else None,
         )
         if usage and not interrupted:
             self._calibrate(request, usage)
@@ -212,9 +221,23 @@ class Chat:
             raise SummaryError(f"the summary was cut off at {SUMMARY_MAX_TOKENS} tokens")
         return completion.text
 
+    def summarize_now(self) -> tuple[int, list[str]]:
+        """``/summary now``: fold the uncovered turns but the last ``keep_turns`` at once, backoff or not, and save.
+
+        Returns (turns folded, warnings).
+        """
+        if self.conversation.memory.strategy != "summary":
+            raise UsageError(f"memory is '{self.conversation.memory.strategy}': use --memory summary for a summary")
+        done, warnings = fold_now(self.conversation, self._ahead.summarizer)
+        if done:
+            self.save()
+        return done, warnings
+
     # --- accounting -------------------------------------------------------------------------------------------
 
     def _calibrate(self, request: Request, usage: Usage) -> None:
+        # prompt_tokens counts the cached prefix too (a cache discounts tokens, it does not remove them), so the
+        # request's whole count is compared with it; cached_tokens plays no part here
         counter = self.conversation.counter
         self.session.calibration[self.model] = counter.calibrate(request.uncorrected, usage.prompt_tokens)
 

@@ -67,11 +67,13 @@ def run(args: argparse.Namespace) -> int:
         summary_trigger=args.summary_trigger,
         keep_turns=args.keep_turns,
         max_input_tokens=args.max_input_tokens,
+        window_step=args.window_step,
     )
     from chatbot.engine.tokens import make_counter
     from chatbot.providers import make_provider
 
     provider = make_provider(args.provider, model=args.model, base_url=args.base_url)
+    interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
     settings = Settings(
         provider_name=args.provider,
         model=args.model,
@@ -79,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         system=args.system,
         max_output_tokens=args.max_output_tokens or None,
         summary_model=args.summary_model,
+        background_summaries=interactive,  # script and -p keep their exact order of requests: summary, then chat
     )
     app = App(store, provider, settings, lambda model: make_counter(args.tokenizer, args.provider, model))
     try:
@@ -86,7 +89,6 @@ def run(args: argparse.Namespace) -> int:
         chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
         if args.system is not None and chat.conversation.turns and args.system != chat.conversation.system:
             _notice("--system shapes new sessions only; this one keeps its own (/system TEXT changes it)")
-        interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
         if interactive:
             from chatbot.terminal.repl import Repl
 

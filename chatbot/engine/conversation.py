@@ -8,8 +8,10 @@ sent, never what is stored. This module knows nothing of terminals, files or SDK
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from chatbot.engine import memory
+from chatbot.engine.backoff import SummaryBackoff
 from chatbot.engine.memory import MemoryConfig, Request, Summarizer
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Message, Turn
@@ -39,6 +41,8 @@ class Conversation:
         self.summary = summary
         self.summary_covers = max(0, min(summary_covers, len(self.turns)))
         self._system_count: tuple[object, int] = (None, 0)
+        #: when a failed summary is tried again (in memory only; see :class:`~chatbot.engine.backoff.SummaryBackoff`)
+        self.backoff = SummaryBackoff()
 
     # --- changing what is stored ------------------------------------------------------------------------------
 
@@ -62,6 +66,7 @@ class Conversation:
         self.turns = []
         self.summary = ""
         self.summary_covers = 0
+        self.backoff.succeeded()
 
     def set_summary(self, text: str, covers: int) -> None:
         """Replace the rolling summary with ``text``, which covers turns 1 to ``covers``."""
@@ -115,6 +120,7 @@ class Conversation:
             summary=self.summary,
             summary_covers=self.summary_covers,
         )
+        dry_run.backoff = replace(self.backoff)
         return memory.build_request(dry_run, user, memory.placeholder_summarizer)
 
     def shrink_budget(self, request: Request) -> int | None:

@@ -8,8 +8,12 @@ summary, and how the summary is asked for.
 
 Then every strategy fits the request into the budget: over it, ``summary`` folds early (at most
 ``MAX_EARLY_FOLDS`` times), the others drop their oldest turns. A fold is transactional: only a non-empty summary
-shorter than what it replaces is kept. :func:`build_request` is the rule; :class:`~chatbot.engine.conversation.
-Conversation` holds the state it reads and the summary it may change.
+shorter than what it replaces is kept. After a failed fold, folds back off (:mod:`chatbot.engine.backoff`): the
+oldest turns are dropped until the 1st, 2nd, 4th, 8th... turn after the first failure.
+
+:func:`build_request` is the rule; :class:`~chatbot.engine.conversation.Conversation` holds the state it reads and
+the summary it may change. :func:`next_summary` says, without calling anything, what the next request's fold will
+ask the summarizer, so that it can be written ahead of time.
 """
 
 from __future__ import annotations
@@ -44,12 +48,15 @@ class MemoryConfig:
     summary_trigger: int = 8
     keep_turns: int = 4
     max_input_tokens: int = 6000
+    window_step: int = 1  # window: slide this many turns at a time (the request's start stays put in between)
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
             raise UsageError(f"unknown memory strategy {self.strategy!r}: choose one of {', '.join(STRATEGIES)}")
         if self.window_turns < 0:
             raise UsageError("--window-turns must be 0 or more")
+        if self.window_step < 1:
+            raise UsageError("--window-step must be at least 1")
         if self.keep_turns < 0 or self.summary_trigger < 1:
             raise UsageError("--summary-trigger must be at least 1 and --keep-turns at least 0")
         if self.keep_turns >= self.summary_trigger:
@@ -145,10 +152,11 @@ def _strategy_start(conv: Conversation, summarizer: Summarizer | None, warnings:
     if cfg.strategy == "full":
         return 0, 0
     if cfg.strategy == "window":
-        return max(0, n - cfg.window_turns), 0
-    if n - conv.summary_covers <= cfg.summary_trigger:
+        # with a step K the start moves K turns at once: the request's prefix stays the same for K-1 requests
+        return max(0, (n - cfg.window_turns) // cfg.window_step * cfg.window_step), 0
+    upto = _trigger_fold(conv)
+    if upto is None:
         return conv.summary_covers, 0
-    upto = n - cfg.keep_turns
     done = _fold(conv, upto, summarizer, warnings)
     return (conv.summary_covers, done) if done else (upto, 0)
 
@@ -180,6 +188,36 @@ def _fit_folding_early(
         start = max(start, conv.summary_covers)
         first, fixed = _fit(conv, start, user_tokens, use_summary, budget)
     return first, fixed, start, summarized
+
+
+def _trigger_fold(conv: Conversation) -> int | None:
+    """Where the strategy's fold before the next request ends (it folds turns[summary_covers:upto]), or None."""
+    cfg = conv.memory
+    n = len(conv.turns)
+    if cfg.strategy != "summary" or n - conv.summary_covers <= cfg.summary_trigger:
+        return None
+    return n - cfg.keep_turns
+
+
+def next_summary(conv: Conversation) -> tuple[str, list[list[Message]], int] | None:
+    """The summarizer's exact inputs ``(previous, turns, first)`` for the fold the next request makes by the trigger.
+
+    None when no fold is due or the backoff skips it. Pure: a summary written ahead on these inputs is what that
+    request's summarizer call would return. (Early folds for the budget depend on the new message: not predicted.)
+    """
+    upto = _trigger_fold(conv)
+    if upto is None or not conv.backoff.due(len(conv.turns)):
+        return None
+    return conv.summary, [list(t.messages) for t in conv.turns[conv.summary_covers : upto]], conv.summary_covers + 1
+
+
+def fold_now(conv: Conversation, summarizer: Summarizer) -> tuple[int, list[str]]:
+    """``/summary now``: fold every uncovered turn but the last ``keep_turns``, whatever the trigger or backoff says.
+
+    Returns (turns folded, warnings); transactional like every fold.
+    """
+    warnings: list[str] = []
+    return _fold(conv, len(conv.turns) - conv.memory.keep_turns, summarizer, warnings, force=True), warnings
 
 
 def shrink_budget(conv: Conversation, request: Request) -> int | None:
@@ -221,34 +259,45 @@ def _fit(conv: Conversation, start: int, user_tokens: int, with_summary: bool, b
     return first, fixed
 
 
-def _fold(conv: Conversation, upto: int, summarizer: Summarizer | None, warnings: list[str]) -> int:
+def _fold(
+    conv: Conversation, upto: int, summarizer: Summarizer | None, warnings: list[str], *, force: bool = False
+) -> int:
     """Fold turns[summary_covers:upto] into the summary. Returns how many turns were folded (0 on failure).
 
-    Transactional: only a non-empty summary that is shorter than what it replaces is committed.
+    Transactional: only a non-empty summary that is shorter than what it replaces is committed. A failure starts
+    (or continues) the backoff; while it lasts, no summarizer is called unless ``force``.
     """
     covers = conv.summary_covers
+    n = len(conv.turns)
     if upto <= covers:
         return 0
     if summarizer is None:
         warnings.append("no summarizer available: the oldest turns were dropped instead")
         return 0
+    if not (force or conv.backoff.due(n)):
+        warnings.append(
+            f"summarizing failed before; it is tried again before turn {conv.backoff.next_try(n) + 1} "
+            "(/summary now forces it): the oldest turns were dropped from this request"
+        )
+        return 0
     folded = conv.turns[covers:upto]
+    problem = ""
     try:
-        new = summarizer(conv.summary, [list(t.messages) for t in folded], covers + 1)
+        new = (summarizer(conv.summary, [list(t.messages) for t in folded], covers + 1) or "").strip()
     except Exception as exc:  # a summarizer is user-pluggable; never let it lose the turn
-        reason = exc.message if isinstance(exc, ChatbotError) else str(exc)
-        warnings.append(f"summarizing failed ({reason}); the oldest turns were dropped from this request")
-        return 0
-    new = (new or "").strip()
-    if not new:
-        warnings.append("the summary came back empty; the oldest turns were dropped from this request")
-        return 0
+        new, reason = "", exc.message if isinstance(exc, ChatbotError) else str(exc)
+        problem = f"summarizing failed ({reason}); the oldest turns were dropped from this request"
     counter = conv.counter
-    before = counter.count(conv.summary) + sum(t.tokens(counter) for t in folded)
-    if counter.count(new) >= before:
-        warnings.append("the summary was not shorter than what it replaces; it was not kept")
+    if not problem and not new:
+        problem = "the summary came back empty; the oldest turns were dropped from this request"
+    elif not problem and counter.count(new) >= counter.count(conv.summary) + sum(t.tokens(counter) for t in folded):
+        problem = "the summary was not shorter than what it replaces; it was not kept"
+    if problem:
+        warnings.append(problem)
+        conv.backoff.failed(n)
         return 0
     conv.set_summary(new, upto)
+    conv.backoff.succeeded()
     return upto - covers
 
 
