@@ -93,6 +93,9 @@ class FakeConfig:
     reasoning: str = ""  # streamed as ``delta.reasoning`` before the reply
     error: str | None = None
     model: str = "fake-model"
+    cached_tokens: int | None = None  # reported as usage.prompt_tokens_details.cached_tokens (capped at the prompt)
+    whole_reply: str | None = None  # the reply to non-streamed requests (summaries); None: ``reply``
+    whole_delay: float = 0.0  # seconds before answering a non-streamed request (a slow summary model)
 
 
 @dataclass
@@ -168,13 +171,22 @@ class _Handler(BaseHTTPRequestHandler):
             self._whole(body)
 
     def _usage(self, body: dict[str, Any]) -> dict[str, int]:
+        cfg = self.server.config
         prompt = _words(body.get("messages") or [])
-        completion = len(self.server.config.reply.split())
-        return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+        reply = cfg.reply if body.get("stream") or cfg.whole_reply is None else cfg.whole_reply
+        completion = len(reply.split())
+        usage: dict[str, Any] = {"prompt_tokens": prompt, "completion_tokens": completion}
+        usage["total_tokens"] = prompt + completion
+        if cfg.cached_tokens is not None:
+            usage["prompt_tokens_details"] = {"cached_tokens": min(cfg.cached_tokens, prompt)}
+        return usage
 
     def _whole(self, body: dict[str, Any]) -> None:
         cfg = self.server.config
-        message: dict[str, Any] = {"role": "assistant", "content": cfg.reply}
+        if cfg.whole_delay:
+            time.sleep(cfg.whole_delay)
+        reply = cfg.reply if cfg.whole_reply is None else cfg.whole_reply
+        message: dict[str, Any] = {"role": "assistant", "content": reply}
         if cfg.reasoning:
             message["reasoning"] = cfg.reasoning
         answer = {
@@ -293,6 +305,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-usage", action="store_true", help="never send usage")
     parser.add_argument("--reasoning", default="")
     parser.add_argument("--error", choices=[*ERRORS, "midstream"])
+    parser.add_argument("--cached-tokens", type=int, help="report this many cached prompt tokens")
+    parser.add_argument("--whole-reply", help="the reply to non-streamed requests (summaries)")
+    parser.add_argument("--whole-delay", type=float, default=0.0, help="seconds before a non-streamed reply")
     args = parser.parse_args(argv)
     reply = args.reply_file.read_text(encoding="utf-8") if args.reply_file else args.reply
     server = FakeServer(
@@ -303,6 +318,9 @@ def main(argv: list[str] | None = None) -> None:
         include_usage=not args.no_usage,
         reasoning=args.reasoning,
         error=args.error,
+        cached_tokens=args.cached_tokens,
+        whole_reply=args.whole_reply,
+        whole_delay=args.whole_delay,
     )
     print(f"listening on {server.base_url}", flush=True)
     try:
