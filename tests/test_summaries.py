@@ -91,7 +91,8 @@ def test_a_summary_written_ahead_is_used_and_the_turn_does_not_wait(open_chat):
 
 
 def test_the_result_is_the_same_as_a_summary_written_at_send_time(open_chat):
-    ahead, now = open_chat(GatedEcho(gated=False), name="a"), open_chat(GatedEcho(gated=False), background=False, name="b")
+    ahead = open_chat(GatedEcho(gated=False), name="a")
+    now = open_chat(GatedEcho(gated=False), background=False, name="b")
     for text in ("one", "two", "three", "four", "five", "six"):
         send(ahead, text)
         send(now, text)

@@ -1,4 +1,4 @@
-"""The summary backoff schedule, /summary now, next_summary (what a summary written ahead is asked) and --window-step."""
+"""The summary backoff schedule, /summary now, next_summary (what a summary written ahead is asked), --window-step."""
 
 from __future__ import annotations
 
