@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from _common import machine  # bench/ is on sys.path when a script runs from it
+from _common import machine  # noqa: E402 - bench/ is on sys.path when a script runs from it
 
 from tests.support.fake_server import FakeServer  # noqa: E402
 
@@ -175,9 +175,10 @@ def main() -> None:
     head = f"{'mode, pause':<22} {'ordinary':>9} {'(max)':>8} {'sum. due':>9} {'(max)':>8} {'ratio':>8}"
     print(head + "    time to first answer token, ms (median; turn 1 left out)")
     print("-" * len(head))
-    with tempfile.TemporaryDirectory() as name, FakeServer(
-        reply=REPLY, chunks=8, whole_reply=SUMMARY, whole_delay=args.summary_seconds
-    ) as server:
+    with (
+        tempfile.TemporaryDirectory() as name,
+        FakeServer(reply=REPLY, chunks=8, whole_reply=SUMMARY, whole_delay=args.summary_seconds) as server,
+    ):
         tmp = Path(name)
         for pause in pauses:
             times, waits = run_terminal(server.base_url, tmp, args.turns, pause)
