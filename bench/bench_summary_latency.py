@@ -142,7 +142,7 @@ def run_script(base_url: str, tmp: Path, turns: int, pause: float) -> list[float
 
 def covered(tmp: Path, session: str) -> int:
     """How many turns the stored summary covers at the end (summaries were really kept, not fallen back from)."""
-    return int(json.loads((tmp / "sessions" / f"{session}.json").read_text())["summary_covers"])
+    return int(json.loads((tmp / "sessions" / f"{session}.json").read_text())["summary"]["covers"])
 
 
 def row(label: str, times: list[float], due: set[int]) -> tuple[str, float]:
