@@ -198,7 +198,11 @@ class _Handler(BaseHTTPRequestHandler):
         }
         if cfg.include_usage:
             answer["usage"] = self._usage(body)
-        self._json(200, answer)
+        try:
+            self._json(200, answer)
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up waiting (a slow summary)
+            self.server.record.disconnects += 1
+            self.close_connection = True
 
     def _send_chunk(self, data: bytes) -> None:
         self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
