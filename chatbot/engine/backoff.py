@@ -35,6 +35,11 @@ class SummaryBackoff:
         if self.failed_at is None:
             self.failed_at = turns
 
+    def forget_after(self, turns: int) -> None:
+        """Turns were taken back (``/undo``) to ``turns``: a failure in a request that no longer exists is forgotten."""
+        if self.failed_at is not None and self.failed_at > turns:
+            self.failed_at = None
+
     def succeeded(self) -> None:
         """A summary was kept: fold normally again."""
         self.failed_at = None

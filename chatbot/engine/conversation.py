@@ -55,6 +55,7 @@ class Conversation:
         if not self.turns:
             return None
         turn = self.turns.pop()
+        self.backoff.forget_after(len(self.turns))
         # The summary cannot un-learn a turn; it simply stops claiming to cover one that is gone.
         self.summary_covers = min(self.summary_covers, len(self.turns))
         if not self.turns:

@@ -21,6 +21,15 @@ def test_the_schedule_is_the_1st_2nd_4th_8th_turn_after_the_first_failure():
     assert backoff.due(13)
 
 
+def test_undo_forgets_a_failure_in_a_request_that_is_taken_back(conv_factory):
+    conv = conv_factory(5, strategy="summary", summary_trigger=2, keep_turns=1)
+    conv.backoff.failed(4)  # the request for turn 5 failed to summarize
+    conv.undo()  # turn 5 taken back: 4 turns remain, the failed request is gone
+    assert conv.backoff.failed_at == 4
+    conv.undo()
+    assert conv.backoff.failed_at is None and conv.backoff.due(3)
+
+
 class Failing:
     """A summarizer that fails its first ``failures`` calls, then writes one short line; records the turn counts."""
 
