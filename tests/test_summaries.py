@@ -8,14 +8,19 @@ import _thread
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chatbot.app import App, Settings
 from chatbot.chat import Notice, TurnDone
+from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
-from chatbot.errors import ServerError
+from chatbot.errors import BudgetError, ServerError
 from chatbot.providers.echo import EchoProvider
 from chatbot.storage.json_store import JsonStore
+from chatbot.summaries import SummaryAhead
+from tests.conftest import WordCounter, make_turn
 
 # trigger 2, keep 1: a summary is due before turns 4, 6, 8...
 MEMORY = {"strategy": "summary", "summary_trigger": 2, "keep_turns": 1}
@@ -187,3 +192,46 @@ def test_summary_now_uses_the_summary_written_ahead(open_chat):
     assert provider.summaries_done.wait(5)
     assert chat.summarize_now() == (2, [])
     assert [kind for kind, _ in provider.calls].count("summary") == 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    ops=st.lists(st.sampled_from(["turn", "turn", "long", "undo"]), max_size=30),
+    failing=st.sets(st.integers(1, 30), max_size=6),
+    trigger=st.integers(1, 4),
+    keep=st.integers(0, 3),
+    budget=st.sampled_from([40, 80, 100_000]),
+)
+def test_a_summary_written_ahead_changes_nothing_a_summary_written_now_would_not(ops, failing, trigger, keep, budget):
+    """Whatever happens (failures, backoff, undo, early folds for the budget), memory ends up the same."""
+
+    def write(previous, turns, first):
+        if first in failing:
+            raise RuntimeError("summary model down")
+        return f"{previous} s{first}-{first + len(turns) - 1}".strip()
+
+    memory = MemoryConfig(
+        "summary", summary_trigger=trigger, keep_turns=min(keep, trigger - 1), max_input_tokens=budget
+    )
+    ahead_conv, now_conv = Conversation("sys", memory, WordCounter()), Conversation("sys", memory, WordCounter())
+    ahead = SummaryAhead(write)
+    for i, op in enumerate(ops, start=1):
+        if op == "undo":
+            ahead_conv.undo()
+            now_conv.undo()
+            continue
+        try:
+            with_ahead = ahead_conv.build_request(f"m{i}", summarizer=ahead.summarizer)
+        except BudgetError:
+            continue
+        written_now = now_conv.build_request(f"m{i}", summarizer=write)
+        assert with_ahead.messages == written_now.messages and with_ahead.warnings == written_now.warnings
+        words = 12 if op == "long" else 3
+        ahead_conv.add_turn(make_turn(i, words=words))
+        now_conv.add_turn(make_turn(i, words=words))
+        ahead.start(ahead_conv)
+    assert (ahead_conv.summary, ahead_conv.summary_covers, ahead_conv.backoff) == (
+        now_conv.summary,
+        now_conv.summary_covers,
+        now_conv.backoff,
+    )
