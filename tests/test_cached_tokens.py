@@ -1,5 +1,5 @@
 """Cached prompt tokens: read from the provider's usage, stored per turn and in the totals, shown in the usage line
-and /tokens, and left out of calibration (they are still prompt tokens). Also /summary now as a command."""
+and /tokens, and left out of calibration (they are still prompt tokens)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,9 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from chatbot.errors import ChatbotError
 from chatbot.providers.base import StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
 from chatbot.providers.openai_compat import parse_usage
-from chatbot.terminal import commands
 from chatbot.terminal.render import make_console
 from chatbot.terminal.repl import Repl
 from tests.support.fake_server import FakeServer
@@ -79,21 +77,3 @@ def test_the_usage_line_shows_cached_tokens(make_app, tmp_path, monkeypatch):
         pipe.send_text("hi\r\x04")
         Repl(app, plain=True, pt_input=pipe, pt_output=DummyOutput(), console=make_console(plain=True, file=out)).run()
     assert "tokens: prompt 400 (256 cached) · completion 1 · total 401" in out.getvalue()
-
-
-def test_summary_now_command(make_app):
-    app = make_app(strategy="summary", summary_trigger=4, keep_turns=1)
-    chat = app.open("n")
-    with pytest.raises(ChatbotError, match="nothing to summarize"):
-        commands.run(app, "/summary now")
-    for text in ("one", "two", "three"):
-        list(chat.send(text))
-    result = commands.run(app, "/summary now")
-    assert result.notice and result.output == "summarized 2 earlier turn(s); the summary now covers turns 1-2"
-    assert app.store.load("n").conversation.summary_covers == 2
-    with pytest.raises(ChatbotError, match="usage: /summary"):
-        commands.run(app, "/summary later")
-    window = make_app(strategy="window")
-    window.open("w")
-    with pytest.raises(ChatbotError, match="use --memory summary"):
-        commands.run(window, "/summary now")

@@ -116,7 +116,10 @@ def _summary_now(app: App, arg: str) -> Result:
     if arg.lower() != "now":
         raise UsageError("usage: /summary (show it) or /summary now (summarize the earlier turns now)")
     chat = app.chat
-    done, warnings = chat.summarize_now()
+    try:
+        done, warnings = chat.summarize_now()
+    except KeyboardInterrupt:  # Ctrl-C stops this command, not the app; a fold is kept only whole
+        raise ChatbotError("/summary now stopped; the summary is unchanged") from None
     if done:
         covers = chat.conversation.summary_covers
         return Result(f"summarized {done} earlier turn(s); the summary now covers turns 1-{covers}", notice=True)
