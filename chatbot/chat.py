@@ -210,6 +210,8 @@ class Chat:
     # --- summaries --------------------------------------------------------------------------------------------
 
     def _summarize(self, previous: str, turns: list[list[Message]], first: int) -> str:
+        # In the terminal this runs on SummaryAhead's thread: it only calls the provider and counts the summary's
+        # tokens; what is stored changes in the engine's fold, on the main thread.
         completion = self.provider.complete(
             summary_request(previous, turns, first),
             model=self.summary_model or self.model,
