@@ -2,7 +2,8 @@
 summary, and how the summary is asked for.
 
 - ``full``: every earlier turn.
-- ``window``: the last ``window_turns`` earlier turns.
+- ``window``: the last ``window_turns`` earlier turns; with ``window_step`` K its start moves K turns at a time (up
+  to K-1 more turns), so the request's start, which providers cache, stays the same for K requests.
 - ``summary``: when more than ``summary_trigger`` earlier turns are not covered by the summary, all of them but the
   last ``keep_turns`` are folded into it; the request carries the summary and the uncovered turns.
 
