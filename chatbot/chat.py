@@ -14,7 +14,8 @@ from typing import Any
 
 from chatbot.attach import Content, Outbox
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, summary_request
+from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, fold_now
+from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Message, Turn, validate_request
 from chatbot.errors import BudgetError, ChatbotError, ContextLengthError, StoreUnavailable, SummaryError, UsageError
@@ -24,6 +25,7 @@ from chatbot.request_log import RequestLog
 from chatbot.rounds import INTERRUPTED_MARK, Progress
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
+from chatbot.summaries import SummaryAhead
 from chatbot.tools.base import ToolOutcome
 from chatbot.tools.registry import Registry
 
@@ -47,6 +49,7 @@ class Chat:
         confirm_tool: Callable[[ToolCall], bool] | None = None,
         stream: bool = True,
         log: RequestLog | None = None,
+        background_summaries: bool = False,
     ) -> None:
         self.session = session
         self.tools = tools
@@ -66,6 +69,8 @@ class Chat:
         # whether the last turn reached the store (a database can go away), told once the reply is done
         self._store_notices: list[Notice] = []
         self._store_away = False
+        # the summary the next request will fold, written while the user types (terminal mode only)
+        self._ahead = SummaryAhead(self._summarize, enabled=background_summaries)
         self._apply_calibration()
 
     @property
@@ -99,8 +104,11 @@ class Chat:
         self._pending = text
         for source in self.tools.gone() if self.tools else []:
             yield Notice(f"MCP server {source} stopped; its tools are gone (the chat goes on without them)", True)
+        if self._ahead.waiting(self.conversation):
+            yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
         message: Message = {"role": "user", "content": text}
-        request = self.conversation.build_request(message, summarizer=self._summarize, budget=self._message_budget())
+        budget = self._message_budget()
+        request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
         yield from request_notices(request)
         try:
             done = yield from self._turn(request)
@@ -121,6 +129,7 @@ class Chat:
         self._pending = None
         yield from self._store_notices
         self._store_notices.clear()
+        self._ahead.start(self.conversation)
         if done.finish_reason == "length":
             yield Notice("the reply was cut off at the output limit (--max-output-tokens)", True)
         if not done.turn.answer_text.strip():
@@ -287,6 +296,7 @@ class Chat:
             est_completion,
             usage.prompt_tokens if usage else None,
             usage.completion_tokens if usage else None,
+            usage.cached_tokens if usage else None,
         )
         if usage and not interrupted and progress.rounds == 1:
             self._calibrate(request, usage)  # one call: the estimate and the reported count are of the same request
@@ -305,6 +315,8 @@ class Chat:
     # --- summaries --------------------------------------------------------------------------------------------
 
     def _summarize(self, previous: str, turns: list[list[Message]], first: int) -> str:
+        # In the terminal this runs on SummaryAhead's thread: it only calls the provider, logs and counts the
+        # summary's tokens; what is stored changes in the engine's fold, on the main thread.
         messages = summary_request(previous, turns, first)
         model = self.summary_model or self.model
         estimate = self.conversation.counter.count_request(messages) if self.log else 0
@@ -321,10 +333,23 @@ class Chat:
             raise SummaryError(f"the summary was cut off at {SUMMARY_MAX_TOKENS} tokens")
         return completion.text
 
+    def summarize_now(self) -> tuple[int, list[str]]:
+        """``/summary now``: fold the uncovered turns but the last ``keep_turns`` at once, backoff or not, and save.
+
+        Returns (turns folded, warnings).
+        """
+        if self.conversation.memory.strategy != "summary":
+            raise UsageError(f"memory is '{self.conversation.memory.strategy}': use --memory summary for a summary")
+        done, warnings = fold_now(self.conversation, self._ahead.summarizer)
+        if done:
+            self.save()
+        return done, warnings
+
     # --- accounting -------------------------------------------------------------------------------------------
 
     def _calibrate(self, request: Request, usage: Usage) -> None:
-        # the counter learns into the session's calibration for this model (see _apply_calibration)
+        # the counter learns into the session's calibration for this model (see _apply_calibration); prompt_tokens
+        # counts the cached prefix too (a cache discounts tokens, it does not remove them): cached_tokens plays no part
         self.conversation.counter.calibrate(request.uncorrected, usage.prompt_tokens)
 
     def _apply_calibration(self) -> None:

@@ -203,8 +203,10 @@ def _make_app(
         summary_trigger=args.summary_trigger,
         keep_turns=args.keep_turns,
         max_input_tokens=args.max_input_tokens,
+        window_step=args.window_step,
     )
     provider = make_provider(args.provider, model=args.model, base_url=args.base_url)
+    interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
     settings = Settings(
         provider_name=args.provider,
         model=args.model,
@@ -217,6 +219,8 @@ def _make_app(
         stream=not args.no_stream,
         log=RequestLog(args.log_requests) if args.log_requests else None,
         roles=cfg.roles,
+        # script and -p keep their exact order of requests (summary, then chat); the terminal writes them ahead
+        background_summaries=interactive,
     )
     counters = lambda model: make_counter(args.tokenizer, args.provider, model)  # noqa: E731
     return App(store, provider, settings, counters, tools=toolbox.registry if toolbox else None)

@@ -103,6 +103,13 @@ def build_parser() -> argparse.ArgumentParser:
     memory.add_argument("--memory", choices=STRATEGIES, default="summary", help="default: summary")
     memory.add_argument("--window-turns", type=natural, default=6, metavar="N", help="window: earlier turns kept")
     memory.add_argument(
+        "--window-step",
+        type=positive,
+        default=1,
+        metavar="K",
+        help="window: slide K turns at a time, so the request's start (cached by providers) holds for K-1 requests",
+    )
+    memory.add_argument(
         "--summary-trigger",
         type=positive,
         default=8,

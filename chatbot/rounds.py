@@ -47,9 +47,7 @@ class Progress:
         self.estimated_prompt += estimated_prompt
         self.finish_reason = end.finish_reason
         if end.usage is not None:
-            before = self.usage
-            summed = (a + b for a, b in zip(_fields(before), _fields(end.usage), strict=True)) if before else None
-            self.usage = Usage(*summed) if summed else end.usage
+            self.usage = _add(self.usage, end.usage) if self.usage else end.usage
 
     def open_round(self, calls: list[ToolCall]) -> list[ToolCall]:
         """The reply asked for ``calls``: store it as an assistant message; return the calls with unique ids."""
@@ -90,6 +88,7 @@ class Progress:
             "prompt_tokens": usage.prompt_tokens if usage else None,
             "completion_tokens": usage.completion_tokens if usage else None,
             "total_tokens": usage.total_tokens if usage else None,
+            "cached_tokens": usage.cached_tokens if usage else None,
             "estimated_prompt_tokens": self.estimated_prompt or estimated_prompt,
             "estimated_completion_tokens": counter.count(answer) + self.call_tokens(counter),
             "source": "provider" if usage else "estimate",
@@ -114,5 +113,8 @@ class Progress:
         return sum(counter.count_message(m) for m in self.messages if m.get("role") == "assistant")
 
 
-def _fields(usage: Usage) -> tuple[int, int, int]:
-    return usage.prompt_tokens, usage.completion_tokens, usage.total_tokens
+def _add(a: Usage, b: Usage) -> Usage:
+    """The usage of two model calls of one turn, added up (cached tokens only when both reported them)."""
+    cached = a.cached_tokens + b.cached_tokens if a.cached_tokens is not None and b.cached_tokens is not None else None
+    prompt, completion = a.prompt_tokens + b.prompt_tokens, a.completion_tokens + b.completion_tokens
+    return Usage(prompt, completion, a.total_tokens + b.total_tokens, cached)

@@ -8,9 +8,12 @@ sent, never what is stored. This module knows nothing of terminals, files or SDK
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from chatbot.engine import memory
+from chatbot.engine.backoff import SummaryBackoff
 from chatbot.engine.memory import MemoryConfig, Request, Summarizer
+from chatbot.engine.summary_prompt import summary_heading
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Message, Turn
 
@@ -39,6 +42,8 @@ class Conversation:
         self.summary = summary
         self.summary_covers = max(0, min(summary_covers, len(self.turns)))
         self._system_count: tuple[object, int] = (None, 0)
+        #: when a failed summary is tried again (in memory only; see :class:`~chatbot.engine.backoff.SummaryBackoff`)
+        self.backoff = SummaryBackoff()
 
     # --- changing what is stored ------------------------------------------------------------------------------
 
@@ -51,6 +56,7 @@ class Conversation:
         if not self.turns:
             return None
         turn = self.turns.pop()
+        self.backoff.forget_after(len(self.turns))
         # The summary cannot un-learn a turn; it simply stops claiming to cover one that is gone.
         self.summary_covers = min(self.summary_covers, len(self.turns))
         if not self.turns:
@@ -62,6 +68,7 @@ class Conversation:
         self.turns = []
         self.summary = ""
         self.summary_covers = 0
+        self.backoff.succeeded()
 
     def set_summary(self, text: str, covers: int) -> None:
         """Replace the rolling summary with ``text``, which covers turns 1 to ``covers``."""
@@ -80,7 +87,7 @@ class Conversation:
         """
         if not (with_summary and self.summary):
             return {"role": "system", "content": self.system}
-        heading = memory.summary_heading(self.summary_covers)
+        heading = summary_heading(self.summary_covers)
         return {"role": "system", "content": f"{self.system}\n\n## {heading}\n{self.summary}"}
 
     def system_tokens(self, with_summary: bool) -> int:
@@ -115,6 +122,7 @@ class Conversation:
             summary=self.summary,
             summary_covers=self.summary_covers,
         )
+        dry_run.backoff = replace(self.backoff)
         return memory.build_request(dry_run, user, memory.placeholder_summarizer)
 
     def shrink_budget(self, request: Request) -> int | None:

@@ -2,24 +2,29 @@
 summary, and how the summary is asked for.
 
 - ``full``: every earlier turn.
-- ``window``: the last ``window_turns`` earlier turns.
+- ``window``: the last ``window_turns`` earlier turns; with ``window_step`` K its start moves K turns at a time (up
+  to K-1 more turns), so the request's start, which providers cache, stays the same for K requests.
 - ``summary``: when more than ``summary_trigger`` earlier turns are not covered by the summary, all of them but the
   last ``keep_turns`` are folded into it; the request carries the summary and the uncovered turns.
 
 Then every strategy fits the request into the budget: over it, ``summary`` folds early (at most
 ``MAX_EARLY_FOLDS`` times), the others drop their oldest turns. A fold is transactional: only a non-empty summary
-shorter than what it replaces is kept. :func:`build_request` is the rule; :class:`~chatbot.engine.conversation.
-Conversation` holds the state it reads and the summary it may change.
+shorter than what it replaces is kept. After a failed fold, folds back off (:mod:`chatbot.engine.backoff`): the
+oldest turns are dropped until the 1st, 2nd, 4th, 8th... turn after the first failure.
+
+:func:`build_request` is the rule; :class:`~chatbot.engine.conversation.Conversation` holds the state it reads and
+the summary it may change. :func:`next_summary` says, without calling anything, what the next request's fold will
+ask the summarizer, so that it can be written ahead of time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chatbot.engine.tokens import TokenCounter
-from chatbot.engine.turn import Message, Turn, content_text, validate_request
+from chatbot.engine.turn import Message, Turn, validate_request
 from chatbot.errors import BudgetError, ChatbotError, UsageError
 
 if TYPE_CHECKING:
@@ -47,12 +52,15 @@ class MemoryConfig:
     max_input_tokens: int = 6000
     #: tool results of earlier turns longer than this are sent shortened (None: always sent whole)
     tool_result_tokens: int | None = 400
+    window_step: int = 1  # window: slide this many turns at a time (the request's start stays put in between)
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
             raise UsageError(f"unknown memory strategy {self.strategy!r}: choose one of {', '.join(STRATEGIES)}")
         if self.window_turns < 0:
             raise UsageError("--window-turns must be 0 or more")
+        if self.window_step < 1:
+            raise UsageError("--window-step must be at least 1")
         if self.keep_turns < 0 or self.summary_trigger < 1:
             raise UsageError("--summary-trigger must be at least 1 and --keep-turns at least 0")
         if self.keep_turns >= self.summary_trigger:
@@ -149,10 +157,11 @@ def _strategy_start(conv: Conversation, summarizer: Summarizer | None, warnings:
     if cfg.strategy == "full":
         return 0, 0
     if cfg.strategy == "window":
-        return max(0, n - cfg.window_turns), 0
-    if n - conv.summary_covers <= cfg.summary_trigger:
+        # with a step K the start moves K turns at once: the request's prefix stays the same for K-1 requests
+        return max(0, (n - cfg.window_turns) // cfg.window_step * cfg.window_step), 0
+    upto = _trigger_fold(conv)
+    if upto is None:
         return conv.summary_covers, 0
-    upto = n - cfg.keep_turns
     done = _fold(conv, upto, summarizer, warnings)
     return (conv.summary_covers, done) if done else (upto, 0)
 
@@ -225,6 +234,36 @@ def turn_cost(turn: Turn, counter: TokenCounter, limit: int | None) -> int:
     )
 
 
+def _trigger_fold(conv: Conversation) -> int | None:
+    """Where the strategy's fold before the next request ends (it folds turns[summary_covers:upto]), or None."""
+    cfg = conv.memory
+    n = len(conv.turns)
+    if cfg.strategy != "summary" or n - conv.summary_covers <= cfg.summary_trigger:
+        return None
+    return n - cfg.keep_turns
+
+
+def next_summary(conv: Conversation) -> tuple[str, list[list[Message]], int] | None:
+    """The summarizer's exact inputs ``(previous, turns, first)`` for the fold the next request makes by the trigger.
+
+    None when no fold is due or the backoff skips it. Pure: a summary written ahead on these inputs is what that
+    request's summarizer call would return. (Early folds for the budget depend on the new message: not predicted.)
+    """
+    upto = _trigger_fold(conv)
+    if upto is None or not conv.backoff.due(len(conv.turns)):
+        return None
+    return conv.summary, [list(t.messages) for t in conv.turns[conv.summary_covers : upto]], conv.summary_covers + 1
+
+
+def fold_now(conv: Conversation, summarizer: Summarizer) -> tuple[int, list[str]]:
+    """``/summary now``: fold every uncovered turn but the last ``keep_turns``, whatever the trigger or backoff says.
+
+    Returns (turns folded, warnings); transactional like every fold.
+    """
+    warnings: list[str] = []
+    return _fold(conv, len(conv.turns) - conv.memory.keep_turns, summarizer, warnings, force=True), warnings
+
+
 def shrink_budget(conv: Conversation, request: Request) -> int | None:
     """The budget for the one retry after a provider's context-length error: half of what failed.
 
@@ -264,102 +303,43 @@ def _fit(conv: Conversation, start: int, user_tokens: int, with_summary: bool, b
     return first, fixed
 
 
-def _fold(conv: Conversation, upto: int, summarizer: Summarizer | None, warnings: list[str]) -> int:
+def _fold(
+    conv: Conversation, upto: int, summarizer: Summarizer | None, warnings: list[str], *, force: bool = False
+) -> int:
     """Fold turns[summary_covers:upto] into the summary. Returns how many turns were folded (0 on failure).
 
-    Transactional: only a non-empty summary that is shorter than what it replaces is committed.
+    Transactional: only a non-empty summary that is shorter than what it replaces is committed. A failure starts
+    (or continues) the backoff; while it lasts, no summarizer is called unless ``force``.
     """
     covers = conv.summary_covers
+    n = len(conv.turns)
     if upto <= covers:
         return 0
     if summarizer is None:
         warnings.append("no summarizer available: the oldest turns were dropped instead")
         return 0
+    if not (force or conv.backoff.due(n)):
+        warnings.append(
+            f"summarizing failed before; it is tried again before turn {conv.backoff.next_try(n) + 1} "
+            "(/summary now forces it): the oldest turns were dropped from this request"
+        )
+        return 0
     folded = conv.turns[covers:upto]
+    problem = ""
     try:
-        new = summarizer(conv.summary, [list(t.messages) for t in folded], covers + 1)
+        new = (summarizer(conv.summary, [list(t.messages) for t in folded], covers + 1) or "").strip()
     except Exception as exc:  # a summarizer is user-pluggable; never let it lose the turn
-        reason = exc.message if isinstance(exc, ChatbotError) else str(exc)
-        warnings.append(f"summarizing failed ({reason}); the oldest turns were dropped from this request")
-        return 0
-    new = (new or "").strip()
-    if not new:
-        warnings.append("the summary came back empty; the oldest turns were dropped from this request")
-        return 0
+        new, reason = "", exc.message if isinstance(exc, ChatbotError) else str(exc)
+        problem = f"summarizing failed ({reason}); the oldest turns were dropped from this request"
     counter = conv.counter
-    before = counter.count(conv.summary) + sum(t.tokens(counter) for t in folded)
-    if counter.count(new) >= before:
-        warnings.append("the summary was not shorter than what it replaces; it was not kept")
+    if not problem and not new:
+        problem = "the summary came back empty; the oldest turns were dropped from this request"
+    elif not problem and counter.count(new) >= counter.count(conv.summary) + sum(t.tokens(counter) for t in folded):
+        problem = "the summary was not shorter than what it replaces; it was not kept"
+    if problem:
+        warnings.append(problem)
+        conv.backoff.failed(n)
         return 0
     conv.set_summary(new, upto)
+    conv.backoff.succeeded()
     return upto - covers
-
-
-# --- the summary prompt ---------------------------------------------------------------------------------------------
-
-#: the heading under which the rolling summary rides in the system message
-SUMMARY_HEADING = "Summary of the earlier conversation"
-#: how a summary request's user message starts, and how each folded turn is introduced in it
-PREVIOUS_SUMMARY_LABEL = "Previous summary:"
-NEW_TURNS_LABEL = "New turns to merge:"
-TURN_MARKER = "--- turn "
-NO_SUMMARY_YET = "(none yet)"
-USER_LINE = "User: "  # how a folded turn's user message starts in the summary request
-
-SUMMARY_INSTRUCTIONS = """\
-You keep the running summary of a conversation between a user and an assistant. Merge the previous summary \
-and the new turns into one updated summary that lets the assistant continue without the original messages.
-Keep: the user's goals; facts and decisions agreed on; the user's preferences (language, format, constraints); \
-open questions and unfinished tasks; results of tool calls that still matter.
-Copy names, numbers, ids, dates, file paths and code identifiers exactly as written.
-Drop greetings, repetition and anything superseded. Write in the language the user writes in, as short \
-bullet points, at most about 250 words. Output only the summary."""
-
-
-def summary_heading(covers: int) -> str:
-    """The heading line of a summary that covers turns 1 to ``covers``."""
-    return f"{SUMMARY_HEADING} (turns 1-{covers}, written by the assistant's memory)"
-
-
-#: the summarizer sees a tool's arguments and result up to this many characters
-SUMMARY_TOOL_CHARS = 600
-
-
-def _compact(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= SUMMARY_TOOL_CHARS else f"{flat[:SUMMARY_TOOL_CHARS]}… [{len(flat):,} characters]"
-
-
-def _render_turn_text(messages: Sequence[Message]) -> str:
-    lines = []
-    for m in messages:
-        role = m.get("role")
-        content = content_text(m.get("content"))
-        if role == "user":
-            lines.append(f"{USER_LINE}{content}")
-        elif role == "assistant":
-            if content:
-                lines.append(f"Assistant: {content}")
-            for call in m.get("tool_calls") or []:
-                fn = call.get("function", {})
-                lines.append(f"Assistant called tool {fn.get('name')}({_compact(str(fn.get('arguments', '')))})")
-        elif role == "tool":
-            lines.append(f"Tool result ({m.get('name') or m.get('tool_call_id')}): {_compact(content)}")
-    return "\n".join(lines)
-
-
-def summary_request(previous: str, turns: Sequence[Sequence[Message]], first_turn_number: int) -> list[dict[str, Any]]:
-    """The messages that ask a model to fold ``turns`` into ``previous`` (incremental summarization)."""
-    parts = [f"{PREVIOUS_SUMMARY_LABEL}\n{previous.strip() or NO_SUMMARY_YET}", NEW_TURNS_LABEL]
-    for i, turn in enumerate(turns, start=first_turn_number):
-        parts.append(f"{TURN_MARKER}{i}\n{_render_turn_text(turn)}")
-    return [
-        {"role": "system", "content": SUMMARY_INSTRUCTIONS},
-        {"role": "user", "content": "\n\n".join(parts)},
-    ]
-
-
-def is_summary_request(messages: Sequence[Message]) -> bool:
-    """Whether ``messages`` were built by :func:`summary_request`."""
-    last = str(messages[-1].get("content") or "") if messages else ""
-    return last.startswith(PREVIOUS_SUMMARY_LABEL) and TURN_MARKER in last

@@ -14,15 +14,21 @@ class Totals:
     reported_requests: int = 0  # of those, how many the provider reported usage for
     prompt_tokens: int = 0  # provider-reported
     completion_tokens: int = 0  # provider-reported
+    cached_tokens: int = 0  # provider-reported: of prompt_tokens, those served from the provider's prompt cache
     estimated_prompt_tokens: int = 0
     estimated_completion_tokens: int = 0
     summary_requests: int = 0
     summary_tokens: int = 0  # provider-reported total tokens of summary requests
 
     def add_request(
-        self, estimated_prompt: int, estimated_completion: int, prompt: int | None = None, completion: int | None = None
+        self,
+        estimated_prompt: int,
+        estimated_completion: int,
+        prompt: int | None = None,
+        completion: int | None = None,
+        cached: int | None = None,
     ) -> None:
-        """Count one chat request; ``prompt``/``completion`` are the provider's numbers when it sent them."""
+        """Count one chat request; ``prompt``/``completion``/``cached`` are the provider's numbers when it sent them."""
         self.requests += 1
         self.estimated_prompt_tokens += estimated_prompt
         self.estimated_completion_tokens += estimated_completion
@@ -30,6 +36,7 @@ class Totals:
             self.prompt_tokens += prompt
             self.completion_tokens += completion
             self.reported_requests += 1
+            self.cached_tokens += cached or 0
 
     def add_summary(self, total_tokens: int | None) -> None:
         """Count one summary request and, when reported, its total tokens."""

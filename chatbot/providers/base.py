@@ -20,6 +20,8 @@ class Usage:
     prompt_tokens: int
     completion_tokens: int
     total_tokens: int
+    #: of ``prompt_tokens``, how many the provider served from its prompt cache (None: it did not say)
+    cached_tokens: int | None = None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import time
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
-from chatbot.engine.memory import (
+from chatbot.engine.summary_prompt import (
     NEW_TURNS_LABEL,
     NO_SUMMARY_YET,
     PREVIOUS_SUMMARY_LABEL,

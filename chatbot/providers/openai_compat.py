@@ -66,7 +66,15 @@ def parse_usage(data: object) -> Usage | None:
     prompt = prompt if isinstance(prompt, int) else 0
     completion = completion if isinstance(completion, int) else 0
     total = data.get("total_tokens")
-    return Usage(prompt, completion, total if isinstance(total, int) else prompt + completion)
+    # OpenAI and Groq report the cached prefix as ``prompt_tokens_details.cached_tokens``; it is part of the prompt
+    details = data.get("prompt_tokens_details")
+    cached = details.get("cached_tokens") if isinstance(details, Mapping) else None
+    return Usage(
+        prompt,
+        completion,
+        total if isinstance(total, int) else prompt + completion,
+        cached if isinstance(cached, int) else None,
+    )
 
 
 def chunk_usage(chunk: Mapping[str, Any]) -> Usage | None:

@@ -69,6 +69,8 @@ def _reset(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 def _summary(app: App, arg: str, confirm: Confirm | None) -> Result:
+    if arg:
+        return _summary_now(app, arg)
     conv = app.chat.conversation
     total = len(conv.turns)
     mem = conv.memory
@@ -83,6 +85,22 @@ def _summary(app: App, arg: str, confirm: Confirm | None) -> Result:
     head = f"Summary of turns 1-{conv.summary_covers} of {total} ({uncovered} later turn(s) are sent verbatim):"
     note = "" if mem.strategy == "summary" else f"\n(memory is '{mem.strategy}': the summary is not sent now)"
     return Result(f"{head}\n{conv.summary}{note}")
+
+
+def _summary_now(app: App, arg: str) -> Result:
+    if arg.lower() != "now":
+        raise UsageError("usage: /summary (show it) or /summary now (summarize the earlier turns now)")
+    chat = app.chat
+    try:
+        done, warnings = chat.summarize_now()
+    except KeyboardInterrupt:  # Ctrl-C stops this command, not the app; a fold is kept only whole
+        raise ChatbotError("/summary now stopped; the summary is unchanged") from None
+    if done:
+        covers = chat.conversation.summary_covers
+        return Result(f"summarized {done} earlier turn(s); the summary now covers turns 1-{covers}", notice=True)
+    keep = chat.conversation.memory.keep_turns
+    reason = "; ".join(warnings) or f"nothing to summarize: only the last {keep} turn(s) are uncovered"
+    raise ChatbotError(f"no summary written: {reason}")
 
 
 def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -141,6 +159,9 @@ def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
             f"  provider-reported: prompt {t.prompt_tokens}, completion {t.completion_tokens}, total "
             f"{t.prompt_tokens + t.completion_tokens} ({t.reported_requests} of {t.requests} request(s) reported usage)"
         )
+        if t.cached_tokens:
+            share = 100 * t.cached_tokens // max(1, t.prompt_tokens)
+            lines.append(f"  cached by the provider: {t.cached_tokens} of the prompt tokens ({share}%)")
     else:
         lines.append("  provider-reported: none yet (the server sent no usage, or no request was made)")
     lines.append(
@@ -153,8 +174,10 @@ def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
     if last and last.usage:
         u = last.usage
         if u.get("prompt_tokens") is not None:
+            cached = f" ({u['cached_tokens']} cached)" if u.get("cached_tokens") else ""
             lines.append(
-                f"  last turn: provider prompt {u['prompt_tokens']} vs estimate {u.get('estimated_prompt_tokens')}"
+                f"  last turn: provider prompt {u['prompt_tokens']}{cached} vs estimate "
+                f"{u.get('estimated_prompt_tokens')}"
             )
         else:
             lines.append(f"  last turn: estimate prompt {u.get('estimated_prompt_tokens')} (no provider count)")
@@ -303,7 +326,9 @@ COMMANDS: dict[str, Command] = {
     "/quit": Command("/quit, /exit", "leave (the session is saved)", _quit),
     "/exit": Command("/quit, /exit", "leave (the session is saved)", _quit),
     "/reset": Command("/reset", "forget this session's turns and summary (keeps the system message)", _reset),
-    "/summary": Command("/summary", "show the rolling summary and which turns it covers", _summary),
+    "/summary": Command(
+        "/summary [now]", "show the rolling summary and which turns it covers; `now`: summarize now", _summary
+    ),
     "/context": Command("/context", "show exactly what the next request sends, with token counts", _context),
     "/tokens": Command("/tokens", "usage so far: provider-reported and estimated", _tokens),
     "/sessions": Command("/sessions", "list sessions, newest first", _sessions),

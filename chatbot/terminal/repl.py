@@ -231,7 +231,10 @@ class Repl:
     def _usage_line(self, done: TurnDone) -> None:
         if done.usage:
             u = done.usage
-            text = f"tokens: prompt {u.prompt_tokens} · completion {u.completion_tokens} · total {u.total_tokens}"
+            cached = f" ({u.cached_tokens} cached)" if u.cached_tokens else ""
+            text = (
+                f"tokens: prompt {u.prompt_tokens}{cached} · completion {u.completion_tokens} · total {u.total_tokens}"
+            )
         else:
             total = done.estimated_prompt + done.estimated_completion
             text = (

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.memory import SUMMARY_HEADING, MemoryConfig
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.summary_prompt import SUMMARY_HEADING
 from chatbot.engine.turn import Turn, validate_request
 from chatbot.errors import BudgetError, InvalidRequest, ProviderError
 from chatbot.storage.session import Session

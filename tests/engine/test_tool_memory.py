@@ -4,7 +4,8 @@ strategy ever separates a call from its result."""
 from __future__ import annotations
 
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.memory import MemoryConfig, sent_messages, shorten_tool_result, summary_request, turn_cost
+from chatbot.engine.memory import MemoryConfig, sent_messages, shorten_tool_result, turn_cost
+from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Turn, validate_request
 

@@ -7,7 +7,8 @@ import time
 import pytest
 
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.memory import MemoryConfig, is_summary_request, summary_request
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.summary_prompt import is_summary_request, summary_request
 from chatbot.engine.tokens import TokenCounter, rough_count
 from chatbot.engine.turn import Turn
 from chatbot.errors import ConfigError

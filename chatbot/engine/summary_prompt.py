@@ -1,0 +1,80 @@
+"""The summary prompt: how the memory rule asks a model to fold turns into the rolling summary, and how the
+summary rides in the system message. :mod:`chatbot.engine.memory` decides when; this module says what is asked.
+
+The labels are constants so that a reader of the request (the offline echo provider) can find its parts without
+matching the wording.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from chatbot.engine.turn import Message, content_text
+
+#: the heading under which the rolling summary rides in the system message
+SUMMARY_HEADING = "Summary of the earlier conversation"
+#: how a summary request's user message starts, and how each folded turn is introduced in it
+PREVIOUS_SUMMARY_LABEL = "Previous summary:"
+NEW_TURNS_LABEL = "New turns to merge:"
+TURN_MARKER = "--- turn "
+NO_SUMMARY_YET = "(none yet)"
+USER_LINE = "User: "  # how a folded turn's user message starts in the summary request
+
+SUMMARY_INSTRUCTIONS = """\
+You keep the running summary of a conversation between a user and an assistant. Merge the previous summary \
+and the new turns into one updated summary that lets the assistant continue without the original messages.
+Keep: the user's goals; facts and decisions agreed on; the user's preferences (language, format, constraints); \
+open questions and unfinished tasks; results of tool calls that still matter.
+Copy names, numbers, ids, dates, file paths and code identifiers exactly as written.
+Drop greetings, repetition and anything superseded. Write in the language the user writes in, as short \
+bullet points, at most about 250 words. Output only the summary."""
+
+
+def summary_heading(covers: int) -> str:
+    """The heading line of a summary that covers turns 1 to ``covers``."""
+    return f"{SUMMARY_HEADING} (turns 1-{covers}, written by the assistant's memory)"
+
+
+#: the summarizer sees a tool's arguments and result up to this many characters
+SUMMARY_TOOL_CHARS = 600
+
+
+def _compact(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= SUMMARY_TOOL_CHARS else f"{flat[:SUMMARY_TOOL_CHARS]}… [{len(flat):,} characters]"
+
+
+def _render_turn_text(messages: Sequence[Message]) -> str:
+    lines = []
+    for m in messages:
+        role = m.get("role")
+        content = content_text(m.get("content"))
+        if role == "user":
+            lines.append(f"{USER_LINE}{content}")
+        elif role == "assistant":
+            if content:
+                lines.append(f"Assistant: {content}")
+            for call in m.get("tool_calls") or []:
+                fn = call.get("function", {})
+                lines.append(f"Assistant called tool {fn.get('name')}({_compact(str(fn.get('arguments', '')))})")
+        elif role == "tool":
+            lines.append(f"Tool result ({m.get('name') or m.get('tool_call_id')}): {_compact(content)}")
+    return "\n".join(lines)
+
+
+def summary_request(previous: str, turns: Sequence[Sequence[Message]], first_turn_number: int) -> list[dict[str, Any]]:
+    """The messages that ask a model to fold ``turns`` into ``previous`` (incremental summarization)."""
+    parts = [f"{PREVIOUS_SUMMARY_LABEL}\n{previous.strip() or NO_SUMMARY_YET}", NEW_TURNS_LABEL]
+    for i, turn in enumerate(turns, start=first_turn_number):
+        parts.append(f"{TURN_MARKER}{i}\n{_render_turn_text(turn)}")
+    return [
+        {"role": "system", "content": SUMMARY_INSTRUCTIONS},
+        {"role": "user", "content": "\n\n".join(parts)},
+    ]
+
+
+def is_summary_request(messages: Sequence[Message]) -> bool:
+    """Whether ``messages`` were built by :func:`summary_request`."""
+    last = str(messages[-1].get("content") or "") if messages else ""
+    return last.startswith(PREVIOUS_SUMMARY_LABEL) and TURN_MARKER in last

@@ -1,0 +1,93 @@
+"""Summaries written ahead in the real interactive app (a pseudo-terminal): a turn that comes before the summary is
+done waits with a notice, Ctrl-C stops the wait (not the session) and the turn is answered with the oldest turns
+dropped; a summary finished in the background is used without waiting."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.fake_server import FakeServer
+
+pexpect = pytest.importorskip("pexpect")
+
+ROOT = Path(__file__).resolve().parents[2]
+REPLY = "Sure " + " ".join(f"w{i}" for i in range(40))
+
+
+def spawn(tmp_path: Path, base_url: str):
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("CHATBOT_")}
+    env.update(
+        PYTHONPATH=str(ROOT),
+        OPENAI_API_KEY="test",
+        PROMPT_TOOLKIT_NO_CPR="1",
+        CHATBOT_HISTORY_FILE=str(tmp_path / "history"),
+        TERM="xterm-256color",
+        XDG_DATA_HOME=str(tmp_path / ".data"),  # never the developer's own sessions
+    )
+    (tmp_path / "sessions").mkdir(mode=0o700, exist_ok=True)  # a folder with ./sessions keeps them there
+    args = ["-m", "chatbot", "--provider", "openai", "--base-url", base_url, "--session", "p", "--plain"]
+    args += ["--summary-trigger", "2", "--keep-turns", "1"]
+    return pexpect.spawn(sys.executable, args, cwd=str(tmp_path), env=env, encoding="utf-8", timeout=20)
+
+
+def ask(child, text: str) -> None:
+    child.expect("›")
+    child.sendline(text)
+    child.expect("tokens: prompt")
+
+
+def test_ctrl_c_stops_waiting_for_the_summary_and_the_session_goes_on(tmp_path):
+    with FakeServer(reply=REPLY, whole_reply="- short summary", whole_delay=30) as server:
+        child = spawn(tmp_path, server.base_url)
+        try:
+            for text in ("one", "two", "three"):
+                ask(child, text)
+            child.expect("›")
+            child.sendline("four")  # the summary of turns 1-2 is still being written (30 s)
+            child.expect("waiting for the summary")
+            child.sendintr()
+            child.expect("you stopped waiting for the summary")
+            child.expect("tokens: prompt")  # answered anyway, without the summary
+            child.expect("›")
+            child.sendline("/summary")
+            child.expect("no summary yet")
+            child.expect("›")
+            child.sendline("/quit")
+            child.expect(pexpect.EOF)
+        finally:
+            child.close(force=True)
+        chats = [body for body in server.record.requests if body.get("stream")]
+    assert child.exitstatus == 0
+    data = json.loads((tmp_path / "sessions" / "p.json").read_text())
+    assert [t["messages"][0]["content"] for t in data["turns"]] == ["one", "two", "three", "four"]
+    assert data["summary"] == {"text": "", "covers": 0}
+    # turn 4 went out as a failed summary leaves it: system, turn 3 (the one kept), then the new message
+    assert [m["content"] for m in chats[3]["messages"] if m["role"] == "user"] == ["three", "four"]
+
+
+def test_a_summary_finished_in_the_background_is_used_without_waiting(tmp_path):
+    with FakeServer(reply=REPLY, whole_reply="- short summary", whole_delay=0.3) as server:
+        child = spawn(tmp_path, server.base_url)
+        try:
+            for text in ("one", "two", "three"):
+                ask(child, text)
+            child.expect("›")
+            while sum(1 for body in server.record.requests if not body.get("stream")) == 0:
+                child.expect([pexpect.TIMEOUT], timeout=0.05)  # the summary request is sent once the reply ends
+            child.expect([pexpect.TIMEOUT], timeout=0.6)  # the user types while it is written (0.3 s)
+            child.sendline("four")
+            index = child.expect(["waiting for the summary", "summarized 2 earlier turn"])
+            assert index == 1
+            child.expect("tokens: prompt")
+            child.expect("›")
+            child.sendline("/quit")
+            child.expect(pexpect.EOF)
+        finally:
+            child.close(force=True)
+    data = json.loads((tmp_path / "sessions" / "p.json").read_text())
+    assert data["summary"] == {"text": "- short summary", "covers": 2}
