@@ -16,12 +16,14 @@ from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, summary_request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Message, Turn
-from chatbot.errors import ContextLengthError, SummaryError, UsageError
+from chatbot.errors import ChatbotError, ContextLengthError, Interrupted, SaveFailed, SummaryError, UsageError
 from chatbot.providers.base import ChatProvider, ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.storage.base import SessionStore
+from chatbot.storage.rescue import rescue
 from chatbot.storage.session import Session
 
 INTERRUPTED_MARK = "[interrupted by the user]"
+INCOMPLETE_MARK = "[incomplete: the server stopped without finishing the reply]"
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,10 @@ class Chat:
             yield from self._request_notices(request)
             done = yield from self._stream(request)
         self._pending = None
+        if done.turn.interrupted:
+            yield Notice(
+                "the server ended the reply without saying it was finished; it is kept, marked incomplete", True
+            )
         if done.finish_reason == "length":
             yield Notice("the reply was cut off at the output limit (--max-output-tokens)", True)
         if not done.turn.answer_text.strip():
@@ -147,14 +153,19 @@ class Chat:
                 else:
                     reasoned = True
                 yield event
-        except (KeyboardInterrupt, GeneratorExit):
+        except (KeyboardInterrupt, GeneratorExit) as exc:
             stream.close()  # the provider's generator closes its HTTP response
             if "".join(parts).strip():
                 # keep the partial answer, marked, so the next request stays well-formed (user/assistant pairs)
-                answer = "".join(parts).rstrip() + f"\n\n{INTERRUPTED_MARK}"
+                mark = f"[interrupted: {exc.reason}]" if isinstance(exc, Interrupted) else INTERRUPTED_MARK
+                answer = "".join(parts).rstrip() + f"\n\n{mark}"
                 self._record(request, answer, None, started, interrupted=True)
                 self._pending = None
             raise
+        if end is None or (end.finish_reason is None and "".join(parts).strip()):
+            # the stream just ended (no finish reason): a reply cut short must not pass for a whole one
+            answer = "".join(parts).rstrip() + f"\n\n{INCOMPLETE_MARK}"
+            return self._record(request, answer, end.usage if end else None, started, interrupted=True)
         done = self._record(request, "".join(parts), end.usage if end else None, started)
         return replace(done, finish_reason=end.finish_reason if end else None, reasoned=reasoned)
 
@@ -258,6 +269,36 @@ class Chat:
         self.save()
 
     def save(self) -> None:
-        """Write the session (atomically) when a store is attached."""
-        if self.store is not None:
+        """Write the session (atomically) when a store is attached.
+
+        When that fails (a read-only directory, a full disk), the session is written to a rescue file instead and
+        :class:`SaveFailed` says where, so a turn already shown is never lost.
+        """
+        if self.store is None:
+            return
+        try:
             self.store.save(self.session)
+        except (OSError, ChatbotError) as exc:
+            reason = exc.message if isinstance(exc, ChatbotError) else f"{exc.strerror or exc}"
+            path, problem = rescue(self.session)
+            where = (
+                f"it was kept in {path} (copy it into the sessions directory as {self.session.id}.json to resume)"
+                if path
+                else f"it could not be kept anywhere either ({problem})"
+            )
+            raise SaveFailed(f"cannot save session {self.session.id}: {reason}; {where}") from None
+
+
+def stop_reply(events: Generator[ChatEvent, None, None], exc: BaseException) -> None:
+    """Stop a reply in progress because of ``exc`` (Ctrl-C, a signal, a closed output).
+
+    The partial answer is stored, marked with the reason, before this returns; errors of that (a failed save) are
+    raised, ``exc`` itself is not.
+    """
+    try:
+        events.throw(exc)
+    except StopIteration:
+        pass
+    except BaseException as raised:
+        if raised is not exc:
+            raise

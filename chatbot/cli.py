@@ -7,12 +7,14 @@ line (``chatbot: ...``) and exit with the error's code; nothing here knows how m
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from chatbot.errors import ChatbotError, UsageError
+from chatbot.engine.text import clean
+from chatbot.errors import ChatbotError, Interrupted, OutputError, UsageError
 from chatbot.flags import build_parser
 
 if TYPE_CHECKING:
@@ -21,23 +23,35 @@ if TYPE_CHECKING:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``chatbot`` script. Returns the exit status."""
+    from chatbot.terminal.safety import guard_process, quiet_stdout
+
+    closed = guard_process()  # signals handled like Ctrl-C, total output encoding, no closed standard streams
     _load_dotenv()  # before the parser reads its defaults: CHATBOT_* may come from .env too
     args = build_parser().parse_args(argv)
-    # Undecodable input bytes become U+FFFD rather than a crash (and never reach a request as lone surrogates).
-    if hasattr(sys.stdin, "reconfigure"):
-        sys.stdin.reconfigure(errors="replace")
     try:
+        if closed:
+            raise OutputError("standard output is closed; chatbot needs somewhere to write its replies")
         return run(args)
     except ChatbotError as exc:
-        print(f"chatbot: {exc.message}", file=sys.stderr)
+        _stderr(f"chatbot: {clean(exc.message)}")
+        if isinstance(exc, OutputError):
+            quiet_stdout()  # the interpreter's last flush of stdout would fail again, with a traceback
         return exc.exit_code
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        _stderr("")
+        return exc.exit_code if isinstance(exc, Interrupted) else 130
     except BrokenPipeError:
         # the reader went away (`chatbot ... | head`): stop quietly, like other Unix tools killed by SIGPIPE
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        quiet_stdout()
         return 141
+    except OSError as exc:  # a file-system fault no layer expected: still one line, never a traceback
+        _stderr(f"chatbot: {exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}")
+        return OutputError.exit_code
+
+
+def _stderr(line: str) -> None:
+    with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
+        print(line, file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,7 +123,7 @@ def _load_dotenv() -> None:
 
 
 def _notice(text: str, *, warning: bool = False) -> None:
-    print(f"chatbot: {'warning: ' if warning else ''}{text}", file=sys.stderr, flush=True)
+    _stderr(f"chatbot: {'warning: ' if warning else ''}{clean(text)}")
 
 
 # --- script and one-shot modes ----------------------------------------------------------------------------------
@@ -117,7 +131,7 @@ def _notice(text: str, *, warning: bool = False) -> None:
 
 def send_plain(app: App, text: str, out: TextIO, *, show_reasoning: bool) -> None:
     """Send one message and write the reply to ``out`` as plain text; notices go to stderr."""
-    from chatbot.chat import Notice
+    from chatbot.chat import Notice, stop_reply
     from chatbot.providers.base import ReasoningDelta, TextDelta
 
     wrote = False
@@ -125,19 +139,35 @@ def send_plain(app: App, text: str, out: TextIO, *, show_reasoning: bool) -> Non
     try:
         for event in events:
             if isinstance(event, TextDelta):
-                out.write(event.text)
+                out.write(clean(event.text))
                 out.flush()
                 wrote = True
             elif isinstance(event, ReasoningDelta):
                 if show_reasoning:
-                    sys.stderr.write(event.text)
+                    sys.stderr.write(clean(event.text))
             elif isinstance(event, Notice):
                 _notice(event.text, warning=event.warning)
+        if wrote:
+            out.write("\n")
+            out.flush()
+    except KeyboardInterrupt as exc:
+        stop_reply(events, exc)  # stores the partial answer, marked as interrupted (by the user, or by a signal)
+        raise
+    except OSError as exc:  # stdout closed (a pipe's reader left) or full: keep the partial answer, marked
+        broken = isinstance(exc, BrokenPipeError)
+        reason = "the output was closed" if broken else f"the output could not be written ({exc.strerror})"
+        stop_reply(events, Interrupted(reason, 141 if broken else OutputError.exit_code))
+        if broken:
+            raise
+        raise OutputError(f"cannot write the reply to standard output: {exc.strerror}; the turn is saved") from None
+    except ChatbotError:
+        if wrote:  # a failed attempt's partial line is ended and marked, so a retry's reply does not glue onto it
+            with contextlib.suppress(OSError):
+                out.write("\n[failed: this partial reply was not stored]\n")
+                out.flush()
+        raise
     finally:
-        events.close()  # on Ctrl-C: stores the partial answer, marked as interrupted
-    if wrote:
-        out.write("\n")
-        out.flush()
+        events.close()
 
 
 def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
@@ -155,7 +185,7 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
                 if result.output and result.notice:
                     _notice(result.output)
                 elif result.output:
-                    print(result.output, flush=True)
+                    print(clean(result.output), flush=True)
                 if result.quit:
                     break
                 if result.send is None:
@@ -173,6 +203,6 @@ def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
     if sys.stdout.isatty() and not args.plain:
         from chatbot.terminal.repl import Repl
 
-        return Repl(app, plain=False, show_reasoning=args.reasoning).send(text)
+        return Repl(app, plain=False, show_reasoning=args.reasoning, one_shot=True).send(text)
     send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
     return 0

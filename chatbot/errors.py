@@ -1,10 +1,21 @@
 """The project's error tree.
 
 Every expected failure is a :class:`ChatbotError` carrying the message a user should read and the exit code the
-process ends with. The CLI prints ``error.message`` and never a traceback for these.
+process ends with. The CLI prints ``error.message`` and never a traceback for these::
+
+    ChatbotError
+    ├── UsageError, ConfigError, InvalidRequest, OutputError
+    ├── SessionError ── InvalidSessionId, SessionNotFound, SessionLocked, SessionCorrupt, SaveFailed
+    ├── BudgetError, SummaryError
+    └── ProviderError ── AuthenticationError, ModelNotFoundError, RateLimitError (TokenRateLimitError),
+                         ContextLengthError, ServerError (IncompleteReply), ProviderTimeout, ConnectionFailed
+
+    KeyboardInterrupt ── Interrupted   (a signal or a closed output stopped a reply: handled like Ctrl-C)
 """
 
 from __future__ import annotations
+
+import signal
 
 
 class ChatbotError(Exception):
@@ -52,6 +63,37 @@ class SessionLocked(SessionError):
 
 class SessionCorrupt(SessionError):
     """A session file that does not parse, misses fields, or has an unknown version; never overwritten."""
+
+
+class SaveFailed(SessionError):
+    """A session could not be written (read-only directory, full disk, file size limit); the message says where
+    the session was rescued to, when it could be."""
+
+
+class OutputError(ChatbotError):
+    """Standard output cannot be written (closed, a full disk, ``/dev/full``)."""
+
+    exit_code = 74  # EX_IOERR
+
+
+class Interrupted(KeyboardInterrupt):
+    """A reply stopped by something other than Ctrl-C: SIGTERM, SIGHUP (the terminal closed) or a closed output.
+
+    Handled like Ctrl-C (the partial answer is kept, marked with ``reason``), then the process ends with
+    ``exit_code`` (128 + the signal number, as shells report a death by that signal).
+    """
+
+    def __init__(self, reason: str, exit_code: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.exit_code = exit_code
+
+    @classmethod
+    def by_signal(cls, signum: int) -> Interrupted:
+        """The interruption a signal stands for."""
+        what = {int(signal.SIGHUP): "the terminal was closed", int(signal.SIGTERM): "the process was asked to stop"}
+        name = signal.Signals(signum).name
+        return cls(f"{what.get(signum, 'a signal arrived')} ({name})", 128 + signum)
 
 
 # --- memory -----------------------------------------------------------------------------------------------------
@@ -107,6 +149,10 @@ class ContextLengthError(ProviderError):
 
 class ServerError(ProviderError):
     """The server failed (5xx, or an error event mid-stream) after the SDK's retries."""
+
+
+class IncompleteReply(ServerError):
+    """The server stopped sending mid-reply (a reset, a dropped connection)."""
 
 
 class ProviderTimeout(ProviderError):

@@ -58,14 +58,18 @@ def parse_usage(data: object) -> Usage | None:
     """A :class:`Usage` from a wire ``usage`` dict, or None when there is none worth reporting."""
     if not isinstance(data, Mapping):
         return None
-    prompt = data.get("prompt_tokens")
-    completion = data.get("completion_tokens")
-    if not isinstance(prompt, int) and not isinstance(completion, int):
+    # a count is a whole number of at least 0: anything else (-500, 1.5, true, "12") is ignored, never stored
+    prompt = _count(data.get("prompt_tokens"))
+    completion = _count(data.get("completion_tokens"))
+    if prompt is None and completion is None:
         return None
-    prompt = prompt if isinstance(prompt, int) else 0
-    completion = completion if isinstance(completion, int) else 0
-    total = data.get("total_tokens")
-    return Usage(prompt, completion, total if isinstance(total, int) else prompt + completion)
+    prompt, completion = prompt or 0, completion or 0
+    total = _count(data.get("total_tokens"))
+    return Usage(prompt, completion, total if total is not None else prompt + completion)
+
+
+def _count(value: object) -> int | None:
+    return value if type(value) is int and value >= 0 else None
 
 
 def chunk_usage(chunk: Mapping[str, Any]) -> Usage | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from chatbot.engine.tokens import CALIBRATION_MAX_RATIO
 from chatbot.engine.turn import validate_request
 from chatbot.errors import InvalidRequest
 
@@ -84,9 +85,10 @@ def check_session_data(data: object) -> str:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             return f"'totals.{key}' must be a whole number of at least 0, found {value!r}"
     for model, factor in data["calibration"].items():
-        # a correction never goes below 1 (the budget only tightens); 0 or less would switch the budget off
-        if not _is_number(factor) or factor < 1:
-            return f"'calibration.{model}' must be a number of at least 1, found {factor!r}"
+        # a correction never goes below 1 (the budget only tightens; 0 or less would switch it off) and never
+        # above the largest ratio a counter learns (1e308 would overflow every count)
+        if not _is_number(factor) or not 1 <= factor <= CALIBRATION_MAX_RATIO:
+            return f"'calibration.{model}' must be a number from 1 to {CALIBRATION_MAX_RATIO:g}, found {factor!r}"
     return ""
 
 

@@ -6,6 +6,7 @@ reply streams cancels it (the app stays); Ctrl-C at the prompt clears the line; 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -20,8 +21,9 @@ from rich.text import Text
 
 from chatbot import __version__
 from chatbot.app import App
-from chatbot.chat import Notice, TurnDone
-from chatbot.errors import BudgetError, ChatbotError
+from chatbot.chat import Notice, TurnDone, stop_reply
+from chatbot.engine.text import clean
+from chatbot.errors import BudgetError, ChatbotError, Interrupted
 from chatbot.providers.base import ReasoningDelta, TextDelta
 from chatbot.terminal import commands
 from chatbot.terminal.render import make_console, make_stream
@@ -87,8 +89,10 @@ class Repl:
         pt_input: Any = None,
         pt_output: Any = None,
         console: Any = None,
+        one_shot: bool = False,
     ) -> None:
         self.app = app
+        self.one_shot = one_shot  # -p: the process ends after this turn, so there is no /retry to suggest
         self.plain = plain
         self.show_reasoning = show_reasoning
         self.console = console or make_console(plain=plain)
@@ -106,6 +110,8 @@ class Repl:
             self._refresh_status()
             try:
                 line = prompt.prompt("› ")
+            except Interrupted:
+                raise  # SIGTERM, SIGHUP: leave (the session is saved after every turn)
             except KeyboardInterrupt:
                 continue  # Ctrl-C at the prompt clears the line
             except EOFError:
@@ -128,7 +134,7 @@ class Repl:
                 self._error(exc.message)
                 return False
             if result.output:
-                self.console.print(Text(result.output, style="dim" if result.notice else ""))
+                self.console.print(Text(clean(result.output), style="dim" if result.notice else ""))
             if result.quit:
                 return True
             if result.send is None:
@@ -146,16 +152,20 @@ class Repl:
         try:
             for event in events:
                 if isinstance(event, TextDelta):
-                    stream.feed(event.text)
+                    stream.feed(clean(event.text))
                 elif isinstance(event, ReasoningDelta):
-                    stream.feed_reasoning(event.text)
+                    stream.feed_reasoning(clean(event.text))
                 elif isinstance(event, Notice):
                     self._notice(event.text, warning=event.warning)
                 elif isinstance(event, TurnDone):
                     done = event
             stream.finish()
-        except KeyboardInterrupt:
-            events.close()  # stores the partial answer, marked as interrupted
+        except KeyboardInterrupt as exc:
+            stop_reply(events, exc)  # stores the partial answer, marked as interrupted
+            if isinstance(exc, Interrupted):  # SIGTERM, SIGHUP: the terminal may be gone; the turn is saved
+                with contextlib.suppress(OSError):
+                    stream.abort()
+                raise
             stream.abort()
             if chat.pending is None:
                 self._notice("reply cancelled; the partial answer is kept and marked as interrupted")
@@ -164,10 +174,12 @@ class Repl:
             return 130
         except ChatbotError as exc:
             stream.abort("")
-            retryable = chat.pending is not None and not isinstance(exc, BudgetError)
+            retryable = chat.pending is not None and not isinstance(exc, BudgetError) and not self.one_shot
             retry = "\n/retry resends your message" if retryable else ""
             self._error(f"{exc.message}{retry}")
             return exc.exit_code
+        finally:
+            events.close()  # on any other failure too, before the caller releases the session's lock
         if done is not None:
             self._usage_line(done)
         return 0
@@ -205,10 +217,10 @@ class Repl:
         self.console.print(Text(f"{text} · {done.latency:.1f}s", style="dim"))
 
     def _notice(self, text: str, *, warning: bool = False) -> None:
-        self.console.print(Text(("warning: " if warning else "") + text, style="yellow" if warning else "dim"))
+        self.console.print(Text(("warning: " if warning else "") + clean(text), style="yellow" if warning else "dim"))
 
     def _error(self, text: str) -> None:
-        self.console.print(Text(f"error: {text}", style="bold red"))
+        self.console.print(Text(f"error: {clean(text)}", style="bold red"))
 
     # --- prompt -----------------------------------------------------------------------------------------------
 

@@ -1,0 +1,40 @@
+"""Run the ``chatbot`` command as a user would (a subprocess), for the fault tests."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def chatbot_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a child ``chatbot``: no keys or CHATBOT_* settings from the developer's shell."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_BASE_URL")) and "CHATBOT_" not in k}
+    env.update({"PYTHONPATH": str(ROOT), "NO_COLOR": "1", "OPENAI_API_KEY": "test-key"})
+    env.update(extra or {})
+    return env
+
+
+def run_chatbot(
+    *args: str, cwd: Path, stdin: str = "", env: dict[str, str] | None = None, timeout: float = 60, **kw: Any
+) -> subprocess.CompletedProcess[str]:
+    """``python -m chatbot ARGS`` with stdin a pipe; text output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "chatbot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=chatbot_env(env),
+        timeout=timeout,
+        **kw,
+    )
+
+
+def openai_flags(base_url: str) -> list[str]:
+    """The flags that point the openai provider at a local server."""
+    return ["--provider", "openai", "--base-url", base_url, "--model", "m"]
