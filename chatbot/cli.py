@@ -26,8 +26,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from chatbot.terminal.safety import guard_process, quiet_stdout
 
     closed = guard_process()  # signals handled like Ctrl-C, total output encoding, no closed standard streams
-    _load_dotenv()  # before the parser reads its defaults: CHATBOT_* may come from .env too
-    args = build_parser().parse_args(argv)
+    dotenv = _load_dotenv()  # before the parser reads its defaults: CHATBOT_* may come from .env too
+    args = build_parser().parse_args(argv, namespace=argparse.Namespace(dotenv=dotenv))
     try:
         if closed:
             raise OutputError("standard output is closed; chatbot needs somewhere to write its replies")
@@ -84,8 +84,11 @@ def run(args: argparse.Namespace) -> int:
     )
     from chatbot.engine.tokens import make_counter
     from chatbot.providers import make_provider
+    from chatbot.providers.endpoint import endpoint_notices
 
     provider = make_provider(args.provider, model=args.model, base_url=args.base_url)
+    for line, warn in endpoint_notices(args.provider, args.base_url, args.dotenv):
+        _notice(line, warning=warn)
     settings = Settings(
         provider_name=args.provider,
         model=args.model,
@@ -114,12 +117,18 @@ def run(args: argparse.Namespace) -> int:
         app.close()
 
 
-def _load_dotenv() -> None:
-    """Read ``.env`` in the working directory into the environment (never overriding what is set)."""
-    if os.path.exists(".env"):
-        from dotenv import load_dotenv
+def _load_dotenv() -> frozenset[str]:
+    """Read ``.env`` in the working directory into the environment (never overriding what is set).
 
-        load_dotenv(".env", override=False)
+    Runs before the parser reads its defaults (CHATBOT_* may come from .env too). Returns the names it set.
+    """
+    if not os.path.exists(".env"):
+        return frozenset()
+    from dotenv import load_dotenv
+
+    before = {k for k, v in os.environ.items() if v}
+    load_dotenv(".env", override=False)
+    return frozenset(k for k, v in os.environ.items() if v and k not in before)
 
 
 def _notice(text: str, *, warning: bool = False) -> None:

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 
+# whole escape sequences, so that no "[2J" litter is left: CSI (ESC [ ... final), OSC and the other string commands
+# (ESC ] ... BEL or ESC \), and two-character escapes
+_SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 # C0 controls but tab and newline, DEL, and the C1 controls (U+0080-U+009F: 8-bit CSI, OSC, ...)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # characters that take no room: a message made only of them (or of NUL and spaces) is empty
@@ -17,7 +20,7 @@ _INVISIBLE = re.compile(r"[\s\x00\u200b-\u200f\u2060-\u2064\ufeff\u00ad\u034f\u1
 
 def clean(text: str) -> str:
     """``text`` without control characters other than newline and tab (what a terminal would act on)."""
-    return _CONTROL.sub("", text)
+    return _CONTROL.sub("", _SEQUENCE.sub("", text))
 
 
 def is_blank(text: str) -> bool:

@@ -11,16 +11,23 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def chatbot_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment of a child ``chatbot``: no keys or CHATBOT_* settings from the developer's shell."""
+def chatbot_env(extra: dict[str, str | None] | None = None) -> dict[str, str]:
+    """The environment of a child ``chatbot``: no keys or CHATBOT_* settings from the developer's shell.
+
+    ``extra`` adds variables; a value of None removes one.
+    """
     env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_BASE_URL")) and "CHATBOT_" not in k}
     env.update({"PYTHONPATH": str(ROOT), "NO_COLOR": "1", "OPENAI_API_KEY": "test-key"})
-    env.update(extra or {})
+    for key, value in (extra or {}).items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
     return env
 
 
 def run_chatbot(
-    *args: str, cwd: Path, stdin: str = "", env: dict[str, str] | None = None, timeout: float = 60, **kw: Any
+    *args: str, cwd: Path, stdin: str = "", env: dict[str, str | None] | None = None, timeout: float = 60, **kw: Any
 ) -> subprocess.CompletedProcess[str]:
     """``python -m chatbot ARGS`` with stdin a pipe; text output captured."""
     return subprocess.run(
