@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from chatbot.engine.text import clean
+from chatbot.engine.text import clean, is_blank
 from chatbot.errors import ChatbotError, Interrupted, OutputError, UsageError
 from chatbot.flags import build_parser
 
@@ -61,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     from chatbot.storage import open_store
     from chatbot.storage.session import validate_id
 
-    if args.prompt is not None and not args.prompt.strip():
+    _refuse_undecodable(args)
+    if args.prompt is not None and is_blank(args.prompt):
         raise UsageError("-p needs a message to send")
     store = open_store(args.sessions_dir)
     for warning in store.warnings:
@@ -115,6 +116,19 @@ def run(args: argparse.Namespace) -> int:
         return script(app, sys.stdin, args)
     finally:
         app.close()
+
+
+def _refuse_undecodable(args: argparse.Namespace) -> None:
+    """Arguments with bytes that are not UTF-8 (``-p $'\\xff'``) are refused before anything is sent or stored."""
+    for name, value in vars(args).items():
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                flag = "-p/--prompt" if name == "prompt" else "--" + name.replace("_", "-")
+                raise UsageError(
+                    f"{flag} contains bytes that are not valid UTF-8; check the terminal's encoding"
+                ) from None
 
 
 def _load_dotenv() -> frozenset[str]:
@@ -186,8 +200,8 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
     status = 0
     for raw in lines:
         line = raw.rstrip("\r\n")
-        if not line.strip():
-            continue
+        if is_blank(line):
+            continue  # whitespace, NUL, zero-width characters: nothing to send
         try:
             if commands.is_command(line):
                 result = commands.run(app, line, confirm=None)

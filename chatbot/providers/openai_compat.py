@@ -12,7 +12,7 @@ import re
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
-from chatbot.errors import ProviderError, ServerError
+from chatbot.errors import ProviderError
 from chatbot.providers.base import (
     ChatProvider,
     Completion,
@@ -24,6 +24,7 @@ from chatbot.providers.base import (
     Usage,
 )
 from chatbot.providers.error_map import ErrorContext, SdkErrors, map_exception
+from chatbot.providers.sse import read_stream
 from chatbot.providers.table import PROVIDERS
 
 # --- request parameters -----------------------------------------------------------------------------------------
@@ -102,10 +103,14 @@ class StreamState:
         if usage is not None:
             self.usage = usage
         # The usage chunk has an empty ``choices``; some servers send ``choices: null``.
-        for choice in chunk.get("choices") or []:
-            if choice.get("finish_reason"):
+        choices = chunk.get("choices")
+        for choice in choices if isinstance(choices, list) else []:
+            if not isinstance(choice, Mapping):
+                continue  # a server's junk ("choices": ["x"]) is skipped, not a crash
+            if isinstance(choice.get("finish_reason"), str):
                 self.finish_reason = choice["finish_reason"]
-            delta = choice.get("delta") or {}
+            delta = choice.get("delta")
+            delta = delta if isinstance(delta, Mapping) else {}
             # gpt-oss on Groq/vLLM sends ``reasoning``; llama.cpp, DeepSeek and others ``reasoning_content``.
             reasoning = _text(delta.get("reasoning")) or _text(delta.get("reasoning_content"))
             if reasoning:
@@ -167,9 +172,11 @@ class CompatProvider(ChatProvider):
             params.update(token_limit_param(model, max_tokens))
         return params
 
-    def _error(self, exc: BaseException, model: str) -> ProviderError:
-        key_env = PROVIDERS[self.name].key_env or ""
-        return map_exception(exc, self._sdk, ErrorContext(self.name, model, self.base_url, key_env))
+    def _context(self, model: str) -> ErrorContext:
+        return ErrorContext(self.name, model, self.base_url, PROVIDERS[self.name].key_env or "")
+
+    def _error(self, exc: BaseException, model: str, *, streaming: bool = False) -> ProviderError:
+        return map_exception(exc, self._sdk, self._context(model), streaming=streaming)
 
     def _open_stream(self, params: dict[str, Any]) -> Any:
         """Start a streamed request; retry once without stream_options when the server refuses them."""
@@ -188,19 +195,14 @@ class CompatProvider(ChatProvider):
         """Stream a reply; closing the generator early closes the HTTP response."""
         model = model or self.model
         state = StreamState()
+        streaming = False
         try:
             # ``with`` closes the response on every exit, including GeneratorExit when the consumer stops (Ctrl-C).
             with self._open_stream(self._params(messages, model, max_tokens)) as sdk_stream:
-                for chunk in sdk_stream:
-                    yield from state.events(chunk.to_dict())
+                streaming = True
+                yield from read_stream(sdk_stream, state, self._context(model))
         except self._sdk.caught as exc:
-            raise self._error(exc, model) from exc
-        if state.chunks == 0:
-            # llama-cpp-python answers 200 and then sends nothing when the prompt exceeds its context window.
-            raise ServerError(
-                f"{self.name} ({self.base_url}) ended the reply without sending anything. A local server does this "
-                "when the request is longer than its context window: try a smaller --max-input-tokens."
-            )
+            raise self._error(exc, model, streaming=streaming) from exc
         yield state.end()
 
     def complete(

@@ -17,6 +17,21 @@ from pathlib import Path
 from chatbot.errors import SessionError
 
 
+class NotRegularFile(OSError):
+    """A path that is a FIFO, a directory, a device...: never a session, and never opened for reading (a FIFO
+    would block forever)."""
+
+
+def read_regular(path: Path) -> tuple[bytes, os.stat_result]:
+    """The bytes and stat of a regular file; raises :class:`NotRegularFile` for anything else, OSError as usual."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
+        return f.read(), st
+
+
 def open_private_directory(d: Path) -> list[str]:
     """Create ``d`` (0700) if needed; returns warnings for the user (a directory others can read).
 

@@ -224,7 +224,7 @@ def _rename(app: App, arg: str, confirm: Confirm | None) -> Result:
     if not arg:
         raise UsageError("usage: /rename TITLE")
     app.chat.rename(arg)
-    return Result(f"session {app.chat.session.id} is now titled {arg!r}", notice=True)
+    return Result(f"session {app.chat.session.id} is now titled {preview(arg, 60)!r}", notice=True)
 
 
 def _delete(app: App, arg: str, confirm: Confirm | None) -> Result:

@@ -22,7 +22,7 @@ from rich.text import Text
 from chatbot import __version__
 from chatbot.app import App
 from chatbot.chat import Notice, TurnDone, stop_reply
-from chatbot.engine.text import clean
+from chatbot.engine.text import clean, is_blank
 from chatbot.errors import BudgetError, ChatbotError, Interrupted
 from chatbot.providers.base import ReasoningDelta, TextDelta
 from chatbot.terminal import commands
@@ -116,7 +116,7 @@ class Repl:
                 continue  # Ctrl-C at the prompt clears the line
             except EOFError:
                 break
-            if not line.strip():
+            if is_blank(line):
                 continue
             if self.handle(line):
                 break
