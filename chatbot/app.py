@@ -32,6 +32,7 @@ class Settings:
     system: str | None = None  # for new sessions; None: DEFAULT_SYSTEM
     max_output_tokens: int | None = None
     summary_model: str | None = None
+    retries: int = 0  # how often a request that failed before its reply began is tried again (with a notice)
 
 
 class App:
@@ -142,6 +143,7 @@ class App:
             self.store,
             max_output_tokens=self.settings.max_output_tokens,
             summary_model=self.settings.summary_model,
+            retries=self.settings.retries,
         )
         if old is not None and old is not lock:
             old.release()

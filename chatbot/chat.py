@@ -16,13 +16,37 @@ from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, summary_request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Message, Turn
-from chatbot.errors import ChatbotError, ContextLengthError, Interrupted, SaveFailed, SummaryError, UsageError
+from chatbot.errors import (
+    ChatbotError,
+    ConnectionFailed,
+    ContextLengthError,
+    Interrupted,
+    ProviderTimeout,
+    RateLimitError,
+    SaveFailed,
+    ServerError,
+    SummaryError,
+    TokenRateLimitError,
+    UsageError,
+)
 from chatbot.providers.base import ChatProvider, ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.storage.base import SessionStore
 from chatbot.storage.rescue import rescue
 from chatbot.storage.session import Session
 
 INTERRUPTED_MARK = "[interrupted by the user]"
+MAX_RETRY_WAIT = 60.0  # a server asking for a longer pause is not waited for: the user hears it and decides
+
+
+def retry_wait(exc: ChatbotError, attempt: int) -> float | None:
+    """Seconds to wait before retrying after ``exc`` (attempt 0 is the first retry), or None: do not retry."""
+    if isinstance(exc, TokenRateLimitError):
+        return None  # the request alone is over the per-minute limit: waiting does not help
+    if isinstance(exc, RateLimitError) and exc.retry_after is not None:
+        return max(exc.retry_after, 0.1) if exc.retry_after <= MAX_RETRY_WAIT else None
+    return float(2**attempt)  # 1 s, 2 s, 4 s...
+
+
 INCOMPLETE_MARK = "[incomplete: the server stopped without finishing the reply]"
 
 
@@ -62,14 +86,17 @@ class Chat:
         *,
         max_output_tokens: int | None = None,
         summary_model: str | None = None,
+        retries: int = 0,
     ) -> None:
         self.session = session
+        self.retries = retries
         self.provider = provider
         self.store = store
         self.max_output_tokens = max_output_tokens
         self.summary_model = summary_model
         # the user message of a turn that failed, kept for /retry
         self._pending: str | None = None
+        self._began = False  # the reply in progress has shown something (then a failure is not retried)
         self._apply_calibration()
 
     @property
@@ -103,7 +130,7 @@ class Chat:
         request = self.conversation.build_request(text, summarizer=self._summarize)
         yield from self._request_notices(request)
         try:
-            done = yield from self._stream(request)
+            done = yield from self._stream_retrying(request)
         except ContextLengthError as exc:
             # Not the end: shrink the request to half and retry once, telling the user.
             budget = self.conversation.shrink_budget(request)
@@ -137,6 +164,23 @@ class Chat:
             raise UsageError("nothing to retry yet")
         return turn.user_text
 
+    def _stream_retrying(self, request: Request) -> Generator[ChatEvent, None, TurnDone]:
+        """:meth:`_stream`, tried again up to ``retries`` times (announced) when it failed before the reply began."""
+        attempt = 0
+        while True:
+            self._began = False
+            try:
+                return (yield from self._stream(request))
+            except (RateLimitError, ServerError, ProviderTimeout, ConnectionFailed) as exc:
+                wait = retry_wait(exc, attempt)
+                if self._began or attempt >= self.retries or wait is None:
+                    raise  # a reply that began is not resent behind the user's back (it was shown in part)
+                attempt += 1
+                yield Notice(
+                    f"{exc.message} — retrying in {wait:g}s ({attempt} of {self.retries}; Ctrl-C cancels)", True
+                )
+                time.sleep(wait)
+
     def _stream(self, request: Request) -> Generator[ChatEvent, None, TurnDone]:
         started = time.monotonic()
         parts: list[str] = []
@@ -152,6 +196,7 @@ class Chat:
                     parts.append(event.text)
                 else:
                     reasoned = True
+                self._began = True
                 yield event
         except (KeyboardInterrupt, GeneratorExit) as exc:
             stream.close()  # the provider's generator closes its HTTP response

@@ -20,6 +20,8 @@ from chatbot.flags import build_parser
 if TYPE_CHECKING:
     from chatbot.app import App
 
+RETRIES = 2  # a failed request (no answer, 429, 5xx) is tried this many more times, each announced
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``chatbot`` script. Returns the exit status."""
@@ -87,7 +89,10 @@ def run(args: argparse.Namespace) -> int:
     from chatbot.providers import make_provider
     from chatbot.providers.endpoint import endpoint_notices
 
-    provider = make_provider(args.provider, model=args.model, base_url=args.base_url)
+    # the app retries itself (Chat), so that every retry is announced; the SDK's own retries are silent
+    provider = make_provider(
+        args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout, max_retries=0
+    )
     for line, warn in endpoint_notices(args.provider, args.base_url, args.dotenv):
         _notice(line, warning=warn)
     settings = Settings(
@@ -97,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         system=args.system,
         max_output_tokens=args.max_output_tokens or None,
         summary_model=args.summary_model,
+        retries=RETRIES,
     )
     app = App(store, provider, settings, lambda model: make_counter(args.tokenizer, args.provider, model))
     try:
@@ -156,11 +162,12 @@ def send_plain(app: App, text: str, out: TextIO, *, show_reasoning: bool) -> Non
     """Send one message and write the reply to ``out`` as plain text; notices go to stderr."""
     from chatbot.chat import Notice, stop_reply
     from chatbot.providers.base import ReasoningDelta, TextDelta
+    from chatbot.terminal.waiting import WAIT_NOTICE, watch
 
     wrote = False
     events = app.chat.send(text)
     try:
-        for event in events:
+        for event in watch(events, lambda: _notice(WAIT_NOTICE)):
             if isinstance(event, TextDelta):
                 out.write(clean(event.text))
                 out.flush()

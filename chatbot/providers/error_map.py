@@ -193,7 +193,7 @@ def map_exception(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, *, stre
     if isinstance(exc, sdk.timeout):
         return ProviderTimeout(
             f"{ctx.provider} ({ctx.base_url}) did not answer in time; try again"
-            " (slow local models may need a longer timeout)."
+            " (a slow local model may need a longer --timeout)."
         )
     if isinstance(exc, sdk.connection):
         return ConnectionFailed(

@@ -27,6 +27,7 @@ from chatbot.errors import BudgetError, ChatbotError, Interrupted
 from chatbot.providers.base import ReasoningDelta, TextDelta
 from chatbot.terminal import commands
 from chatbot.terminal.render import make_console, make_stream
+from chatbot.terminal.waiting import WAIT_NOTICE, watch
 
 HISTORY_MAX_BYTES = 512 * 1024
 
@@ -149,8 +150,16 @@ class Repl:
         stream = make_stream(self.console, plain=self.plain, show_reasoning=self.show_reasoning)
         done: TurnDone | None = None
         events = chat.send(text)
+        shown: list[bool] = []  # the wait notice only before the reply starts: later the live tail is on screen
+
+        def waiting() -> None:
+            if not shown:
+                self._notice(WAIT_NOTICE)
+
         try:
-            for event in events:
+            for event in watch(events, waiting):
+                if isinstance(event, (TextDelta, ReasoningDelta)):
+                    shown.append(True)
                 if isinstance(event, TextDelta):
                     stream.feed(clean(event.text))
                 elif isinstance(event, ReasoningDelta):
