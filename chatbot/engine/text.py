@@ -8,6 +8,7 @@ what is stored stays exactly as received.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # whole escape sequences, so that no "[2J" litter is left: CSI (ESC [ ... final), OSC and the other string commands
 # (ESC ] ... BEL or ESC \), and two-character escapes
@@ -21,6 +22,24 @@ _INVISIBLE = re.compile(r"[\s\x00\u200b-\u200f\u2060-\u2064\ufeff\u00ad\u034f\u1
 def clean(text: str) -> str:
     """``text`` without control characters other than newline and tab (what a terminal would act on)."""
     return _CONTROL.sub("", _SEQUENCE.sub("", text))
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def wire_safe(value: Any) -> Any:
+    """``value`` (messages: dicts, lists, strings) with lone surrogates replaced by U+FFFD.
+
+    A reply can carry ``"\\ud800"`` (valid JSON, not valid UTF-8); stored as received, it must still not make every
+    later request of the session unencodable.
+    """
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {k: wire_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [wire_safe(v) for v in value]
+    return value
 
 
 def is_blank(text: str) -> bool:

@@ -206,6 +206,8 @@ def map_exception(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, *, stre
         return classify_error(getattr(exc, "status_code", None), getattr(exc, "body", None), str(exc), headers, ctx)
     if isinstance(exc, sdk.api):
         return classify_error(None, getattr(exc, "body", None), str(getattr(exc, "message", exc)), None, ctx)
+    if isinstance(exc, UnicodeEncodeError):  # our side: text that UTF-8 cannot hold; nothing was sent
+        return ProviderError(f"the request to {ctx.provider} could not be encoded ({exc.reason}); nothing was sent")
     if isinstance(exc, ValueError):  # a server that streams something that is not JSON
         return ServerError(f"{ctx.provider} ({ctx.base_url}) sent a response that is not valid JSON: {exc}")
     return ProviderError(f"{ctx.provider} ({ctx.base_url}) failed: {exc}")

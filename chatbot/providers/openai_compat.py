@@ -12,6 +12,7 @@ import re
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
+from chatbot.engine.text import wire_safe
 from chatbot.errors import ProviderError
 from chatbot.providers.base import (
     ChatProvider,
@@ -167,7 +168,7 @@ class CompatProvider(ChatProvider):
         return {"stream_options": {"include_usage": True}}
 
     def _params(self, messages: Sequence[Message], model: str, max_tokens: int | None) -> dict[str, Any]:
-        params: dict[str, Any] = {"model": model, "messages": list(messages)}
+        params: dict[str, Any] = {"model": model, "messages": wire_safe(list(messages))}
         if max_tokens is not None:
             params.update(token_limit_param(model, max_tokens))
         return params

@@ -169,6 +169,10 @@ def test_a_lone_surrogate_in_a_reply_is_printed_and_saved(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     assert stored_turns(tmp_path, "s1")[0]["messages"][-1]["content"] == "a\ud800b"
+    with HostileServer(Answer(events=reply("next"))) as server:
+        again = run_chatbot(*openai_flags(server.base_url), "--session", "s1", "-p", "more", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr  # the stored surrogate does not poison later requests
+    assert server.requests[0]["messages"][-2]["content"] == "a\ufffdb"
 
 
 def test_a_failed_save_keeps_the_turn_in_a_rescue_file(tmp_path, make_app, monkeypatch):
