@@ -95,6 +95,7 @@ class StreamState:
         self.usage: Usage | None = None
         self.finish_reason: str | None = None
         self.chunks = 0  # chunks seen: a stream with none at all is a failed one
+        self.done = False  # the server sent [DONE]: it finished, even if it named no finish reason
 
     def events(self, chunk: Mapping[str, Any]) -> Generator[StreamEvent, None, None]:
         """The events of one chunk, in order: reasoning before content."""
@@ -121,8 +122,8 @@ class StreamState:
                 yield TextDelta(content)
 
     def end(self) -> StreamEnd:
-        """The closing event."""
-        return StreamEnd(self.usage, self.finish_reason)
+        """The closing event. Neither [DONE] nor a finish reason: the finish reason stays None (incomplete)."""
+        return StreamEnd(self.usage, self.finish_reason or ("stop" if self.done else None))
 
 
 def completion_from_dict(data: Mapping[str, Any]) -> Completion:

@@ -77,6 +77,7 @@ def read_stream(sdk_stream: Any, state: StreamState, ctx: ErrorContext) -> Gener
         if not data.strip():
             continue  # retry:, event: ping, an empty data: line — valid SSE that carries no chunk
         if data.startswith("[DONE]"):
+            state.done = True
             break
         yield from state.events(parse_chunk(data, ctx))
     if state.chunks == 0 and kind in ("text/event-stream", ""):

@@ -23,7 +23,7 @@ from chatbot import __version__
 from chatbot.app import App
 from chatbot.chat import Notice, TurnDone, stop_reply
 from chatbot.engine.text import clean, is_blank
-from chatbot.errors import BudgetError, ChatbotError, Interrupted
+from chatbot.errors import BudgetError, ChatbotError, Interrupted, OutputError
 from chatbot.providers.base import ReasoningDelta, TextDelta
 from chatbot.terminal import commands
 from chatbot.terminal.render import make_console, make_stream
@@ -181,6 +181,9 @@ class Repl:
             else:
                 self._notice("cancelled before any answer; /retry resends your message")
             return 130
+        except OSError as exc:  # the terminal went away (EIO) or stdout is full: keep the partial answer, marked
+            stop_reply(events, Interrupted(f"the output could not be written ({exc.strerror})", OutputError.exit_code))
+            raise OutputError(f"cannot write to the terminal: {exc.strerror}; the turn is saved") from None
         except ChatbotError as exc:
             stream.abort("")
             retryable = chat.pending is not None and not isinstance(exc, BudgetError) and not self.one_shot

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -245,3 +246,35 @@ def test_file_size_limit_is_one_clear_line(tmp_path):
     assert result.returncode not in (0, -signal.SIGXFSZ), result.stderr
     assert "Traceback" not in result.stderr
     assert "File too large" in result.stderr
+
+
+def test_a_done_without_finish_reason_is_complete(tmp_path):
+    with HostileServer(Answer(events=[chunk("all of it"), DONE])) as server:
+        result = run_chatbot(*openai_flags(server.base_url), "--session", "s1", stdin="hi\n", cwd=tmp_path)
+    assert result.returncode == 0 and "incomplete" not in result.stderr
+    assert stored_turns(tmp_path, "s1")[0]["messages"][-1]["content"] == "all of it"
+
+
+class _DyingTerminal(io.StringIO):
+    """A terminal that fails (EIO, as after a hang-up) once some of the reply was written."""
+
+    def write(self, text: str) -> int:
+        if "word" in self.getvalue():
+            raise OSError(5, "Input/output error")
+        return super().write(text)
+
+
+def test_a_terminal_that_fails_mid_reply_keeps_the_turn_and_releases_the_lock_last(make_app):
+    from chatbot.errors import OutputError
+    from chatbot.providers.echo import EchoProvider
+    from chatbot.terminal.render import make_console
+    from chatbot.terminal.repl import Repl
+
+    app = make_app(EchoProvider(delay=0))
+    app.open("s1")
+    console = make_console(plain=True, file=_DyingTerminal())
+    with pytest.raises(OutputError, match="Input/output error"):
+        Repl(app, plain=True, console=console).send("word " * 50)
+    app.close()
+    turn = app.store.load("s1").conversation.turns[0]
+    assert turn.interrupted and "output could not be written" in turn.answer_text
