@@ -19,6 +19,7 @@ from chatbot.flags import build_parser
 
 if TYPE_CHECKING:
     from chatbot.app import App
+    from chatbot.providers.base import ChatProvider
 
 RETRIES = 2  # a failed request (no answer, 429, 5xx) is tried this many more times, each announced
 
@@ -86,15 +87,8 @@ def run(args: argparse.Namespace) -> int:
         max_input_tokens=args.max_input_tokens,
     )
     from chatbot.engine.tokens import make_counter
-    from chatbot.providers import make_provider
-    from chatbot.providers.endpoint import endpoint_notices
 
-    # the app retries itself (Chat), so that every retry is announced; the SDK's own retries are silent
-    provider = make_provider(
-        args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout, max_retries=0
-    )
-    for line, warn in endpoint_notices(args.provider, args.base_url, args.dotenv):
-        _notice(line, warning=warn)
+    provider = _provider(args)
     settings = Settings(
         provider_name=args.provider,
         model=args.model,
@@ -122,6 +116,20 @@ def run(args: argparse.Namespace) -> int:
         return script(app, sys.stdin, args)
     finally:
         app.close()
+
+
+def _provider(args: argparse.Namespace) -> ChatProvider:
+    """The provider for ``args``; the user hears where the key goes when that is not simply the provider's server."""
+    from chatbot.providers import make_provider
+    from chatbot.providers.endpoint import endpoint_notices
+
+    # the app retries itself (Chat), so that every retry is announced; the SDK's own retries are silent
+    provider = make_provider(
+        args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout, max_retries=0
+    )
+    for line, warn in endpoint_notices(args.provider, args.base_url, args.dotenv):
+        _notice(line, warning=warn)
+    return provider
 
 
 def _refuse_undecodable(args: argparse.Namespace) -> None:
