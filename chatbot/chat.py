@@ -35,6 +35,7 @@ from chatbot.storage.rescue import rescue
 from chatbot.storage.session import Session
 
 INTERRUPTED_MARK = "[interrupted by the user]"
+INCOMPLETE_MARK = "[incomplete: the server stopped without finishing the reply]"
 MAX_RETRY_WAIT = 60.0  # a server asking for a longer pause is not waited for: the user hears it and decides
 
 
@@ -45,9 +46,6 @@ def retry_wait(exc: ChatbotError, attempt: int) -> float | None:
     if isinstance(exc, RateLimitError) and exc.retry_after is not None:
         return max(exc.retry_after, 0.1) if exc.retry_after <= MAX_RETRY_WAIT else None
     return float(2**attempt)  # 1 s, 2 s, 4 s...
-
-
-INCOMPLETE_MARK = "[incomplete: the server stopped without finishing the reply]"
 
 
 @dataclass(frozen=True)
@@ -239,7 +237,11 @@ class Chat:
         )
         if usage and not interrupted:
             self._calibrate(request, usage)
-        self.save()
+        try:
+            self.save()
+        except SaveFailed:
+            self._pending = None  # the turn is recorded (and rescued): /retry must not send it twice
+            raise
         return TurnDone(turn, request, usage, request.tokens, est_completion, latency)
 
     @staticmethod
