@@ -10,6 +10,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import signal
 import stat
 import tempfile
 from pathlib import Path
@@ -128,6 +129,18 @@ def write_atomic(path: Path, payload: bytes) -> tuple[int, ...]:
 
     A kill at any moment leaves the old or the new file. Returns the new file's :func:`fingerprint`.
     """
+    # Ctrl-C, SIGTERM and SIGHUP wait until the file is in place: they stop a reply, never a save half-way
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED)
+    try:
+        return _write_atomic(path, payload)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+_DEFERRED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+def _write_atomic(path: Path, payload: bytes) -> tuple[int, ...]:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)  # mode 0600
     try:
         with os.fdopen(fd, "wb") as f:

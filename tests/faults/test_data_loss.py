@@ -279,3 +279,25 @@ def test_a_terminal_that_fails_mid_reply_keeps_the_turn_and_releases_the_lock_la
     app.close()
     turn = app.store.load("s1").conversation.turns[0]
     assert turn.interrupted and "output could not be written" in turn.answer_text
+
+
+def test_a_signal_during_a_save_waits_until_the_file_is_in_place(tmp_path, monkeypatch):
+    from chatbot.storage import files
+
+    target = tmp_path / "s.json"
+    target.write_bytes(b"old")
+    seen: list[bytes] = []
+    previous = signal.signal(signal.SIGTERM, lambda *_: seen.append(target.read_bytes()))
+    real_fsync = os.fsync
+
+    def fsync_then_signal(fd):
+        real_fsync(fd)
+        if not seen:
+            os.kill(os.getpid(), signal.SIGTERM)  # arrives mid-save
+
+    monkeypatch.setattr(os, "fsync", fsync_then_signal)
+    try:
+        files.write_atomic(target, b"new")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert seen == [b"new"]
