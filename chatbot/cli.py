@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if args.list_sessions:
         from chatbot.terminal.commands import format_sessions
 
-        print(format_sessions(store))
+        print(clean(format_sessions(store)))
         return 0
     if args.session is not None:
         validate_id(args.session)  # refused before any request or file access

@@ -133,7 +133,7 @@ def _markdown_lines(console: Console, markup: str, code_theme: str) -> list[list
     empty edges); blocks are printed one at a time, so such margins are dropped here and exactly one blank
     line is put between blocks by the caller, as in a document rendered whole.
     """
-    lines = console.render_lines(_Markdown(markup, code_theme=code_theme), pad=False)
+    lines = console.render_lines(_Markdown(markup, code_theme=code_theme, hyperlinks=False), pad=False)  # URLs shown
     start, end = 0, len(lines)
     while start < end and _is_blank(lines[start]):
         start += 1

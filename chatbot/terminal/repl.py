@@ -206,7 +206,7 @@ class Repl:
         self.console.print(
             Text.assemble(
                 (f"chatbot {__version__}", "bold"),
-                f" · {self.app.provider.name} · {chat.model} · session {chat.session.id} ({state}) · memory "
+                f" · {self.app.provider.name} · {clean(chat.model)} · session {chat.session.id} ({state}) · memory "
                 f"{mem.strategy}, budget {mem.max_input_tokens} tokens\n",
                 (
                     "The model is stateless: each request re-sends the conversation. /context shows it, /help lists "
@@ -267,7 +267,7 @@ class Repl:
             used = f"context {request.tokens}/{request.budget} tokens ({100 * request.tokens // request.budget}%)"
         except ChatbotError:
             used = "context over budget"
-        self._status = f" {chat.session.id} · {chat.model} · {used} · /help"
+        self._status = f" {chat.session.id} · {clean(chat.model)} · {used} · /help"
 
     def _confirm(self, question: str) -> bool:
         session: PromptSession[str] = PromptSession(**{k: v for k, v in self._pt_io.items() if v is not None})

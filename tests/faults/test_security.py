@@ -137,3 +137,27 @@ def test_a_loopback_base_url_from_the_command_line_is_named_without_warning(tmp_
         result = run_chatbot(*openai_flags(server.base_url), "--session", "s1", stdin="", cwd=tmp_path)
     assert f"OPENAI_API_KEY to {server.base_url}" in result.stderr
     assert "plain http://" not in result.stderr
+
+
+def test_a_markdown_link_shows_where_it_goes():
+    from chatbot.terminal.render import MarkdownStream, make_console
+
+    out = io.StringIO()
+    console = make_console(file=out, force_terminal=True, width=80, height=24)
+    stream = MarkdownStream(console)
+    stream.feed("Log in at [your bank](http://evil.example/login).\n")
+    stream.finish()
+    assert "\x1b]8" not in out.getvalue() and "http://evil.example/login" in out.getvalue()
+
+
+def test_titles_and_models_read_from_files_are_stripped(tmp_path):
+    run_chatbot("--provider", "echo", "--session", "s1", stdin="hi\n", cwd=tmp_path)
+    path = tmp_path / "sessions" / "s1.json"
+    data = json.loads(path.read_text())
+    data["title"], data["model"] = "T\x1b]0;pwned\x07itle", "m\x1b[2Jodel"
+    path.write_text(json.dumps(data))
+    listed = run_chatbot("--list-sessions", cwd=tmp_path)
+    assert "Title" in listed.stdout
+    assert_inert(listed.stdout)
+    sessions = run_chatbot("--provider", "echo", "--session", "s1", stdin="/sessions\n/model\n", cwd=tmp_path)
+    assert_inert(sessions.stdout)
