@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
@@ -48,6 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         quiet_stdout()
         return 141
     except OSError as exc:  # a file-system fault no layer expected: still one line, never a traceback
+        if exc.errno == errno.EIO and not exc.filename:  # the terminal closed under the prompt (a hang-up)
+            _stderr("chatbot: the terminal went away (input/output error); the session is saved")
+            return 128 + signal.SIGHUP
         _stderr(f"chatbot: {exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}")
         return OutputError.exit_code
 

@@ -301,3 +301,21 @@ def test_a_signal_during_a_save_waits_until_the_file_is_in_place(tmp_path, monke
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert seen == [b"new"]
+
+
+def test_a_terminal_gone_under_the_prompt_is_a_hang_up_not_a_traceback(monkeypatch, capsys):
+    import errno
+
+    from chatbot import cli
+
+    def hung_up(args):
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(cli, "run", hung_up)
+    try:
+        assert cli.main(["--provider", "echo"]) == 129
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_DFL)
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    assert "terminal went away" in capsys.readouterr().err
