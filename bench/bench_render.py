@@ -1,6 +1,6 @@
 """Benchmark: streamed Markdown rendering vs plain text, through a real 80x24 pseudo-terminal.
 
-Run by hand: ``python bench/bench_render.py [--chunks 4000] [--repeat 3]``.
+Run by hand: ``python bench/bench_render.py [--chunks 4000] [--repeat 3] [--case mixed|single|paragraph|all]``.
 
 A child process renders a generated ~4,000-chunk answer (paragraphs, lists, code blocks) to the slave side of a
 pty while this process drains the master side, as a terminal would. For each mode it reports the rendering time
@@ -9,6 +9,10 @@ second, and the bytes the terminal received. It then replays the Markdown run's 
 (``pyte``, if installed; ``pip install pyte``) and checks that every marker line ("paragraph 17", "item 3.2",
 "code 5 line 4") appears exactly once in the final scrollback plus screen: no lost and no duplicated lines. The
 plain run is checked the same way on its ANSI-free output.
+
+Two hostile cases bound the renderer's cost (``--big-mb``, default 10): ``single`` is the mixed answer repeated to
+that size and sent as ONE chunk; ``paragraph`` is one paragraph of that size with no blank line, in network-sized
+chunks (20-100 characters). Any reply should render within about 2x of plain text.
 """
 
 from __future__ import annotations
@@ -71,6 +75,25 @@ def build_answer(target_chunks: int, seed: int = 1) -> list[str]:
         chunks.append(text[pos : pos + step])
         pos += step
     return chunks
+
+
+def build_case(case: str, target_chunks: int, megabytes: float) -> list[str]:
+    """The chunks of one benchmark case (see the module docstring)."""
+    size = int(megabytes * 1_000_000)
+    if case == "single":
+        unit = "".join(build_answer(target_chunks))
+        return [(unit * (size // len(unit) + 1))[:size]]
+    if case == "paragraph":
+        rng = random.Random(2)
+        words = ["the", "model", "is", "stateless", "so", "every", "request", "sends", "it", "again"]
+        text = " ".join(rng.choices(words, k=size // 5))[:size] + "\n"
+        chunks, pos = [], 0
+        while pos < len(text):
+            step = rng.randint(20, 100)
+            chunks.append(text[pos : pos + step])
+            pos += step
+        return chunks
+    return build_answer(target_chunks)
 
 
 def child(mode: str, pace: str, chunks_file: str, result_file: str) -> None:
@@ -185,36 +208,46 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=4000)
     parser.add_argument("--repeat", type=int, default=3, help="unpaced runs per mode; the fastest is reported")
     parser.add_argument("--pace", type=float, default=1000, help="chunks/s of the paced runs (0: none)")
+    parser.add_argument("--case", choices=["mixed", "single", "paragraph", "all"], default="mixed")
+    parser.add_argument("--big-mb", type=float, default=10.0, help="size of the single and paragraph cases")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(*args.child)
         return
+    for case in ["mixed", "single", "paragraph"] if args.case == "all" else [args.case]:
+        bench_case(case, args)
 
-    chunks = build_answer(args.chunks)
+
+def bench_case(case: str, args: argparse.Namespace) -> None:
+    """Run and print one case: plain vs Markdown, unpaced (and paced for the mixed answer)."""
+    chunks = build_case(case, args.chunks, args.big_mb)
     text = "".join(chunks)
     expected = MARKER.findall(text)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(chunks, f)
         chunks_file = f.name
-    paces = [0.0] + ([args.pace] if args.pace else [])
+    paces = [0.0] + ([args.pace] if args.pace and case == "mixed" else [])
+    repeat = args.repeat if case == "mixed" else 1
     best: dict[tuple[str, float], Run] = {}
     try:
         for pace in paces:
             for mode in ("plain", "markdown"):
-                runs = [run_in_pty(mode, pace, chunks_file) for _ in range(args.repeat if not pace else 1)]
+                runs = [run_in_pty(mode, pace, chunks_file) for _ in range(repeat if not pace else 1)]
                 best[mode, pace] = min(runs, key=lambda run: run.seconds)
     finally:
         os.unlink(chunks_file)
 
-    print(f"{len(chunks)} chunks, {len(text)} characters, {len(expected)} marker lines, {COLUMNS}x{ROWS} pty")
+    print(f"\ncase {case}: {len(chunks)} chunks, {len(text)} characters, {len(expected)} marker lines, "
+          f"{COLUMNS}x{ROWS} pty")
     print(f"| {'mode':<8} | {'pace':>7} | {'render s':>8} | {'cpu s':>6} | {'wall s':>6} | {'chunks/s':>9} "
           f"| {'bytes':>7} | scrollback check |")
     print("|" + "|".join("-" * n for n in (10, 9, 10, 8, 8, 11, 9, 18)) + "|")
     for (mode, pace), run in best.items():
         pace_label = f"{pace:.0f}/s" if pace else "max"
         print(f"| {mode:<8} | {pace_label:>7} | {run.seconds:>8.3f} | {run.cpu:>6.3f} | {run.wall:>6.3f} "
-              f"| {len(chunks) / run.seconds:>9,.0f} | {len(run.data):>7,} | {check(mode, run.data, expected):<16} |")
+              f"| {len(chunks) / run.seconds:>9,.0f} | {len(run.data):>7,} "
+              f"| {check(mode, run.data, expected) if case == 'mixed' else 'not checked':<16} |")
     for pace in paces:
         md, plain = best["markdown", pace], best["plain", pace]
         label = f"paced {pace:.0f}/s" if pace else "unpaced"

@@ -64,6 +64,7 @@ class Settings:
     log: RequestLog | None = None  # --log-requests
     roles: dict[str, str] = field(default_factory=dict)  # the config file's [roles], for /role
     background_summaries: bool = False  # terminal mode: write due summaries while the user types
+    retries: int = 0  # how often a request that failed before its reply began is tried again (with a notice)
 
 
 class App:
@@ -222,6 +223,7 @@ class App:
             stream=self.settings.stream,
             log=self.settings.log,
             background_summaries=self.settings.background_summaries,
+            retries=self.settings.retries,
         )
         if old is not None and old is not lock:
             old.release()

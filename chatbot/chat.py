@@ -13,16 +13,26 @@ from dataclasses import replace
 from typing import Any
 
 from chatbot.attach import Content, Outbox
-from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, fold_now
 from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.tokens import TokenCounter
-from chatbot.engine.turn import Message, Turn, validate_request
-from chatbot.errors import BudgetError, ChatbotError, ContextLengthError, StoreUnavailable, SummaryError, UsageError
+from chatbot.engine.turn import Message, validate_request
+from chatbot.errors import (
+    BudgetError,
+    ChatbotError,
+    ContextLengthError,
+    Interrupted,
+    SaveFailed,
+    StoreUnavailable,
+    SummaryError,
+    UsageError,
+)
 from chatbot.events import ChatEvent, Notice, ToolFinished, ToolStarted, TurnDone, request_notices
+from chatbot.open_session import OpenSession
 from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDelta, ToolCall, Usage
 from chatbot.request_log import RequestLog
-from chatbot.rounds import INTERRUPTED_MARK, Progress
+from chatbot.retry import retrying
+from chatbot.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.summaries import SummaryAhead
@@ -33,7 +43,7 @@ from chatbot.tools.registry import Registry
 DEFAULT_TOOL_ROUNDS = 8
 
 
-class Chat:
+class Chat(OpenSession):
     """Drives one session: the stateless model gets the whole request every time; this decides what it holds."""
 
     def __init__(
@@ -50,14 +60,15 @@ class Chat:
         stream: bool = True,
         log: RequestLog | None = None,
         background_summaries: bool = False,
+        retries: int = 0,
     ) -> None:
-        self.session = session
+        super().__init__(session, store)
+        self.retries = retries  # a model call that fails before its reply begins is tried again, announced
         self.tools = tools
         self.max_tool_rounds = max_tool_rounds
         # asked before each call (--confirm-tools); False refuses it and the model is told so
         self.confirm_tool = confirm_tool
         self.provider = provider
-        self.store = store
         self.max_output_tokens = max_output_tokens
         self.summary_model = summary_model
         self.streaming = stream  # False (--no-stream): ask for the whole reply at once
@@ -72,11 +83,6 @@ class Chat:
         # the summary the next request will fold, written while the user types (terminal mode only)
         self._ahead = SummaryAhead(self._summarize, enabled=background_summaries)
         self._apply_calibration()
-
-    @property
-    def conversation(self) -> Conversation:
-        """The session's conversation."""
-        return self.session.conversation
 
     @property
     def model(self) -> str:
@@ -127,6 +133,10 @@ class Chat:
             yield from request_notices(request)
             done = yield from self._turn(request)
         self._pending = None
+        if done.turn.interrupted and done.turn.answer_text.endswith(INCOMPLETE_MARK):
+            yield Notice(
+                "the server ended the reply without saying it was finished; it is kept, marked incomplete", True
+            )
         yield from self._store_notices
         self._store_notices.clear()
         self._ahead.start(self.conversation)
@@ -185,10 +195,11 @@ class Chat:
                         "now, without tools",
                         True,
                     )
-        except (KeyboardInterrupt, GeneratorExit):
+        except (KeyboardInterrupt, GeneratorExit) as exc:
             if progress.started():
                 # keep what happened, marked, so the next request stays well-formed (every call has its result)
-                self._record(request, progress, interrupted=True)
+                mark = f"[interrupted: {exc.reason}]" if isinstance(exc, Interrupted) else INTERRUPTED_MARK
+                self._record(request, progress, interrupted=True, mark=mark)
                 self._pending = None
             raise
         except ChatbotError as exc:
@@ -196,6 +207,9 @@ class Chat:
                 self._record(request, progress, interrupted=True, mark=f"[the turn stopped: {exc.message}]")
                 self._pending = None
             raise
+        if progress.finish_reason is None and progress.answer().strip():
+            # the stream just ended (no finish reason, no [DONE]): a reply cut short must not pass for a whole one
+            return self._record(request, progress, interrupted=True, mark=INCOMPLETE_MARK)
         return self._record(request, progress)
 
     def _reply(
@@ -208,9 +222,12 @@ class Chat:
             validate_request(messages, in_turn=True)
         estimate = request.tokens + progress.tokens(self.conversation.counter)
         started, first = time.monotonic(), None
-        stream = self._events(messages, tools)
+        stream = retrying(lambda: self._events(messages, tools), self.retries)
         try:
             for event in stream:
+                if isinstance(event, Notice):
+                    yield event  # a retry, announced
+                    continue
                 if first is None and self.streaming and not isinstance(event, StreamEnd):
                     first = time.monotonic()
                 if isinstance(event, StreamEnd):
@@ -302,6 +319,9 @@ class Chat:
             self._calibrate(request, usage)  # one call: the estimate and the reported count are of the same request
         try:
             self.save()
+        except SaveFailed:
+            self._pending = None  # the turn is recorded (and rescued): /retry must not send it twice
+            raise
         except StoreUnavailable as exc:  # the reply was seen: keep the turn, say so once the reply is done
             self._store_notices.append(Notice(exc.message, True))
             self._store_away = True
@@ -366,24 +386,6 @@ class Chat:
         self._apply_calibration()
         self.save()
 
-    def undo(self) -> Turn | None:
-        """Drop the last stored turn and save; returns it (None when there is none)."""
-        turn = self.conversation.undo()
-        if turn is not None:
-            self.save()
-        return turn
-
-    def take_back_for_edit(self, text: str) -> Content:
-        """Drop the last turn (/edit) and return ``text`` as the message that replaces it; images the old message
-        carried stay with the new one (its text, fenced files included, is what was edited)."""
-        turn = self.undo()
-        old = turn.messages[0].get("content") if turn else None
-        if isinstance(old, list):
-            images = [p for p in old if isinstance(p, dict) and p.get("type") == "image_url"]
-            if images:
-                return [{"type": "text", "text": text}, *images]
-        return text
-
     def reset(self) -> int:
         """Forget every turn and the summary (the system message stays) and save; returns how many turns went."""
         count = len(self.conversation.turns)
@@ -391,28 +393,3 @@ class Chat:
         self._pending = None
         self.save()
         return count
-
-    def set_option(self, key: str, value: Any) -> None:
-        """Send ``key: value`` with every later chat request of this session (None removes it) and save."""
-        self.session.set_option(key, value)
-        self.save()
-
-    @property
-    def options(self) -> dict[str, Any]:
-        """The model options this session sends (a copy)."""
-        return dict(self.session.options)
-
-    def set_system(self, text: str) -> None:
-        """Replace the system message (sent first in every later request) and save."""
-        self.conversation.system = text
-        self.save()
-
-    def rename(self, title: str) -> None:
-        """Give the session a title and save."""
-        self.session.title = title
-        self.save()
-
-    def save(self) -> None:
-        """Write the session (atomically) when a store is attached."""
-        if self.store is not None:
-            self.store.save(self.session)

@@ -7,29 +7,37 @@ failures print one line (``chatbot: ...``) and exit with the error's code; nothi
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chatbot.errors import ChatbotError, UsageError
+from chatbot.engine.text import clean, is_blank
+from chatbot.errors import ChatbotError, Interrupted, OutputError, UsageError
 from chatbot.flags import build_parser
-from chatbot.modes import notice
+from chatbot.modes import notice, stderr_line
 
 if TYPE_CHECKING:
     from chatbot.app import App
     from chatbot.attach import Attachment
     from chatbot.config import Config
+    from chatbot.providers.base import ChatProvider
     from chatbot.storage.base import SessionStore
     from chatbot.tools.setup import Toolbox
+
+RETRIES = 2  # a failed request (no answer, 429, 5xx) is tried this many more times, each announced
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``chatbot`` script. Returns the exit status."""
     from chatbot import config
+    from chatbot.terminal.safety import guard_process, quiet_stdout
 
-    _load_dotenv()  # before the parser reads its defaults: CHATBOT_* may come from .env too
+    closed = guard_process()  # signals handled like Ctrl-C, total output encoding, no closed standard streams
+    dotenv = _load_dotenv()  # before the parser reads its defaults: CHATBOT_* may come from .env too
     parser = build_parser()
     problem: ChatbotError | None = None
     try:
@@ -37,32 +45,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         config.apply(parser, settings)  # the file's values become defaults: flags still win
     except ChatbotError as exc:
         problem = exc  # reported after parsing, so --help and --version still work with a broken file
-    args = parser.parse_args(argv)
-    if problem is not None:
-        print(f"chatbot: {problem.message}", file=sys.stderr)
-        return problem.exit_code
-    if args.config:
-        print(config.report(parser, argv, args, settings))
-        return 0
-    # Undecodable input bytes become U+FFFD rather than a crash (and never reach a request as lone surrogates).
-    if hasattr(sys.stdin, "reconfigure"):
-        sys.stdin.reconfigure(errors="replace")
+    args = parser.parse_args(argv, namespace=argparse.Namespace(dotenv=dotenv))
     try:
+        if problem is not None:
+            raise problem
+        if closed:
+            raise OutputError("standard output is closed; chatbot needs somewhere to write its replies")
+        if args.config:
+            print(config.report(parser, argv, args, settings))
+            return 0
         return run(args, settings)
     except ChatbotError as exc:
-        print(f"chatbot: {exc.message}", file=sys.stderr)
+        stderr_line(f"chatbot: {clean(exc.message)}")
+        if isinstance(exc, OutputError):
+            quiet_stdout()  # the interpreter's last flush of stdout would fail again, with a traceback
         return exc.exit_code
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        stderr_line("")
+        return exc.exit_code if isinstance(exc, Interrupted) else 130
     except BrokenPipeError:
         # the reader went away (`chatbot ... | head`): stop quietly, like other Unix tools killed by SIGPIPE
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        quiet_stdout()
         return 141
+    except OSError as exc:  # a file-system fault no layer expected: still one line, never a traceback
+        if exc.errno == errno.EIO and not exc.filename:  # the terminal closed under the prompt (a hang-up)
+            stderr_line("chatbot: the terminal went away (input/output error); the session is saved")
+            return 128 + signal.SIGHUP
+        stderr_line(f"chatbot: {exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}")
+        return OutputError.exit_code
 
 
 def _check_combinations(args: argparse.Namespace) -> None:
-    if args.prompt is not None and not args.prompt.strip():
+    _refuse_undecodable(args)
+    if args.prompt is not None and is_blank(args.prompt):
         raise UsageError("-p needs a message to send")
     for flag, used in (("--json", args.json), ("-x/--extract", args.extract), ("-f/--file", args.file)):
         if used and args.prompt is None:
@@ -131,9 +146,9 @@ def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
     from chatbot.terminal import commands
 
     if args.list_sessions:
-        print(commands.format_sessions(store))
+        print(clean(commands.format_sessions(store)))
     elif args.search is not None:
-        print(commands.format_hits(store, args.search))
+        print(clean(commands.format_hits(store, args.search)))
     elif args.import_sessions is not None:
         from chatbot.storage.transfer import import_sessions
 
@@ -194,7 +209,6 @@ def _make_app(
     from chatbot.app import App, Settings, parse_option
     from chatbot.engine.memory import MemoryConfig
     from chatbot.engine.tokens import make_counter
-    from chatbot.providers import make_provider
     from chatbot.request_log import RequestLog
 
     memory = MemoryConfig(
@@ -205,7 +219,7 @@ def _make_app(
         max_input_tokens=args.max_input_tokens,
         window_step=args.window_step,
     )
-    provider = make_provider(args.provider, model=args.model, base_url=args.base_url)
+    provider = _provider(args)
     interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
     settings = Settings(
         provider_name=args.provider,
@@ -221,6 +235,7 @@ def _make_app(
         roles=cfg.roles,
         # script and -p keep their exact order of requests (summary, then chat); the terminal writes them ahead
         background_summaries=interactive,
+        retries=RETRIES,
     )
     counters = lambda model: make_counter(args.tokenizer, args.provider, model)  # noqa: E731
     return App(store, provider, settings, counters, tools=toolbox.registry if toolbox else None)
@@ -238,9 +253,42 @@ def _open_tools(args: argparse.Namespace) -> Toolbox | None:
     return toolbox
 
 
-def _load_dotenv() -> None:
-    """Read ``.env`` in the working directory into the environment (never overriding what is set)."""
-    if os.path.exists(".env"):
-        from dotenv import load_dotenv
+def _provider(args: argparse.Namespace) -> ChatProvider:
+    """The provider for ``args``; the user hears where the key goes when that is not simply the provider's server."""
+    from chatbot.providers import make_provider
+    from chatbot.providers.endpoint import endpoint_notices
 
-        load_dotenv(".env", override=False)
+    # the app retries itself (Chat), so that every retry is announced; the SDK's own retries are silent
+    provider = make_provider(
+        args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout, max_retries=0
+    )
+    for line, warn in endpoint_notices(args.provider, args.base_url, args.dotenv):
+        notice(line, warning=warn)
+    return provider
+
+
+def _refuse_undecodable(args: argparse.Namespace) -> None:
+    """Arguments with bytes that are not UTF-8 (``-p $'\\xff'``) are refused before anything is sent or stored."""
+    for name, value in vars(args).items():
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                flag = "-p/--prompt" if name == "prompt" else "--" + name.replace("_", "-")
+                raise UsageError(
+                    f"{flag} contains bytes that are not valid UTF-8; check the terminal's encoding"
+                ) from None
+
+
+def _load_dotenv() -> frozenset[str]:
+    """Read ``.env`` in the working directory into the environment (never overriding what is set).
+
+    Runs before the parser reads its defaults (CHATBOT_* may come from .env too). Returns the names it set.
+    """
+    if not os.path.exists(".env"):
+        return frozenset()
+    from dotenv import load_dotenv
+
+    before = {k for k, v in os.environ.items() if v}
+    load_dotenv(".env", override=False)
+    return frozenset(k for k, v in os.environ.items() if v and k not in before)

@@ -6,12 +6,14 @@ process ends with. The CLI prints ``chatbot: <message>`` and exits with the code
     ChatbotError                      1
     ├── UsageError                    2  a bad flag, argument or command value
     ├── ConfigError                   2  missing key, unloadable tokenizer, bad base URL
+    ├── OutputError                  74  standard output cannot be written (closed, full disk)
     ├── SessionError                  3
     │   ├── InvalidSessionId
     │   ├── SessionNotFound
     │   ├── SessionLocked
     │   ├── SessionCorrupt
-    │   └── StoreUnavailable             the session store (PostgreSQL) cannot be reached; turns kept in memory
+    │   ├── StoreUnavailable             the session store (PostgreSQL) cannot be reached; turns kept in memory
+    │   └── SaveFailed                   a session could not be written; the message names its rescue file
     ├── BudgetError                   4  even the system message and the new message do not fit
     ├── SummaryError                  1  the summarizer failed (the request falls back, history unchanged)
     ├── InvalidRequest                1  a request that breaks the chat format; never sent
@@ -24,11 +26,16 @@ process ends with. The CLI prints ``chatbot: <message>`` and exits with the code
         │   └── TokenRateLimitError
         ├── ContextLengthError
         ├── ServerError
+        │   └── IncompleteReply          the stream ended without a finish: the reply is kept, marked
         ├── ProviderTimeout
         └── ConnectionFailed
+
+    KeyboardInterrupt ── Interrupted   (a signal or a closed output stopped a reply: handled like Ctrl-C)
 """
 
 from __future__ import annotations
+
+import signal
 
 
 class ChatbotError(Exception):
@@ -80,6 +87,37 @@ class SessionCorrupt(SessionError):
 
 class StoreUnavailable(SessionError):
     """The session store (a PostgreSQL server) cannot be reached; what the user saw is kept in memory."""
+
+
+class SaveFailed(SessionError):
+    """A session could not be written (read-only directory, full disk, file size limit); the message says where
+    the session was rescued to, when it could be."""
+
+
+class OutputError(ChatbotError):
+    """Standard output cannot be written (closed, a full disk, ``/dev/full``)."""
+
+    exit_code = 74  # EX_IOERR
+
+
+class Interrupted(KeyboardInterrupt):
+    """A reply stopped by something other than Ctrl-C: SIGTERM, SIGHUP (the terminal closed) or a closed output.
+
+    Handled like Ctrl-C (the partial answer is kept, marked with ``reason``), then the process ends with
+    ``exit_code`` (128 + the signal number, as shells report a death by that signal).
+    """
+
+    def __init__(self, reason: str, exit_code: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.exit_code = exit_code
+
+    @classmethod
+    def by_signal(cls, signum: int) -> Interrupted:
+        """The interruption a signal stands for."""
+        what = {int(signal.SIGHUP): "the terminal was closed", int(signal.SIGTERM): "the process was asked to stop"}
+        name = signal.Signals(signum).name
+        return cls(f"{what.get(signum, 'a signal arrived')} ({name})", 128 + signum)
 
 
 # --- memory -----------------------------------------------------------------------------------------------------
@@ -135,6 +173,10 @@ class ContextLengthError(ProviderError):
 
 class ServerError(ProviderError):
     """The server failed (5xx, or an error event mid-stream) after the SDK's retries."""
+
+
+class IncompleteReply(ServerError):
+    """The server stopped sending mid-reply (a reset, a dropped connection)."""
 
 
 class ProviderTimeout(ProviderError):

@@ -4,7 +4,7 @@ text and reasoning deltas. Plain frozen dataclasses, so any front end (terminal,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from chatbot.engine.memory import Request
@@ -64,3 +64,18 @@ def request_notices(request: Request) -> Iterator[Notice]:
         )
     if request.dropped:
         yield Notice(f"{request.dropped} earlier turn(s) not sent (memory window / token budget)")
+
+
+def stop_reply(events: Generator[ChatEvent, None, None], exc: BaseException) -> None:
+    """Stop a reply in progress because of ``exc`` (Ctrl-C, a signal, a closed output).
+
+    The partial answer is stored, marked with the reason, before this returns; errors of that (a failed save) are
+    raised, ``exc`` itself is not.
+    """
+    try:
+        events.throw(exc)
+    except StopIteration:
+        pass
+    except BaseException as raised:
+        if raised is not exc:
+            raise

@@ -24,6 +24,17 @@ def _count(text: str, least: int) -> int:
     return value
 
 
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return value
+
+
 def positive(text: str) -> int:
     """A whole number of at least 1."""
     return _count(text, 1)
@@ -71,6 +82,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     model.add_argument("--no-stream", action="store_true", help="ask for the whole reply at once")
     model.add_argument("--list-models", action="store_true", help="list the endpoint's models and exit")
+    model.add_argument(
+        "--timeout",
+        type=seconds,
+        default=env("CHATBOT_TIMEOUT") or "60",
+        metavar="SECONDS",
+        help="give up on a server silent this long (before the reply or between its pieces; default: "
+        "$CHATBOT_TIMEOUT, else 60); failed requests are retried twice, with a notice",
+    )
 
     sessions = p.add_argument_group("sessions")
     sessions.add_argument("--session", metavar="ID", help="resume session ID, or create it")

@@ -6,10 +6,12 @@ Terminal mode is :mod:`chatbot.terminal.repl`; :mod:`chatbot.cli` picks the mode
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from chatbot.errors import ChatbotError, UsageError
+from chatbot.engine.text import clean, is_blank
+from chatbot.errors import ChatbotError, Interrupted, OutputError, UsageError
 
 if TYPE_CHECKING:
     from chatbot.app import App
@@ -17,29 +19,36 @@ if TYPE_CHECKING:
     from chatbot.events import TurnDone
 
 
+def stderr_line(line: str) -> None:
+    """Write one line to stderr, whatever state the terminal is in (it may be gone: SIGHUP)."""
+    with contextlib.suppress(OSError):
+        print(line, file=sys.stderr, flush=True)
+
+
 def notice(text: str, *, warning: bool = False) -> None:
-    """One line for the user on stderr (``chatbot: ...``)."""
-    print(f"chatbot: {'warning: ' if warning else ''}{text}", file=sys.stderr, flush=True)
+    """One line for the user on stderr (``chatbot: ...``), control characters removed."""
+    stderr_line(f"chatbot: {'warning: ' if warning else ''}{clean(text)}")
 
 
 def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) -> TurnDone | None:
     """Send one message and write the reply to ``out`` as plain text; notices go to stderr. Returns the turn."""
-    from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone
+    from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
     from chatbot.providers.base import ReasoningDelta, TextDelta
+    from chatbot.terminal.waiting import WAIT_NOTICE, watch
     from chatbot.tools.base import describe_call, preview
 
     done: TurnDone | None = None
     wrote = False
     events = app.chat.send(text)
     try:
-        for event in events:
+        for event in watch(events, lambda: notice(WAIT_NOTICE)):
             if isinstance(event, TextDelta):
-                out.write(event.text)
+                out.write(clean(event.text))
                 out.flush()
                 wrote = True
             elif isinstance(event, ReasoningDelta):
                 if show_reasoning:
-                    sys.stderr.write(event.text)
+                    sys.stderr.write(clean(event.text))
             elif isinstance(event, Notice):
                 notice(event.text, warning=event.warning)
             elif isinstance(event, ToolStarted):
@@ -49,12 +58,28 @@ def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) ->
                 notice(f"tool {event.call.name} {outcome}: {preview(event.text)}", warning=event.error)
             elif isinstance(event, TurnDone):
                 done = event
+        if wrote:
+            out.write("\n")
+            out.flush()
+        return done
+    except KeyboardInterrupt as exc:
+        stop_reply(events, exc)  # stores the partial answer, marked as interrupted (by the user, or by a signal)
+        raise
+    except OSError as exc:  # stdout closed (a pipe's reader left) or full: keep the partial answer, marked
+        broken = isinstance(exc, BrokenPipeError)
+        reason = "the output was closed" if broken else f"the output could not be written ({exc.strerror})"
+        stop_reply(events, Interrupted(reason, 141 if broken else OutputError.exit_code))
+        if broken:
+            raise
+        raise OutputError(f"cannot write the reply to standard output: {exc.strerror}; the turn is saved") from None
+    except ChatbotError:
+        if wrote:  # a failed attempt's partial line is ended and marked, so a retry's reply does not glue onto it
+            with contextlib.suppress(OSError):
+                out.write("\n[failed: this partial reply was not stored]\n")
+                out.flush()
+        raise
     finally:
-        events.close()  # on Ctrl-C: stores the partial answer, marked as interrupted
-    if wrote:
-        out.write("\n")
-        out.flush()
-    return done
+        events.close()
 
 
 def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
@@ -64,8 +89,8 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
     status = 0
     for raw in lines:
         line = raw.rstrip("\r\n")
-        if not line.strip():
-            continue
+        if is_blank(line):
+            continue  # whitespace, NUL, zero-width characters: nothing to send
         message: Content = line
         try:
             if commands.is_command(line):
@@ -73,7 +98,7 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
                 if result.output and result.notice:
                     notice(result.output)
                 elif result.output:
-                    print(result.output, flush=True)
+                    print(clean(result.output), flush=True)
                 if result.quit:
                     break
                 if result.edit is not None:
@@ -116,7 +141,7 @@ def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
     if uses_repl(args):
         from chatbot.terminal.repl import Repl
 
-        repl = Repl(app, plain=False, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools)
+        repl = Repl(app, plain=False, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools, one_shot=True)
         return repl.send(text)
     send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
     return 0
@@ -127,6 +152,6 @@ def list_models(args: argparse.Namespace) -> int:
     from chatbot.providers import make_provider
     from chatbot.terminal.commands import format_models
 
-    provider = make_provider(args.provider, model=args.model, base_url=args.base_url)
-    print(format_models(provider))
+    provider = make_provider(args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout)
+    print(clean(format_models(provider)))
     return 0

@@ -16,6 +16,7 @@ from chatbot.engine.turn import Message, Turn
 from chatbot.providers.base import StreamEnd, ToolCall, Usage
 
 INTERRUPTED_MARK = "[interrupted by the user]"
+INCOMPLETE_MARK = "[incomplete: the server stopped without finishing the reply]"
 #: the result stored for a call the user interrupted before it ran or finished
 NOT_RUN = "Error: not run; the user interrupted the turn."
 

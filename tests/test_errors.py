@@ -12,6 +12,8 @@ def drawn() -> dict[str, tuple[str | None, int | None]]:
     tree: dict[str, tuple[str | None, int | None]] = {}
     stack: list[tuple[int, str]] = []
     for line in (errors.__doc__ or "").splitlines():
+        if "KeyboardInterrupt" in line:
+            break  # below the ChatbotError tree: the one interruption that is not an error
         m = re.match(r"^(?P<indent>[ │├└─]*)(?P<name>[A-Z]\w+)(?:\s+(?P<code>\d+))?", line.strip("\n")[4:])
         if not m or not line.startswith("    "):
             continue
@@ -37,3 +39,8 @@ def test_the_docstring_draws_every_error_with_its_parent_and_code():
             assert cls.__bases__[0] is real[parent], name
         if code is not None:
             assert cls.exit_code == code, name
+
+
+def test_an_interruption_is_drawn_beside_the_tree_and_is_not_an_error():
+    assert "KeyboardInterrupt ── Interrupted" in (errors.__doc__ or "")
+    assert issubclass(errors.Interrupted, KeyboardInterrupt) and not issubclass(errors.Interrupted, errors.ChatbotError)

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chatbot.app import App, Settings
-from chatbot.chat import Notice, TurnDone
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import BudgetError, ServerError
+from chatbot.events import Notice, TurnDone
 from chatbot.providers.echo import EchoProvider
 from chatbot.storage.json_store import JsonStore
 from chatbot.summaries import SummaryAhead

@@ -62,7 +62,9 @@ class Calibration:
         ratio = provider_prompt_tokens / local_total
         if not sane_ratio(ratio):
             return False
-        self.ratios = [*self.ratios, round(ratio, 4)][-WINDOW:]
+        # rounded for a readable file, and kept within the bounds the validator checks (1/3 rounds below 1/3)
+        stored = min(MAX_RATIO, max(1 / MAX_RATIO, round(ratio, 4)))
+        self.ratios = [*self.ratios, stored][-WINDOW:]
         self.turns += 1
         return True
 

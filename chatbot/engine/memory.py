@@ -63,7 +63,7 @@ class MemoryConfig:
             raise UsageError("--window-step must be at least 1")
         if self.keep_turns < 0 or self.summary_trigger < 1:
             raise UsageError("--summary-trigger must be at least 1 and --keep-turns at least 0")
-        if self.keep_turns >= self.summary_trigger:
+        if self.strategy == "summary" and self.keep_turns >= self.summary_trigger:  # keep matters only there
             raise UsageError(
                 f"--keep-turns ({self.keep_turns}) must be smaller than --summary-trigger ({self.summary_trigger})"
             )

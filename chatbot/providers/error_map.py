@@ -19,6 +19,7 @@ from chatbot.errors import (
     AuthenticationError,
     ConnectionFailed,
     ContextLengthError,
+    IncompleteReply,
     ModelNotFoundError,
     ProviderError,
     ProviderTimeout,
@@ -120,8 +121,16 @@ def retry_after_seconds(headers: Mapping[str, str] | None, message: str = "") ->
     return None
 
 
+# A server can ask for any wait ("Retry-After: 2306432640"); more than this is not believed, only reported.
+MAX_WAIT = 3600.0
+
+
 def _wait_text(seconds: float | None) -> str:
-    return f"the server asks to wait {seconds:.1f}s" if seconds is not None else "wait a moment"
+    if seconds is None:
+        return "wait a moment"
+    if seconds > MAX_WAIT:
+        return "the server asks to wait over an hour, which chatbot does not do; try again later"
+    return f"the server asks to wait {seconds:.1f}s"
 
 
 def classify_error(
@@ -158,21 +167,33 @@ def classify_error(
         )
     if status == 429 or code in _RATE_CODES:
         hint = "check your plan and billing" if code == "insufficient_quota" else _wait_text(wait) + ", then retry"
-        return RateLimitError(f"{where}: rate limit reached ({detail}); {hint}.", retry_after=wait)
+        capped = min(wait, MAX_WAIT) if wait is not None else None
+        return RateLimitError(f"{where}: rate limit reached ({detail}); {hint}.", retry_after=capped)
     if status is None or status >= 500:
         what = "reported an error mid-stream" if status is None else f"failed ({status})"
         return ServerError(f"{where} {what}: {detail}. Try again in a moment.")
     return ProviderError(f"{where} rejected the request ({status}: {detail}).")
 
 
-def map_exception(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext) -> ProviderError:
-    """Map any exception a provider call raised (SDK, HTTP library, bad JSON) to the project's error type."""
+def map_exception(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, *, streaming: bool = False) -> ProviderError:
+    """Map any exception a provider call raised (SDK, HTTP library, bad JSON) to the project's error type.
+
+    ``streaming``: the server had answered and the reply was arriving, so a broken connection is not "unreachable".
+    """
     if isinstance(exc, ProviderError):
         return exc
+    if streaming and isinstance(exc, (*sdk.timeout, *sdk.connection)):
+        stalled = isinstance(exc, sdk.timeout)
+        what = "stopped sending" if stalled else f"broke the connection ({exc.__cause__ or exc})"
+        message = (
+            f"{ctx.provider} ({ctx.base_url}) {what} while the reply was streaming; the partial reply was not "
+            "stored. Try again."
+        )
+        return ProviderTimeout(message) if stalled else IncompleteReply(message)
     if isinstance(exc, sdk.timeout):
         return ProviderTimeout(
             f"{ctx.provider} ({ctx.base_url}) did not answer in time; try again"
-            " (slow local models may need a longer timeout)."
+            " (a slow local model may need a longer --timeout)."
         )
     if isinstance(exc, sdk.connection):
         return ConnectionFailed(
@@ -185,6 +206,8 @@ def map_exception(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext) -> Prov
         return classify_error(getattr(exc, "status_code", None), getattr(exc, "body", None), str(exc), headers, ctx)
     if isinstance(exc, sdk.api):
         return classify_error(None, getattr(exc, "body", None), str(getattr(exc, "message", exc)), None, ctx)
+    if isinstance(exc, UnicodeEncodeError):  # our side: text that UTF-8 cannot hold; nothing was sent
+        return ProviderError(f"the request to {ctx.provider} could not be encoded ({exc.reason}); nothing was sent")
     if isinstance(exc, ValueError):  # a server that streams something that is not JSON
         return ServerError(f"{ctx.provider} ({ctx.base_url}) sent a response that is not valid JSON: {exc}")
     return ProviderError(f"{ctx.provider} ({ctx.base_url}) failed: {exc}")

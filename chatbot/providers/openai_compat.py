@@ -12,7 +12,8 @@ import re
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
-from chatbot.errors import ProviderError, ServerError
+from chatbot.engine.text import wire_safe
+from chatbot.errors import ProviderError
 from chatbot.providers.base import (
     ChatProvider,
     Completion,
@@ -25,6 +26,7 @@ from chatbot.providers.base import (
     Usage,
 )
 from chatbot.providers.error_map import ErrorContext, SdkErrors, map_exception
+from chatbot.providers.sse import read_stream
 from chatbot.providers.table import PROVIDERS
 
 # --- request parameters -----------------------------------------------------------------------------------------
@@ -59,22 +61,21 @@ def parse_usage(data: object) -> Usage | None:
     """A :class:`Usage` from a wire ``usage`` dict, or None when there is none worth reporting."""
     if not isinstance(data, Mapping):
         return None
-    prompt = data.get("prompt_tokens")
-    completion = data.get("completion_tokens")
-    if not isinstance(prompt, int) and not isinstance(completion, int):
+    # a count is a whole number of at least 0: anything else (-500, 1.5, true, "12") is ignored, never stored
+    prompt = _count(data.get("prompt_tokens"))
+    completion = _count(data.get("completion_tokens"))
+    if prompt is None and completion is None:
         return None
-    prompt = prompt if isinstance(prompt, int) else 0
-    completion = completion if isinstance(completion, int) else 0
-    total = data.get("total_tokens")
+    prompt, completion = prompt or 0, completion or 0
+    total = _count(data.get("total_tokens"))
     # OpenAI and Groq report the cached prefix as ``prompt_tokens_details.cached_tokens``; it is part of the prompt
     details = data.get("prompt_tokens_details")
-    cached = details.get("cached_tokens") if isinstance(details, Mapping) else None
-    return Usage(
-        prompt,
-        completion,
-        total if isinstance(total, int) else prompt + completion,
-        cached if isinstance(cached, int) else None,
-    )
+    cached = _count(details.get("cached_tokens")) if isinstance(details, Mapping) else None
+    return Usage(prompt, completion, total if total is not None else prompt + completion, cached)
+
+
+def _count(value: object) -> int | None:
+    return value if type(value) is int and value >= 0 else None
 
 
 def chunk_usage(chunk: Mapping[str, Any]) -> Usage | None:
@@ -133,6 +134,7 @@ class StreamState:
         self.finish_reason: str | None = None
         self.chunks = 0  # chunks seen: a stream with none at all is a failed one
         self._calls: dict[int, _CallParts] = {}
+        self.done = False  # the server sent [DONE]: it finished, even if it named no finish reason
 
     def events(self, chunk: Mapping[str, Any]) -> Generator[StreamEvent, None, None]:
         """The events of one chunk, in order: reasoning before content."""
@@ -142,10 +144,14 @@ class StreamState:
         if usage is not None:
             self.usage = usage
         # The usage chunk has an empty ``choices``; some servers send ``choices: null``.
-        for choice in chunk.get("choices") or []:
-            if choice.get("finish_reason"):
+        choices = chunk.get("choices")
+        for choice in choices if isinstance(choices, list) else []:
+            if not isinstance(choice, Mapping):
+                continue  # a server's junk ("choices": ["x"]) is skipped, not a crash
+            if isinstance(choice.get("finish_reason"), str):
                 self.finish_reason = choice["finish_reason"]
-            delta = choice.get("delta") or {}
+            delta = choice.get("delta")
+            delta = delta if isinstance(delta, Mapping) else {}
             # gpt-oss on Groq/vLLM sends ``reasoning``; llama.cpp, DeepSeek and others ``reasoning_content``.
             reasoning = _text(delta.get("reasoning")) or _text(delta.get("reasoning_content"))
             if reasoning:
@@ -162,8 +168,8 @@ class StreamState:
         return [self._calls[i].call(n) for n, i in enumerate(sorted(self._calls))]
 
     def end(self) -> StreamEnd:
-        """The closing event."""
-        return StreamEnd(self.usage, self.finish_reason)
+        """The closing event. Neither [DONE] nor a finish reason: the finish reason stays None (incomplete)."""
+        return StreamEnd(self.usage, self.finish_reason or ("stop" if self.done else None))
 
 
 def completion_from_dict(data: Mapping[str, Any]) -> Completion:
@@ -218,7 +224,7 @@ class CompatProvider(ChatProvider):
         tools: Sequence[Message] | None = None,
         options: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
-        params: dict[str, Any] = {"model": model, "messages": list(messages)}
+        params: dict[str, Any] = {"model": model, "messages": wire_safe(list(messages))}
         if max_tokens is not None:
             params.update(token_limit_param(model, max_tokens))
         if tools:
@@ -229,9 +235,11 @@ class CompatProvider(ChatProvider):
             params["extra_body"] = dict(options)
         return params
 
-    def _error(self, exc: BaseException, model: str) -> ProviderError:
-        key_env = PROVIDERS[self.name].key_env or ""
-        return map_exception(exc, self._sdk, ErrorContext(self.name, model, self.base_url, key_env))
+    def _context(self, model: str) -> ErrorContext:
+        return ErrorContext(self.name, model, self.base_url, PROVIDERS[self.name].key_env or "")
+
+    def _error(self, exc: BaseException, model: str, *, streaming: bool = False) -> ProviderError:
+        return map_exception(exc, self._sdk, self._context(model), streaming=streaming)
 
     def _open_stream(self, params: dict[str, Any]) -> Any:
         """Start a streamed request; retry once without stream_options when the server refuses them."""
@@ -256,19 +264,14 @@ class CompatProvider(ChatProvider):
         """Stream a reply; closing the generator early closes the HTTP response."""
         model = model or self.model
         state = StreamState()
+        streaming = False
         try:
             # ``with`` closes the response on every exit, including GeneratorExit when the consumer stops (Ctrl-C).
             with self._open_stream(self._params(messages, model, max_tokens, tools, options)) as sdk_stream:
-                for chunk in sdk_stream:
-                    yield from state.events(chunk.to_dict())
+                streaming = True
+                yield from read_stream(sdk_stream, state, self._context(model))
         except self._sdk.caught as exc:
-            raise self._error(exc, model) from exc
-        if state.chunks == 0:
-            # llama-cpp-python answers 200 and then sends nothing when the prompt exceeds its context window.
-            raise ServerError(
-                f"{self.name} ({self.base_url}) ended the reply without sending anything. A local server does this "
-                "when the request is longer than its context window: try a smaller --max-input-tokens."
-            )
+            raise self._error(exc, model, streaming=streaming) from exc
         yield from state.tool_calls()
         yield state.end()
 

@@ -17,6 +17,8 @@ class ProviderInfo:
     #: a local OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio) ignores the key: with a base URL, none
     #: is needed
     key_optional_with_base_url: bool = False
+    #: where the SDK sends requests when no base URL is given
+    default_base_url: str = ""
 
 
 PROVIDERS: dict[str, ProviderInfo] = {
@@ -28,6 +30,7 @@ PROVIDERS: dict[str, ProviderInfo] = {
             "openai/gpt-oss-20b",
             "GROQ_API_KEY",
             "GROQ_BASE_URL",
+            default_base_url="https://api.groq.com",
         ),
         ProviderInfo(
             "openai",
@@ -36,6 +39,7 @@ PROVIDERS: dict[str, ProviderInfo] = {
             "OPENAI_API_KEY",
             "OPENAI_BASE_URL",
             key_optional_with_base_url=True,
+            default_base_url="https://api.openai.com/v1",
         ),
         ProviderInfo("echo", "chatbot.providers.echo:EchoProvider", "echo"),
     )

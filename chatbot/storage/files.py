@@ -10,6 +10,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import signal
 import stat
 import tempfile
 from pathlib import Path
@@ -17,10 +18,27 @@ from pathlib import Path
 from chatbot.errors import SessionError
 
 
+class NotRegularFile(OSError):
+    """A path that is a FIFO, a directory, a device...: never a session, and never opened for reading (a FIFO
+    would block forever)."""
+
+
+def read_regular(path: Path) -> tuple[bytes, os.stat_result]:
+    """The bytes and stat of a regular file; raises :class:`NotRegularFile` for anything else, OSError as usual."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
+        return f.read(), st
+
+
 def open_private_directory(d: Path) -> list[str]:
     """Create ``d`` (0700) if needed; returns warnings for the user (a directory others can read).
 
-    An existing directory that is empty and the user's own is tightened to 0700 instead of warned about.
+    An existing directory that is empty and the user's own is tightened to 0700 instead of warned about. Refuses a
+    directory owned by another user or writable by others: whoever can write there can plant symlinks and files that
+    the app would then open as the user's own.
     """
     try:
         d.mkdir(mode=0o700, parents=True)
@@ -29,8 +47,18 @@ def open_private_directory(d: Path) -> list[str]:
             raise SessionError(f"sessions directory {d} exists but is not a directory") from None
         st = d.stat()
         mode = stat.S_IMODE(st.st_mode)
-        if mode & 0o077 and st.st_uid == os.getuid() and not any(os.scandir(d)):
-            d.chmod(0o700)  # empty and ours (a fresh clone's sessions/, mode 755 from git): nothing to ask about
+        if st.st_uid != os.geteuid():
+            raise SessionError(
+                f"sessions directory {d} is owned by another user (uid {st.st_uid}); use a directory of your own "
+                "(--sessions-dir)"
+            ) from None
+        if mode & 0o077 and not any(os.scandir(d)):
+            d.chmod(0o700)  # empty and ours (a fresh clone's sessions/, from git): tightened, nothing to ask about
+        elif mode & 0o022:
+            raise SessionError(
+                f"sessions directory {d} is writable by other users (mode {mode:o}), who could plant files in it; "
+                f"run `chmod 700 {d}` or use another --sessions-dir"
+            ) from None
         elif mode & 0o077:
             return [
                 f"sessions directory {d} is accessible by other users (mode {mode:o}); "
@@ -46,7 +74,7 @@ def open_private_directory(d: Path) -> list[str]:
 def try_flock(lock_path: Path) -> int | None:
     """One non-blocking attempt at an exclusive flock: the locked descriptor, or None when another process has it."""
     while True:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = open_lock_file(lock_path)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -64,12 +92,32 @@ def try_flock(lock_path: Path) -> int | None:
         os.close(fd)
 
 
+def open_lock_file(lock_path: Path) -> int:
+    """Open (or create) a lock file for writing its pid: never through a symlink, never onto a file that is not
+    a private regular file of this user (a hard link planted to another file would be truncated)."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
+    refusal = f"lock file {lock_path} is not a regular file of yours (a symlink or a link to another file?)"
+    try:
+        fd = os.open(lock_path, flags, 0o600)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO):
+            raise SessionError(f"{refusal}; remove it if you did not put it there") from None
+        raise SessionError(f"cannot open lock file {lock_path}: {exc.strerror}") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1 or st.st_uid != os.geteuid():
+        os.close(fd)
+        raise SessionError(f"{refusal}; remove it if you did not put it there")
+    return fd
+
+
 def flock_held_elsewhere(lock_path: Path) -> bool:
     """Probe a lock file without taking its lock for longer than the probe."""
     try:
-        fd = os.open(lock_path, os.O_RDONLY | os.O_CLOEXEC)
+        fd = os.open(lock_path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
     except FileNotFoundError:
         return False  # nobody ever locked it, so no save is in progress
+    except OSError:
+        return True  # a symlink or worse: treat as held, so nothing of that id is touched
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except OSError:
@@ -84,6 +132,18 @@ def write_atomic(path: Path, payload: bytes) -> tuple[int, ...]:
 
     A kill at any moment leaves the old or the new file. Returns the new file's :func:`fingerprint`.
     """
+    # Ctrl-C, SIGTERM and SIGHUP wait until the file is in place: they stop a reply, never a save half-way
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED)
+    try:
+        return _write_atomic(path, payload)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+_DEFERRED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+def _write_atomic(path: Path, payload: bytes) -> tuple[int, ...]:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)  # mode 0600
     try:
         with os.fdopen(fd, "wb") as f:

@@ -225,11 +225,13 @@ class JsonStore:
     def _read(self, path: Path) -> tuple[dict[str, Any], os.stat_result]:
         """Read, parse and validate a session file; raises SessionNotFound, SessionError or SessionCorrupt."""
         try:
-            with open(path, "rb") as f:
-                st = os.fstat(f.fileno())
-                raw = f.read()
+            raw, st = files.read_regular(path)
         except FileNotFoundError:
             raise SessionNotFound(f"no session {path.stem} in {self.directory}") from None
+        except files.NotRegularFile:
+            raise SessionCorrupt(
+                f"{path} is not a regular file, so it is not a session; move it away to use the id {path.stem}"
+            ) from None
         except OSError as exc:
             raise SessionError(f"cannot read session file {path}: {exc.strerror}") from None
         data, problem = decode_session(raw)
@@ -247,13 +249,17 @@ class JsonStore:
             if not ID_PATTERN.fullmatch(sid):
                 continue
             try:
-                with open(path, "rb") as f:
-                    mtime = os.fstat(f.fileno()).st_mtime_ns
-                    data, problem = decode_session(f.read())
-            except FileNotFoundError:
-                continue  # deleted while we listed
+                raw, st = files.read_regular(path)
+                mtime = st.st_mtime_ns
+                data, problem = decode_session(raw)
+            except (FileNotFoundError, files.NotRegularFile):
+                continue  # deleted while we listed; or a FIFO, a directory...: only regular files are sessions
             except OSError as exc:
-                mtime, data, problem = 0, {}, f"cannot read it: {exc.strerror}"
+                try:  # an unreadable file still has a time of its own (stat needs no read permission)
+                    mtime = path.stat().st_mtime_ns
+                except OSError:
+                    mtime = time.time_ns()
+                data, problem = {}, f"cannot read it: {exc.strerror}"
             yield sid, mtime, data, problem
 
     def list_sessions(self) -> list[SessionInfo]:

@@ -10,7 +10,7 @@ from chatbot.engine.turn import content_text, one_line
 from chatbot.errors import ChatbotError, UsageError
 from chatbot.providers.base import ChatProvider
 from chatbot.storage.base import SessionStore
-from chatbot.storage.export import export_markdown
+from chatbot.storage.export import export_markdown, write_private
 from chatbot.storage.session import validate_id
 from chatbot.terminal import turn_commands
 from chatbot.terminal.command_types import Command, Confirm, Result
@@ -254,7 +254,7 @@ def _rename(app: App, arg: str, confirm: Confirm | None) -> Result:
     if not arg:
         raise UsageError("usage: /rename TITLE")
     app.chat.rename(arg)
-    return Result(f"session {app.chat.session.id} is now titled {arg!r}", notice=True)
+    return Result(f"session {app.chat.session.id} is now titled {preview(arg, 60)!r}", notice=True)
 
 
 def _delete(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -298,9 +298,17 @@ def _model(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 def _export(app: App, arg: str, confirm: Confirm | None) -> Result:
     session = app.chat.session
+    force = arg == "--force" or arg.endswith(" --force")
+    arg = arg.removesuffix("--force").strip()
     path = Path(os.path.expanduser(arg or f"{session.id}.md"))
+    if os.path.isdir(app.store.location) and _inside(path, Path(app.store.location)):
+        raise UsageError(f"{path} is inside the sessions directory; export somewhere else (sessions live there)")
+    if os.path.lexists(path) and not force:
+        if confirm is None or not confirm(f"{path} exists. Overwrite it?"):
+            raise UsageError(f"{path} already exists; choose another path, or add --force to overwrite it")
+        force = True
     try:
-        path.write_text(export_markdown(session), encoding="utf-8")
+        write_private(path, export_markdown(session), overwrite=force)
     except OSError as exc:
         raise ChatbotError(f"cannot write {path}: {exc.strerror}") from None
     return Result(f"wrote the transcript of {session.id} to {path}", notice=True)
@@ -319,6 +327,11 @@ def _tools(app: App, arg: str, confirm: Confirm | None) -> Result:
         lines.append(f"from {source}:")
         lines += [f"  {s.name:<{width}}  {preview(s.description, 70)}" for s in specs if s.source == source]
     return Result("\n".join(lines))
+
+
+def _inside(path: Path, directory: Path) -> bool:
+    """Whether ``path`` (resolved, symlinks followed) is ``directory`` or inside it."""
+    return path.resolve().is_relative_to(directory.resolve())
 
 
 COMMANDS: dict[str, Command] = {
@@ -341,7 +354,9 @@ COMMANDS: dict[str, Command] = {
     "/retry": Command("/retry", "resend the last (or failed) message", _retry),
     "/system": Command("/system [TEXT]", "show or set the system message", _system),
     "/model": Command("/model [NAME]", "show or switch the model", _model),
-    "/export": Command("/export [PATH]", "write a Markdown transcript (default: ID.md)", _export),
+    "/export": Command(
+        "/export [PATH] [--force]", "write a Markdown transcript (default: ID.md; --force overwrites)", _export
+    ),
     "/tools": Command("/tools", "list the tools the model may call, and where they come from", _tools),
     **turn_commands.COMMANDS,
 }

@@ -47,6 +47,9 @@ __all__ = [
 
 DEFAULT_CODE_THEME = "monokai"
 INTERRUPTED_NOTE = "[interrupted]"
+# Markdown costs ~100x plain text: past this many characters a reply goes on plain (bench/bench_render.py)
+MARKDOWN_LIMIT = 64_000
+PLAIN_NOTE = "[long reply: the rest is shown as plain text]"
 
 
 def _term_is_dumb() -> bool:
@@ -130,7 +133,7 @@ def _markdown_lines(console: Console, markup: str, code_theme: str) -> list[list
     empty edges); blocks are printed one at a time, so such margins are dropped here and exactly one blank
     line is put between blocks by the caller, as in a document rendered whole.
     """
-    lines = console.render_lines(_Markdown(markup, code_theme=code_theme), pad=False)
+    lines = console.render_lines(_Markdown(markup, code_theme=code_theme, hyperlinks=False), pad=False)  # URLs shown
     start, end = 0, len(lines)
     while start < end and _is_blank(lines[start]):
         start += 1
@@ -159,9 +162,14 @@ class MarkdownStream:
         refresh_per_second: float = 10.0,
         show_reasoning: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        markdown_limit: int = MARKDOWN_LIMIT,
     ) -> None:
         self.console = console
         self._clock = clock
+        self._limit = markdown_limit
+        self._size = 0  # characters of the answer rendered as Markdown so far
+        self._plain = False  # past the limit: the rest is written as plain text
+        self._last = "\n"  # the last plain character written (a newline is owed at the end when it is not one)
         self.code_theme = code_theme
         self.show_reasoning = show_reasoning
         self._interval = 1.0 / refresh_per_second
@@ -182,6 +190,10 @@ class MarkdownStream:
         if not self._answer_started:
             self._answer_started = True
             self._end_reasoning()
+        if self._plain or self._size + len(text) > self._limit:
+            self._write_plain(text)
+            return
+        self._size += len(text)
         blocks = self._splitter.feed(text)
         if blocks:
             self._print_blocks(blocks)
@@ -202,6 +214,7 @@ class MarkdownStream:
         self._done = True
         self._end_reasoning()
         self._close([self._splitter.flush()])
+        self._end_plain()
 
     def abort(self, note: str = INTERRUPTED_NOTE) -> None:
         """Stop early (e.g. on Ctrl-C): print what was received, then ``note`` dim on its own line."""
@@ -210,10 +223,28 @@ class MarkdownStream:
         self._done = True
         self._end_reasoning()
         self._close([self._splitter.flush()])
+        self._end_plain()
         if note:
             self.console.print(Text(note, style="dim"))
 
     # -- internals -----------------------------------------------------------------------------------------
+
+    def _write_plain(self, text: str) -> None:
+        """Past the Markdown limit: the unfinished tail and everything after it go out as they are."""
+        if not self._plain:
+            self._plain = True
+            tail = self._splitter.flush()
+            self._close([])
+            self.console.print(Text(PLAIN_NOTE, style="dim"))
+            text = tail + text
+        self.console.file.write(text)
+        self.console.file.flush()
+        self._last = text[-1]
+
+    def _end_plain(self) -> None:
+        if self._plain and self._last != "\n":
+            self.console.file.write("\n")
+            self.console.file.flush()
 
     def _end_reasoning(self) -> None:
         if self._reasoning_open:
@@ -254,6 +285,7 @@ class MarkdownStream:
             tail = tail[: len(tail) - len(partial)]
         if not tail.strip():
             return Text()
+        tail = self._visible_part(tail)
         lines = _markdown_lines(self.console, tail, self.code_theme)
         if self._printed and lines:
             lines.insert(0, [])
@@ -262,6 +294,17 @@ class MarkdownStream:
         # redraw leaves its top line behind.
         room = max(1, self.console.size.height - 2)
         return _Lines([*lines[-room:], []])
+
+    def _visible_part(self, tail: str) -> str:
+        """About two screenfuls of the tail's end: a long paragraph is not re-rendered whole on every refresh."""
+        room, rows = 2 * self.console.size.width * self.console.size.height, 2 * self.console.size.height
+        cut = tail[-room:]
+        if len(tail) > room and "\n" in cut:
+            cut = cut[cut.find("\n") + 1 :]  # whole lines only
+        cut = "\n".join(cut.split("\n")[-rows:])
+        if self._splitter.in_fence and cut != tail:  # keep it a code block: its opening line goes first
+            cut = tail[: tail.find("\n") + 1] + cut
+        return cut
 
     def _refresh(self) -> None:
         if self._live is None:

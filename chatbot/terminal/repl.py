@@ -6,6 +6,7 @@ reply streams cancels it (the app stays); Ctrl-C at the prompt clears the line; 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,12 +22,14 @@ from rich.text import Text
 from chatbot import __version__
 from chatbot.app import App
 from chatbot.attach import Content
-from chatbot.errors import BudgetError, ChatbotError
-from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone
+from chatbot.engine.text import clean, is_blank
+from chatbot.errors import BudgetError, ChatbotError, Interrupted, OutputError
+from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
 from chatbot.terminal import commands
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.render import make_console, make_stream
+from chatbot.terminal.waiting import WAIT_NOTICE, watch
 from chatbot.tools.base import describe_call, preview
 
 HISTORY_MAX_BYTES = 512 * 1024
@@ -91,8 +94,10 @@ class Repl:
         pt_output: Any = None,
         console: Any = None,
         confirm_tools: bool = False,
+        one_shot: bool = False,
     ) -> None:
         self.app = app
+        self.one_shot = one_shot  # -p: the process ends after this turn, so there is no /retry to suggest
         self._always: set[str] = set()  # tools the user allowed for the rest of the run
         if confirm_tools:
             app.confirm_tool = self._confirm_tool
@@ -113,11 +118,13 @@ class Repl:
             self._refresh_status()
             try:
                 line = prompt.prompt("› ")
+            except Interrupted:
+                raise  # SIGTERM, SIGHUP: leave (the session is saved after every turn)
             except KeyboardInterrupt:
                 continue  # Ctrl-C at the prompt clears the line
             except EOFError:
                 break
-            if not line.strip():
+            if is_blank(line):
                 continue
             if self.handle(line):
                 break
@@ -136,7 +143,7 @@ class Repl:
                 self._error(exc.message)
                 return False
             if result.output:
-                self.console.print(Text(result.output, style="dim" if result.notice else ""))
+                self.console.print(Text(clean(result.output), style="dim" if result.notice else ""))
             if result.clipboard is not None:
                 self._copy(result.clipboard)
             if result.edit is not None:
@@ -174,12 +181,20 @@ class Repl:
         stream = make_stream(self.console, plain=self.plain, show_reasoning=self.show_reasoning)
         done: TurnDone | None = None
         events = chat.send(text)
+        shown: list[bool] = []  # the wait notice only before the reply starts: later the live tail is on screen
+
+        def waiting() -> None:
+            if not shown:
+                self._notice(WAIT_NOTICE)
+
         try:
-            for event in events:
+            for event in watch(events, waiting):
+                if isinstance(event, (TextDelta, ReasoningDelta)):
+                    shown.append(True)
                 if isinstance(event, TextDelta):
-                    stream.feed(event.text)
+                    stream.feed(clean(event.text))
                 elif isinstance(event, ReasoningDelta):
-                    stream.feed_reasoning(event.text)
+                    stream.feed_reasoning(clean(event.text))
                 elif isinstance(event, Notice):
                     self._notice(event.text, warning=event.warning)
                 elif isinstance(event, ToolStarted):
@@ -190,20 +205,29 @@ class Repl:
                 elif isinstance(event, TurnDone):
                     done = event
             stream.finish()
-        except KeyboardInterrupt:
-            events.close()  # stores the partial answer, marked as interrupted
+        except KeyboardInterrupt as exc:
+            stop_reply(events, exc)  # stores the partial answer, marked as interrupted
+            if isinstance(exc, Interrupted):  # SIGTERM, SIGHUP: the terminal may be gone; the turn is saved
+                with contextlib.suppress(OSError):
+                    stream.abort()
+                raise
             stream.abort()
             if chat.pending is None:
                 self._notice("reply cancelled; the partial answer is kept and marked as interrupted")
             else:
                 self._notice("cancelled before any answer; /retry resends your message")
             return 130
+        except OSError as exc:  # the terminal went away (EIO) or stdout is full: keep the partial answer, marked
+            stop_reply(events, Interrupted(f"the output could not be written ({exc.strerror})", OutputError.exit_code))
+            raise OutputError(f"cannot write to the terminal: {exc.strerror}; the turn is saved") from None
         except ChatbotError as exc:
             stream.abort("")
-            retryable = chat.pending is not None and not isinstance(exc, BudgetError)
+            retryable = chat.pending is not None and not isinstance(exc, BudgetError) and not self.one_shot
             retry = "\n/retry resends your message" if retryable else ""
             self._error(f"{exc.message}{retry}")
             return exc.exit_code
+        finally:
+            events.close()  # on any other failure too, before the caller releases the session's lock
         if done is not None:
             self._usage_line(done)
         return 0
@@ -218,7 +242,7 @@ class Repl:
         self.console.print(
             Text.assemble(
                 (f"chatbot {__version__}", "bold"),
-                f" · {self.app.provider.name} · {chat.model} · session {chat.session.id} ({state}) · memory "
+                f" · {self.app.provider.name} · {clean(chat.model)} · session {chat.session.id} ({state}) · memory "
                 f"{mem.strategy}, budget {mem.max_input_tokens} tokens\n",
                 (
                     "The model is stateless: each request re-sends the conversation. /context shows it, /help lists "
@@ -244,10 +268,10 @@ class Repl:
         self.console.print(Text(f"{text} · {done.latency:.1f}s", style="dim"))
 
     def _notice(self, text: str, *, warning: bool = False) -> None:
-        self.console.print(Text(("warning: " if warning else "") + text, style="yellow" if warning else "dim"))
+        self.console.print(Text(("warning: " if warning else "") + clean(text), style="yellow" if warning else "dim"))
 
     def _error(self, text: str) -> None:
-        self.console.print(Text(f"error: {text}", style="bold red"))
+        self.console.print(Text(f"error: {clean(text)}", style="bold red"))
 
     # --- prompt -----------------------------------------------------------------------------------------------
 
@@ -282,7 +306,7 @@ class Repl:
             used = f"context {request.tokens}/{request.budget} tokens ({100 * request.tokens // request.budget}%)"
         except ChatbotError:
             used = "context over budget"
-        self._status = f" {chat.session.id} · {chat.model} · {used} · /help"
+        self._status = f" {chat.session.id} · {clean(chat.model)} · {used} · /help"
 
     def _confirm_tool(self, call: ToolCall) -> bool:
         """--confirm-tools: yes, no, or always (this tool, for the rest of the run)."""

@@ -1,0 +1,47 @@
+"""Text from a model, a server or a file made safe to print: no terminal control sequences get through.
+
+A reply can carry ``ESC[2J`` (clear the screen), OSC 52 (write the clipboard), OSC 8 (hidden links) or OSC 0
+(the window title); printed raw, the terminal obeys them. :func:`clean` is applied wherever such text is printed;
+what is stored stays exactly as received.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# whole escape sequences, so that no "[2J" litter is left: CSI (ESC [ ... final), OSC and the other string commands
+# (ESC ] ... BEL or ESC \), and two-character escapes
+_SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+# C0 controls but tab and newline, DEL, and the C1 controls (U+0080-U+009F: 8-bit CSI, OSC, ...)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# characters that take no room: a message made only of them (or of NUL and spaces) is empty
+_INVISIBLE = re.compile(r"[\s\x00\u200b-\u200f\u2060-\u2064\ufeff\u00ad\u034f\u180e]+")
+
+
+def clean(text: str) -> str:
+    """``text`` without control characters other than newline and tab (what a terminal would act on)."""
+    return _CONTROL.sub("", _SEQUENCE.sub("", text))
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def wire_safe(value: Any) -> Any:
+    """``value`` (messages: dicts, lists, strings) with lone surrogates replaced by U+FFFD.
+
+    A reply can carry ``"\\ud800"`` (valid JSON, not valid UTF-8); stored as received, it must still not make every
+    later request of the session unencodable.
+    """
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {k: wire_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [wire_safe(v) for v in value]
+    return value
+
+
+def is_blank(text: str) -> bool:
+    """Whether ``text`` shows nothing: only whitespace, NUL, zero-width and other invisible characters."""
+    return not _INVISIBLE.sub("", text)

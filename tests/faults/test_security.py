@@ -1,0 +1,172 @@
+"""Hostile files and servers: planted symlinks, shared directories, terminal escapes, a .env that moves the key."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+
+import pytest
+
+from chatbot.errors import SessionError
+from chatbot.storage.json_store import JsonStore
+from tests.support.hostile_server import DONE, Answer, HostileServer, chunk
+from tests.support.run import openai_flags, run_chatbot
+
+# ESC[2J clears the screen, OSC 52 writes the clipboard, OSC 8 hides a link, OSC 0 sets the window title, 0x9b is
+# an 8-bit CSI, BEL ends an OSC
+HOSTILE = "A\x1b[2JB\x1b]52;c;ZXZpbA==\x07C\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\D\x1b]0;pwned\x07E\x9b2JF\rG"
+INJECTED = ("\x1b[2J", "\x1b]", "\x07", "\x9b", "\r")
+
+
+def assert_inert(text: str) -> None:
+    for seq in INJECTED:
+        assert seq not in text, (seq, text)
+
+
+# --- files ------------------------------------------------------------------------------------------------------
+
+
+def test_a_symlink_planted_as_the_lock_file_is_refused_and_its_target_untouched(tmp_path):
+    sessions = tmp_path / "sessions"
+    sessions.mkdir(mode=0o700)
+    victim = tmp_path / "victim"
+    victim.write_text("precious data")
+    (sessions / ".s1.lock").symlink_to(victim)
+    result = run_chatbot("--provider", "echo", "--session", "s1", stdin="hi\n", cwd=tmp_path)
+    assert victim.read_text() == "precious data"
+    assert result.returncode == 3 and "Traceback" not in result.stderr
+    assert ".s1.lock" in result.stderr and "not a regular file" in result.stderr
+
+
+def test_a_hard_link_planted_as_the_lock_file_is_not_truncated(tmp_path):
+    (tmp_path / "s").mkdir(mode=0o700)
+    store = JsonStore(tmp_path / "s")
+    victim = tmp_path / "victim"
+    victim.write_text("precious data")
+    os.link(victim, tmp_path / "s" / ".s1.lock")
+    with pytest.raises(SessionError, match="regular file"):
+        store.acquire("s1")
+    assert victim.read_text() == "precious data"
+
+
+def test_a_sessions_directory_writable_by_others_is_refused(tmp_path):
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "a.json").write_text("{}")  # not empty: others may have planted files already
+    (tmp_path / "s").chmod(0o777)
+    with pytest.raises(SessionError, match="writable by other users"):
+        JsonStore(tmp_path / "s")
+
+
+def test_an_empty_sessions_directory_of_ours_is_tightened_whatever_its_mode(tmp_path):
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s").chmod(0o777)  # a fresh clone's sessions/ under umask 000
+    assert JsonStore(tmp_path / "s").warnings == []
+    assert (tmp_path / "s").stat().st_mode & 0o777 == 0o700
+
+
+def test_a_sessions_directory_owned_by_another_user_is_refused(tmp_path, monkeypatch):
+    (tmp_path / "s").mkdir(mode=0o700)
+    monkeypatch.setattr(os, "geteuid", lambda: os.stat(tmp_path / "s").st_uid + 1)
+    with pytest.raises(SessionError, match="owned by another user"):
+        JsonStore(tmp_path / "s")
+
+
+# --- terminal escapes -------------------------------------------------------------------------------------------
+
+
+def hostile_reply() -> Answer:
+    return Answer(events=[chunk(HOSTILE), chunk(None, "stop"), DONE])
+
+
+def test_script_mode_strips_control_sequences_but_stores_them(tmp_path):
+    with HostileServer(hostile_reply()) as server:
+        result = run_chatbot(*openai_flags(server.base_url), "--session", "s1", stdin="hi\n", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert_inert(result.stdout)
+    assert result.stdout.startswith("ABClinkDE")
+    stored = json.loads((tmp_path / "sessions" / "s1.json").read_text())
+    assert stored["turns"][0]["messages"][-1]["content"] == HOSTILE
+
+
+def test_error_bodies_and_titles_are_stripped(tmp_path):
+    body = json.dumps({"error": {"message": "bad \x1b]52;c;ZXZpbA==\x07 thing"}}).encode()
+    with HostileServer(Answer(status=400, body=body, content_type="application/json")) as server:
+        result = run_chatbot(
+            *openai_flags(server.base_url), "--session", "s1", stdin=f"hi\n/rename {HOSTILE}\n", cwd=tmp_path
+        )
+    assert "bad" in result.stderr and "thing" in result.stderr
+    assert_inert(result.stderr)
+    assert_inert(result.stdout)
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_the_terminal_renderers_strip_control_sequences(clean_env, make_app, plain):
+    from chatbot.providers import make_provider
+    from chatbot.terminal.render import make_console
+    from chatbot.terminal.repl import Repl
+
+    with HostileServer(hostile_reply()) as server:
+        provider = make_provider("openai", model="m", base_url=server.base_url, max_retries=0)
+        app = make_app(provider)
+        app.open("s1")
+        out = io.StringIO()
+        console = make_console(plain=plain, file=out, force_terminal=not plain, width=80, height=24)
+        Repl(app, plain=plain, console=console).send("hi")
+    text = out.getvalue()
+    assert "ABClinkDE" in text
+    for seq in ("\x1b[2J", "\x1b]52", "\x1b]8", "\x1b]0", "\x9b", "\x07"):
+        assert seq not in text
+
+
+# --- .env and base URLs -----------------------------------------------------------------------------------------
+
+
+def test_a_base_url_from_dotenv_is_named_and_plain_http_warned(tmp_path):
+    with HostileServer() as server:
+        remote = server.base_url.replace("127.0.0.1", "localhost.example")
+        (tmp_path / ".env").write_text(f"OPENAI_BASE_URL={remote}\nOPENAI_API_KEY=sk-secret\n")
+        result = run_chatbot(
+            "--provider",
+            "openai",
+            "--model",
+            "m",
+            "--session",
+            "s1",
+            stdin="",
+            cwd=tmp_path,
+            env={"OPENAI_API_KEY": None},
+        )
+    assert f"OPENAI_API_KEY to {remote}" in result.stderr and ".env" in result.stderr
+    assert "plain http://" in result.stderr
+
+
+def test_a_loopback_base_url_from_the_command_line_is_named_without_warning(tmp_path):
+    with HostileServer() as server:
+        result = run_chatbot(*openai_flags(server.base_url), "--session", "s1", stdin="", cwd=tmp_path)
+    assert f"OPENAI_API_KEY to {server.base_url}" in result.stderr
+    assert "plain http://" not in result.stderr
+
+
+def test_a_markdown_link_shows_where_it_goes():
+    from chatbot.terminal.render import MarkdownStream, make_console
+
+    out = io.StringIO()
+    console = make_console(file=out, force_terminal=True, width=80, height=24)
+    stream = MarkdownStream(console)
+    stream.feed("Log in at [your bank](http://evil.example/login).\n")
+    stream.finish()
+    assert "\x1b]8" not in out.getvalue() and "http://evil.example/login" in out.getvalue()
+
+
+def test_titles_and_models_read_from_files_are_stripped(tmp_path):
+    run_chatbot("--provider", "echo", "--session", "s1", stdin="hi\n", cwd=tmp_path)
+    path = tmp_path / "sessions" / "s1.json"
+    data = json.loads(path.read_text())
+    data["title"], data["model"] = "T\x1b]0;pwned\x07itle", "m\x1b[2Jodel"
+    path.write_text(json.dumps(data))
+    listed = run_chatbot("--list-sessions", cwd=tmp_path)
+    assert "Title" in listed.stdout
+    assert_inert(listed.stdout)
+    sessions = run_chatbot("--provider", "echo", "--session", "s1", stdin="/sessions\n/model\n", cwd=tmp_path)
+    assert_inert(sessions.stdout)
