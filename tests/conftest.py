@@ -177,3 +177,21 @@ def open_test_store(store_url: str, tmp_path):
 def store(open_test_store):
     """One open store of each kind (the behaviour suite's subject)."""
     return open_test_store()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_user_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test reads or writes the developer's own sessions, rescue files, history or config: the user data and
+    config folders (and every child process's) point into a temporary directory for the whole run."""
+    import os
+
+    home = tmp_path_factory.mktemp("user")
+    saved = {k: os.environ.get(k) for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME")}
+    os.environ["XDG_DATA_HOME"] = str(home / "data")
+    os.environ["XDG_CONFIG_HOME"] = str(home / "config")
+    yield
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
