@@ -73,8 +73,6 @@ class Chat(OpenSession):
         self.summary_model = summary_model
         self.streaming = stream  # False (--no-stream): ask for the whole reply at once
         self.log = log
-        # the user message of a turn that failed, kept for /retry
-        self._pending: Content | None = None
         #: files attached (/file, -f, piped stdin) to the next message
         self.outbox = Outbox()
         # whether the last turn reached the store (a database can go away), told once the reply is done
@@ -89,11 +87,6 @@ class Chat(OpenSession):
         """The chat model in use."""
         return self.session.model or self.provider.model
 
-    @property
-    def pending(self) -> Content | None:
-        """The message of a turn that failed before anything was stored (what ``/retry`` resends), or None."""
-        return self._pending
-
     # --- turns ------------------------------------------------------------------------------------------------
 
     def next_request(self, text: str = "") -> Request:
@@ -104,8 +97,17 @@ class Chat(OpenSession):
         """Send ``text`` (with any attached files) as the next user message and stream the reply.
 
         The turn is stored and the session saved when the reply ends, or when it is interrupted (Ctrl-C closes
-        this generator or raises inside it) with the partial answer marked as interrupted.
+        this generator or raises inside it) with the partial answer marked as interrupted. A turn taken back by
+        /retry or /edit is replaced only when the new one is stored; otherwise it stays.
         """
+        before = len(self.conversation.turns)
+        try:
+            yield from self._send(text)
+        finally:
+            if self.put_back_if_unreplaced(before):
+                self._pending = None  # the old turn is back: /retry takes it back again rather than add a copy
+
+    def _send(self, text: Content) -> Generator[ChatEvent, None, None]:
         text = self.outbox.take(text)
         self._pending = text
         for source in self.tools.gone() if self.tools else []:
@@ -155,15 +157,6 @@ class Chat(OpenSession):
         # the tool definitions are part of what the model reads, so they come out of the same budget
         extra = self.tool_definition_tokens()
         return self.conversation.memory.max_input_tokens - extra if extra else None
-
-    def retry_text(self) -> Content:
-        """The message /retry resends: the failed one, else the last turn's (which is taken back first)."""
-        if self._pending is not None:
-            return self._pending
-        turn = self.undo()
-        if turn is None:
-            raise UsageError("nothing to retry yet")
-        return turn.messages[0].get("content") or ""
 
     def _events(self, messages: list[Message], tools: list[Message]) -> Generator[StreamEvent, None, None]:
         """The provider's events for one model call: streamed, or (--no-stream) the whole reply at once."""

@@ -280,6 +280,11 @@ def _refuse_undecodable(args: argparse.Namespace) -> None:
                 ) from None
 
 
+#: what a ``.env`` file may not set: it travels with a folder (a cloned repository), so it must not choose the config
+#: file, or code to run (the config file's ``functions`` and ``mcp`` run code); those come from the user's own shell
+DOTENV_REFUSED = ("CHATBOT_CONFIG", "CHATBOT_FUNCTIONS", "CHATBOT_MCP")
+
+
 def _load_dotenv() -> frozenset[str]:
     """Read ``.env`` in the working directory into the environment (never overriding what is set).
 
@@ -291,4 +296,8 @@ def _load_dotenv() -> frozenset[str]:
 
     before = {k for k, v in os.environ.items() if v}
     load_dotenv(".env", override=False)
-    return frozenset(k for k, v in os.environ.items() if v and k not in before)
+    added = {k for k, v in os.environ.items() if v and k not in before}
+    for name in sorted(added.intersection(DOTENV_REFUSED)):
+        del os.environ[name]
+        notice(f".env may not set {name} (a folder's .env must not choose what runs); it was ignored", warning=True)
+    return frozenset(added.difference(DOTENV_REFUSED))

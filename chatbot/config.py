@@ -26,7 +26,10 @@ CONFIG_ENV = "CHATBOT_CONFIG"
 # flags that name what one run does (a message, a session, a command that exits), never a standing default
 NOT_CONFIG = {"help", "version", "prompt", "cont", "session", "list_sessions", "config", "list_models", "file"}
 NOT_CONFIG |= {"search", "import_sessions"}
-_SECRET = re.compile(r"(^|_)(key|api_key|secret|password|token)$")
+_SECRET = re.compile(r"(^|_)(api_key|apikey|secret|password|token)$")
+#: settings that name files: a relative path is relative to the config file's folder, not to wherever chatbot runs
+#: (a file in the current folder must never be picked up, or run, because a config file names it)
+_PATHS = {"functions", "system_file", "log_requests"}
 
 
 @dataclass(frozen=True)
@@ -96,8 +99,17 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
             raise ConfigError(f"{where}: unknown key (keys are long flags with underscores, e.g. max_input_tokens)")
         else:
             action = actions[key]
-            values[action.dest] = _convert(action, value, where)
+            values[action.dest] = _relative_to(path.parent, action.dest, _convert(action, value, where))
     return Config(path, exists=True, values=values, roles=roles)
+
+
+def _relative_to(folder: Path, dest: str, value: Any) -> Any:
+    """``value`` with relative file paths made relative to ``folder`` (for the settings in ``_PATHS``)."""
+    if dest not in _PATHS:
+        return value
+    if isinstance(value, list):
+        return [str(folder / Path(v).expanduser()) for v in value]
+    return str(folder / Path(value).expanduser()) if isinstance(value, str) else value
 
 
 def apply(parser: argparse.ArgumentParser, config: Config, environ: Mapping[str, str] = os.environ) -> None:
@@ -105,12 +117,19 @@ def apply(parser: argparse.ArgumentParser, config: Config, environ: Mapping[str,
     parser.set_defaults(**{k: v for k, v in config.values.items() if not env_sets(k, config, environ)})
 
 
+#: the environment variables the flags read (flags.py), by setting: only these override the config file
+ENVIRONMENT = {
+    "provider": ("CHATBOT_PROVIDER",),
+    "model": ("CHATBOT_MODEL",),
+    "timeout": ("CHATBOT_TIMEOUT",),
+    "store": ("CHATBOT_STORE", "CHATBOT_SESSIONS_DIR"),  # --sessions-dir is the same setting as --store
+}
+
+
 def env_sets(dest: str, config: Config, environ: Mapping[str, str] = os.environ) -> str:
-    """The environment variable that sets ``dest`` now ("" when none): ``CHATBOT_<DEST>``, or the base-URL variable
-    of the provider in use."""
-    names = [f"CHATBOT_{dest.upper()}"]
-    if dest == "store":
-        names.append("CHATBOT_SESSIONS_DIR")  # --sessions-dir is the same setting as --store
+    """The environment variable that sets ``dest`` now ("" when none): one the flags read (:data:`ENVIRONMENT`),
+    or the base-URL variable of the provider in use."""
+    names = list(ENVIRONMENT.get(dest, ()))
     if dest == "base_url":
         provider = environ.get("CHATBOT_PROVIDER") or config.values.get("provider") or "groq"
         info = PROVIDERS.get(str(provider))

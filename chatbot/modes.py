@@ -91,7 +91,7 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
         line = raw.rstrip("\r\n")
         if is_blank(line):
             continue  # whitespace, NUL, zero-width characters: nothing to send
-        message: Content = line
+        message: Content = commands.as_message(line)
         try:
             if commands.is_command(line):
                 result = commands.run(app, line, confirm=None)

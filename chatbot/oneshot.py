@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chatbot.app import App
+from chatbot.engine.text import clean
 from chatbot.events import TurnDone
 from chatbot.terminal.blocks import code_blocks
 
@@ -49,7 +50,8 @@ def print_json(app: App, text: str, send: Sender, *, show_reasoning: bool) -> in
     buffer = io.StringIO()
     done = send(app, text, buffer, show_reasoning=show_reasoning)
     reply = done.turn.answer_text if done else buffer.getvalue().rstrip("\n")
-    print(json.dumps(turn_json(app, reply, done), ensure_ascii=False), flush=True)
+    # ASCII JSON: every control character (C1 ones too) is escaped, so nothing reaches a terminal raw
+    print(json.dumps(turn_json(app, reply, done), ensure_ascii=True), flush=True)
     return 0
 
 
@@ -62,7 +64,7 @@ def print_extract(app: App, text: str, send: Sender, *, show_reasoning: bool) ->
     blocks = code_blocks(reply)
     if not blocks:
         print("chatbot: the reply has no fenced code block; printing all of it", file=sys.stderr)
-    out = blocks[0] if blocks else reply
+    out = clean(blocks[0] if blocks else reply)  # what is shown is what a user would run: no hidden sequences
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     sys.stdout.flush()
     return 0

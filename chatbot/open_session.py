@@ -12,7 +12,7 @@ from typing import Any
 from chatbot.attach import Content
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.turn import Turn
-from chatbot.errors import ChatbotError, SaveFailed, StoreUnavailable
+from chatbot.errors import ChatbotError, SaveFailed, StoreUnavailable, UsageError
 from chatbot.storage.base import SessionStore
 from chatbot.storage.rescue import rescue
 from chatbot.storage.session import Session
@@ -24,6 +24,10 @@ class OpenSession:
     def __init__(self, session: Session, store: SessionStore | None) -> None:
         self.session = session
         self.store = store
+        # the turn /retry or /edit took back to replace, with the summary as it was: put back if nothing replaces it
+        self._replacing: tuple[Turn, str, int] | None = None
+        # the user message of a turn that failed before anything was stored, kept for /retry
+        self._pending: Content | None = None
 
     @property
     def conversation(self) -> Conversation:
@@ -37,10 +41,46 @@ class OpenSession:
             self.save()
         return turn
 
+    @property
+    def pending(self) -> Content | None:
+        """The message of a turn that failed before anything was stored (what ``/retry`` resends), or None."""
+        return self._pending
+
+    def retry_text(self) -> Content:
+        """The message /retry resends: the failed one, else the last turn's (which is taken back first)."""
+        if self._pending is not None:
+            return self._pending
+        turn = self.take_back()
+        if turn is None:
+            raise UsageError("nothing to retry yet")
+        return turn.messages[0].get("content") or ""
+
+    def take_back(self) -> Turn | None:
+        """Take the last turn back to replace it (/retry, /edit); None when there is none.
+
+        Unlike :meth:`undo` nothing is saved: the stored session keeps the turn until its replacement is stored,
+        and the next send puts it back if no replacement is (the server down, Ctrl-C before any answer).
+        """
+        conv = self.conversation
+        summary, covers = conv.summary, conv.summary_covers
+        turn = conv.undo()
+        self._replacing = (turn, summary, covers) if turn is not None else None
+        return turn
+
+    def put_back_if_unreplaced(self, turns_before: int) -> bool:
+        """After a send: put the turn taken back for it again in place when the send stored no turn (True then)."""
+        replacing, self._replacing = self._replacing, None
+        if replacing is None or len(self.conversation.turns) != turns_before:
+            return False
+        turn, summary, covers = replacing
+        self.conversation.add_turn(turn)
+        self.conversation.set_summary(summary, covers)
+        return True
+
     def take_back_for_edit(self, text: str) -> Content:
-        """Drop the last turn (/edit) and return ``text`` as the message that replaces it; images the old message
+        """Take the last turn back (/edit) and return ``text`` as the message that replaces it; images the old message
         carried stay with the new one (its text, fenced files included, is what was edited)."""
-        turn = self.undo()
+        turn = self.take_back()
         old = turn.messages[0].get("content") if turn else None
         if isinstance(old, list):
             images = [p for p in old if isinstance(p, dict) and p.get("type") == "image_url"]

@@ -133,18 +133,29 @@ def _wait_text(seconds: float | None) -> str:
     return f"the server asks to wait {seconds:.1f}s"
 
 
+#: how much of a server's error text a message quotes (an HTML error page or a 200 KB body is not a message)
+BRIEF_CHARS = 300
+
+
+def brief(text: str) -> str:
+    """A server's error text as one short line: markup dropped, whitespace folded, cut at ``BRIEF_CHARS``."""
+    flat = " ".join(re.sub(r"<[^>]*>", " ", text).split())
+    return flat if len(flat) <= BRIEF_CHARS else flat[: BRIEF_CHARS - 1] + "…"
+
+
 def classify_error(
     status: int | None, body: object, message: str, headers: Mapping[str, str] | None, ctx: ErrorContext
 ) -> ProviderError:
     """Map one failed answer (or a mid-stream error event, ``status`` None) to the project's error type."""
     err = _error_body(body)
-    detail = _text(err.get("message")) or message or "no details"
+    full = _text(err.get("message")) or message or "no details"
+    detail = brief(full)  # what the user reads: one short line, whatever the server sent
     code = str(err.get("code") or "")
     kind = str(err.get("type") or "")
     where = f"{ctx.provider} ({ctx.base_url})"
 
     # Before the status: llama.cpp used to answer 500 and vLLM 400 for an over-long prompt, and it can come mid-stream.
-    if _CONTEXT_PATTERNS.search(" ".join((code, kind, detail))):
+    if _CONTEXT_PATTERNS.search(" ".join((code, kind, full))):
         return ContextLengthError(f"the request is longer than model {ctx.model!r} can read: {detail}")
     if status in (401, 403) or code in _KEY_CODES:
         what = "was rejected" if status != 403 else "is not allowed to do this"

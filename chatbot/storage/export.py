@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from chatbot.engine.text import clean
 from chatbot.engine.turn import Turn
 from chatbot.storage.session import Session
 
@@ -43,7 +44,8 @@ def export_markdown(session: Session) -> str:
             notes.append("interrupted")
         out += [f"## Turn {i}" + (f" ({', '.join(notes)})" if notes else ""), ""]
         out += _render_turn(turn)
-    return "\n".join(out).rstrip() + "\n"
+    # a transcript is for reading: no escape sequence from a reply or a file reaches whoever cats it
+    return clean("\n".join(out).rstrip() + "\n")
 
 
 def _render_turn(turn: Turn) -> list[str]:

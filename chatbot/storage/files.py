@@ -52,7 +52,7 @@ def open_private_directory(d: Path) -> list[str]:
                 f"sessions directory {d} is owned by another user (uid {st.st_uid}); use a directory of your own "
                 "(--sessions-dir)"
             ) from None
-        if mode & 0o077 and not any(os.scandir(d)):
+        if mode & 0o077 and not any(e.name != ".gitkeep" for e in os.scandir(d)):
             d.chmod(0o700)  # empty and ours (a fresh clone's sessions/, from git): tightened, nothing to ask about
         elif mode & 0o022:
             raise SessionError(

@@ -21,9 +21,14 @@ PREVIEW = 48  # keeps a /context row within 80 columns
 
 
 def is_command(line: str) -> bool:
-    """Whether an input line is a command rather than a message."""
+    """Whether an input line is a command rather than a message (``//`` starts a message that begins with ``/``)."""
     stripped = line.strip()
-    return stripped.startswith("/") or stripped in QUIT_WORDS
+    return (stripped.startswith("/") and not stripped.startswith("//")) or stripped in QUIT_WORDS
+
+
+def as_message(line: str) -> str:
+    """The message an input line that is not a command sends: ``//path ...`` sends ``/path ...``."""
+    return line.lstrip()[1:] if line.lstrip().startswith("//") else line
 
 
 def run(app: App, line: str, confirm: Confirm | None = None) -> Result:
@@ -55,7 +60,8 @@ def _help(app: App, arg: str, confirm: Confirm | None) -> Result:
             continue
         seen.add(cmd.usage)
         lines.append(f"  {cmd.usage.ljust(width)}  {cmd.help}")
-    lines.append("Alt-Enter (or Esc then Enter) inserts a newline; Ctrl-C cancels a reply; Ctrl-D quits.")
+    lines.append("Alt-Enter (or Esc then Enter) inserts a newline; //text sends a message that starts with /.")
+    lines.append("Ctrl-C cancels a reply; Ctrl-D quits.")
     return Result("\n".join(lines))
 
 

@@ -135,7 +135,7 @@ class Repl:
 
     def handle(self, line: str) -> bool:
         """Handle one input line (a command or a message). Returns True to quit."""
-        message: Content = line
+        message: Content = commands.as_message(line)
         if commands.is_command(line):
             try:
                 result = commands.run(self.app, line, confirm=self._confirm)

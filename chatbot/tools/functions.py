@@ -125,7 +125,7 @@ def load_functions(path: str) -> list[Tool]:
     sys.modules[module_name] = module  # dataclasses and typing look the module up while it loads
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # the user's file: report what went wrong in it, without a traceback
+    except (Exception, SystemExit) as exc:  # the user's file (it may even exit): say what went wrong, no traceback
         sys.modules.pop(module_name, None)
         raise ToolSourceError(f"--functions {path} failed to load: {type(exc).__name__}: {exc}") from None
     tools: list[Tool] = [

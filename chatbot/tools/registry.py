@@ -91,7 +91,7 @@ class Registry:
             text = tool.run(parsed, self.timeout)
         except ChatbotError as exc:
             return _failed(name, exc.message)
-        except Exception as exc:  # a user's function may raise anything: the model reads it, the chat goes on
+        except (Exception, SystemExit) as exc:  # a user's function may raise (or exit) anything: the chat goes on
             return _failed(name, f"the tool raised {type(exc).__name__}: {exc}")
         text, was_cut = cut_result(text)
         notice = f"the result of {name} was cut to {MAX_RESULT_CHARS:,} characters" if was_cut else ""
