@@ -51,14 +51,19 @@ def test_set_system_and_rename_are_saved(make_app):
     assert chat.next_request("x").messages[0]["content"] == "You answer in French."
 
 
-def test_retry_takes_the_last_turn_back_through_undo(make_app):
+def test_retry_replaces_the_last_turn_only_once_its_replacement_is_stored(make_app):
     app = make_app()
     chat = app.open("t")
     with pytest.raises(UsageError, match="nothing to retry"):
         chat.retry_text()
     drain(chat.send("question"))
+    first_answer = stored(app)["turns"][0]["messages"][1]["content"]
     assert chat.retry_text() == "question"
-    assert stored(app)["turns"] == [] and chat.pending is None
+    assert len(stored(app)["turns"]) == 1 and chat.pending is None  # still stored: nothing replaced it yet
+    drain(chat.send("question"))
+    turns = stored(app)["turns"]
+    assert [t["messages"][0]["content"] for t in turns] == ["question"] and len(chat.conversation.turns) == 1
+    assert turns[0]["messages"][1]["content"] == first_answer  # the echo answers the same request the same way
 
 
 def test_set_model_switches_the_counter_and_saves(make_app):

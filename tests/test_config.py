@@ -28,7 +28,7 @@ def test_keys_are_long_flags_with_underscores(tmp_path):
         "memory": "window",
         "no_stream": True,
         "option": [["temperature", "0.5"]],
-        "log_requests": "log.jsonl",
+        "log_requests": str(tmp_path / "log.jsonl"),  # a relative path is relative to the config file
     }
     assert cfg.role("short") == "Be brief."
 
