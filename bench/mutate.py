@@ -42,12 +42,16 @@ CHAT_TESTS = [
     "tests/test_accounting.py",
     "tests/test_resume.py",
     "tests/test_wire_flags.py",
+    "tests/test_chat_notices.py",
+    "tests/test_undo_retry_edges.py",
     "tests/engine/test_tool_memory.py",
     "tests/terminal/test_summary_now.py",
 ]
 ENGINE_TESTS = [
     "tests/engine/test_memory.py",
     "tests/engine/test_memory_rules.py",
+    "tests/engine/test_turn_rules.py",
+    "tests/engine/test_summary_prompt.py",
     "tests/engine/test_conversation.py",
     "tests/engine/test_usage.py",
     "tests/engine/test_backoff.py",
@@ -78,13 +82,13 @@ def _first(own: str, rest: list[str]) -> list[str]:
 MODULES: dict[str, list[str]] = {
     "chatbot/engine/memory.py": ENGINE_TESTS,
     "chatbot/engine/conversation.py": _first("tests/engine/test_conversation.py", ENGINE_TESTS),
-    "chatbot/engine/turn.py": ENGINE_TESTS,
+    "chatbot/engine/turn.py": _first("tests/engine/test_turn_rules.py", ENGINE_TESTS),
     "chatbot/engine/tokens.py": [*_first("tests/engine/test_tokens.py", ENGINE_TESTS), "tests/engine/test_chat_formats.py"],
     "chatbot/engine/calibration.py": [
         *_first("tests/engine/test_calibration.py", ENGINE_TESTS), "tests/test_token_convergence.py"],
     "chatbot/engine/usage.py": _first("tests/engine/test_usage.py", ENGINE_TESTS),
     "chatbot/engine/backoff.py": _first("tests/engine/test_backoff.py", ENGINE_TESTS),
-    "chatbot/engine/summary_prompt.py": _first("tests/test_summaries.py", ENGINE_TESTS),
+    "chatbot/engine/summary_prompt.py": _first("tests/engine/test_summary_prompt.py", ENGINE_TESTS),
     "chatbot/storage/session.py": STORAGE_TESTS,
     "chatbot/storage/schema.py": STORAGE_TESTS,
     "chatbot/storage/json_store.py": _first("tests/storage/test_json_store.py", STORAGE_TESTS),
