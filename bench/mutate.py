@@ -24,6 +24,7 @@ import ast
 import concurrent.futures
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -44,6 +45,7 @@ CHAT_TESTS = [
     "tests/test_wire_flags.py",
     "tests/test_chat_notices.py",
     "tests/test_undo_retry_edges.py",
+    "tests/storage/test_session_rules.py",
     "tests/engine/test_tool_memory.py",
     "tests/terminal/test_summary_now.py",
 ]
@@ -65,6 +67,7 @@ STORAGE_TESTS = [
     "tests/storage/test_session_options.py",
     "tests/storage/test_calibration_store.py",
     "tests/storage/test_store_edges.py",
+    "tests/storage/test_session_rules.py",
     "tests/storage/test_json_store.py",
     "tests/storage/test_store_api.py",
     "tests/storage/test_store_behaviour.py",
@@ -247,6 +250,8 @@ def main() -> int:
     parser.add_argument("--survivors", action="store_true", help="list every surviving mutant")
     parser.add_argument("--list", action="store_true", help="only list the mutants")
     args = parser.parse_args()
+    # a SIGTERM (timeout, kill) unwinds like Ctrl-C, so the tree copies are removed
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
     modules = args.modules or list(MODULES)
     trees: list[Path] = []
     rows = []
