@@ -101,6 +101,13 @@ MODULES: dict[str, list[str]] = {
     "chatbot/rounds.py": _first("tests/test_chat_tools.py", CHAT_TESTS),
 }
 
+#: tests whose timing fails under the load of a mutation run (a real Ctrl-C 0.2 s later): a flaky failure would
+#: count as a kill
+DESELECT = [
+    "tests/test_summaries.py::test_ctrl_c_while_waiting_falls_back_like_a_failed_summary_and_the_late_result_is_"
+    "never_used",
+]
+
 COMPARE_SWAP = {
     ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
     ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
@@ -220,6 +227,7 @@ def run_tests(tree: Path, tests: list[str], timeout: float, show: bool = False) 
     """'killed', 'survived' or 'timeout' (an endless loop is caught: counted as killed)."""
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
     cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *tests]
+    cmd += [f"--deselect={t}" for t in DESELECT]
     try:
         proc = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
