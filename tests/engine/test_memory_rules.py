@@ -245,3 +245,21 @@ def test_preview_never_changes_the_stored_summary(conv_factory):
     assert req.summarized == 5 and req.summary_included
     assert "summarized before sending" in req.messages[0]["content"]
     assert (conv.summary, conv.summary_covers) == ("", 0)
+
+
+def test_tool_calls_and_names_count_toward_the_budget(counter):
+    call = {"id": "c1", "type": "function", "function": {"name": "web search", "arguments": '{"q": "two words"}'}}
+    assistant = {"role": "assistant", "content": None, "tool_calls": [call, call]}
+    # per message 1; per call: the format's 15, the name (2 words), the arguments (3 words)
+    assert counter.count_message(assistant) == 1 + 2 * (15 + 2 + 3)
+    result = {"role": "tool", "tool_call_id": "c1", "name": "web search", "content": "found it"}
+    assert counter.count_message(result) == 1 + 2 + 2
+    parsed = {**call, "function": {"name": "f", "arguments": {"q": 1}}}  # arguments given as an object
+    assert counter.count_message({"role": "assistant", "content": "", "tool_calls": [parsed]}) == 1 + 15 + 1 + 2
+
+
+def test_a_turn_with_tool_calls_costs_its_calls_in_the_request(conv_factory):
+    plain = conv_factory(1, strategy="full").build_request("hi")
+    with_tools = conv_factory(1, strategy="full", tool_every=1).build_request("hi")
+    # the call message: 1 + 15 + name 1 + arguments "{}" 1; the result "result 1": 1 + 2
+    assert with_tools.tokens - plain.tokens == (1 + 15 + 1 + 1) + (1 + 2)
