@@ -98,7 +98,7 @@ MODULES: dict[str, list[str]] = {
     "chatbot/storage/files.py": _first("tests/storage/test_json_store.py", STORAGE_TESTS),
     "chatbot/chat.py": CHAT_TESTS,
     "chatbot/open_session.py": _first("tests/test_chat_edits.py", CHAT_TESTS),
-    "chatbot/rounds.py": _first("tests/test_chat_tools.py", CHAT_TESTS),
+    "chatbot/rounds.py": _first("tests/test_rounds.py", CHAT_TESTS),
 }
 
 #: tests whose timing fails under the load of a mutation run (a real Ctrl-C 0.2 s later): a flaky failure would
