@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import ast
 import concurrent.futures
+import functools
 import os
 import shutil
 import signal
@@ -86,9 +87,14 @@ MODULES: dict[str, list[str]] = {
     "chatbot/engine/memory.py": ENGINE_TESTS,
     "chatbot/engine/conversation.py": _first("tests/engine/test_conversation.py", ENGINE_TESTS),
     "chatbot/engine/turn.py": _first("tests/engine/test_turn_rules.py", ENGINE_TESTS),
-    "chatbot/engine/tokens.py": [*_first("tests/engine/test_tokens.py", ENGINE_TESTS), "tests/engine/test_chat_formats.py"],
+    "chatbot/engine/tokens.py": [
+        *_first("tests/engine/test_tokens.py", ENGINE_TESTS),
+        "tests/engine/test_chat_formats.py",
+    ],
     "chatbot/engine/calibration.py": [
-        *_first("tests/engine/test_calibration.py", ENGINE_TESTS), "tests/test_token_convergence.py"],
+        *_first("tests/engine/test_calibration.py", ENGINE_TESTS),
+        "tests/test_token_convergence.py",
+    ],
     "chatbot/engine/usage.py": _first("tests/engine/test_usage.py", ENGINE_TESTS),
     "chatbot/engine/backoff.py": _first("tests/engine/test_backoff.py", ENGINE_TESTS),
     "chatbot/engine/summary_prompt.py": _first("tests/engine/test_summary_prompt.py", ENGINE_TESTS),
@@ -109,8 +115,16 @@ DESELECT = [
 ]
 
 COMPARE_SWAP = {
-    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
-    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
 }
 BINOP_SWAP = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult, ast.Div: ast.Mult}
 
@@ -278,7 +292,11 @@ def main() -> int:
                 return 1
             started = time.monotonic()
             with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-                results = list(pool.map(lambda m: check(m, source, tests, args.timeout, trees), mutants))
+                results = list(
+                    pool.map(
+                        functools.partial(check, source=source, tests=tests, timeout=args.timeout, trees=trees), mutants
+                    )
+                )
             survivors = [m for m, outcome in results if outcome == "survived"]
             killed = len(results) - len(survivors)
             score = 100.0 * killed / len(results) if results else 100.0
