@@ -265,6 +265,19 @@ def check(mutant: Mutant, source: str, tests: list[str], timeout: float, trees: 
         trees.append(tree)
 
 
+def _survivors_in(log: Path) -> dict[str, set]:
+    """The modules an earlier run finished and its survivors, as (module, line, what), from its --survivors log."""
+    done, survived = set(), set()
+    for line in log.read_text().splitlines():
+        if line.startswith("  survived "):
+            where, what = line[len("  survived ") :].split(": ", 1)
+            module, number = where.rsplit(":", 1)
+            survived.add((module, int(number), what))
+        elif " killed (" in line:
+            done.add(line.split(":", 1)[0])
+    return {"done": done, "survived": survived}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help="modules to mutate (default: all of the core)")
@@ -272,15 +285,27 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a test run counts as a hang")
     parser.add_argument("--survivors", action="store_true", help="list every surviving mutant")
     parser.add_argument("--list", action="store_true", help="only list the mutants")
+    parser.add_argument(
+        "--recheck",
+        metavar="LOG",
+        help="run only the mutants an earlier run's --survivors log names (tests were only added since: what was "
+        "killed stays killed); the score counts every mutant of the module",
+    )
     args = parser.parse_args()
     # a SIGTERM (timeout, kill) unwinds like Ctrl-C, so the tree copies are removed
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
     modules = args.modules or list(MODULES)
+    earlier = _survivors_in(Path(args.recheck)) if args.recheck else None
+    if earlier is not None and not args.modules:
+        modules = [m for m in MODULES if m in earlier["done"]]
     trees: list[Path] = []
     rows = []
     try:
         for module in modules:
             mutants, source = mutants_of(module)
+            everything = len(mutants)
+            if earlier is not None:
+                mutants = [m for m in mutants if (m.module, m.line, m.what) in earlier["survived"]]
             if args.list:
                 for m in mutants:
                     print(f"{m.module}:{m.line}: {m.what}")
@@ -299,10 +324,10 @@ def main() -> int:
                     )
                 )
             survivors = [m for m, outcome in results if outcome == "survived"]
-            killed = len(results) - len(survivors)
-            score = 100.0 * killed / len(results) if results else 100.0
-            rows.append((module, len(results), killed, len(survivors), score, time.monotonic() - started))
-            print(f"{module}: {killed}/{len(results)} killed ({score:.1f}%)", file=sys.stderr, flush=True)
+            killed = everything - len(survivors)
+            score = 100.0 * killed / everything if everything else 100.0
+            rows.append((module, everything, killed, len(survivors), score, time.monotonic() - started))
+            print(f"{module}: {killed}/{everything} killed ({score:.1f}%)", file=sys.stderr, flush=True)
             if args.survivors:
                 for m in survivors:
                     print(f"  survived {m.module}:{m.line}: {m.what}", file=sys.stderr, flush=True)

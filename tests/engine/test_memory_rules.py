@@ -263,3 +263,12 @@ def test_a_turn_with_tool_calls_costs_its_calls_in_the_request(conv_factory):
     with_tools = conv_factory(1, strategy="full", tool_every=1).build_request("hi")
     # the call message: 1 + 15 + name 1 + arguments "{}" 1; the result "result 1": 1 + 2
     assert with_tools.tokens - plain.tokens == (1 + 15 + 1 + 1) + (1 + 2)
+
+
+def test_the_retry_floor_is_the_bare_request_without_the_summary(conv_factory):
+    conv = conv_factory(2)
+    conv.set_summary("S", 1)
+    user = " ".join(["w"] * 30)  # 31 tokens: the bare request (system "sys" and this) is 33
+    req = conv.build_request(user)
+    assert req.summary_included and req.tokens == 16 + TURN + 31  # the system message with the summary is 16
+    assert conv.shrink_budget(req) == 33  # half of 55 would be below the bare request
