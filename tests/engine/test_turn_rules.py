@@ -115,3 +115,10 @@ def test_the_summary_rides_in_the_one_system_message_only_when_asked(conv_factor
     assert conv.system_tokens(False) == 2
     conv.system = "a longer system message"
     assert conv.system_tokens(False) == 5  # the cached count follows a changed system message
+
+
+def test_a_conversation_built_from_turns_without_a_summary_sends_them_all():
+    conv = Conversation("s", turns=[make_turn(1), make_turn(2)])
+    assert conv.summary_covers == 0
+    req = conv.build_request("hi")
+    assert (req.first_turn, req.dropped, len(req.messages)) == (0, 0, 6)
