@@ -56,8 +56,8 @@ def test_the_answer_is_the_last_assistant_message_with_content():
 def test_replacing_the_messages_drops_the_cached_count_and_json():
     counter = WordCounter()
     turn = make_turn(1)
-    assert turn.tokens(counter) == 8
     before = turn.to_json()
+    assert turn.tokens(counter) == 8
     turn.messages = [{"role": "user", "content": "one two three four five"}]
     assert turn.tokens(counter) == 6
     assert turn.to_json() != before and b"five" in turn.to_json()
