@@ -251,3 +251,36 @@ def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, mon
     tries = iter(["20260101-aaaa", "20260101-bbbb", "20260101-cccc"])
     monkeypatch.setattr(json_store, "make_id", lambda taken, where: next(s for s in tries if not taken(s)))
     assert store.new_id() == "20260101-cccc"
+
+
+@pytest.mark.parametrize(
+    ("turn", "problem"),
+    [
+        ("a turn", "turns[0] must be an object, found str"),
+        ({"messages": []}, "turns[0].messages must be a non-empty list"),
+        ({"messages": [{"role": "user", "content": "q"}], "usage": 3}, "turns[0].usage must be an object or null"),
+        ({"messages": [{"role": "user", "content": "q"}], "latency": "1"}, "turns[0].latency must be a number"),
+        ({"messages": [{"role": "user", "content": "q"}], "created_at": 1}, "turns[0].created_at must be a string"),
+        ({"messages": [{"role": "user", "content": "q"}], "interrupted": 1}, "turns[0].interrupted must be true"),
+        ({"messages": ["q"]}, "turns[0].messages[0] must be an object"),
+        ({"messages": [{"role": 1}]}, "turns[0].messages[0].role must be a string"),
+        ({"messages": [{"role": "system", "content": "q"}]}, "turns[0].messages[0].role must be one of"),
+        ({"messages": [{"role": "assistant", "content": "q"}]}, "a turn has exactly one user message, its first"),
+        ({"messages": [{"role": "user", "content": 3}]}, "turns[0].messages[0].content must be a string"),
+        (
+            {"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "tool_calls": [{"id": 1}]}]},
+            "turns[0].messages[1].tool_calls must be a list of calls",
+        ),
+        (
+            {"messages": [{"role": "user", "content": "q"}, {"role": "tool", "tool_call_id": 5, "content": "r"}]},
+            "turns[0].messages[1].tool_call_id must be a string",
+        ),
+        (
+            {"messages": [{"role": "user", "content": "q"}, {"role": "tool", "tool_call_id": "c", "content": "r"}]},
+            "turns[0].messages: message 2 answers a tool call that is not open",
+        ),
+    ],
+)
+def test_each_turn_check_refuses_by_name(turn, problem):
+    assert problem in check_session_data(document(turns=[turn]))
+
