@@ -283,4 +283,3 @@ def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, mon
 )
 def test_each_turn_check_refuses_by_name(turn, problem):
     assert problem in check_session_data(document(turns=[turn]))
-
