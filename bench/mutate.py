@@ -89,6 +89,7 @@ MODULES: dict[str, list[str]] = {
     "chatbot/engine/conversation.py": _first("tests/engine/test_conversation.py", ENGINE_TESTS),
     "chatbot/engine/turn.py": _first("tests/engine/test_turn_rules.py", ENGINE_TESTS),
     "chatbot/engine/tokens.py": [
+        "tests/engine/test_image_tokens.py",
         *_first("tests/engine/test_tokens.py", ENGINE_TESTS),
         "tests/engine/test_chat_formats.py",
     ],
