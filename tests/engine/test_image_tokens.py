@@ -86,3 +86,16 @@ def test_an_image_part_is_costed_from_its_data_url_or_at_most():
     assert image_tokens(part("data:image/png;base64,!!!")) == MOST
     assert image_tokens(part("data:no-comma")) == MOST
     assert image_tokens({"type": "image_url"}) == MOST
+
+
+def test_a_message_with_images_counts_its_text_parts_and_each_image(counter):
+    data = base64.b64encode(png(300, 20)).decode()
+    parts = [
+        {"type": "text", "text": "what is"},
+        {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{data}"}},
+        {"type": "text", "text": "this"},
+        {"type": "image_url", "image_url": {"url": "https://example.com/x.png"}},
+        {"type": "other", "text": "not counted"},
+    ]
+    # per message 1, three words of text, one small image and one of unknown size
+    assert counter.count_message({"role": "user", "content": parts}) == 1 + 3 + (85 + 170) + MOST
