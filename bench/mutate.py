@@ -45,6 +45,7 @@ CHAT_TESTS = [
     "tests/test_resume.py",
     "tests/test_wire_flags.py",
     "tests/test_chat_notices.py",
+    "tests/test_chat_log.py",
     "tests/test_undo_retry_edges.py",
     "tests/storage/test_session_rules.py",
     "tests/engine/test_tool_memory.py",
