@@ -95,6 +95,7 @@ MODULES: dict[str, list[str]] = {
         "tests/engine/test_chat_formats.py",
     ],
     "chatbot/engine/calibration.py": [
+        "tests/engine/test_calibration_bounds.py",
         *_first("tests/engine/test_calibration.py", ENGINE_TESTS),
         "tests/test_token_convergence.py",
     ],
