@@ -75,3 +75,11 @@ def test_a_turn_of_several_calls_says_how_many():
     progress.end_round(StreamEnd(None, "tool_calls"), 1)
     progress.end_round(StreamEnd(None, "stop"), 1)
     assert progress.to_turn(USER, 1, WordCounter()).usage["model_calls"] == 2
+
+
+def test_the_latency_is_the_time_since_the_turn_began():
+    import time
+
+    started = time.monotonic() - 2.0
+    latency = Progress(started).to_turn(USER, 1, WordCounter()).latency
+    assert latency is not None and 2.0 <= latency < 10.0
