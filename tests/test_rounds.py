@@ -83,3 +83,8 @@ def test_the_latency_is_the_time_since_the_turn_began():
     started = time.monotonic() - 2.0
     latency = Progress(started).to_turn(USER, 1, WordCounter()).latency
     assert latency is not None and 2.0 <= latency < 10.0
+
+
+def test_a_call_id_repeated_within_one_round_is_made_unique():
+    calls = Progress(0.0).open_round([ToolCall("x", "add", "{}"), ToolCall("x", "add", "{}")])
+    assert [c.id for c in calls] == ["x", "x_1"]

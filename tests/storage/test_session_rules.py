@@ -78,7 +78,9 @@ def test_changes_through_an_open_session_are_saved_at_once(make_app):
     app = make_app()
     chat = app.open("o")
     chat.set_option("top_p", 0.5)
+    assert app.store.load("o").options == {"top_p": 0.5}
     chat.set_system("be terse")
+    assert app.store.load("o").conversation.system == "be terse"
     chat.rename("Named")
     stored = app.store.load("o")
     assert stored.options == {"top_p": 0.5} == chat.options
