@@ -89,3 +89,16 @@ def test_changes_through_an_open_session_are_saved_at_once(make_app):
     assert chat.options == {"top_p": 0.5}
     chat.set_option("top_p", None)
     assert app.store.load("o").options == {}
+
+
+def test_a_bad_id_is_cut_only_past_eighty_characters_shown():
+    with pytest.raises(InvalidSessionId) as caught:
+        validate_id("/" * 78)  # its repr is exactly 80 characters: shown whole
+    assert f"'{'/' * 78}':" in caught.value.message
+
+
+def test_a_snippet_ends_without_an_ellipsis_when_it_reaches_the_end():
+    text = "x" * 80
+    assert snippet(text, "x") == text
+    assert snippet(text + "y", "x") == text + "…"
+    assert snippet("a" * 40 + "needle", "needle") == "…" + "a" * 26 + "needle"  # a third of the width before it
