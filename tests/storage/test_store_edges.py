@@ -272,6 +272,15 @@ def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, mon
             "turns[0].messages[1].tool_calls must be a list of calls",
         ),
         (
+            {
+                "messages": [
+                    {"role": "user", "content": "q"},
+                    {"role": "assistant", "tool_calls": [{"id": 1, "function": {"name": "f"}}]},
+                ]
+            },
+            "turns[0].messages[1].tool_calls must be a list of calls",
+        ),
+        (
             {"messages": [{"role": "user", "content": "q"}, {"role": "tool", "tool_call_id": 5, "content": "r"}]},
             "turns[0].messages[1].tool_call_id must be a string",
         ),
