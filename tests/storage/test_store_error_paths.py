@@ -155,3 +155,12 @@ def test_import_refuses_what_it_cannot_read_and_a_source_that_is_no_directory(tm
     ]
     with pytest.raises(UsageError, match="is not a directory"):
         import_sessions(source / "ok.json", store)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a directory to another user")
+def test_a_sessions_directory_owned_by_another_user_is_refused(tmp_path):
+    other = tmp_path / "theirs"
+    other.mkdir(mode=0o700)
+    os.chown(other, 4321, 4321)
+    with pytest.raises(SessionError, match="is owned by another user \\(uid 4321\\)"):
+        files.open_private_directory(other)
