@@ -238,21 +238,29 @@ def bench_case(case: str, args: argparse.Namespace) -> None:
     finally:
         os.unlink(chunks_file)
 
-    print(f"\ncase {case}: {len(chunks)} chunks, {len(text)} characters, {len(expected)} marker lines, "
-          f"{COLUMNS}x{ROWS} pty")
-    print(f"| {'mode':<8} | {'pace':>7} | {'render s':>8} | {'cpu s':>6} | {'wall s':>6} | {'chunks/s':>9} "
-          f"| {'bytes':>7} | scrollback check |")
+    print(
+        f"\ncase {case}: {len(chunks)} chunks, {len(text)} characters, {len(expected)} marker lines, "
+        f"{COLUMNS}x{ROWS} pty"
+    )
+    print(
+        f"| {'mode':<8} | {'pace':>7} | {'render s':>8} | {'cpu s':>6} | {'wall s':>6} | {'chunks/s':>9} "
+        f"| {'bytes':>7} | scrollback check |"
+    )
     print("|" + "|".join("-" * n for n in (10, 9, 10, 8, 8, 11, 9, 18)) + "|")
     for (mode, pace), run in best.items():
         pace_label = f"{pace:.0f}/s" if pace else "max"
-        print(f"| {mode:<8} | {pace_label:>7} | {run.seconds:>8.3f} | {run.cpu:>6.3f} | {run.wall:>6.3f} "
-              f"| {len(chunks) / run.seconds:>9,.0f} | {len(run.data):>7,} "
-              f"| {check(mode, run.data, expected) if case == 'mixed' else 'not checked':<16} |")
+        print(
+            f"| {mode:<8} | {pace_label:>7} | {run.seconds:>8.3f} | {run.cpu:>6.3f} | {run.wall:>6.3f} "
+            f"| {len(chunks) / run.seconds:>9,.0f} | {len(run.data):>7,} "
+            f"| {check(mode, run.data, expected) if case == 'mixed' else 'not checked':<16} |"
+        )
     for pace in paces:
         md, plain = best["markdown", pace], best["plain", pace]
         label = f"paced {pace:.0f}/s" if pace else "unpaced"
-        print(f"markdown/plain {label}: render {md.seconds / plain.seconds:.2f}x, cpu {md.cpu / plain.cpu:.2f}x, "
-              f"wall {md.wall / plain.wall:.2f}x")
+        print(
+            f"markdown/plain {label}: render {md.seconds / plain.seconds:.2f}x, cpu {md.cpu / plain.cpu:.2f}x, "
+            f"wall {md.wall / plain.wall:.2f}x"
+        )
 
 
 if __name__ == "__main__":

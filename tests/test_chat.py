@@ -135,9 +135,11 @@ def test_summaries_go_through_the_provider_and_are_announced(make_app):
     notices = []
     for i in range(4):
         notices += [e.text for e in chat.send(f"q{i}") if isinstance(e, Notice)]
-    assert any("summarized" in n for n in notices)
-    assert chat.conversation.summary.startswith("Echo summary") or "turn 1" in chat.conversation.summary
-    assert chat.session.totals.summary_requests >= 1
+    assert notices == ["summarized 2 earlier turn(s) into the rolling summary (it now covers turns 1-2)"]
+    summary = chat.conversation.summary
+    assert summary.startswith("Echo summary") and summary.endswith("- turn 1: user said: q0\n- turn 2: user said: q1")
+    assert chat.conversation.summary_covers == 2
+    assert chat.session.totals.summary_requests == 1
 
 
 def test_failed_summary_warns_and_still_answers(make_app):

@@ -26,10 +26,11 @@ class NotRegularFile(OSError):
 def read_regular(path: Path) -> tuple[bytes, os.stat_result]:
     """The bytes and stat of a regular file; raises :class:`NotRegularFile` for anything else, OSError as usual."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):  # checked before fdopen, which fails on a directory with a plain OSError
+        os.close(fd)
+        raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
     with os.fdopen(fd, "rb") as f:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
         return f.read(), st
 
 

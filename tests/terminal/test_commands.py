@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.errors import UsageError
+from chatbot.errors import InvalidSessionId, UsageError
 from chatbot.terminal import commands
 
 
@@ -102,11 +102,21 @@ def test_sessions_new_load_rename_delete(app):
     assert not app.store.exists(new_id)
 
 
-@pytest.mark.parametrize("line", ["/load ../etc", "/load nope", "/delete a/b", "/delete missing", "/load"])
-def test_bad_ids_are_refused(app, line):
-    with pytest.raises(Exception) as info:
+@pytest.mark.parametrize(
+    ("line", "error", "message"),
+    [
+        ("/load ../etc", InvalidSessionId, "invalid session id '../etc'"),
+        ("/load nope", UsageError, "no session nope"),
+        ("/delete a/b", InvalidSessionId, "invalid session id 'a/b'"),
+        ("/delete missing", UsageError, "no session missing"),
+        ("/load", UsageError, "/load"),
+    ],
+)
+def test_bad_ids_are_refused(app, line, error, message):
+    with pytest.raises(error) as info:
         run(app, line)
-    assert getattr(info.value, "message", "")
+    assert message in info.value.message
+    assert app.chat.session.id == "main"  # the session in use stays open
 
 
 def test_undo_and_retry(app):
@@ -140,12 +150,17 @@ def test_export_writes_markdown(app, tmp_path):
 
 def test_model_switch_rebuilds_the_counter(make_app):
     app = make_app()
-    built = []
+    built = {}
     factory = app.counter_factory
-    app.counter_factory = lambda model: built.append(model) or factory(model)
+    app.counter_factory = lambda model: built.setdefault(model, factory(model))
     app.open("m")
+    list(app.chat.send("hello"))
     run(app, "/model llama-3.1-8b")
-    assert built[-1] == "llama-3.1-8b" and app.chat.conversation.counter is not None
+    counter = app.chat.conversation.counter
+    assert counter is built["llama-3.1-8b"] and counter is not built["echo"]
+    # the new model's counter learns into that model's own calibration, which starts uncorrected
+    assert counter.calibration is app.chat.session.calibration_for("llama-3.1-8b")
+    assert counter.correction == 1.0
 
 
 def test_context_previews_a_due_summary_without_calling_the_model(app):

@@ -55,8 +55,9 @@ def test_alt_enter_inserts_a_newline_in_one_message(app):
 
 
 def test_ctrl_c_at_the_prompt_clears_the_line(app):
-    run_repl(app, "never sent" + CTRL_C + "/quit" + ENTER)
-    assert app.chat.conversation.turns == []
+    run_repl(app, "never sent" + CTRL_C + "kept" + ENTER + "/quit" + ENTER)
+    # the line was cleared (not sent, not kept in front of the next one) and the session went on
+    assert [t.user_text for t in app.chat.conversation.turns] == ["kept"]
 
 
 def test_commands_print_their_output(app):

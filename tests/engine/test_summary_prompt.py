@@ -1,0 +1,66 @@
+"""What the summarizer reads: the instructions as the system message, the previous summary, and every folded turn
+numbered, with tool calls and tool results rendered under the right roles (and long ones compacted)."""
+
+from __future__ import annotations
+
+from chatbot.engine.summary_prompt import (
+    NO_SUMMARY_YET,
+    SUMMARY_INSTRUCTIONS,
+    SUMMARY_TOOL_CHARS,
+    is_summary_request,
+    summary_heading,
+    summary_request,
+)
+from tests.conftest import make_turn
+
+
+def test_a_tool_using_turn_is_rendered_with_roles_calls_and_results():
+    turn = make_turn(3, tool=True).messages
+    turn[1]["content"] = "let me look"
+    messages = summary_request("", [turn], 3)
+    assert [m["role"] for m in messages] == ["system", "user"]
+    assert messages[0]["content"] == SUMMARY_INSTRUCTIONS
+    assert messages[1]["content"] == (
+        f"Previous summary:\n{NO_SUMMARY_YET}\n\nNew turns to merge:\n\n--- turn 3\n"
+        "User: u3 u3 u3\n"
+        "Assistant: let me look\n"
+        "Assistant called tool lookup({})\n"
+        "Tool result (call3): result 3\n"
+        "Assistant: a3 a3 a3"
+    )
+    assert is_summary_request(messages)
+
+
+def test_turns_are_numbered_from_the_first_folded_one_after_the_previous_summary():
+    content = summary_request("  - the user likes tea  ", [make_turn(5).messages, make_turn(6).messages], 5)[1][
+        "content"
+    ]
+    assert content.startswith("Previous summary:\n- the user likes tea\n\nNew turns to merge:")
+    assert content.index("--- turn 5\nUser: u5") < content.index("--- turn 6\nUser: u6")
+    assert "--- turn 7" not in content
+
+
+def test_a_named_tool_result_shows_the_name_and_long_arguments_and_results_are_compacted():
+    call = {"id": "c1", "type": "function", "function": {"name": "search", "arguments": "q " * 400}}
+    turn = [
+        {"role": "user", "content": "find it"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "name": "search", "content": "x" * (SUMMARY_TOOL_CHARS + 1)},
+        {"role": "assistant", "content": "found"},
+    ]
+    content = summary_request("", [turn], 1)[1]["content"]
+    lines = content.splitlines()
+    called = next(line for line in lines if line.startswith("Assistant called tool search("))
+    assert called.endswith("… [799 characters])")
+    result = next(line for line in lines if line.startswith("Tool result (search): "))
+    assert result.endswith(f"… [{SUMMARY_TOOL_CHARS + 1:,} characters]")
+    # exactly the limit is kept whole
+    turn[2]["content"] = "y" * SUMMARY_TOOL_CHARS
+    assert f"Tool result (search): {'y' * SUMMARY_TOOL_CHARS}\n" in summary_request("", [turn], 1)[1]["content"]
+
+
+def test_only_a_summary_request_is_recognised_as_one():
+    assert not is_summary_request([])
+    assert not is_summary_request([{"role": "user", "content": "Previous summary: but no turns"}])
+    assert not is_summary_request([{"role": "user", "content": "--- turn 1 Previous summary:"}])
+    assert summary_heading(4) == "Summary of the earlier conversation (turns 1-4, written by the assistant's memory)"

@@ -1,0 +1,124 @@
+"""Turns and messages at their edges: previews cut to width, text of content parts, the answer of a turn, what
+invalidates the cached counts and JSON, what a stored turn rebuilds from; and the Conversation's own edges."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.turn import Turn, content_text, json_bytes, one_line
+from chatbot.errors import InvalidRequest
+from tests.conftest import WordCounter, make_turn
+
+
+def test_one_line_flattens_and_cuts_to_exactly_the_width():
+    assert one_line(" a\n b\tc ", 5) == "a b c"  # exactly the width: kept whole
+    assert one_line("abcdef", 5) == "abcd…"
+    assert len(one_line("x" * 50, 10)) == 10
+
+
+def test_content_text_reads_strings_parts_and_nothing():
+    parts = [
+        {"type": "text", "text": "one"},
+        {"type": "image_url", "image_url": {"url": "data:"}},
+        {"type": "text", "text": None},
+        "stray",
+        {"type": "text", "text": "two"},
+    ]
+    assert content_text(parts) == "one\n\ntwo"
+    assert content_text(None) == "" and content_text("plain") == "plain" and content_text(7) == "7"
+
+
+def test_json_bytes_is_compact_utf8_and_escapes_lone_surrogates():
+    assert json_bytes({"a": "é", "b": [1, 2]}) == '{"a":"é","b":[1,2]}'.encode()
+    escaped = json_bytes({"a": "\udc80é"})
+    assert escaped == b'{"a":"\\udc80\\u00e9"}' and json.loads(escaped) == {"a": "\udc80é"}
+
+
+def test_a_turn_must_start_with_a_user_message():
+    with pytest.raises(InvalidRequest):
+        Turn([])
+    with pytest.raises(InvalidRequest):
+        Turn([{"role": "assistant", "content": "hi"}])
+
+
+def test_the_answer_is_the_last_assistant_message_with_content():
+    turn = make_turn(1, tool=True)
+    assert turn.answer_text == "a1 a1 a1" and turn.has_tool_calls
+    only_call = Turn(turn.messages[:3])
+    assert only_call.answer_text == "" and only_call.has_tool_calls
+    assert not make_turn(2).has_tool_calls
+    assert Turn([{"role": "user", "content": "q"}, {"role": "assistant", "content": ""}]).answer_text == ""
+
+
+def test_replacing_the_messages_drops_the_cached_count_and_json():
+    counter = WordCounter()
+    turn = make_turn(1)
+    before = turn.to_json()
+    assert turn.tokens(counter) == 8
+    turn.messages = [{"role": "user", "content": "one two three four five"}]
+    assert turn.tokens(counter) == 6
+    assert turn.to_json() != before and b"five" in turn.to_json()
+
+
+def test_changing_any_other_field_drops_the_cached_json_only():
+    turn = make_turn(1)
+    before = turn.to_json()
+    turn.interrupted = True
+    assert json.loads(turn.to_json())["interrupted"] is True and turn.to_json() != before
+    turn.latency = 1.5
+    assert json.loads(turn.to_json())["latency"] == 1.5
+
+
+def test_a_stored_turn_rebuilds_with_defaults_for_missing_fields():
+    turn = Turn.from_dict({"messages": [{"role": "user", "content": "q"}], "created_at": ""})
+    assert turn.created_at.startswith("20") and turn.interrupted is False and turn.usage is None
+    full = make_turn(3)
+    full.interrupted, full.latency, full.usage = True, 0.25, {"source": "provider"}
+    again = Turn.from_dict(json.loads(full.to_json()))
+    assert again == full and again.created_at == full.created_at
+
+
+def test_a_conversation_clamps_what_a_loaded_summary_covers():
+    turns = [make_turn(1), make_turn(2)]
+    assert Conversation("s", turns=turns, summary="x", summary_covers=5).summary_covers == 2
+    assert Conversation("s", turns=turns, summary="x", summary_covers=-1).summary_covers == 0
+    assert Conversation("s", turns=turns, summary="x", summary_covers=1).summary_covers == 1
+    conv = Conversation("s", turns=turns)
+    conv.set_summary("y", 9)
+    assert conv.summary_covers == 2
+    conv.set_summary("y", -3)
+    assert conv.summary_covers == 0
+
+
+def test_reset_forgets_turns_summary_and_a_summary_backoff(conv_factory):
+    conv = conv_factory(9, summary_trigger=8, keep_turns=4)
+
+    def fail(prev, turns, first):
+        raise RuntimeError("down")
+
+    conv.build_request("hi", summarizer=fail)
+    assert not conv.backoff.due(len(conv.turns) + 3)  # after a failure, the summarizer is skipped for a while
+    conv.reset()
+    assert (conv.turns, conv.summary, conv.summary_covers) == ([], "", 0)
+    assert conv.backoff.due(12) and conv.system == "sys"
+
+
+def test_the_summary_rides_in_the_one_system_message_only_when_asked(conv_factory):
+    conv = conv_factory(2)
+    assert conv.system_message(True) == {"role": "system", "content": "sys"}  # no summary yet
+    conv.set_summary("gist", 1)
+    assert conv.system_message(False) == {"role": "system", "content": "sys"}
+    assert conv.system_message(True)["content"].startswith("sys\n\n## Summary of the earlier conversation (turns 1-1")
+    assert conv.system_tokens(False) == 2
+    conv.system = "a longer system message"
+    assert conv.system_tokens(False) == 5  # the cached count follows a changed system message
+
+
+def test_a_conversation_built_from_turns_without_a_summary_sends_them_all():
+    conv = Conversation("s", turns=[make_turn(1), make_turn(2)])
+    assert conv.summary_covers == 0
+    req = conv.build_request("hi")
+    assert (req.first_turn, req.dropped, len(req.messages)) == (0, 0, 6)
