@@ -60,13 +60,14 @@ def test_ctrl_c_before_any_answer_text_stores_nothing_and_offers_retry(make_app)
     assert chat.pending == "question" and chat.retry_text() == "question"
 
 
-def test_retry_takes_the_last_turn_back_and_saves_and_the_resend_is_stored_once(make_app):
+def test_retry_takes_the_last_turn_back_and_the_resend_is_stored_once(make_app):
     app = make_app()
     chat = app.open("r")
     send(chat, "first")
     send(chat, "second")
     assert chat.retry_text() == "second"
-    assert [t.user_text for t in app.store.load("r").conversation.turns] == ["first"]
+    # the file keeps the turn until its replacement is stored (a failed resend must not lose it)
+    assert [t.user_text for t in app.store.load("r").conversation.turns] == ["first", "second"]
     send(chat, "second")
     assert [t.user_text for t in app.store.load("r").conversation.turns] == ["first", "second"]
 
