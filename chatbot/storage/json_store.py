@@ -32,7 +32,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import now_iso
@@ -203,12 +202,8 @@ class JsonStore:
         sid = self.new_id() if session_id is None else validate_id(session_id)
         if self.exists(sid):
             raise SessionError(f"session {sid} already exists in {self.directory}; load it or choose another id")
-        return Session(
-            id=sid,
-            conversation=Conversation(system, memory, counter),
-            title=title,
-            provider=provider,
-            model=model,
+        return Session.new(
+            sid, system=system, provider=provider, model=model, title=title, memory=memory, counter=counter
         )
 
     def load(self, session_id: str, memory: MemoryConfig | None = None, counter: TokenCounter | None = None) -> Session:

@@ -29,7 +29,6 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg.types.json import Jsonb
 
-from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import now_iso
@@ -198,8 +197,9 @@ class PostgresStore:
         sid = self.new_id() if session_id is None else validate_id(session_id)
         if self.exists(sid):
             raise SessionError(f"session {sid} already exists in {self.location}; load it or choose another id")
-        conv = Conversation(system, memory, counter)
-        return Session(id=sid, conversation=conv, title=title, provider=provider, model=model)
+        return Session.new(
+            sid, system=system, provider=provider, model=model, title=title, memory=memory, counter=counter
+        )
 
     def load(self, session_id: str, memory: MemoryConfig | None = None, counter: TokenCounter | None = None) -> Session:
         """Read a session; :class:`SessionNotFound`, or :class:`SessionCorrupt` naming it and the fault."""

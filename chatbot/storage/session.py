@@ -57,6 +57,22 @@ class Session:
     calibration: dict[str, Calibration] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)  # model options sent with every chat request (-o, /set)
 
+    @classmethod
+    def new(
+        cls,
+        session_id: str,
+        *,
+        system: str,
+        provider: str = "",
+        model: str = "",
+        title: str = "",
+        memory: MemoryConfig | None = None,
+        counter: TokenCounter | None = None,
+    ) -> Session:
+        """A new, empty session (every store's ``create`` makes it once the id is known to be free)."""
+        conversation = Conversation(system, memory, counter)
+        return cls(id=session_id, conversation=conversation, title=title, provider=provider, model=model)
+
     def calibration_for(self, model: str) -> Calibration:
         """``model``'s calibration, the one the counter learns into (a new, empty one for a model never seen)."""
         return self.calibration.setdefault(model, Calibration())
