@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -11,31 +10,10 @@ from pathlib import Path
 import pytest
 
 from chatbot.storage.json_store import JsonStore
+from tests.support.cli import run_chatbot, session_doc
 from tests.support.fake_server import FakeServer
 
 ANSI = "\x1b["
-
-
-def chatbot(*args: str, stdin: str = "", cwd: Path, env: dict | None = None, timeout: float = 30):
-    """Run ``python -m chatbot`` in script mode (stdin is a pipe)."""
-    full_env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("CHATBOT_")}
-    full_env.update({"PYTHONPATH": str(Path(__file__).resolve().parents[1]), "NO_COLOR": "1"})
-    full_env["XDG_DATA_HOME"] = str(cwd / ".data")  # never the developer's own sessions
-    full_env.update(env or {})
-    (cwd / "sessions").mkdir(mode=0o700, exist_ok=True)  # a folder with ./sessions keeps them there
-    return subprocess.run(
-        [sys.executable, "-m", "chatbot", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=full_env,
-        timeout=timeout,
-    )
-
-
-def stored(cwd: Path, session_id: str) -> dict:
-    return json.loads((cwd / "sessions" / f"{session_id}.json").read_text())
 
 
 def assert_clean(result) -> None:
@@ -44,15 +22,15 @@ def assert_clean(result) -> None:
 
 
 def test_version(tmp_path):
-    result = chatbot("--version", cwd=tmp_path)
+    result = run_chatbot("--version", cwd=tmp_path)
     assert result.returncode == 0 and result.stdout.startswith("chatbot ")
 
 
 def test_script_mode_prints_exactly_the_stored_replies(tmp_path):
-    result = chatbot("--provider", "echo", "--session", "s1", stdin="hello\nwhat did I say?\n", cwd=tmp_path)
+    result = run_chatbot("--provider", "echo", "--session", "s1", stdin="hello\nwhat did I say?\n", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert_clean(result)
-    turns = stored(tmp_path, "s1")["turns"]
+    turns = session_doc(tmp_path, "s1")["turns"]
     assert [t["messages"][0]["content"] for t in turns] == ["hello", "what did I say?"]
     replies = [t["messages"][-1]["content"] for t in turns]
     assert result.stdout == "".join(r + "\n" for r in replies)
@@ -61,52 +39,52 @@ def test_script_mode_prints_exactly_the_stored_replies(tmp_path):
 
 def test_script_mode_against_an_openai_compatible_server(tmp_path):
     with FakeServer(reply="Hello from the fake server.", chunks=5) as server:
-        result = chatbot(
+        result = run_chatbot(
             "--provider", "openai", "--base-url", server.base_url, "--session", "x", stdin="hi\n", cwd=tmp_path
         )
         sent = server.record.last_request()
     assert result.returncode == 0, result.stderr
     assert result.stdout == "Hello from the fake server.\n"
     assert sent["messages"][-1] == {"role": "user", "content": "hi"} and sent["messages"][0]["role"] == "system"
-    usage = stored(tmp_path, "x")["turns"][0]["usage"]
+    usage = session_doc(tmp_path, "x")["turns"][0]["usage"]
     assert usage["source"] == "provider" and usage["prompt_tokens"] > 0
 
 
 def test_slash_commands_in_script_mode_have_exact_output(tmp_path):
     script = "/system Be brief.\n/system\n/rename Trip plans\n/undo\n"
-    result = chatbot("--provider", "echo", "--session", "cmds", stdin=script, cwd=tmp_path)
+    result = run_chatbot("--provider", "echo", "--session", "cmds", stdin=script, cwd=tmp_path)
     # asked-for output on stdout; confirmations are notices, on stderr
     assert result.stdout == "system message:\nBe brief.\n"
     assert "chatbot: system message set" in result.stderr and "now titled 'Trip plans'" in result.stderr
     assert "nothing to undo" in result.stderr and result.returncode == 2
-    assert stored(tmp_path, "cmds")["title"] == "Trip plans"
+    assert session_doc(tmp_path, "cmds")["title"] == "Trip plans"
 
 
 def test_eof_and_quit_end_the_session_saved(tmp_path):
-    result = chatbot("--provider", "echo", "--session", "q", stdin="one\n/quit\ntwo\n", cwd=tmp_path)
+    result = run_chatbot("--provider", "echo", "--session", "q", stdin="one\n/quit\ntwo\n", cwd=tmp_path)
     assert result.returncode == 0
-    assert [t["messages"][0]["content"] for t in stored(tmp_path, "q")["turns"]] == ["one"]
+    assert [t["messages"][0]["content"] for t in session_doc(tmp_path, "q")["turns"]] == ["one"]
 
 
 def test_one_shot_continues_a_session(tmp_path):
-    first = chatbot("--provider", "echo", "--session", "trip", "-p", "first", cwd=tmp_path)
-    second = chatbot("--provider", "echo", "-c", "-p", "second", cwd=tmp_path)
+    first = run_chatbot("--provider", "echo", "--session", "trip", "-p", "first", cwd=tmp_path)
+    second = run_chatbot("--provider", "echo", "-c", "-p", "second", cwd=tmp_path)
     assert first.returncode == second.returncode == 0
     assert "It holds 4 messages" in second.stdout  # system, first, its answer, second
-    assert [t["messages"][0]["content"] for t in stored(tmp_path, "trip")["turns"]] == ["first", "second"]
+    assert [t["messages"][0]["content"] for t in session_doc(tmp_path, "trip")["turns"]] == ["first", "second"]
 
 
 def test_list_sessions(tmp_path):
-    chatbot("--provider", "echo", "--session", "alpha", "-p", "about cats", cwd=tmp_path)
-    chatbot("--provider", "echo", "--session", "beta", "-p", "about dogs", cwd=tmp_path)
-    result = chatbot("--list-sessions", cwd=tmp_path)
+    run_chatbot("--provider", "echo", "--session", "alpha", "-p", "about cats", cwd=tmp_path)
+    run_chatbot("--provider", "echo", "--session", "beta", "-p", "about dogs", cwd=tmp_path)
+    result = run_chatbot("--list-sessions", cwd=tmp_path)
     lines = result.stdout.splitlines()
     assert result.returncode == 0 and "beta" in lines[1] and "alpha" in lines[2] and "about cats" in lines[2]
 
 
 @pytest.mark.parametrize("bad", ["../x", "/abs", "a/b", "..", "x" * 65, ""])
 def test_bad_session_ids_are_refused_before_anything(tmp_path, bad):
-    result = chatbot("--provider", "echo", "--session", bad, "-p", "hi", cwd=tmp_path)
+    result = run_chatbot("--provider", "echo", "--session", bad, "-p", "hi", cwd=tmp_path)
     assert result.returncode == 3 and "session id" in result.stderr
     assert_clean(result)
     assert not (tmp_path / "sessions").exists() or list((tmp_path / "sessions").glob("*.json")) == []
@@ -117,7 +95,7 @@ def test_corrupt_session_file_is_refused_and_kept(tmp_path):
     sessions.mkdir(mode=0o700)
     broken = sessions / "bad.json"
     broken.write_text('{"version": 1, "id": "bad", "turns": [')
-    result = chatbot("--provider", "echo", "--session", "bad", stdin="hi\n", cwd=tmp_path)
+    result = run_chatbot("--provider", "echo", "--session", "bad", stdin="hi\n", cwd=tmp_path)
     assert result.returncode == 3 and "sessions/bad.json" in result.stderr
     assert broken.read_text() == '{"version": 1, "id": "bad", "turns": ['
     assert_clean(result)
@@ -126,12 +104,12 @@ def test_corrupt_session_file_is_refused_and_kept(tmp_path):
 def test_a_session_in_use_is_refused(tmp_path):
     store = JsonStore(tmp_path / "sessions")
     with store.acquire("busy"):
-        result = chatbot("--provider", "echo", "--session", "busy", "-p", "hi", cwd=tmp_path)
+        result = run_chatbot("--provider", "echo", "--session", "busy", "-p", "hi", cwd=tmp_path)
     assert result.returncode == 3 and "in use" in result.stderr
 
 
 def test_missing_key_says_how_to_set_it(tmp_path):
-    result = chatbot("--provider", "groq", "-p", "hi", cwd=tmp_path)
+    result = run_chatbot("--provider", "groq", "-p", "hi", cwd=tmp_path)
     assert result.returncode != 0
     assert "GROQ_API_KEY" in result.stderr and "--provider echo" in result.stderr
     assert_clean(result)
@@ -141,7 +119,7 @@ def test_key_from_dotenv_is_used_and_never_stored(tmp_path):
     # groq refuses to start without a key, so a reply proves the key came from .env
     (tmp_path / ".env").write_text("GROQ_API_KEY=gsk-test-dotenv-secret-123\n")
     with FakeServer(reply="ok") as server:
-        result = chatbot(
+        result = run_chatbot(
             "--provider", "groq", "--base-url", server.root_url, "--session", "k", "-p", "hi", cwd=tmp_path
         )
     assert result.returncode == 0, result.stderr
@@ -152,7 +130,7 @@ def test_key_from_dotenv_is_used_and_never_stored(tmp_path):
 
 
 def test_unreachable_server_fails_cleanly_and_the_app_goes_on(tmp_path):
-    result = chatbot(
+    result = run_chatbot(
         "--provider",
         "openai",
         "--base-url",
@@ -171,48 +149,48 @@ def test_unreachable_server_fails_cleanly_and_the_app_goes_on(tmp_path):
 
 def test_server_error_is_reported_with_nonzero_exit(tmp_path):
     with FakeServer(error="context_length") as server:
-        result = chatbot("--provider", "openai", "--base-url", server.base_url, "-p", "hi", cwd=tmp_path)
+        result = run_chatbot("--provider", "openai", "--base-url", server.base_url, "-p", "hi", cwd=tmp_path)
     assert result.returncode == 5 and "context" in result.stderr.lower()
     assert_clean(result)
 
 
 def test_budget_error_names_the_numbers(tmp_path):
-    result = chatbot("--provider", "echo", "--max-input-tokens", "20", "-p", "word " * 50, cwd=tmp_path)
+    result = run_chatbot("--provider", "echo", "--max-input-tokens", "20", "-p", "word " * 50, cwd=tmp_path)
     assert result.returncode == 4 and "20" in result.stderr and "budget" in result.stderr
 
 
 def test_keep_must_be_below_trigger(tmp_path):
-    result = chatbot("--provider", "echo", "--summary-trigger", "2", "--keep-turns", "2", "-p", "x", cwd=tmp_path)
+    result = run_chatbot("--provider", "echo", "--summary-trigger", "2", "--keep-turns", "2", "-p", "x", cwd=tmp_path)
     assert result.returncode == 2 and "--keep-turns" in result.stderr
 
 
 def test_one_shot_shows_a_new_sessions_id(tmp_path):
-    result = chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path)
+    result = run_chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path)
     (only,) = (tmp_path / "sessions").glob("*.json")
     assert f"session {only.stem} (new)" in result.stderr
 
 
 def test_empty_one_shot_and_zero_limits_are_refused(tmp_path):
-    assert chatbot("--provider", "echo", "-p", "  ", cwd=tmp_path).returncode == 2
-    result = chatbot("--provider", "echo", "--max-output-tokens", "0", "-p", "x", cwd=tmp_path)
+    assert run_chatbot("--provider", "echo", "-p", "  ", cwd=tmp_path).returncode == 2
+    result = run_chatbot("--provider", "echo", "--max-output-tokens", "0", "-p", "x", cwd=tmp_path)
     assert result.returncode == 2 and "--max-output-tokens" in result.stderr
 
 
 def test_a_session_resumed_on_another_provider_uses_that_providers_model(tmp_path):
-    chatbot("--provider", "echo", "--session", "sw", "-p", "hi", cwd=tmp_path)
+    run_chatbot("--provider", "echo", "--session", "sw", "-p", "hi", cwd=tmp_path)
     with FakeServer(reply="ok") as server:
-        result = chatbot(
+        result = run_chatbot(
             "--provider", "openai", "--base-url", server.base_url, "--session", "sw", "-p", "again", cwd=tmp_path
         )
         sent = server.record.last_request()
     assert result.returncode == 0, result.stderr
     assert sent["model"] == "gpt-4o-mini"  # the openai default, not the echo session's "echo"
-    assert stored(tmp_path, "sw")["model"] == "gpt-4o-mini"
+    assert session_doc(tmp_path, "sw")["model"] == "gpt-4o-mini"
 
 
 def test_chatbot_settings_can_come_from_dotenv(tmp_path):
     (tmp_path / ".env").write_text("CHATBOT_PROVIDER=echo\nCHATBOT_SESSIONS_DIR=elsewhere\n")
-    result = chatbot("--session", "d", "-p", "hi", cwd=tmp_path)
+    result = run_chatbot("--session", "d", "-p", "hi", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "elsewhere" / "d.json").exists()
 
@@ -227,12 +205,12 @@ def test_undecodable_input_does_not_crash(tmp_path):
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]), "PYTHONIOENCODING": "utf-8"},
     )
     assert result.returncode == 0 and b"Traceback" not in result.stderr
-    assert "\ufffd" in stored(tmp_path, "bytes")["turns"][1]["messages"][0]["content"]
+    assert "\ufffd" in session_doc(tmp_path, "bytes")["turns"][1]["messages"][0]["content"]
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path):
     for name in ("a", "b", "c"):
-        chatbot("--provider", "echo", "--session", name, "-p", "x" * 5000, cwd=tmp_path)
+        run_chatbot("--provider", "echo", "--session", name, "-p", "x" * 5000, cwd=tmp_path)
     reader = subprocess.Popen(
         [sys.executable, "-m", "chatbot", "--provider", "echo", "--session", "a"],
         stdin=subprocess.PIPE,
@@ -247,7 +225,9 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
 
 
 def test_system_flag_on_a_resumed_session_is_explained(tmp_path):
-    chatbot("--provider", "echo", "--session", "sys", "--system", "Be terse.", "-p", "hi", cwd=tmp_path)
-    result = chatbot("--provider", "echo", "--session", "sys", "--system", "Be verbose.", "-p", "again", cwd=tmp_path)
+    run_chatbot("--provider", "echo", "--session", "sys", "--system", "Be terse.", "-p", "hi", cwd=tmp_path)
+    result = run_chatbot(
+        "--provider", "echo", "--session", "sys", "--system", "Be verbose.", "-p", "again", cwd=tmp_path
+    )
     assert "--system shapes new sessions only" in result.stderr
-    assert stored(tmp_path, "sys")["system"] == "Be terse."
+    assert session_doc(tmp_path, "sys")["system"] == "Be terse."

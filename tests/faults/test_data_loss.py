@@ -17,8 +17,8 @@ from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.turn import Turn
 from chatbot.providers.openai_compat import parse_usage
 from chatbot.storage.json_store import JsonStore
+from tests.support.cli import chatbot_env, openai_flags, run_chatbot
 from tests.support.hostile_server import DONE, Answer, HostileServer, chunk, reply
-from tests.support.run import chatbot_env, openai_flags, run_chatbot
 
 
 def stored_turns(cwd: Path, sid: str) -> list[dict]:

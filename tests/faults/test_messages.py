@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from chatbot.engine.memory import MemoryConfig
+from tests.support.cli import chatbot_env, openai_flags, run_chatbot
 from tests.support.hostile_server import DONE, Answer, HostileServer, chunk, reply
-from tests.support.run import chatbot_env, openai_flags, run_chatbot
 
 NO_RETRY = {"OPENAI_MAX_RETRIES": "0"}
 

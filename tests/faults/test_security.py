@@ -10,8 +10,8 @@ import pytest
 
 from chatbot.errors import SessionError
 from chatbot.storage.json_store import JsonStore
+from tests.support.cli import openai_flags, run_chatbot
 from tests.support.hostile_server import DONE, Answer, HostileServer, chunk
-from tests.support.run import openai_flags, run_chatbot
 
 # ESC[2J clears the screen, OSC 52 writes the clipboard, OSC 8 hides a link, OSC 0 sets the window title, 0x9b is
 # an 8-bit CSI, BEL ends an OSC
@@ -143,7 +143,9 @@ def test_a_base_url_from_dotenv_is_named_and_plain_http_warned(tmp_path):
 
 def test_a_loopback_base_url_from_the_command_line_is_named_without_warning(tmp_path):
     with HostileServer() as server:
-        result = run_chatbot(*openai_flags(server.base_url), "--session", "s1", stdin="", cwd=tmp_path)
+        result = run_chatbot(
+            *openai_flags(server.base_url), "--session", "s1", stdin="", cwd=tmp_path, env={"OPENAI_API_KEY": "k"}
+        )
     assert f"OPENAI_API_KEY to {server.base_url}" in result.stderr
     assert "plain http://" not in result.stderr
 

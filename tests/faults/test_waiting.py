@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import time
 
+from tests.support.cli import openai_flags, run_chatbot
 from tests.support.hostile_server import Answer, HostileServer, reply
-from tests.support.run import openai_flags, run_chatbot
 
 
 def ask(server: HostileServer, tmp_path, *extra: str, env: dict | None = None):

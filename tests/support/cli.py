@@ -1,4 +1,8 @@
-"""Running the real ``chatbot`` command in a subprocess, with a private config file and no keys from the shell."""
+"""Running the real ``chatbot`` command as a user would: a subprocess, with nothing of the developer's leaking in.
+
+One runner for every test that starts the command (the CLI tests, the fault tests): no keys, base URLs or
+``CHATBOT_*`` settings from the shell, a private config file, sessions and user data folder under ``cwd``.
+"""
 
 from __future__ import annotations
 
@@ -12,31 +16,55 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def chatbot_env(extra: dict[str, str | None] | None = None) -> dict[str, str]:
+    """The environment of a child ``chatbot``: no keys, base URLs or CHATBOT_* settings from the developer's shell.
+
+    ``extra`` adds variables; a value of None removes one.
+    """
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_BASE_URL")) and "CHATBOT_" not in k}
+    env.update({"PYTHONPATH": str(ROOT), "NO_COLOR": "1"})
+    for key, value in (extra or {}).items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
+
+
 def run_chatbot(
     *args: str,
     cwd: Path,
     stdin: str | bytes = "",
-    env: dict[str, str] | None = None,
-    timeout: float = 30,
+    env: dict[str, str | None] | None = None,
+    timeout: float = 60,
+    **kw: Any,
 ) -> subprocess.CompletedProcess[str]:
-    """``python -m chatbot ARGS`` in ``cwd`` (stdin a pipe; stdout and stderr captured as text).
+    """``python -m chatbot ARGS`` in ``cwd`` (stdin a pipe; stdout and stderr captured as text, bad bytes replaced).
 
-    The config file is ``cwd/config.toml`` unless ``env`` names another, so a developer's own never leaks in.
-    Sessions live in ``cwd/sessions`` (made here: the app uses ./sessions when it exists) and the user data folder
-    is private to ``cwd``, so no test writes into the developer's home.
+    The config file is ``cwd/config.toml`` unless ``env`` names another. Sessions live in ``cwd/sessions`` (made
+    here unless the test made it: the app uses ./sessions when it exists) and the user data folder is private to
+    ``cwd``, so no test reads or writes the developer's own.
     """
     (cwd / "sessions").mkdir(mode=0o700, exist_ok=True)
-    full = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("CHATBOT_")}
-    full.update({"PYTHONPATH": str(ROOT), "NO_COLOR": "1", "CHATBOT_CONFIG": str(cwd / "config.toml")})
-    full["XDG_DATA_HOME"] = str(cwd / ".data")
-    full.update(env or {})
+    private: dict[str, str | None] = {"XDG_DATA_HOME": str(cwd / ".data"), "CHATBOT_CONFIG": str(cwd / "config.toml")}
     data = stdin.encode() if isinstance(stdin, str) else stdin
     done = subprocess.run(
-        [sys.executable, "-m", "chatbot", *args], input=data, capture_output=True, cwd=cwd, env=full, timeout=timeout
+        [sys.executable, "-m", "chatbot", *args],
+        input=data,
+        capture_output=True,
+        cwd=cwd,
+        env=chatbot_env({**private, **(env or {})}),
+        timeout=timeout,
+        **kw,
     )
     return subprocess.CompletedProcess(
         done.args, done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
     )
+
+
+def openai_flags(base_url: str) -> list[str]:
+    """The flags that point the openai provider at a local server (no key needed with a base URL)."""
+    return ["--provider", "openai", "--base-url", base_url, "--model", "m"]
 
 
 def session_doc(cwd: Path, session_id: str) -> dict[str, Any]:
