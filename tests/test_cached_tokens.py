@@ -14,8 +14,8 @@ from chatbot.providers.echo import EchoProvider
 from chatbot.providers.openai_compat import parse_usage
 from chatbot.terminal.render import make_console
 from chatbot.terminal.repl import Repl
+from tests.support.cli import run_chatbot, session_doc
 from tests.support.fake_server import FakeServer
-from tests.test_cli import chatbot, stored
 
 
 @pytest.mark.parametrize(
@@ -35,12 +35,12 @@ def test_cached_tokens_are_read_where_the_provider_reports_them(wire, cached):
 
 def test_cached_tokens_are_stored_per_turn_and_in_the_totals_and_shown_by_tokens(tmp_path):
     with FakeServer(reply="Fine.", cached_tokens=12) as server:
-        result = chatbot(
+        result = run_chatbot(
             "--provider", "openai", "--base-url", server.base_url, "--session", "c",
             stdin="hello there\nand again\n/tokens\n", cwd=tmp_path, env={"OPENAI_API_KEY": "test"},
         )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    data = stored(tmp_path, "c")
+    data = session_doc(tmp_path, "c")
     assert [t["usage"]["cached_tokens"] for t in data["turns"]] == [12, 12]
     assert data["totals"]["cached_tokens"] == 24
     prompt = data["totals"]["prompt_tokens"]

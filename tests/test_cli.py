@@ -10,15 +10,8 @@ from pathlib import Path
 import pytest
 
 from chatbot.storage.json_store import JsonStore
-from tests.support.cli import run_chatbot, session_doc
+from tests.support.cli import assert_clean, run_chatbot, session_doc
 from tests.support.fake_server import FakeServer
-
-ANSI = "\x1b["
-
-
-def assert_clean(result) -> None:
-    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
-    assert ANSI not in result.stdout
 
 
 def test_version(tmp_path):

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from chatbot.engine.turn import validate_request
+from tests.support.cli import assert_clean, run_chatbot, session_doc
 from tests.support.fake_server import FakeServer
 from tests.support.mcp_servers import http_example_server, stdio_command
-from tests.test_cli import assert_clean, chatbot, stored
 
 FUNCTIONS = '''
 def add(a: int, b: int) -> int:
@@ -54,8 +54,8 @@ def tool_messages(turn: dict) -> list[dict]:
 
 
 def test_the_full_loop_through_the_cli(tmp_path, functions_file):
-    with FakeServer(reply="You are welcome.", script=SCRIPT) as server:
-        result = chatbot(
+    with FakeServer(reply="You are welcome.", replies=SCRIPT) as server:
+        result = run_chatbot(
             "--provider", "openai", "--base-url", server.base_url, "--session", "t",
             "--mcp", stdio_command(), "--functions", str(functions_file),
             stdin="What is 6 times 7?\nthanks\n/tools\n",
@@ -81,7 +81,7 @@ def test_the_full_loop_through_the_cli(tmp_path, functions_file):
         validate_request(request["messages"], in_turn=request["messages"][-1]["role"] == "tool")
 
     # stored as ONE turn: user, calls, results, calls, results, answer
-    turns = stored(tmp_path, "t")["turns"]
+    turns = session_doc(tmp_path, "t")["turns"]
     assert len(turns) == 2
     first = turns[0]
     assert [m["role"] for m in first["messages"]] == [
@@ -101,24 +101,24 @@ def test_the_full_loop_through_the_cli(tmp_path, functions_file):
 
 
 def test_undo_removes_the_whole_tool_turn(tmp_path):
-    result = chatbot(
+    result = run_chatbot(
         "--provider", "echo", "--session", "u", "--mcp", stdio_command(),
         stdin='@tool calculate {"expression": "2+2"}\n/undo\n',
         cwd=tmp_path,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "tool calculate result: 4" in result.stderr
-    assert stored(tmp_path, "u")["turns"] == []
+    assert session_doc(tmp_path, "u")["turns"] == []
 
 
 def test_echo_and_the_example_server_over_http(tmp_path):
     with http_example_server() as (url, _process):
-        first = chatbot(
+        first = run_chatbot(
             "--provider", "echo", "--session", "h", "--mcp", url,
             stdin='@tool add_note {"title": "shopping", "text": "milk, eggs"}\n',
             cwd=tmp_path,
         )  # fmt: skip
-        second = chatbot(
+        second = run_chatbot(
             "--provider", "echo", "--session", "h", "--mcp", url,
             "-p", '@tool read_note {"title": "shopping"}',
             cwd=tmp_path,
@@ -127,12 +127,12 @@ def test_echo_and_the_example_server_over_http(tmp_path):
     assert "tool read_note result: milk, eggs" in second.stderr
     # echo describes the request: the tool result is just another message the stateless model is sent
     assert "tool: " in second.stdout and "(result of read_note: milk, eggs)" in second.stdout
-    turns = stored(tmp_path, "h")["turns"]
+    turns = session_doc(tmp_path, "h")["turns"]
     assert tool_messages(turns[1])[0]["content"] == "milk, eggs"
 
 
 def test_an_unreachable_server_is_a_warning_and_the_chat_goes_on(tmp_path):
-    result = chatbot("--provider", "echo", "--mcp", "http://127.0.0.1:9/mcp", "-p", "hello", cwd=tmp_path)
+    result = run_chatbot("--provider", "echo", "--mcp", "http://127.0.0.1:9/mcp", "-p", "hello", cwd=tmp_path)
     assert result.returncode == 0
     assert "MCP server http://127.0.0.1:9/mcp could not be reached" in result.stderr
     assert "its tools are not available" in result.stderr
@@ -143,29 +143,30 @@ def test_an_unreachable_server_is_a_warning_and_the_chat_goes_on(tmp_path):
 def test_bad_functions_file_is_an_error(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("import nonexistent_module_xyz\n")
-    result = chatbot("--provider", "echo", "--functions", str(bad), "-p", "hi", cwd=tmp_path)
+    result = run_chatbot("--provider", "echo", "--functions", str(bad), "-p", "hi", cwd=tmp_path)
     assert result.returncode == 2
     assert "--functions" in result.stderr and "ModuleNotFoundError" in result.stderr
     assert_clean(result)
 
 
 def test_confirm_tools_without_a_terminal_refuses(tmp_path, functions_file):
-    result = chatbot(
+    result = run_chatbot(
         "--provider", "echo", "--functions", str(functions_file), "--confirm-tools", "--session", "c",
         stdin='@tool add {"a": 1, "b": 2}\n',
         cwd=tmp_path,
     )  # fmt: skip
     assert result.returncode == 0
     assert "no terminal to ask in" in result.stderr
-    assert tool_messages(stored(tmp_path, "c")["turns"][0])[0]["content"] == "Error: the user refused this tool call."
+    refused = tool_messages(session_doc(tmp_path, "c")["turns"][0])[0]["content"]
+    assert refused == "Error: the user refused this tool call."
 
 
 def test_old_tool_results_are_sent_shortened(tmp_path):
     big = "def page(q: str) -> str:\n    '''A long page.'''\n    return ' '.join(['lorem'] * 2000)\n"
     (tmp_path / "page.py").write_text(big)
     script = [{"tool_calls": [["call_1", "page", '{"q": "x"}']]}, {"content": "Read it."}]
-    with FakeServer(reply="ok", script=script) as server:
-        result = chatbot(
+    with FakeServer(reply="ok", replies=script) as server:
+        result = run_chatbot(
             "--provider", "openai", "--base-url", server.base_url, "--session", "s",
             "--functions", str(tmp_path / "page.py"), "--max-input-tokens", "20000",
             stdin="read the page\nand now?\n",
@@ -177,7 +178,7 @@ def test_old_tool_results_are_sent_shortened(tmp_path):
     later = [m for m in requests[2]["messages"] if m["role"] == "tool"][0]["content"]  # an older turn's: shortened
     assert len(whole) == len(" ".join(["lorem"] * 2000))
     assert len(later) < len(whole) // 4 and "[tool result shortened for this request" in later
-    assert tool_messages(stored(tmp_path, "s")["turns"][0])[0]["content"] == whole
+    assert tool_messages(session_doc(tmp_path, "s")["turns"][0])[0]["content"] == whole
     assert json.dumps(requests[2]).count("lorem") <= 400
 
 

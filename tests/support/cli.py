@@ -72,6 +72,12 @@ def session_doc(cwd: Path, session_id: str) -> dict[str, Any]:
     return json.loads((cwd / "sessions" / f"{session_id}.json").read_text())
 
 
+def assert_clean(result: subprocess.CompletedProcess[str]) -> None:
+    """No traceback anywhere and no terminal escapes on stdout (piped output is plain text)."""
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
+    assert "\x1b[" not in result.stdout
+
+
 def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
     """The single ``chatbot: ...`` error line of a failed run (asserts there is exactly one and no traceback)."""
     assert "Traceback" not in result.stderr, result.stderr

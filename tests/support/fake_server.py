@@ -10,7 +10,7 @@ In tests::
         provider = make_provider("openai", base_url=server.base_url)
 
 With ``prompt_tokens`` it reports usage the way a real server family counts (see :mod:`tests.support.chat_templates`),
-and ``replies`` scripts a different reply for each request.
+and ``replies`` scripts the answer to each request in turn (text, or calls of tools).
 
 As a script (prints ``listening on http://127.0.0.1:PORT/v1`` once it is ready; run from the repository root)::
 
@@ -97,11 +97,10 @@ class FakeConfig:
     reasoning: str = ""  # streamed as ``delta.reasoning`` before the reply
     error: str | None = None
     model: str = "fake-model"
-    # scripted replies, one per chat request in order (then ``reply`` again): {"content": str, "tool_calls":
-    # [[id, name, arguments], ...]}; streamed tool calls interleave and their arguments arrive in pieces
-    script: list[dict[str, Any]] = field(default_factory=list)
-    # the replies of successive chat requests, in order (then ``reply``); summaries and chat turns alike
-    replies: list[str] = field(default_factory=list)
+    # the answers to successive chat requests, in order (then ``reply``), summaries and chat turns alike: a string is
+    # a text reply; {"content": str, "tool_calls": [[id, name, arguments], ...]} a reply that calls tools (streamed
+    # tool calls interleave and their arguments arrive in pieces). Error modes apply once these run out.
+    replies: list[str | dict[str, Any]] = field(default_factory=list)
     # how ``prompt_tokens`` is counted from the request's messages: e.g. a real template and tokenizer from
     # tests.support.chat_templates (default: words plus 3 a message)
     prompt_tokens: Callable[[list[dict[str, Any]]], int] | None = None
@@ -118,7 +117,7 @@ class Record:
 
     requests: list[dict[str, Any]] = field(default_factory=list)
     disconnects: int = 0  # streams the client closed before the end
-    replies_sent: int = 0  # chat requests answered (the index of the next scripted reply)
+    replies_sent: int = 0  # scripted replies used (the index of the next one)
 
     def last_request(self) -> dict[str, Any] | None:
         """The body of the last chat request."""
@@ -181,20 +180,23 @@ class _Handler(BaseHTTPRequestHandler):
             message = f"Unsupported parameter: '{rejected[0]}' is not supported with this model."
             self._json(400, {"error": {"message": message, "type": "invalid_request_error", "param": rejected[0]}})
             return
-        step = len(self.server.record.requests) - 1
-        if step < len(cfg.script):
-            self._scripted(body, cfg.script[step])
+        scripted = self._next_scripted()
+        if isinstance(scripted, dict):
+            self._calls(body, scripted)
             return
-        if cfg.error == "stream_options" and "stream_options" not in body:
+        if scripted is not None:
+            pass  # a scripted text reply: never an error
+        elif cfg.error == "stream_options" and "stream_options" not in body:
             pass  # a server that only rejects the option answers normally without it
         elif cfg.error in ERRORS:
             status, err = ERRORS[cfg.error]
             self._json(status, err, {"retry-after": "2"} if status == 429 else None)
             return
+        reply = cfg.reply if scripted is None else scripted
         if body.get("stream"):
-            self._stream(body)
+            self._stream(body, reply)
         else:
-            self._whole(body)
+            self._whole(body, reply if cfg.whole_reply is None else cfg.whole_reply)
 
     def _usage(self, body: dict[str, Any], reply: str) -> dict[str, Any]:
         cfg = self.server.config
@@ -206,19 +208,20 @@ class _Handler(BaseHTTPRequestHandler):
             usage["prompt_tokens_details"] = {"cached_tokens": min(cfg.cached_tokens, prompt)}
         return usage
 
-    def _reply(self) -> str:
-        """The reply to this request: the next scripted one, else the fixed one."""
+    def _next_scripted(self) -> str | dict[str, Any] | None:
+        """The next scripted reply (taken, so the next request gets the one after), or None once they run out."""
+        replies = self.server.config.replies
         with self.server.lock:
             n = self.server.record.replies_sent
+            if n >= len(replies):
+                return None
             self.server.record.replies_sent += 1
-        replies = self.server.config.replies
-        return replies[n] if n < len(replies) else self.server.config.reply
+        return replies[n]
 
-    def _whole(self, body: dict[str, Any]) -> None:
+    def _whole(self, body: dict[str, Any], reply: str) -> None:
         cfg = self.server.config
         if cfg.whole_delay:
             time.sleep(cfg.whole_delay)
-        reply = self._reply() if cfg.whole_reply is None else cfg.whole_reply
         message: dict[str, Any] = {"role": "assistant", "content": reply}
         if cfg.reasoning:
             message["reasoning"] = cfg.reasoning
@@ -241,9 +244,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
         self.wfile.flush()
 
-    def _stream(self, body: dict[str, Any]) -> None:
+    def _stream(self, body: dict[str, Any], reply: str) -> None:
         cfg = self.server.config
-        reply = self._reply()
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Transfer-Encoding", "chunked")
@@ -277,8 +279,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.record.disconnects += 1
             self.close_connection = True
 
-    def _scripted(self, body: dict[str, Any], step: dict[str, Any]) -> None:
-        """One scripted reply: text and/or tool calls, streamed (pieces interleaved) or whole."""
+    def _calls(self, body: dict[str, Any], step: dict[str, Any]) -> None:
+        """One scripted reply that calls tools (text and/or tool calls), streamed (pieces interleaved) or whole."""
         calls = [tuple(c) for c in step.get("tool_calls") or []]
         content = step.get("content")
         finish = "tool_calls" if calls else "stop"
@@ -398,7 +400,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-usage", action="store_true", help="never send usage")
     parser.add_argument("--reasoning", default="")
     parser.add_argument("--error", choices=[*ERRORS, "midstream"])
-    parser.add_argument("--script", type=Path, help="a JSON list of scripted replies (see FakeConfig.script)")
+    parser.add_argument("--replies", type=Path, help="a JSON list of scripted replies (see FakeConfig.replies)")
     parser.add_argument(
         "--prompt-tokens",
         choices=["words", "llama3", "llama3.1"],
@@ -425,7 +427,7 @@ def main(argv: list[str] | None = None) -> None:
         include_usage=not args.no_usage,
         reasoning=args.reasoning,
         error=args.error,
-        script=json.loads(args.script.read_text(encoding="utf-8")) if args.script else [],
+        replies=json.loads(args.replies.read_text(encoding="utf-8")) if args.replies else [],
         prompt_tokens=prompt_tokens,
         cached_tokens=args.cached_tokens,
         whole_reply=args.whole_reply,
