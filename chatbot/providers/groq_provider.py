@@ -12,7 +12,7 @@ import groq
 import httpx
 
 from chatbot.providers.error_map import SdkErrors
-from chatbot.providers.openai_compat import CompatProvider, client_options
+from chatbot.providers.openai_compat import CompatProvider
 
 GROQ_ERRORS = SdkErrors(
     base=groq.GroqError,
@@ -29,17 +29,8 @@ class GroqProvider(CompatProvider):
 
     name = "groq"
 
-    def __init__(
-        self,
-        *,
-        api_key: str,
-        model: str,
-        base_url: str | None = None,
-        timeout: float | None = None,
-        max_retries: int | None = None,
-    ) -> None:
-        options = client_options(api_key, base_url, timeout, max_retries)
-        super().__init__(groq.Groq(**options), GROQ_ERRORS, model=model)
+    client_class = groq.Groq
+    sdk_errors = GROQ_ERRORS
 
     def _usage_params(self) -> dict[str, Any]:
         return {"extra_body": {"stream_options": {"include_usage": True}}}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Generator, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from chatbot.engine.text import wire_safe
 from chatbot.errors import ProviderError
@@ -40,18 +40,6 @@ def token_limit_param(model: str, max_tokens: int) -> dict[str, int]:
     base = model.rsplit("/", 1)[-1].lower()
     key = "max_completion_tokens" if _COMPLETION_TOKENS_MODELS.match(base) else "max_tokens"
     return {key: max_tokens}
-
-
-def client_options(
-    api_key: str, base_url: str | None, timeout: float | None, max_retries: int | None
-) -> dict[str, Any]:
-    """Keyword arguments for either SDK's client; what is None is left to the SDK's default."""
-    options: dict[str, Any] = {"api_key": api_key, "base_url": base_url}
-    if timeout is not None:
-        options["timeout"] = timeout
-    if max_retries is not None:
-        options["max_retries"] = max_retries
-    return options
 
 
 # --- reading responses ------------------------------------------------------------------------------------------
@@ -195,14 +183,31 @@ def _mentions_stream_options(exc: BaseException, sdk: SdkErrors) -> bool:
 class CompatProvider(ChatProvider):
     """A chat-completions provider over an OpenAI-shaped SDK client.
 
-    Subclasses set ``name``, pass their SDK client and :class:`SdkErrors` to ``__init__``, and may
+    Subclasses set ``name``, the SDK's client class (``client_class``) and its errors (``sdk_errors``), and may
     change how usage is asked for while streaming (:meth:`_usage_params`).
     """
 
-    def __init__(self, client: Any, sdk: SdkErrors, *, model: str) -> None:
-        # ``client`` is an SDK client; typed Any on purpose so the SDK's overloads do not leak into this module.
-        self._client = client
-        self._sdk = sdk
+    #: the SDK's client class (``openai.OpenAI``, ``groq.Groq``); typed Any so the SDK's overloads stay out of here
+    client_class: ClassVar[Any]
+    #: the SDK's exception classes, for :func:`~chatbot.providers.error_map.classify_error`
+    sdk_errors: ClassVar[SdkErrors]
+
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        model: str,
+        base_url: str | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+    ) -> None:
+        """A client for ``base_url`` (None: the SDK's own); ``timeout`` and ``max_retries`` None keep the SDK's."""
+        options: dict[str, Any] = {"api_key": api_key, "base_url": base_url}
+        if timeout is not None:
+            options["timeout"] = timeout
+        if max_retries is not None:
+            options["max_retries"] = max_retries
+        self._client = self.client_class(**options)
         self.model = model
         # Cleared after a server rejects stream_options, so later requests do not pay for the retry again.
         self._ask_usage = True
@@ -239,15 +244,15 @@ class CompatProvider(ChatProvider):
         return ErrorContext(self.name, model, self.base_url, PROVIDERS[self.name].key_env or "")
 
     def _error(self, exc: BaseException, model: str, *, streaming: bool = False) -> ProviderError:
-        return map_exception(exc, self._sdk, self._context(model), streaming=streaming)
+        return map_exception(exc, self.sdk_errors, self._context(model), streaming=streaming)
 
     def _open_stream(self, params: dict[str, Any]) -> Any:
         """Start a streamed request; retry once without stream_options when the server refuses them."""
         if self._ask_usage:
             try:
                 return self._client.chat.completions.create(stream=True, **params, **self._usage_params())
-            except self._sdk.status as exc:
-                if not _mentions_stream_options(exc, self._sdk):
+            except self.sdk_errors.status as exc:
+                if not _mentions_stream_options(exc, self.sdk_errors):
                     raise
                 self._ask_usage = False
         return self._client.chat.completions.create(stream=True, **params)
@@ -270,7 +275,7 @@ class CompatProvider(ChatProvider):
             with self._open_stream(self._params(messages, model, max_tokens, tools, options)) as sdk_stream:
                 streaming = True
                 yield from read_stream(sdk_stream, state, self._context(model))
-        except self._sdk.caught as exc:
+        except self.sdk_errors.caught as exc:
             raise self._error(exc, model, streaming=streaming) from exc
         yield from state.tool_calls()
         yield state.end()
@@ -289,7 +294,7 @@ class CompatProvider(ChatProvider):
         try:
             response = self._client.chat.completions.create(**self._params(messages, model, max_tokens, tools, options))
             return completion_from_dict(response.to_dict())
-        except self._sdk.caught as exc:
+        except self.sdk_errors.caught as exc:
             raise self._error(exc, model) from exc
 
     def list_models(self) -> list[str]:
@@ -297,5 +302,5 @@ class CompatProvider(ChatProvider):
         try:
             page = self._client.models.list()
             return sorted(str(item.id) for item in page)
-        except self._sdk.caught as exc:
+        except self.sdk_errors.caught as exc:
             raise self._error(exc, self.model) from exc

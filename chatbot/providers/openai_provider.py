@@ -9,7 +9,7 @@ import httpx2
 import openai
 
 from chatbot.providers.error_map import SdkErrors
-from chatbot.providers.openai_compat import CompatProvider, client_options
+from chatbot.providers.openai_compat import CompatProvider
 
 OPENAI_ERRORS = SdkErrors(
     base=openai.OpenAIError,
@@ -25,14 +25,5 @@ class OpenAIProvider(CompatProvider):
 
     name = "openai"
 
-    def __init__(
-        self,
-        *,
-        api_key: str,
-        model: str,
-        base_url: str | None = None,
-        timeout: float | None = None,
-        max_retries: int | None = None,
-    ) -> None:
-        options = client_options(api_key, base_url, timeout, max_retries)
-        super().__init__(openai.OpenAI(**options), OPENAI_ERRORS, model=model)
+    client_class = openai.OpenAI
+    sdk_errors = OPENAI_ERRORS
