@@ -195,3 +195,19 @@ def private_user_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
             os.environ.pop(key, None)
         else:
             os.environ[key] = value
+
+
+@pytest.fixture
+def spawn(tmp_path):
+    """Start ``chatbot ARGS`` in a pseudo-terminal in ``tmp_path`` (``env`` adds variables); closed after the test."""
+    from tests.support.cli import spawn_chatbot
+
+    children = []
+
+    def start(*args: str, env: dict[str, str | None] | None = None):
+        children.append(spawn_chatbot(*args, cwd=tmp_path, env=env))
+        return children[-1]
+
+    yield start
+    for child in children:
+        child.close(force=True)

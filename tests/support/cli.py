@@ -62,6 +62,34 @@ def run_chatbot(
     )
 
 
+def spawn_chatbot(*args: str, cwd: Path, env: dict[str, str | None] | None = None, timeout: float = 20) -> Any:
+    """``python -m chatbot ARGS`` in a 100x30 pseudo-terminal (a pexpect child), kept private like :func:`run_chatbot`.
+
+    Its input history goes to ``cwd/history``; prompt_toolkit is told not to wait for cursor-position replies.
+    """
+    import pexpect
+
+    (cwd / "sessions").mkdir(mode=0o700, exist_ok=True)
+    private: dict[str, str | None] = {
+        "XDG_DATA_HOME": str(cwd / ".data"),
+        "CHATBOT_CONFIG": str(cwd / "config.toml"),
+        "CHATBOT_HISTORY_FILE": str(cwd / "history"),
+        "PROMPT_TOOLKIT_NO_CPR": "1",
+        "TERM": "xterm-256color",
+        "COLUMNS": "100",
+        "LINES": "30",
+    }
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "chatbot", *args],
+        cwd=str(cwd),
+        env=chatbot_env({**private, **(env or {})}),
+        encoding="utf-8",
+        dimensions=(30, 100),
+        timeout=timeout,
+    )
+
+
 def openai_flags(base_url: str) -> list[str]:
     """The flags that point the openai provider at a local server (no key needed with a base URL)."""
     return ["--provider", "openai", "--base-url", base_url, "--model", "m"]

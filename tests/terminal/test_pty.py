@@ -3,53 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import sys
-from pathlib import Path
 
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture
-def spawn(tmp_path):
-    children = []
-
-    def start(*args: str, delay: str = "0.02"):
-        env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-        env.update(
-            PYTHONPATH=str(ROOT),
-            PROMPT_TOOLKIT_NO_CPR="1",  # prompt_toolkit would wait for a cursor-position reply
-            CHATBOT_HISTORY_FILE=str(tmp_path / "history"),
-            CHATBOT_ECHO_DELAY=delay,
-            XDG_DATA_HOME=str(tmp_path / ".data"),  # never the developer's own sessions
-            TERM="xterm-256color",
-            COLUMNS="100",
-            LINES="30",
-        )
-        (tmp_path / "sessions").mkdir(mode=0o700, exist_ok=True)  # a folder with ./sessions keeps them there
-        child = pexpect.spawn(
-            sys.executable,
-            ["-m", "chatbot", *args],
-            cwd=str(tmp_path),
-            env=env,
-            encoding="utf-8",
-            dimensions=(30, 100),
-            timeout=20,
-        )
-        children.append(child)
-        return child
-
-    yield start
-    for child in children:
-        child.close(force=True)
-
 
 def test_answer_cancel_ask_again_and_quit(spawn, tmp_path):
-    child = spawn("--provider", "echo", "--session", "pty")
+    child = spawn("--provider", "echo", "--session", "pty", env={"CHATBOT_ECHO_DELAY": "0.02"})
     child.expect("session pty")
     child.expect("›")
     child.sendline("hello")
@@ -78,7 +39,7 @@ def test_answer_cancel_ask_again_and_quit(spawn, tmp_path):
 
 
 def test_ctrl_c_at_the_prompt_clears_the_line_and_commands_work(spawn, tmp_path):
-    child = spawn("--provider", "echo", "--session", "pty2", delay="0")
+    child = spawn("--provider", "echo", "--session", "pty2", env={"CHATBOT_ECHO_DELAY": "0"})
     child.expect("›")
     child.send("half typed")
     child.sendintr()

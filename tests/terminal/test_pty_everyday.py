@@ -4,42 +4,10 @@ from __future__ import annotations
 
 import base64
 import json
-import os
-import sys
 
 import pytest
 
-from tests.support.cli import ROOT
-
 pexpect = pytest.importorskip("pexpect")
-
-
-@pytest.fixture
-def spawn(tmp_path):
-    children = []
-
-    def start(*args: str):
-        env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("CHATBOT_")}
-        env.update(
-            PYTHONPATH=str(ROOT),
-            PROMPT_TOOLKIT_NO_CPR="1",
-            CHATBOT_HISTORY_FILE=str(tmp_path / "history"),
-            CHATBOT_CONFIG=str(tmp_path / "config.toml"),
-            CHATBOT_ECHO_DELAY="0",
-            TERM="xterm-256color",
-            XDG_DATA_HOME=str(tmp_path / ".data"),  # never the developer's own sessions
-        )
-        (tmp_path / "sessions").mkdir(mode=0o700, exist_ok=True)  # a folder with ./sessions keeps them there
-        child = pexpect.spawn(
-            sys.executable, ["-m", "chatbot", *args], cwd=str(tmp_path), env=env, encoding="utf-8",
-            dimensions=(30, 100), timeout=20,
-        )  # fmt: skip
-        children.append(child)
-        return child
-
-    yield start
-    for child in children:
-        child.close(force=True)
 
 
 def stored(tmp_path, session_id):
@@ -47,7 +15,7 @@ def stored(tmp_path, session_id):
 
 
 def test_edit_puts_the_last_message_back_and_replaces_its_turn(spawn, tmp_path):
-    child = spawn("--provider", "echo", "--session", "ed")
+    child = spawn("--provider", "echo", "--session", "ed", env={"CHATBOT_ECHO_DELAY": "0"})
     child.expect("›")
     child.sendline("the frist message")
     child.expect("tokens")
@@ -67,7 +35,7 @@ def test_edit_puts_the_last_message_back_and_replaces_its_turn(spawn, tmp_path):
 
 
 def test_copy_sends_osc52_with_the_reply_or_its_code(spawn, tmp_path):
-    child = spawn("--provider", "echo", "--session", "cp")
+    child = spawn("--provider", "echo", "--session", "cp", env={"CHATBOT_ECHO_DELAY": "0"})
     child.expect("›")
     child.sendline("hello")
     child.expect("tokens")
@@ -87,7 +55,7 @@ def test_copy_sends_osc52_with_the_reply_or_its_code(spawn, tmp_path):
 
 def test_file_then_message_in_the_terminal(spawn, tmp_path):
     (tmp_path / "todo.txt").write_text("buy milk\n")
-    child = spawn("--provider", "echo", "--session", "tf")
+    child = spawn("--provider", "echo", "--session", "tf", env={"CHATBOT_ECHO_DELAY": "0"})
     child.expect("›")
     child.sendline("/file todo.txt")
     child.expect("attached todo.txt")

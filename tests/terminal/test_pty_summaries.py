@@ -5,9 +5,6 @@ dropped; a summary finished in the background is used without waiting."""
 from __future__ import annotations
 
 import json
-import os
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,24 +12,13 @@ from tests.support.fake_server import FakeServer
 
 pexpect = pytest.importorskip("pexpect")
 
-ROOT = Path(__file__).resolve().parents[2]
 REPLY = "Sure " + " ".join(f"w{i}" for i in range(40))
 
 
-def spawn(tmp_path: Path, base_url: str):
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("CHATBOT_")}
-    env.update(
-        PYTHONPATH=str(ROOT),
-        OPENAI_API_KEY="test",
-        PROMPT_TOOLKIT_NO_CPR="1",
-        CHATBOT_HISTORY_FILE=str(tmp_path / "history"),
-        TERM="xterm-256color",
-        XDG_DATA_HOME=str(tmp_path / ".data"),  # never the developer's own sessions
-    )
-    (tmp_path / "sessions").mkdir(mode=0o700, exist_ok=True)  # a folder with ./sessions keeps them there
-    args = ["-m", "chatbot", "--provider", "openai", "--base-url", base_url, "--session", "p", "--plain"]
-    args += ["--summary-trigger", "2", "--keep-turns", "1"]
-    return pexpect.spawn(sys.executable, args, cwd=str(tmp_path), env=env, encoding="utf-8", timeout=20)
+def start(spawn, base_url: str):
+    """The app on the scripted server, a summary due after two turns (one kept whole)."""
+    args = ["--provider", "openai", "--base-url", base_url, "--session", "p", "--plain"]
+    return spawn(*args, "--summary-trigger", "2", "--keep-turns", "1", env={"OPENAI_API_KEY": "test"})
 
 
 def ask(child, text: str) -> None:
@@ -41,9 +27,9 @@ def ask(child, text: str) -> None:
     child.expect("tokens: prompt")
 
 
-def test_ctrl_c_stops_waiting_for_the_summary_and_the_session_goes_on(tmp_path):
+def test_ctrl_c_stops_waiting_for_the_summary_and_the_session_goes_on(spawn, tmp_path):
     with FakeServer(reply=REPLY, whole_reply="- short summary", whole_delay=30) as server:
-        child = spawn(tmp_path, server.base_url)
+        child = start(spawn, server.base_url)
         try:
             for text in ("one", "two", "three"):
                 ask(child, text)
@@ -70,9 +56,9 @@ def test_ctrl_c_stops_waiting_for_the_summary_and_the_session_goes_on(tmp_path):
     assert [m["content"] for m in chats[3]["messages"] if m["role"] == "user"] == ["three", "four"]
 
 
-def test_a_summary_finished_in_the_background_is_used_without_waiting(tmp_path):
+def test_a_summary_finished_in_the_background_is_used_without_waiting(spawn, tmp_path):
     with FakeServer(reply=REPLY, whole_reply="- short summary", whole_delay=0.3) as server:
-        child = spawn(tmp_path, server.base_url)
+        child = start(spawn, server.base_url)
         try:
             for text in ("one", "two", "three"):
                 ask(child, text)
