@@ -136,7 +136,7 @@ class Chat(OpenSession):
             yield from request_notices(request)
             done = yield from self._turn(request)
         self._pending = None
-        if done.turn.interrupted and done.turn.answer_text.endswith(INCOMPLETE_MARK):
+        if done.turn.interrupted:  # a turn comes back unfinished only when the server cut it short (Ctrl-C raises)
             yield Notice(
                 "the server ended the reply without saying it was finished; it is kept, marked incomplete", True
             )
@@ -340,7 +340,7 @@ class Chat(OpenSession):
         # summary's tokens; what is stored changes in the engine's fold, on the main thread.
         messages = summary_request(previous, turns, first)
         model = self.summary_model or self.model
-        estimate = self.conversation.counter.count_request(messages) if self.log else 0
+        estimate = self.conversation.counter.count_request(messages)  # for the request log
         started = time.monotonic()
         try:
             completion = self.provider.complete(messages, model=model, max_tokens=SUMMARY_MAX_TOKENS)
