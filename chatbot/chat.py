@@ -111,7 +111,7 @@ class Chat(OpenSession):
     def _send(self, text: Content) -> Generator[ChatEvent, None, None]:
         text = self.outbox.take(text)
         self._pending = text
-        for source in self.tools.gone() if self.tools else []:
+        for source in self.tools.gone() if self.tools is not None else []:  # (a registry with none left is falsy)
             yield Notice(f"MCP server {source} stopped; its tools are gone (the chat goes on without them)", True)
         if self._ahead.waiting(self.conversation):
             yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
