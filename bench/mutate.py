@@ -115,7 +115,7 @@ MODULES: dict[str, list[str]] = {
         "tests/test_chat_library.py",
         "tests/test_chat_interrupt.py",
     ],
-    "chatbot/open_session.py": _first("tests/test_chat_edits.py", CHAT_TESTS),
+    "chatbot/open_session.py": ["tests/test_retry_put_back.py", *_first("tests/test_chat_edits.py", CHAT_TESTS)],
     "chatbot/rounds.py": _first("tests/test_rounds.py", CHAT_TESTS),
     "chatbot/retry.py": ["tests/test_retry.py", *CHAT_TESTS],
     "chatbot/summaries.py": _first("tests/test_summaries.py", CHAT_TESTS),
