@@ -118,7 +118,11 @@ MODULES: dict[str, list[str]] = {
     "chatbot/open_session.py": ["tests/test_retry_put_back.py", *_first("tests/test_chat_edits.py", CHAT_TESTS)],
     "chatbot/rounds.py": _first("tests/test_rounds.py", CHAT_TESTS),
     "chatbot/retry.py": ["tests/test_retry.py", *CHAT_TESTS],
-    "chatbot/summaries.py": [*_first("tests/test_summaries.py", CHAT_TESTS), "tests/test_summaries_exit.py"],
+    "chatbot/summaries.py": [
+        "tests/test_summaries_ahead.py",
+        *_first("tests/test_summaries.py", CHAT_TESTS),
+        "tests/test_summaries_exit.py",
+    ],
 }
 
 #: tests whose timing fails under the load of a mutation run (a real Ctrl-C 0.2 s later): a flaky failure would
