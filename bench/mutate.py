@@ -106,9 +106,23 @@ MODULES: dict[str, list[str]] = {
     "chatbot/storage/schema.py": STORAGE_TESTS,
     "chatbot/storage/json_store.py": _first("tests/storage/test_json_store.py", STORAGE_TESTS),
     "chatbot/storage/files.py": _first("tests/storage/test_json_store.py", STORAGE_TESTS),
-    "chatbot/chat.py": CHAT_TESTS,
-    "chatbot/open_session.py": _first("tests/test_chat_edits.py", CHAT_TESTS),
+    "chatbot/chat.py": [
+        *CHAT_TESTS,
+        "tests/test_chat_tool_budget.py",
+        "tests/test_chat_warnings.py",
+        "tests/test_chat_request_log.py",
+        "tests/test_chat_store_away.py",
+        "tests/test_chat_library.py",
+        "tests/test_chat_interrupt.py",
+    ],
+    "chatbot/open_session.py": ["tests/test_retry_put_back.py", *_first("tests/test_chat_edits.py", CHAT_TESTS)],
     "chatbot/rounds.py": _first("tests/test_rounds.py", CHAT_TESTS),
+    "chatbot/retry.py": ["tests/test_retry.py", *CHAT_TESTS],
+    "chatbot/summaries.py": [
+        "tests/test_summaries_ahead.py",
+        *_first("tests/test_summaries.py", CHAT_TESTS),
+        "tests/test_summaries_exit.py",
+    ],
 }
 
 #: tests whose timing fails under the load of a mutation run (a real Ctrl-C 0.2 s later): a flaky failure would

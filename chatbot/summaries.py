@@ -54,21 +54,20 @@ class SummaryAhead:
     from another thread (a provider call and a usage count). :meth:`summarizer` is what ``build_request`` gets.
     """
 
-    def __init__(self, write: Summarizer, *, enabled: bool = True) -> None:
+    def __init__(self, write: Summarizer, *, enabled: bool) -> None:
         self._write = write
         self.enabled = enabled
         self._job: _Job | None = None
 
-    def start(self, conv: Conversation) -> bool:
-        """Start writing the summary ``conv``'s next request will fold, if one is due. True when a job started."""
+    def start(self, conv: Conversation) -> None:
+        """Start writing the summary ``conv``'s next request will fold, if one is due (and not being written)."""
         if not self.enabled:
-            return False
+            return
         inputs = next_summary(conv)
         if inputs is None or (self._job is not None and self._job.inputs == inputs):
-            return False
+            return
         # a copy: the job must answer for the inputs as they were, whatever happens to the turns meanwhile
         self._job = _Job(copy.deepcopy(inputs), self._write)
-        return True
 
     def waiting(self, conv: Conversation) -> bool:
         """Whether ``conv``'s next request will wait for a summary still being written (tell the user first)."""

@@ -214,7 +214,7 @@ def test_a_summary_written_ahead_changes_nothing_a_summary_written_now_would_not
         "summary", summary_trigger=trigger, keep_turns=min(keep, trigger - 1), max_input_tokens=budget
     )
     ahead_conv, now_conv = Conversation("sys", memory, WordCounter()), Conversation("sys", memory, WordCounter())
-    ahead = SummaryAhead(write)
+    ahead = SummaryAhead(write, enabled=True)
     for i, op in enumerate(ops, start=1):
         if op == "undo":
             ahead_conv.undo()
