@@ -82,6 +82,7 @@ STORAGE_TESTS = [
 POSTGRES_TESTS = [
     "tests/storage/test_postgres_store.py",
     "tests/storage/test_postgres_reconnect.py",
+    "tests/storage/test_postgres_edges.py",
     "tests/storage/test_postgres_schema.py",
     "tests/storage/test_store_behaviour.py",
     "tests/test_cli_store.py",
