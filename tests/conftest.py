@@ -211,3 +211,36 @@ def spawn(tmp_path):
     yield start
     for child in children:
         child.close(force=True)
+
+
+# --- the PostgreSQL store alone (tests/storage/test_postgres_*.py) -----------------------------------------------
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh scratch schema on the test PostgreSQL (skipped without one, as the store's other tests)."""
+    from tests.support.stores import postgres_base_url, scratch_schema
+
+    with scratch_schema(postgres_base_url()) as url:
+        yield url
+
+
+@pytest.fixture
+def open_pg(pg_url: str, tmp_path):
+    """Open PostgreSQL stores on ``pg_url`` (or another URL); rescue files go under tmp_path/rescue; all closed at
+    the end (a close that can only write a rescue file is not the test's subject there)."""
+    import contextlib
+
+    from chatbot.errors import StoreUnavailable
+    from chatbot.storage.postgres_store import PostgresStore
+
+    stores = []
+
+    def build(url: str | None = None) -> PostgresStore:
+        stores.append(PostgresStore(url or pg_url, tmp_path / "rescue"))
+        return stores[-1]
+
+    yield build
+    for store in stores:
+        with contextlib.suppress(StoreUnavailable):
+            store.close()

@@ -18,16 +18,17 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
-from chatbot.engine.turn import Turn, one_line
+from chatbot.engine.turn import Turn, content_text, one_line
 from chatbot.errors import SessionCorrupt
 from chatbot.storage.schema import check_session_data
 
 SCHEMA_VERSION = 1
 
-# Session-level advisory locks of sessions use the one-bigint form (a hash of this prefix + the id); the schema
-# lock uses the two-int form, a separate key space, so it never collides with a session.
-LOCK_PREFIX = "chatbot-session:"
-SCHEMA_LOCK = (0x63686174, 0)  # "chat"
+# Advisory locks belong to the whole database, while a store is one schema (the first on the search_path): so each
+# key hashes a string naming the schema. A session's: "chatbot-session:SCHEMA/ID" (an id never holds a "/"); the
+# lock of whoever creates the tables: "chatbot-schema:SCHEMA". Stores in two schemas never wait for each other.
+SESSION_KEY = "hashtextextended('chatbot-session:' || current_schema() || '/' || %s, 0)"
+SCHEMA_KEY = "hashtextextended('chatbot-schema:' || current_schema(), 0)"
 
 CREATE = [
     """CREATE TABLE IF NOT EXISTS chatbot_schema (version integer NOT NULL)""",
@@ -78,23 +79,24 @@ SESSION_COLUMNS = (
 )
 TURN_COLUMNS = ("session_id", "n", "created_at", "body", "data")
 
-LOCK = "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))"
-UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
+LOCK = f"SELECT pg_try_advisory_lock({SESSION_KEY})"
+UNLOCK = f"SELECT pg_advisory_unlock({SESSION_KEY})"
 # who holds a session's lock: the application_name every chatbot connection sets ("chatbot pid N on HOST")
-HOLDER = """SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+HOLDER = f"""SELECT coalesce(a.application_name, '') FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
     WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
-    AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended(%s, 0) LIMIT 1"""
+    AND ((l.classid::bigint << 32) | l.objid::bigint) = {SESSION_KEY} LIMIT 1"""
 
 SELECT_SESSION = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE id = %s"
 SELECT_TURNS = "SELECT n, data FROM chatbot_turns WHERE session_id = %s ORDER BY n"
+# the database counts the revisions: 1 for a new row, one more per update; each statement returns the row's new one
+# (none when the id is taken, or the row is not at the revision the store last saw)
 INSERT_SESSION = (
-    f"INSERT INTO chatbot_sessions ({', '.join(SESSION_COLUMNS)}) VALUES ({', '.join(['%s'] * len(SESSION_COLUMNS))}) "
-    "ON CONFLICT (id) DO NOTHING"
+    f"INSERT INTO chatbot_sessions ({', '.join(SESSION_COLUMNS)}) VALUES ({'%s, ' * (len(SESSION_COLUMNS) - 1)}1) "
+    "ON CONFLICT (id) DO NOTHING RETURNING revision"
 )
 UPDATE_SESSION = (
-    "UPDATE chatbot_sessions SET "
-    + ", ".join(f"{c} = %s" for c in SESSION_COLUMNS[1:])
-    + " WHERE id = %s AND revision = %s"
+    f"UPDATE chatbot_sessions SET {', '.join(f'{c} = %s' for c in SESSION_COLUMNS[1:-1])}, revision = revision + 1 "
+    "WHERE id = %s AND revision = %s RETURNING revision"
 )
 DELETE_TURNS_AFTER = "DELETE FROM chatbot_turns WHERE session_id = %s AND n > %s"
 INSERT_TURN = f"INSERT INTO chatbot_turns ({', '.join(TURN_COLUMNS)}) VALUES (%s, %s, %s, %s, %s)"
@@ -117,12 +119,9 @@ def shown_title(title: str, first_turn: object) -> str:
     if title or not isinstance(first_turn, dict):
         return title
     messages = first_turn.get("messages")
-    content = (
-        messages[0].get("content")
-        if isinstance(messages, list) and messages and isinstance(messages[0], dict)
-        else None
-    )
-    return one_line(content, 50) if isinstance(content, str) else ""
+    if not (isinstance(messages, list) and messages and isinstance(messages[0], dict)):
+        return ""
+    return one_line(content_text(messages[0].get("content")), 50)  # the text of a message with images too
 
 
 def like_escape(text: str) -> str:
@@ -154,7 +153,7 @@ def redact(url: str) -> str:
 def ensure_schema(conn: psycopg.Connection[Any], location: str) -> None:
     """Create the tables if needed (one process at a time); refuse a newer schema or tables chatbot did not make."""
     with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SCHEMA_LOCK)  # one creator at a time
+        conn.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_KEY})")  # one creator at a time
         for table, wanted in (("chatbot_sessions", SESSION_COLUMNS), ("chatbot_turns", TURN_COLUMNS)):
             found = {r[0] for r in conn.execute(_COLUMNS_OF, (table,))}
             if found and not set(wanted) <= found:
@@ -187,17 +186,13 @@ def first_line(exc: BaseException) -> str:
 def kept_prefix(turns: list[Turn], stored: list[bytes]) -> int:
     """How many leading turns are stored as they are now.
 
-    Turns are only ever appended, dropped from the end (/undo, /reset) or replaced whole, and a turn's cached
-    JSON is a new object whenever one of its fields is assigned: so when the last stored turn is still in place,
-    unchanged, every one before it is too (the common case, one check); otherwise compare from the start.
+    A turn's cached JSON is a new object whenever one of its fields is assigned, so a turn is stored as it is while
+    its JSON is the very object stored. One identity check per turn: a fraction of a millisecond at 1,000 turns.
     """
-    k = len(stored)
-    if k <= len(turns) and (k == 0 or turns[k - 1].to_json() is stored[k - 1]):
-        return k
-    n = 0
-    while n < min(k, len(turns)) and turns[n].to_json() is stored[n]:
-        n += 1
-    return n
+    for n, (turn, json) in enumerate(zip(turns, stored, strict=False)):
+        if turn.to_json() is not json:
+            return n
+    return min(len(turns), len(stored))
 
 
 def turn_row(sid: str, n: int, turn: Turn) -> tuple[Any, ...]:

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import psycopg
 from psycopg.types.json import Jsonb
@@ -36,7 +36,7 @@ from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, SessionN
 from chatbot.storage import pg_schema as sql
 from chatbot.storage.base import locked_message, make_id
 from chatbot.storage.export import export_markdown
-from chatbot.storage.schema import SCHEMA_VERSION
+from chatbot.storage.schema import SCHEMA_VERSION, check_turn
 from chatbot.storage.session import SearchHit, Session, SessionInfo, search_turns, validate_id
 from chatbot.storage.transfer import default_rescue_dir, write_rescue
 
@@ -46,10 +46,10 @@ T = TypeVar("T")
 class AdvisoryLock:
     """A held session lock: a PostgreSQL advisory lock on the store's connection of the moment."""
 
-    def __init__(self, store: PostgresStore, session_id: str, generation: int) -> None:
+    def __init__(self, store: PostgresStore, session_id: str, connection: psycopg.Connection[Any]) -> None:
         self._store = store
         self.id = session_id
-        self.generation = generation  # the connection it lives on; a new connection must take it again
+        self.connection = connection  # the connection it lives on; a new connection must take it again
 
     @property
     def held(self) -> bool:
@@ -77,7 +77,6 @@ class PostgresStore:
         self.warnings: list[str] = []
         self.rescue_dir = Path(rescue_dir) if rescue_dir else default_rescue_dir()
         self._conn: psycopg.Connection[Any] | None = None
-        self._generation = 0
         self._locks: dict[str, AdvisoryLock] = {}
         self._revision: dict[str, int] = {}  # per session: the revision this store last loaded or saved
         self._stored: dict[str, list[bytes]] = {}  # per session: the cached JSON of each stored turn, in order
@@ -92,17 +91,17 @@ class PostgresStore:
         """The live connection: (re)connects, makes sure of the schema, and takes this store's locks again."""
         if self._conn is not None and not self._conn.closed:
             return self._conn
-        name = f"chatbot pid {os.getpid()} on {socket.gethostname()}"[:63]
+        name = f"chatbot pid {os.getpid()} on {socket.gethostname()}"  # the server keeps its first 63 characters
         try:
             conn = psycopg.connect(self.url, autocommit=True, application_name=name, connect_timeout=5)
         except psycopg.Error as exc:
             raise StoreUnavailable(f"cannot reach the session store {self.location}: {sql.first_line(exc)}") from None
-        self._conn, self._generation = conn, self._generation + 1
+        self._conn = conn
         try:
             sql.ensure_schema(conn, self.location)
             for lock in self._locks.values():
-                if conn.execute(sql.LOCK, (sql.LOCK_PREFIX + lock.id,)).fetchone() == (True,):
-                    lock.generation = self._generation  # taken again; else another process has it now
+                if conn.execute(sql.LOCK, (lock.id,)).fetchone() == (True,):
+                    lock.connection = conn  # taken again; else another process has it now
         except psycopg.Error as exc:
             self._drop()
             raise SessionError(f"the session store {self.location} failed: {sql.first_line(exc)}") from None
@@ -136,18 +135,18 @@ class PostgresStore:
 
     def acquire(self, session_id: str, timeout: float = 0.0) -> AdvisoryLock:
         """Lock a session for this process on any host; raises :class:`SessionLocked` naming the holder."""
-        key = sql.LOCK_PREFIX + validate_id(session_id)
+        sid = validate_id(session_id)
         held = self._locks.get(session_id)
         if held is not None and held.held:
             return held
         deadline = time.monotonic() + timeout
-        while not self._run(lambda c: c.execute(sql.LOCK, (key,)).fetchone() == (True,)):
+        while not self._run(lambda c: c.execute(sql.LOCK, (sid,)).fetchone() == (True,)):
             if time.monotonic() >= deadline:
-                holder = self._run(lambda c: c.execute(sql.HOLDER, (key,)).fetchone())
-                name = str(holder[0]).removeprefix("chatbot ") if holder and holder[0] else ""
+                holder = self._run(lambda c: c.execute(sql.HOLDER, (sid,)).fetchone())
+                name = holder[0].removeprefix("chatbot ") if holder else ""
                 raise SessionLocked(locked_message(session_id, name))
             time.sleep(0.05)
-        lock = AdvisoryLock(self, session_id, self._generation)
+        lock = AdvisoryLock(self, session_id, self._connection())
         self._locks[session_id] = lock
         return lock
 
@@ -158,15 +157,15 @@ class PostgresStore:
 
     def _lock_is_live(self, lock: AdvisoryLock) -> bool:
         live = self._conn is not None and not self._conn.closed
-        return live and lock.generation == self._generation and self._locks.get(lock.id) is lock
+        return live and lock.connection is self._conn and self._locks.get(lock.id) is lock
 
     def _release(self, lock: AdvisoryLock) -> None:
         if self._locks.get(lock.id) is not lock:
             return
         del self._locks[lock.id]
-        if self._conn is not None and lock.generation == self._generation:
+        if lock.connection is self._conn:
             with contextlib.suppress(psycopg.Error):  # a lost connection took the lock with it
-                self._conn.execute(sql.UNLOCK, (sql.LOCK_PREFIX + lock.id,))
+                lock.connection.execute(sql.UNLOCK, (lock.id,))
 
     # --- reading ----------------------------------------------------------------------------------------------
 
@@ -254,6 +253,8 @@ class PostgresStore:
         rows = self._run(lambda c: c.execute(sql.SEARCH, (sql.like_escape(query), limit)).fetchall())
         hits = []
         for sid, title, n, _created, turn, first in rows:
+            if check_turn(turn):  # a row damaged by something else: not searched, and never a crash
+                continue
             hits += [replace(hit, turn=n) for hit in search_turns(sid, sql.shown_title(title, first), [turn], query)]
         return hits
 
@@ -301,12 +302,11 @@ class PostgresStore:
         stored = self._stored.setdefault(sid, [])
         keep = sql.kept_prefix(turns, stored)
         old = self._revision.get(sid)
-        new = (old or 0) + 1
         doc = session.fields()  # the Session owns the document; its fields go to their columns (SESSION_COLUMNS)
         summary, pg = doc["summary"], sql.pg_text
         values = (doc["version"], pg(doc["title"]), pg(doc["system"]), pg(summary["text"]), summary["covers"],
                   pg(doc["provider"]), pg(doc["model"]), Jsonb(doc["totals"]), Jsonb(doc["calibration"]),
-                  Jsonb(doc["options"]), doc["created_at"], doc["updated_at"], len(turns), new)  # fmt: skip
+                  Jsonb(doc["options"]), doc["created_at"], doc["updated_at"], len(turns))  # fmt: skip
         tail = [t.to_json() for t in turns[keep:]]
         try:
             with conn.transaction(), conn.cursor() as cur:
@@ -314,8 +314,10 @@ class PostgresStore:
                     cur.execute(sql.INSERT_SESSION, (sid, *values))
                 else:
                     cur.execute(sql.UPDATE_SESSION, (*values, sid, old))
-                if cur.rowcount != 1:
+                row = cur.fetchone()
+                if row is None:
                     self._refuse_conflict(cur, sid)
+                new = row[0]
                 if keep < len(stored):
                     cur.execute(sql.DELETE_TURNS_AFTER, (sid, keep))
                 new_rows = [sql.turn_row(sid, n, turn) for n, turn in enumerate(turns[keep:], start=keep + 1)]
@@ -335,7 +337,7 @@ class PostgresStore:
         stored.extend(tail)
         return None
 
-    def _refuse_conflict(self, cur: psycopg.Cursor[Any], sid: str) -> None:
+    def _refuse_conflict(self, cur: psycopg.Cursor[Any], sid: str) -> NoReturn:
         """Raise unless the row's revision is the one of our own save whose commit went unanswered."""
         row = cur.execute("SELECT revision FROM chatbot_sessions WHERE id = %s", (sid,)).fetchone()
         attempt = self._attempt.get(sid)

@@ -1,0 +1,165 @@
+"""The PostgreSQL store's schema and rows (chatbot/storage/pg_schema.py), seen through the store: which databases it
+accepts, how it reads rows someone else damaged, what text PostgreSQL cannot hold becomes, what its errors say."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+
+import pytest
+
+from chatbot.engine.turn import Turn
+from chatbot.errors import SessionCorrupt, StoreUnavailable
+from chatbot.storage.json_store import JsonStore
+from chatbot.storage.pg_schema import SCHEMA_VERSION
+from tests.support.postgres import dead_url
+from tests.support.stores import admin, postgres_base_url, scratch_schema
+
+
+def turn(text: str) -> Turn:
+    return Turn([{"role": "user", "content": text}, {"role": "assistant", "content": "ok"}])
+
+
+def stored(store, sid: str, *texts: str, title: str = ""):  # type: ignore[no-untyped-def]
+    session = store.create(sid, system="s", title=title)
+    for text in texts:
+        session.conversation.add_turn(turn(text))
+    with store.acquire(sid):
+        store.save(session)
+    return session
+
+
+def test_a_database_of_the_next_schema_version_is_refused(open_pg, pg_url):
+    open_pg()
+    with admin(pg_url) as conn:
+        conn.execute("UPDATE chatbot_schema SET version = version + 1")
+    with pytest.raises(SessionCorrupt, match=f"schema version {SCHEMA_VERSION + 1}, made by a newer chatbot"):
+        open_pg()
+
+
+def test_opening_a_database_again_keeps_its_one_version_row(open_pg, pg_url):
+    for _ in range(3):
+        open_pg().list_sessions()
+    with admin(pg_url) as conn:
+        assert conn.execute("SELECT version FROM chatbot_schema").fetchall() == [(SCHEMA_VERSION,)]
+
+
+def open_at_once(url: str, n: int) -> list[BaseException]:
+    """Open ``n`` stores on ``url`` from ``n`` threads released together; what each one raised."""
+    from chatbot.storage.postgres_store import PostgresStore
+
+    start, errors, stores = threading.Barrier(n), [], []
+
+    def open_one() -> None:
+        start.wait()
+        try:
+            stores.append(PostgresStore(url))
+        except Exception as exc:  # any failure is what the test reports
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_one) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for store in stores:
+        store.close()
+    return errors
+
+
+def test_stores_opened_at_once_on_an_empty_database_all_work():
+    """Creating the tables is one process at a time: the others wait and find them made."""
+    for _ in range(4):
+        with scratch_schema(postgres_base_url()) as url:
+            assert open_at_once(url, 4) == []
+
+
+@pytest.mark.parametrize(
+    ("damage", "rows"),
+    [
+        ("UPDATE chatbot_turns SET n = 4 WHERE n = 3", "[1, 2, 4], expected 1 to 3"),
+        ("UPDATE chatbot_sessions SET turn_count = 2", "[1, 2, 3], expected 1 to 2"),
+        ("DELETE FROM chatbot_turns WHERE n = 1", "[2, 3], expected 1 to 3"),
+    ],
+)
+def test_turn_rows_that_do_not_number_one_to_the_count_refuse_the_session(open_pg, pg_url, damage, rows):
+    store = open_pg()
+    stored(store, "s", "one", "two", "three")
+    with admin(pg_url) as conn:
+        conn.execute(damage)
+    with pytest.raises(SessionCorrupt, match=rf"session s .* cannot be loaded: its turn rows are {re.escape(rows)}"):
+        store.load("s")
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        {},
+        {"messages": []},
+        {"messages": "hello"},
+        {"messages": ["hello", {"role": "user", "content": "hello"}]},
+        [1, 2],
+    ],
+)
+def test_an_untitled_session_whose_first_turn_is_damaged_is_still_listed_and_searched(open_pg, pg_url, first):
+    """The listing shows no title rather than crash; the search skips the damaged turn and finds the others."""
+    store = open_pg()
+    stored(store, "s", "hello there", "and hello again")
+    with admin(pg_url) as conn:
+        conn.execute("UPDATE chatbot_turns SET data = %s WHERE n = 1", (json.dumps(first),))
+    [info] = store.list_sessions()
+    assert (info.id, info.title, info.turns) == ("s", "", 2)
+    assert [(hit.session_id, hit.title, hit.turn) for hit in store.search("hello")] == [("s", "", 2)]
+
+
+def test_an_untitled_session_is_listed_by_its_first_message_as_the_json_store_lists_it(open_pg, tmp_path):
+    """Whichever --store is used, the listing and the search show the same title: the first message, cut."""
+    text = "  Plan a  trip\nto the mountains of northern Italy in late September, with trains only  "
+    files, pg = JsonStore(tmp_path / "sessions"), open_pg()
+    image = [{"type": "text", "text": "What is in this picture?"}, {"type": "image_url", "image_url": {"url": "x"}}]
+    for store in (files, pg):
+        stored(store, "long", text, "more")
+        stored(store, "short", "Hi there", title="")
+        stored(store, "titled", "Anything", title="My title")
+        session = store.create("image", system="s")
+        session.conversation.add_turn(Turn([{"role": "user", "content": image}, {"role": "assistant", "content": "A"}]))
+        with store.acquire("image"):
+            store.save(session)
+    titles = {info.id: info.title for info in files.list_sessions()}
+    assert {info.id: info.title for info in pg.list_sessions()} == titles
+    assert titles["long"].startswith("Plan a trip to the mountains") and titles["short"] == "Hi there"
+    assert titles["image"] == "What is in this picture?"
+    assert [hit.title for hit in pg.search("mountains")] == [hit.title for hit in files.search("mountains")]
+
+
+def test_text_postgresql_cannot_hold_is_stored_as_replacement_characters(open_pg):
+    """NUL and lone surrogates (from a JSON escape or an undecodable byte) become U+FFFD in the session's own
+    columns; turns keep them exactly (their JSON escapes them) and stay searchable."""
+    odd = "nul\x00 low\ud800 high\udfff mid\udcff end"
+    shown = "nul\ufffd low\ufffd high\ufffd mid\ufffd end"
+    store = open_pg()
+    session = store.create("s", system=odd, title=odd, model=odd, provider=odd)
+    session.conversation.add_turn(turn(odd))
+    session.conversation.set_summary(odd, 1)
+    with store.acquire("s"):
+        store.save(session)
+    again = store.load("s")
+    assert (again.title, again.conversation.system, again.conversation.summary, again.model, again.provider) == (
+        shown,
+        shown,
+        shown,
+        shown,
+        shown,
+    )
+    assert again.conversation.turns[0].user_text == odd
+    assert [hit.turn for hit in store.search("high")] == [1]
+
+
+def test_an_unreachable_server_is_named_with_the_first_line_of_the_reason():
+    from chatbot.storage.postgres_store import PostgresStore
+
+    with pytest.raises(StoreUnavailable) as err:
+        PostgresStore(dead_url())
+    assert "cannot reach the session store postgresql://postgres@127.0.0.1:" in err.value.message
+    assert err.value.message.endswith("Connection refused") and "\n" not in err.value.message
