@@ -81,9 +81,11 @@ TURN_COLUMNS = ("session_id", "n", "created_at", "body", "data")
 
 LOCK = f"SELECT pg_try_advisory_lock({SESSION_KEY})"
 UNLOCK = f"SELECT pg_advisory_unlock({SESSION_KEY})"
-# who holds a session's lock: the application_name every chatbot connection sets ("chatbot pid N on HOST")
+# who holds a session's lock: the application_name every chatbot connection sets ("chatbot pid N on HOST");
+# pg_locks shows the locks of every database of the server, and the same key can be held in each
 HOLDER = f"""SELECT coalesce(a.application_name, '') FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
     WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
     AND ((l.classid::bigint << 32) | l.objid::bigint) = {SESSION_KEY} LIMIT 1"""
 
 SELECT_SESSION = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE id = %s"

@@ -169,3 +169,39 @@ def test_stores_in_two_schemas_of_one_database_never_lock_each_others_sessions(o
             there.save(session)
         there.close()
     assert not here.exists("s")
+
+
+def test_the_holder_named_is_the_one_in_this_database(open_pg, pg_url):
+    """The same schema and id in other databases of the server hold the same lock key: they are not the holder."""
+    import secrets
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
+
+    from chatbot.storage.pg_schema import SESSION_KEY
+
+    base = postgres_base_url()
+    schema = psycopg.conninfo.conninfo_to_dict(pg_url)["options"].removeprefix("-csearch_path=")
+    others = [f"chatbot_other_{secrets.token_hex(4)}" for _ in range(3)]
+    holders = []
+    with admin(base) as conn:
+        for name in others:
+            conn.execute(f"CREATE DATABASE {name}")
+    try:
+        for i, name in enumerate(others):  # each other database: the same schema, its lock of "s" taken
+            url = urlunsplit(urlsplit(base)._replace(path=f"/{name}"))
+            holder = psycopg.connect(url, autocommit=True, application_name=f"chatbot pid {9000 + i} on elsewhere")
+            holder.execute(f"CREATE SCHEMA {schema}")
+            holder.execute(f"SET search_path = {schema}")
+            holder.execute(f"SELECT pg_advisory_lock({SESSION_KEY})", ("s",))
+            holders.append(holder)
+        store = open_pg()
+        with open_pg().acquire("s"), pytest.raises(SessionLocked, match=rf"\(pid {os.getpid()} on ") as caught:
+            store.acquire("s")
+        assert "elsewhere" not in str(caught.value)
+    finally:
+        for holder in holders:
+            holder.close()
+        with admin(base) as conn:
+            for name in others:
+                conn.execute(f"DROP DATABASE IF EXISTS {name}")
