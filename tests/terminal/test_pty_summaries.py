@@ -36,6 +36,9 @@ def test_ctrl_c_stops_waiting_for_the_summary_and_the_session_goes_on(spawn, tmp
             child.expect("›")
             child.sendline("four")  # the summary of turns 1-2 is still being written (30 s)
             child.expect("waiting for the summary")
+            # the notice is printed just before the wait begins: a Ctrl-C in those few milliseconds stops the turn
+            # instead (it can be sent again with /retry); this test is about the wait, so it presses it once waiting
+            child.expect([pexpect.TIMEOUT], timeout=0.3)
             child.sendintr()
             child.expect("you stopped waiting for the summary")
             child.expect("tokens: prompt")  # answered anyway, without the summary
