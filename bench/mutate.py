@@ -93,7 +93,10 @@ MODULES: dict[str, list[str]] = {
         "tests/engine/test_image_tokens.py",
         *_first("tests/engine/test_tokens.py", ENGINE_TESTS),
         "tests/engine/test_chat_formats.py",
+        "tests/engine/test_tool_call_overheads.py",
+        "tests/engine/test_hub_tokenizer.py",
     ],
+    "chatbot/engine/text.py": ["tests/engine/test_text.py", "tests/faults/test_security.py"],
     "chatbot/engine/calibration.py": [
         "tests/engine/test_calibration_bounds.py",
         *_first("tests/engine/test_calibration.py", ENGINE_TESTS),
