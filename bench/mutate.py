@@ -91,7 +91,7 @@ MODULES: dict[str, list[str]] = {
     "chatbot/engine/turn.py": _first("tests/engine/test_turn_rules.py", ENGINE_TESTS),
     "chatbot/engine/tokens.py": [
         "tests/engine/test_image_tokens.py",
-        "tests/engine/test_image_data_urls.py",
+        "tests/engine/test_image_costs.py",
         *_first("tests/engine/test_tokens.py", ENGINE_TESTS),
         "tests/engine/test_chat_formats.py",
         "tests/engine/test_tool_call_overheads.py",

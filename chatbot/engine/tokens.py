@@ -126,11 +126,11 @@ CHATML_FORMAT = ChatFormat(per_message=5, per_request=3, name="chatml", result_n
 
 
 # Images (OpenAI's documented rule for detail "high"/"auto"): scale to fit 2048x2048, then the shorter side to
-# 768; every 512x512 tile costs 170 tokens, plus 85 for the whole image. An image whose size cannot be read counts
-# as 2048x768, the most any image costs under this rule (8 tiles: 1,445 tokens), so the budget errs high.
+# 768; every 512x512 tile costs 170 tokens, plus 85 for the whole image. An image whose size cannot be read costs
+# the most any image costs under this rule (2048x768: 4 x 2 tiles, 1,445 tokens), so the budget errs high.
 IMAGE_BASE_TOKENS = 85
 IMAGE_TILE_TOKENS = 170
-IMAGE_UNKNOWN_SIZE = (2048, 768)
+IMAGE_MOST_TOKENS = IMAGE_BASE_TOKENS + IMAGE_TILE_TOKENS * 8
 
 
 def image_size(data: bytes) -> tuple[int, int] | None:
@@ -140,7 +140,7 @@ def image_size(data: bytes) -> tuple[int, int] | None:
     if data[:2] != b"\xff\xd8":
         return None
     at = 2
-    while at + 9 < len(data):  # walk the JPEG segments to the first start-of-frame marker
+    while at + 9 <= len(data):  # walk the JPEG segments to the first start-of-frame marker (its size ends at + 9)
         if data[at] != 0xFF:
             return None
         marker = data[at + 1]
@@ -154,7 +154,7 @@ def image_size(data: bytes) -> tuple[int, int] | None:
 def image_tokens_for_size(width: int, height: int) -> int:
     """OpenAI's token cost of an image of ``width`` x ``height`` pixels at detail "high" (also "auto")."""
     if width <= 0 or height <= 0:
-        width, height = IMAGE_UNKNOWN_SIZE
+        return IMAGE_MOST_TOKENS
     scale = min(1.0, 2048 / max(width, height))
     scale *= min(1.0, 768 / (min(width, height) * scale))
     return IMAGE_BASE_TOKENS + IMAGE_TILE_TOKENS * math.ceil(width * scale / 512) * math.ceil(height * scale / 512)
@@ -164,15 +164,16 @@ def image_tokens(part: dict[str, Any]) -> int:
     """The estimated tokens of one ``image_url`` content part (a ``data:`` URL is decoded to read its size)."""
     url = str((part.get("image_url") or {}).get("url") or "")
     size = None
-    if url.startswith("data:") and "," in url:
+    head, comma, data = url.partition(",")
+    if head.startswith("data:") and comma:
         import base64
         import binascii
 
         try:
-            size = image_size(base64.b64decode(url.split(",", 1)[1], validate=False))
+            size = image_size(base64.b64decode(data, validate=False))
         except (ValueError, binascii.Error):
             size = None
-    return image_tokens_for_size(*(size or IMAGE_UNKNOWN_SIZE))
+    return IMAGE_MOST_TOKENS if size is None else image_tokens_for_size(*size)
 
 
 class TokenCounter:
