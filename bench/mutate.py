@@ -100,6 +100,7 @@ MODULES: dict[str, list[str]] = {
     "chatbot/engine/text.py": ["tests/engine/test_text.py", "tests/faults/test_security.py"],
     "chatbot/engine/calibration.py": [
         "tests/engine/test_calibration_bounds.py",
+        "tests/engine/test_calibration_stored_ratios.py",
         *_first("tests/engine/test_calibration.py", ENGINE_TESTS),
         "tests/test_token_convergence.py",
     ],
