@@ -97,22 +97,25 @@ def test_a_hub_without_a_port_is_probed_on_https(hub, monkeypatch):
         listener.close()
         pytest.skip("cannot listen on port 443 here")
     listener.listen()
+    listener.settimeout(0.05)
     stop = threading.Event()
 
     def hang_up() -> None:  # accepts and closes: reachable, but no download can succeed
         while not stop.is_set():
             try:
                 listener.accept()[0].close()
-            except OSError:
-                return
+            except TimeoutError:
+                continue
 
-    threading.Thread(target=hang_up, daemon=True).start()
+    thread = threading.Thread(target=hang_up, daemon=True)
+    thread.start()
     try:
         hub(f"https://{host}")
         with pytest.raises(ConfigError, match="the hub has no usable tokenizer.json for it"):
             TokenizerCounter("someone/no-such-model-here").count("hello")
     finally:
         stop.set()
+        thread.join()  # no thread left behind: a later test's signal must reach the main thread
         listener.close()
 
 
