@@ -55,9 +55,9 @@ class Calibration:
     def learn(self, local_total: int, provider_prompt_tokens: int) -> bool:
         """Learn from a request we counted as ``local_total`` (uncorrected) and the provider as its prompt tokens.
 
-        Tiny requests and absurd ratios are ignored (returns False).
+        Tiny requests and absurd ratios are ignored (returns False); a provider count of 0 or less is an absurd ratio.
         """
-        if local_total < MIN_TOKENS or provider_prompt_tokens <= 0:
+        if local_total < MIN_TOKENS:
             return False
         ratio = provider_prompt_tokens / local_total
         if not sane_ratio(ratio):

@@ -11,8 +11,8 @@ import re
 from typing import Any
 
 # whole escape sequences, so that no "[2J" litter is left: CSI (ESC [ ... final), OSC and the other string commands
-# (ESC ] ... BEL or ESC \), and two-character escapes
-_SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+# (ESC ] ... BEL or ESC \), and two-character escapes (ESC 7 save cursor, ESC M reverse index, ESC c reset ...)
+_SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[0-~]")
 # C0 controls but tab and newline, DEL, and the C1 controls (U+0080-U+009F: 8-bit CSI, OSC, ...)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # characters that take no room: a message made only of them (or of NUL and spaces) is empty

@@ -84,6 +84,8 @@ class ChatFormat:
     ``trim``: the template strips whitespace around each message's content before encoding it (Llama 3 does).
     ``quote_tools``: the template writes tool arguments and results as JSON strings (``tojson``: quotes and line
     breaks escaped, which costs tokens in code and JSON), as Llama 3.1 and harmony do.
+    ``result_names``: the template writes a tool result's function ``name`` (harmony's result header does; Llama
+    3.1's ``ipython`` message and Qwen's ``<tool_response>`` do not), so a tool message's name counts.
     The numbers below are checked against each family's real template and tokenizer (tests/engine/
     test_chat_formats.py): plain chat counts exactly what the template makes, given the exact text counts.
     """
@@ -94,35 +96,41 @@ class ChatFormat:
     trim: bool = False
     per_call: int = 15
     quote_tools: bool = False
+    result_names: bool = True
 
 
 # Llama 3: <|start_header_id|>role<|end_header_id|>\n\n ... <|eot_id|> is 5 tokens a message (every role name
 # is one token); <|begin_of_text|> and the assistant header that primes the reply add 5 per request.
-LLAMA3_FORMAT = ChatFormat(per_message=5, per_request=5, name="llama3", trim=True)
+LLAMA3_FORMAT = ChatFormat(per_message=5, per_request=5, name="llama3", trim=True, result_names=False)
 # Llama 3.1, 3.2, 3.3: the template also opens the system message with "Cutting Knowledge Date: December 2023\n
 # Today Date: 26 Jul 2024\n\n" (20 tokens, always, before the system content). We assume the request has a system
 # message, as every request of this app does; without one the template adds a whole system message (25 tokens).
 # A tool call is written {"name": "...", "parameters": ...} with the arguments JSON-quoted again; a tool result goes
-# under the ipython role, JSON-quoted: 9 tokens beyond the name, the quoted arguments and the result.
-LLAMA31_FORMAT = ChatFormat(per_message=5, per_request=25, name="llama3.1", trim=True, per_call=9, quote_tools=True)
+# under the ipython role, JSON-quoted, without its name: 9 tokens beyond the name, the quoted arguments and the result.
+LLAMA31_FORMAT = ChatFormat(
+    per_message=5, per_request=25, name="llama3.1", trim=True, per_call=9, quote_tools=True, result_names=False
+)
 # OpenAI's published count: 3 tokens a message plus its role (one token), 3 to prime the reply.
 OPENAI_FORMAT = ChatFormat(per_message=4, per_request=3, name="openai", per_call=10)
 # gpt-oss (harmony): <|start|>user<|message|> ... <|end|> is 4 tokens, 6 for an earlier assistant reply
 # (<|channel|>final), so 5 on average. Per request: the system message harmony adds (identity, knowledge cutoff,
 # date, reasoning level, valid channels: 55 o200k tokens with its 4 format tokens), "# Instructions\n\n" and "\n\n"
 # around the developer message, less the one token the last user message saves, and the <|start|>assistant primer.
-HARMONY_FORMAT = ChatFormat(per_message=5, per_request=64, name="harmony", per_call=13, quote_tools=True)
+# A call is <|start|>assistant to=functions.NAME<|channel|>commentary json<|message|>"quoted arguments"<|call|>, its
+# result <|start|>functions.NAME to=assistant<|channel|>commentary<|message|>"quoted result"<|end|>: the name twice
+# (the call's and the result message's), 11 tokens more per call.
+HARMONY_FORMAT = ChatFormat(per_message=5, per_request=64, name="harmony", per_call=11, quote_tools=True)
 # ChatML (Qwen): <|im_start|>role\n ... <|im_end|>\n is 5 tokens a message; <|im_start|>assistant\n primes the reply.
 # A tool call is <tool_call>\n{"name": ..., "arguments": ...}\n</tool_call>; a result is wrapped in <tool_response>.
-CHATML_FORMAT = ChatFormat(per_message=5, per_request=3, name="chatml")
+CHATML_FORMAT = ChatFormat(per_message=5, per_request=3, name="chatml", result_names=False)
 
 
 # Images (OpenAI's documented rule for detail "high"/"auto"): scale to fit 2048x2048, then the shorter side to
-# 768; every 512x512 tile costs 170 tokens, plus 85 for the whole image. An image whose size cannot be read counts
-# as 2048x768, the most any image costs under this rule (8 tiles: 1,445 tokens), so the budget errs high.
+# 768; every 512x512 tile costs 170 tokens, plus 85 for the whole image. An image whose size cannot be read costs
+# the most any image costs under this rule (2048x768: 4 x 2 tiles, 1,445 tokens), so the budget errs high.
 IMAGE_BASE_TOKENS = 85
 IMAGE_TILE_TOKENS = 170
-IMAGE_UNKNOWN_SIZE = (2048, 768)
+IMAGE_MOST_TOKENS = IMAGE_BASE_TOKENS + IMAGE_TILE_TOKENS * 8
 
 
 def image_size(data: bytes) -> tuple[int, int] | None:
@@ -132,7 +140,7 @@ def image_size(data: bytes) -> tuple[int, int] | None:
     if data[:2] != b"\xff\xd8":
         return None
     at = 2
-    while at + 9 < len(data):  # walk the JPEG segments to the first start-of-frame marker
+    while at + 9 <= len(data):  # walk the JPEG segments to the first start-of-frame marker (its size ends at + 9)
         if data[at] != 0xFF:
             return None
         marker = data[at + 1]
@@ -146,7 +154,7 @@ def image_size(data: bytes) -> tuple[int, int] | None:
 def image_tokens_for_size(width: int, height: int) -> int:
     """OpenAI's token cost of an image of ``width`` x ``height`` pixels at detail "high" (also "auto")."""
     if width <= 0 or height <= 0:
-        width, height = IMAGE_UNKNOWN_SIZE
+        return IMAGE_MOST_TOKENS
     scale = min(1.0, 2048 / max(width, height))
     scale *= min(1.0, 768 / (min(width, height) * scale))
     return IMAGE_BASE_TOKENS + IMAGE_TILE_TOKENS * math.ceil(width * scale / 512) * math.ceil(height * scale / 512)
@@ -156,15 +164,16 @@ def image_tokens(part: dict[str, Any]) -> int:
     """The estimated tokens of one ``image_url`` content part (a ``data:`` URL is decoded to read its size)."""
     url = str((part.get("image_url") or {}).get("url") or "")
     size = None
-    if url.startswith("data:") and "," in url:
+    head, comma, data = url.partition(",")
+    if head.startswith("data:") and comma:
         import base64
         import binascii
 
         try:
-            size = image_size(base64.b64decode(url.split(",", 1)[1], validate=False))
+            size = image_size(base64.b64decode(data, validate=False))
         except (ValueError, binascii.Error):
             size = None
-    return image_tokens_for_size(*(size or IMAGE_UNKNOWN_SIZE))
+    return IMAGE_MOST_TOKENS if size is None else image_tokens_for_size(*size)
 
 
 class TokenCounter:
@@ -214,7 +223,7 @@ class TokenCounter:
             if fmt.quote_tools:
                 arguments = _quoted(arguments)
             n += fmt.per_call + self.count(str(function.get("name") or "")) + self.count(arguments)
-        if message.get("name"):
+        if message.get("name") and (fmt.result_names or message.get("role") != "tool"):
             n += self.count(str(message["name"]))
         return n
 
@@ -242,7 +251,10 @@ class TokenCounter:
     def key(self) -> tuple[str, int]:
         """What a cached per-message count depends on: how texts are counted and the chat format."""
         fmt = self.chat_format
-        return (f"{self.name}/{fmt.name}/{int(fmt.trim)}{int(fmt.quote_tools)}/{fmt.per_call}", fmt.per_message)
+        return (
+            f"{self.name}/{fmt.name}/{int(fmt.trim)}{int(fmt.quote_tools)}{int(fmt.result_names)}/{fmt.per_call}",
+            fmt.per_message,
+        )
 
 
 def _quoted(value: object) -> str:
@@ -313,9 +325,10 @@ def _hub_tokenizer_file(name: str) -> str:
         pass  # not in the cache: try the network
     if constants.HF_HUB_OFFLINE:
         raise ConfigError(f"{advice} (HF_HUB_OFFLINE is set and it is not in the local cache).")
-    host = urlparse(constants.ENDPOINT).hostname or "huggingface.co"
-    try:
-        socket.create_connection((host, 443), timeout=3).close()
+    endpoint = urlparse(constants.ENDPOINT)
+    host = endpoint.hostname or "huggingface.co"
+    try:  # a mirror's own port (HF_ENDPOINT=http://mirror:8080), else https
+        socket.create_connection((host, endpoint.port or 443), timeout=3).close()
     except OSError as exc:
         raise ConfigError(f"{advice} (the Hugging Face hub at {host} is unreachable: {exc}).") from None
     try:

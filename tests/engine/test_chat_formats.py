@@ -90,7 +90,7 @@ def tool_turn(arguments: str, result: str) -> list[dict]:
         {"role": "system", "content": "You are a helpful assistant."},
         {"role": "user", "content": "What is the weather in Seoul?"},
         {"role": "assistant", "content": None, "tool_calls": [call]},
-        {"role": "tool", "tool_call_id": "call_Xy12abCD", "content": result},
+        {"role": "tool", "tool_call_id": "call_Xy12abCD", "name": "get_weather", "content": result},  # as rounds.py
         {"role": "assistant", "content": "It is 18 degrees and partly cloudy."},
         {"role": "user", "content": "thanks"},
     ]
@@ -121,5 +121,3 @@ def test_a_tool_call_costs_its_name_and_arguments():
     long = tool_turn('{"query": "' + "seoul weather " * 20 + '"}', "")[2]
     assert counter.count_message(short) > counter.count_message(bare) + CHATML_FORMAT.per_call
     assert counter.count_message(long) > counter.count_message(short) + 20
-    named = {"role": "tool", "tool_call_id": "c", "name": "a_rather_long_tool_name", "content": "ok"}
-    assert counter.count_message(named) > counter.count_message({**named, "name": ""})

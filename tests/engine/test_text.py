@@ -1,0 +1,40 @@
+"""Text made safe to print and to send: what a terminal would obey is removed, what cannot be encoded is replaced,
+and a message of invisible characters counts as empty."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chatbot.engine.text import clean, is_blank, wire_safe
+
+
+def test_clean_removes_what_a_terminal_would_act_on_and_keeps_the_text():
+    reply = (
+        "a\x1b[2Jb"  # clear the screen
+        "\x1b]52;c;aGk=\x07c"  # write the clipboard (OSC 52, BEL-terminated)
+        "\x1b]8;;https://x.example\x1b\\link\x1b]8;;\x1b\\"  # a hidden link (OSC 8, ST-terminated)
+        "\x9b31m\x00\x7f\x1bc\x1b7"  # 8-bit CSI, NUL, DEL, two-character escapes (reset, save cursor)
+        "\tend\n"
+    )
+    assert clean(reply) == "abclink31m\tend\n"
+    assert clean("안녕 ✓ 🙂") == "안녕 ✓ 🙂"
+
+
+def test_wire_safe_replaces_lone_surrogates_anywhere_in_the_messages():
+    messages = [{"role": "assistant", "content": "x\ud800y", "tool_calls": [{"arguments": "\udfff"}], "n": 3}]
+    safe = wire_safe(messages)
+    assert safe == [{"role": "assistant", "content": "x\ufffdy", "tool_calls": [{"arguments": "\ufffd"}], "n": 3}]
+    json.dumps(safe, ensure_ascii=False).encode("utf-8")  # encodable now
+    assert messages[0]["content"] == "x\ud800y"  # what is stored stays as received
+
+
+@pytest.mark.parametrize("text", ["", "   \n\t", "\x00 \x00", "\u200b\u200d\ufeff", "\u00ad\u2060 \u034f"])
+def test_only_invisible_characters_are_blank(text):
+    assert is_blank(text)
+
+
+@pytest.mark.parametrize("text", ["a", " . ", "\u200bx", "ㅋ", "0"])
+def test_anything_visible_is_not_blank(text):
+    assert not is_blank(text)
