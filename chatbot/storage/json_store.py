@@ -329,14 +329,15 @@ class JsonStore:
             self.save(session)
 
     def delete(self, session_id: str) -> None:
-        """Remove a session file and its lock file; refuses a session another process has open."""
+        """Remove a session file and its lock file; refuses a session another process has open.
+
+        Taking the lock removes the session's temporary files; releasing it, once the file is gone, its lock file.
+        """
         path = self.path(session_id)
         if not path.exists():
             raise SessionNotFound(f"no session {session_id} in {self.directory}")
         with self.acquire(session_id):
             path.unlink(missing_ok=True)
-            self.lock_path(session_id).unlink(missing_ok=True)
-            self._remove_temp_files(session_id)
             self._seen.pop(session_id, None)
         files.fsync_directory(self.directory)
 
