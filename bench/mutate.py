@@ -74,6 +74,8 @@ STORAGE_TESTS = [
     "tests/storage/test_json_store.py",
     "tests/storage/test_store_api.py",
     "tests/storage/test_store_behaviour.py",
+    "tests/storage/test_store_housekeeping.py",
+    "tests/storage/test_file_primitives.py",
     "tests/faults/test_data_loss.py",
     "tests/test_resume.py",
 ]
@@ -105,7 +107,30 @@ MODULES: dict[str, list[str]] = {
     "chatbot/storage/session.py": STORAGE_TESTS,
     "chatbot/storage/schema.py": STORAGE_TESTS,
     "chatbot/storage/json_store.py": _first("tests/storage/test_json_store.py", STORAGE_TESTS),
-    "chatbot/storage/files.py": _first("tests/storage/test_json_store.py", STORAGE_TESTS),
+    "chatbot/storage/files.py": _first(
+        "tests/storage/test_file_primitives.py", _first("tests/storage/test_json_store.py", STORAGE_TESTS)
+    ),
+    "chatbot/storage/rescue.py": [
+        "tests/storage/test_rescue.py",
+        "tests/storage/test_store_error_paths.py",
+        "tests/faults/test_data_loss.py",
+    ],
+    "chatbot/storage/export.py": [
+        "tests/storage/test_export.py",
+        "tests/storage/test_json_store.py",
+        "tests/storage/test_store_api.py",
+        "tests/storage/test_store_behaviour.py",
+        "tests/test_review_fixes.py",
+        "tests/terminal/test_commands.py",
+        "tests/faults/test_data_loss.py",
+    ],
+    "chatbot/storage/transfer.py": [
+        "tests/storage/test_transfer.py",
+        "tests/storage/test_store_behaviour.py",
+        "tests/storage/test_store_error_paths.py",
+        "tests/storage/test_postgres_store.py",
+        "tests/test_cli_store.py",
+    ],
     "chatbot/chat.py": CHAT_TESTS,
     "chatbot/open_session.py": _first("tests/test_chat_edits.py", CHAT_TESTS),
     "chatbot/rounds.py": _first("tests/test_rounds.py", CHAT_TESTS),
