@@ -9,8 +9,13 @@ import stat
 import threading
 import time
 
+import pytest
+
+from chatbot.engine.turn import Turn
+from chatbot.errors import SessionLocked
 from chatbot.storage import files
 from chatbot.storage.json_store import JsonStore
+from tests.support.fds import open_descriptors
 from tests.support.store_child import hold_lock_in_child
 
 
@@ -83,3 +88,85 @@ def test_waiting_for_a_lock_sleeps_between_tries_and_takes_it_once_free(tmp_path
         wall, cpu = time.monotonic() - wall, time.process_time() - cpu
     assert lock.held and 0.3 < wall < 10
     assert cpu < wall / 4, (cpu, wall)
+
+
+def test_taking_a_lock_leaves_the_temporary_files_of_a_longer_id_alone(tmp_path):
+    """``.a.*.tmp`` also matches a save in progress of session ``a.b``: only ``a``'s own are removed."""
+    directory = tmp_path / "s"
+    directory.mkdir(mode=0o700)
+    (directory / ".a.k3f9x0ab.tmp").write_text("a save of a, killed")
+    with hold_lock_in_child(directory, "a.b"):
+        (directory / ".a.b.k3f9x0ab.tmp").write_text("a save of a.b, in progress")
+        JsonStore(directory).acquire("a").release()
+        assert sorted(p.name for p in directory.glob("*.tmp")) == [".a.b.k3f9x0ab.tmp"]
+
+
+def test_a_released_lock_is_not_held_and_its_descriptor_is_closed(tmp_path):
+    store = JsonStore(tmp_path / "s")
+    store.acquire("warm").release()  # the directory exists from here on
+    before = open_descriptors()
+    lock = store.acquire("r")
+    (tmp_path / "s" / ".r.lock").unlink()  # its lock file removed under it: the next acquire replaces it
+    fresh = store.acquire("r")
+    assert fresh is not lock and not lock.held and fresh.held
+    fresh.release()
+    assert not fresh.held and not store.holds("r")
+    assert open_descriptors() == before
+
+
+def test_closing_a_store_lets_another_process_take_its_sessions(tmp_path):
+    directory = tmp_path / "s"
+    store = JsonStore(directory)
+    store.acquire("x")
+    store.acquire("y")
+    store.close()
+    other = JsonStore(directory)
+    for sid in ("x", "y"):
+        other.acquire(sid).release()
+
+
+def test_set_aside_keeps_the_lock_it_holds_and_is_refused_while_another_process_holds_it(tmp_path):
+    directory = tmp_path / "s"
+    store = JsonStore(directory)
+    store.acquire("mine")
+    (directory / "mine.json").write_text("{broken")
+    store.set_aside("mine")
+    assert store.holds("mine")  # the id starts over under the same lock
+    (directory / "theirs.json").write_text("{broken")
+    with hold_lock_in_child(directory, "theirs"), pytest.raises(SessionLocked):
+        store.set_aside("theirs")
+    assert (directory / "theirs.json").read_text() == "{broken"
+
+
+def test_a_broken_file_is_listed_with_no_title_turns_or_model(tmp_path):
+    directory = tmp_path / "s"
+    directory.mkdir(mode=0o700)
+    (directory / "bad.json").write_text("{")
+    (info,) = JsonStore(directory).list_sessions()
+    assert (info.id, info.title, info.turns, info.model) == ("bad", "", 0, "")
+    assert info.broken.startswith("it is not valid JSON")
+
+
+def test_listing_and_search_order_by_last_use_not_by_file_time(tmp_path):
+    """The stored ``updated_at`` decides (an import keeps it); the file time only breaks ties."""
+    directory = tmp_path / "s"
+    store = JsonStore(directory)
+    for sid, when in (("old", "2026-01-01T00:00:00+00:00"), ("new", "2026-06-01T00:00:00+00:00")):
+        session = store.create(sid, system="s")
+        session.conversation.add_turn(Turn([{"role": "user", "content": "find me"}]))
+        session.updated_at = when
+        with store.acquire(sid):
+            store.save(session, touch=False)
+    os.utime(directory / "new.json", ns=(1, 1))  # the newer session has the older file
+    assert [i.id for i in store.list_sessions()] == ["new", "old"]
+    assert [h.session_id for h in store.search("find")] == ["new", "old"]
+
+
+def test_search_gives_at_most_50_hits_unless_asked_for_more(tmp_path):
+    store = JsonStore(tmp_path / "s")
+    session = store.create("many", system="s")
+    for i in range(51):
+        session.conversation.add_turn(Turn([{"role": "user", "content": f"needle {i}"}]))
+    with store.acquire("many"):
+        store.save(session)
+    assert len(store.search("needle")) == 50 and len(store.search("needle", limit=60)) == 51
