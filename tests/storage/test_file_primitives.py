@@ -81,3 +81,19 @@ def test_a_new_sessions_directory_is_0700_even_under_a_umask_that_takes_the_owne
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "a" / "sessions").stat().st_mode) == 0o700
+
+
+def test_a_save_fsyncs_the_file_with_every_byte_in_it(tmp_path, monkeypatch):
+    """The fsync makes the whole payload durable, not a file whose bytes still wait in a buffer."""
+    sizes: list[int] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode):
+            sizes.append(st.st_size)
+        real_fsync(fd)
+
+    monkeypatch.setattr(files.os, "fsync", fsync)
+    files.write_atomic(tmp_path / "s.json", b"x" * 5000)
+    assert sizes == [5000] and (tmp_path / "s.json").read_bytes() == b"x" * 5000
