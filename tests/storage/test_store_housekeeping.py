@@ -12,7 +12,7 @@ import time
 import pytest
 
 from chatbot.engine.turn import Turn
-from chatbot.errors import SessionLocked
+from chatbot.errors import SessionError, SessionLocked
 from chatbot.storage import files
 from chatbot.storage.json_store import JsonStore
 from tests.support.fds import open_descriptors
@@ -170,3 +170,17 @@ def test_search_gives_at_most_50_hits_unless_asked_for_more(tmp_path):
     with store.acquire("many"):
         store.save(session)
     assert len(store.search("needle")) == 50 and len(store.search("needle", limit=60)) == 51
+
+
+def test_a_file_set_aside_and_put_back_is_not_overwritten_without_a_new_load(tmp_path):
+    """Set aside, the file is no longer the one this store saved: moved back by hand (same inode, size and time),
+    it is refused like any file the store has not loaded."""
+    store = JsonStore(tmp_path / "s")
+    session = store.create("back", system="s")
+    store.acquire("back")
+    store.save(session)
+    target = store.set_aside("back")
+    os.rename(target, store.path("back"))
+    with pytest.raises(SessionError, match="was not loaded by this process"):
+        store.save(session)
+    store.save(store.load("back"))
