@@ -70,6 +70,7 @@ STORAGE_TESTS = [
     "tests/storage/test_calibration_store.py",
     "tests/storage/test_store_edges.py",
     "tests/storage/test_session_rules.py",
+    "tests/storage/test_session_ids.py",
     "tests/storage/test_store_error_paths.py",
     "tests/storage/test_json_store.py",
     "tests/storage/test_store_api.py",
