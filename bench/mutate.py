@@ -70,10 +70,13 @@ STORAGE_TESTS = [
     "tests/storage/test_calibration_store.py",
     "tests/storage/test_store_edges.py",
     "tests/storage/test_session_rules.py",
+    "tests/storage/test_session_ids.py",
     "tests/storage/test_store_error_paths.py",
     "tests/storage/test_json_store.py",
     "tests/storage/test_store_api.py",
     "tests/storage/test_store_behaviour.py",
+    "tests/storage/test_store_housekeeping.py",
+    "tests/storage/test_file_primitives.py",
     "tests/faults/test_data_loss.py",
     "tests/test_resume.py",
 ]
@@ -124,7 +127,30 @@ MODULES: dict[str, list[str]] = {
     "chatbot/storage/session.py": STORAGE_TESTS,
     "chatbot/storage/schema.py": STORAGE_TESTS,
     "chatbot/storage/json_store.py": _first("tests/storage/test_json_store.py", STORAGE_TESTS),
-    "chatbot/storage/files.py": _first("tests/storage/test_json_store.py", STORAGE_TESTS),
+    "chatbot/storage/files.py": _first(
+        "tests/storage/test_file_primitives.py", _first("tests/storage/test_json_store.py", STORAGE_TESTS)
+    ),
+    "chatbot/storage/rescue.py": [
+        "tests/storage/test_rescue.py",
+        "tests/storage/test_store_error_paths.py",
+        "tests/faults/test_data_loss.py",
+    ],
+    "chatbot/storage/export.py": [
+        "tests/storage/test_export.py",
+        "tests/storage/test_json_store.py",
+        "tests/storage/test_store_api.py",
+        "tests/storage/test_store_behaviour.py",
+        "tests/test_review_fixes.py",
+        "tests/terminal/test_commands.py",
+        "tests/faults/test_data_loss.py",
+    ],
+    "chatbot/storage/transfer.py": [
+        "tests/storage/test_transfer.py",
+        "tests/storage/test_store_behaviour.py",
+        "tests/storage/test_store_error_paths.py",
+        "tests/storage/test_postgres_store.py",
+        "tests/test_cli_store.py",
+    ],
     "chatbot/chat.py": [
         *CHAT_TESTS,
         "tests/test_chat_tool_budget.py",

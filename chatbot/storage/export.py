@@ -87,5 +87,6 @@ def write_private(path: Path, text: str, *, overwrite: bool = False) -> None:
     flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_TRUNC if overwrite else os.O_EXCL)
     fd = os.open(path, flags, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as f:
-        os.fchmod(fd, 0o600)  # an overwritten file keeps its old mode otherwise
+        if overwrite:  # a replaced file keeps its old mode otherwise (a new one has 0600 from os.open)
+            os.fchmod(fd, 0o600)
         f.write(text)

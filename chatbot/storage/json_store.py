@@ -81,7 +81,6 @@ class FileLock:
         """Give the lock up (idempotent). The lock file of a session that was never saved goes too."""
         if self._fd is not None:
             fd, self._fd = self._fd, None
-            self._store._forget(self)
             if not self._store.exists(self.id):  # a session that never got a turn: its lock file would pile up
                 self._store.lock_path(self.id).unlink(missing_ok=True)
             os.close(fd)  # closing the descriptor drops the flock
@@ -156,8 +155,11 @@ class JsonStore:
             if time.monotonic() >= deadline:
                 raise SessionLocked(self._locked_message(session_id))
             time.sleep(0.05)
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())  # so that a refused process can name the holder
+        # so that a refused process can name the holder: written over the last holder's pid, then cut to length
+        # (a process refused meanwhile reads one pid or the other, never an empty file)
+        pid = f"{os.getpid()}\n".encode()
+        os.write(fd, pid)
+        os.ftruncate(fd, len(pid))
         lock = FileLock(self, session_id, fd)
         self._locks[session_id] = lock
         self._remove_temp_files(session_id)
@@ -167,11 +169,6 @@ class JsonStore:
         """Whether this store holds the lock of ``session_id``."""
         lock = self._locks.get(session_id)
         return lock is not None and lock.held
-
-    def _forget(self, lock: FileLock) -> None:
-        """Called by a lock as it is released."""
-        if self._locks.get(lock.id) is lock:
-            del self._locks[lock.id]
 
     def close(self) -> None:
         """Release every lock this store holds."""
@@ -329,14 +326,15 @@ class JsonStore:
             self.save(session)
 
     def delete(self, session_id: str) -> None:
-        """Remove a session file and its lock file; refuses a session another process has open."""
+        """Remove a session file and its lock file; refuses a session another process has open.
+
+        Taking the lock removes the session's temporary files; releasing it, once the file is gone, its lock file.
+        """
         path = self.path(session_id)
         if not path.exists():
             raise SessionNotFound(f"no session {session_id} in {self.directory}")
         with self.acquire(session_id):
             path.unlink(missing_ok=True)
-            self.lock_path(session_id).unlink(missing_ok=True)
-            self._remove_temp_files(session_id)
             self._seen.pop(session_id, None)
         files.fsync_directory(self.directory)
 
@@ -366,7 +364,7 @@ class JsonStore:
         """Remove temporary files of killed saves: those of sessions no process holds (a live save holds it)."""
         for name in os.listdir(self.directory):
             m = _TEMP_NAME.fullmatch(name)
-            if not m or self._locked_elsewhere(m["id"]):
+            if not m or files.flock_held_elsewhere(self.lock_path(m["id"])):
                 continue
             with contextlib.suppress(OSError):
                 os.unlink(self.directory / name)
@@ -378,9 +376,3 @@ class JsonStore:
             if m and m["id"] == session_id:
                 with contextlib.suppress(OSError):
                     path.unlink()
-
-    def _locked_elsewhere(self, session_id: str) -> bool:
-        """Probe a session's lock without taking it for longer than the probe."""
-        if session_id in self._locks:
-            return False
-        return files.flock_held_elsewhere(self.lock_path(session_id))

@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from chatbot.storage.session import Session
+from chatbot.storage.transfer import default_rescue_dir
 
 
 def rescue_dirs() -> list[Path]:
@@ -20,12 +21,7 @@ def rescue_dirs() -> list[Path]:
     dirs = []
     if os.environ.get("CHATBOT_RESCUE_DIR"):
         dirs.append(Path(os.environ["CHATBOT_RESCUE_DIR"]))
-    try:
-        from platformdirs import user_data_dir
-
-        dirs.append(Path(user_data_dir("chatbot", appauthor=False)) / "rescue")
-    except ImportError:  # pragma: no cover - platformdirs is a dependency
-        pass
+    dirs.append(default_rescue_dir())  # the folder a PostgreSQL store that lost its database writes to
     dirs.append(Path(tempfile.gettempdir()))
     return dirs
 

@@ -1,0 +1,130 @@
+"""The Markdown transcript (/export) as a reader gets it, byte for byte, and the private file it is written to."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.turn import Turn
+from chatbot.storage.export import export_markdown, write_private
+from chatbot.storage.session import Session
+
+
+def session_of(
+    turns: list[Turn], *, title: str = "", summary: str = "", covers: int = 0, system: str = "Be brief.", counter=None
+) -> Session:
+    conv = Conversation(system, counter=counter, turns=turns, summary=summary, summary_covers=covers)
+    return Session(
+        "t1",
+        conv,
+        title=title,
+        provider="groq",
+        model="m1",
+        created_at="2026-11-30T08:00:00+00:00",
+        updated_at="2026-11-30T09:00:00+00:00",
+    )
+
+
+def exchange(user: object, reply: str, *, interrupted: bool = False) -> Turn:
+    return Turn([{"role": "user", "content": user}, {"role": "assistant", "content": reply}], interrupted=interrupted)
+
+
+def test_the_whole_transcript_of_a_summarized_session_with_tools(counter):
+    """Header, quoted system message and summary, turns numbered from 1, the covered and interrupted marks, tool
+    calls and results, and the text parts only of a multimodal message."""
+    call = {"id": "c1", "type": "function", "function": {"name": "add", "arguments": '{"a":1}'}}
+    tool_turn = Turn(
+        [
+            {"role": "user", "content": [{"type": "text", "text": "look"}, {"type": "image_url", "image_url": {}}]},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "c1", "content": "2"},
+            {"role": "assistant", "content": "It is 2."},
+        ]
+    )
+    turns = [exchange("one", "1"), tool_turn, exchange("three", "", interrupted=True)]
+    session = session_of(turns, summary="- counting\n\n- adding", covers=2, counter=counter)
+    assert export_markdown(session) == (
+        "# Session t1\n"
+        "\n"
+        "- Session: `t1`\n"
+        "- Provider / model: groq / m1\n"
+        "- Created: 2026-11-30T08:00:00+00:00 · last saved: 2026-11-30T09:00:00+00:00\n"
+        "- Turns: 3\n"
+        "\n"
+        "## System message\n"
+        "\n"
+        "> Be brief.\n"
+        "\n"
+        "## Summary of turns 1-2\n"
+        "\n"
+        "> **Summary** written by the assistant's memory; it stands in for turns 1-2 in requests. Those turns are "
+        "still stored and listed in full below.\n"
+        ">\n"
+        "> - counting\n"
+        ">\n"
+        "> - adding\n"
+        "\n"
+        "## Turn 1 (covered by the summary)\n"
+        "\n"
+        "**User:**\n\none\n\n**Assistant:**\n\n1\n"
+        "\n"
+        "## Turn 2 (covered by the summary)\n"
+        "\n"
+        "**User:**\n\nlook\n\n"
+        '*Tool call* `add`: `{"a":1}`\n\n'
+        "**Tool result** (c1):\n\n```\n2\n```\n\n"
+        "**Assistant:**\n\nIt is 2.\n"
+        "\n"
+        "## Turn 3 (interrupted)\n"
+        "\n"
+        "**User:**\n\nthree\n\n"
+        "*(interrupted: the reply was cut off before it finished)*\n"
+    )
+
+
+def test_an_empty_system_message_is_one_quote_mark_and_a_title_heads_the_page(counter):
+    md = export_markdown(session_of([exchange("hi", "yo")], title="Trip", system="", counter=counter))
+    assert md.startswith("# Trip\n\n")
+    assert "## System message\n\n>\n\n## Turn 1\n\n**User:**\n\nhi\n\n**Assistant:**\n\nyo\n" in md
+
+
+def test_a_tool_result_is_named_by_its_tool_and_a_call_without_function_by_a_mark(counter):
+    calls = [{"id": "c9", "type": "function"}]
+    turn = Turn(
+        [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": "", "tool_calls": calls},
+            {"role": "tool", "tool_call_id": "c9", "name": "clock", "content": None},
+            {"role": "assistant", "content": "done"},
+        ]
+    )
+    md = export_markdown(session_of([turn], counter=counter))
+    assert "**User:**\n\ngo\n\n*Tool call* `?`: ``\n\n**Tool result** (clock):\n\n```\n\n```\n\n**Assistant:**" in md
+
+
+# --- the file it goes to ----------------------------------------------------------------------------------------
+
+
+def test_a_new_file_is_private_and_an_existing_one_is_kept_unless_overwriting(tmp_path):
+    """0600 from the start; never replacing a file unasked; replacing one makes it 0600 too."""
+    target = tmp_path / "out.md"
+    write_private(target, "first")
+    assert target.read_text() == "first" and stat.S_IMODE(target.stat().st_mode) == 0o600
+    with pytest.raises(FileExistsError):
+        write_private(target, "second")
+    assert target.read_text() == "first"
+    target.chmod(0o644)
+    write_private(target, "third", overwrite=True)
+    assert target.read_text() == "third" and stat.S_IMODE(target.stat().st_mode) == 0o600
+
+
+def test_a_new_file_is_private_whatever_the_umask(tmp_path):
+    old = os.umask(0)
+    try:
+        write_private(tmp_path / "loose.md", "text")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "loose.md").stat().st_mode) == 0o600

@@ -1,0 +1,99 @@
+"""The JSON store's system calls on their failure paths leave no descriptor open, and the sessions directory is
+0700 whatever the umask."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+import pytest
+
+from chatbot.errors import SessionError
+from chatbot.storage import files
+from chatbot.storage.json_store import JsonStore
+from tests.support.fds import open_descriptors
+
+
+def test_refusing_a_directory_in_place_of_a_file_leaves_no_descriptor_open(tmp_path):
+    before = open_descriptors()
+    with pytest.raises(files.NotRegularFile):
+        files.read_regular(tmp_path)
+    assert open_descriptors() == before
+
+
+def test_a_lock_held_by_another_descriptor_is_refused_without_leaking_one(tmp_path):
+    lock = tmp_path / ".s.lock"
+    held = files.try_flock(lock)
+    assert held is not None
+    before = open_descriptors()
+    assert files.try_flock(lock) is None
+    assert files.flock_held_elsewhere(lock)
+    assert open_descriptors() == before
+    os.close(held)
+    assert not files.flock_held_elsewhere(lock)
+    assert open_descriptors() == before - {str(held)}
+
+
+def test_a_lock_file_swapped_under_the_flock_is_retried_without_leaking_the_first_descriptor(tmp_path, monkeypatch):
+    lock = tmp_path / ".s.lock"
+    real_flock, swapped = files.fcntl.flock, []
+
+    def flock(fd, op):
+        real_flock(fd, op)
+        if not swapped:  # a delete unlinks the file just opened, and another process makes a new one
+            swapped.append(True)
+            lock.unlink()
+            lock.write_text("")
+
+    monkeypatch.setattr(files.fcntl, "flock", flock)
+    before = open_descriptors()
+    fd = files.try_flock(lock)
+    assert fd is not None and open_descriptors() == before | {str(fd)}
+    os.close(fd)
+
+
+def test_a_refused_lock_file_leaves_no_descriptor_open(tmp_path):
+    (tmp_path / "elsewhere").write_text("")
+    os.link(tmp_path / "elsewhere", tmp_path / ".h.lock")  # a hard link planted to another file
+    before = open_descriptors()
+    with pytest.raises(SessionError):
+        files.open_lock_file(tmp_path / ".h.lock")
+    assert open_descriptors() == before
+
+
+def test_a_directory_that_cannot_be_fsynced_leaves_no_descriptor_open(tmp_path, monkeypatch):
+    def fsync(fd):
+        raise OSError(errno.EINVAL, os.strerror(errno.EINVAL))
+
+    monkeypatch.setattr(files.os, "fsync", fsync)
+    before = open_descriptors()
+    files.fsync_directory(tmp_path)
+    assert open_descriptors() == before
+
+
+def test_a_new_sessions_directory_is_0700_even_under_a_umask_that_takes_the_owners_write(tmp_path):
+    """mkdir's mode is filtered by the umask: the store sets the mode itself, so it can still write there."""
+    old = os.umask(0o277)
+    try:
+        store = JsonStore(tmp_path / "a" / "sessions")
+        store.acquire("s").release()
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "a" / "sessions").stat().st_mode) == 0o700
+
+
+def test_a_save_fsyncs_the_file_with_every_byte_in_it(tmp_path, monkeypatch):
+    """The fsync makes the whole payload durable, not a file whose bytes still wait in a buffer."""
+    sizes: list[int] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode):
+            sizes.append(st.st_size)
+        real_fsync(fd)
+
+    monkeypatch.setattr(files.os, "fsync", fsync)
+    files.write_atomic(tmp_path / "s.json", b"x" * 5000)
+    assert sizes == [5000] and (tmp_path / "s.json").read_bytes() == b"x" * 5000

@@ -1,0 +1,126 @@
+"""--import-sessions at its edges (what counts as a continuation, what is refused and why, the counts) and the rescue
+folder a store that lost its database writes: where it is, that it is private, that it imports as it is."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from chatbot.engine.turn import Turn
+from chatbot.storage.json_store import JsonStore
+from chatbot.storage.session import Session
+from chatbot.storage.transfer import default_rescue_dir, import_sessions, write_rescue
+from tests.support.store_child import hold_lock_in_child
+
+STAMP = "2026-11-30T08:00:00+00:00"
+
+
+def exchange(text: str) -> Turn:
+    return Turn([{"role": "user", "content": text}, {"role": "assistant", "content": "ok"}], created_at=STAMP)
+
+
+def document(sid: str, *texts: str, created: str = STAMP, updated: str = STAMP) -> Session:
+    session = Session.new(sid, system="sys", model="m")
+    for text in texts:
+        session.conversation.add_turn(exchange(text))
+    session.created_at, session.updated_at = created, updated
+    return session
+
+
+def put(directory: Path, *sessions: Session) -> None:
+    """Write session files as a folder to import (the file name is the id)."""
+    directory.mkdir(exist_ok=True)
+    for session in sessions:
+        (directory / f"{session.id}.json").write_bytes(session.to_json())
+
+
+def counts(report) -> tuple[int, int, int, int]:
+    return report.imported, report.updated, report.unchanged, len(report.refused)
+
+
+def test_a_first_import_keeps_each_session_as_it_was_saved(tmp_path):
+    put(tmp_path / "src", document("a", "one"), document("b", "two", updated="2026-11-30T08:30:00+00:00"))
+    store = JsonStore(tmp_path / "store")
+    report = import_sessions(tmp_path / "src", store)
+    assert counts(report) == (2, 0, 0, 0)
+    assert store.load("b").updated_at == "2026-11-30T08:30:00+00:00"  # an import is not a new use
+    assert store.load("a").to_dict() == document("a", "one").to_dict()
+    assert (
+        report.summary("src", "store") == "imported 2, updated 0, unchanged 0, refused 0 session(s) from src into store"
+    )
+
+
+def test_a_continuation_is_an_update_even_when_stamped_the_same_second(tmp_path):
+    store = JsonStore(tmp_path / "store")
+    put(tmp_path / "v1", document("a", "one"), document("b", "one"))
+    import_sessions(tmp_path / "v1", store)
+    later = document("b", "one", "two", updated="2026-11-30T09:00:00+00:00")
+    put(tmp_path / "v2", document("a", "one", "two"), later)
+    report = import_sessions(tmp_path / "v2", store)
+    assert counts(report) == (0, 2, 0, 0)
+    assert [t.user_text for t in store.load("a").conversation.turns] == ["one", "two"]
+    assert store.load("b").updated_at == "2026-11-30T09:00:00+00:00"
+    again = import_sessions(tmp_path / "v2", store)
+    assert counts(again) == (0, 0, 2, 0)
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        document("a", "one", "two", created="2026-11-30T07:00:00+00:00"),  # another session under the same id
+        document("a", "changed", "two"),  # a stored turn is not in it
+        document("a", "one", "two", updated="2026-11-30T07:59:59+00:00"),  # older than what the store holds
+    ],
+    ids=["other start", "other turns", "older"],
+)
+def test_a_file_that_does_not_continue_the_stored_session_is_refused_and_changes_nothing(tmp_path, other):
+    store = JsonStore(tmp_path / "store")
+    put(tmp_path / "v1", document("a", "one"))
+    import_sessions(tmp_path / "v1", store)
+    put(tmp_path / "v2", other)
+    report = import_sessions(tmp_path / "v2", store)
+    assert counts(report) == (0, 0, 0, 1)
+    assert report.refused == ["a.json: the store holds a different session a; it was left as it is"]
+    assert store.load("a").to_dict() == document("a", "one").to_dict()
+
+
+def test_refused_files_are_named_with_their_reason_and_the_rest_still_imported(tmp_path):
+    src = tmp_path / "src"
+    put(src, document("fine", "one"), document("busy", "two"))
+    (src / "-bad.json").write_bytes(document("x").to_json())
+    (src / "broken.json").write_text("{")
+    store = JsonStore(tmp_path / "store")
+    with hold_lock_in_child(store.directory, "busy"):
+        report = import_sessions(src, store)
+    assert counts(report) == (1, 0, 0, 3)
+    assert report.refused[0] == "-bad.json: the file name is not a session id"
+    assert report.refused[1].startswith("broken.json: it is not valid JSON")
+    assert report.refused[2].startswith("busy.json: session busy is in use")
+    assert store.exists("fine") and not store.exists("busy") and not store.exists("x")
+    assert report.summary("src", "db").splitlines()[1:] == [f"  refused {why}" for why in report.refused]
+
+
+# --- the rescue folder ------------------------------------------------------------------------------------------
+
+
+def test_the_default_rescue_folder_is_in_the_user_data_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_rescue_dir() == tmp_path / "data" / "chatbot" / "rescue"
+
+
+def test_a_rescue_goes_into_a_new_private_folder_and_imports_as_it_is(tmp_path):
+    old = os.umask(0o022)
+    try:
+        path = write_rescue(document("lost", "one", "two"), tmp_path / "rescue")
+    finally:
+        os.umask(old)
+    assert path.name == "lost.json" and path.parent.parent == tmp_path / "rescue"
+    for folder in (tmp_path / "rescue", path.parent):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    store = JsonStore(tmp_path / "store")
+    assert counts(import_sessions(path.parent, store)) == (1, 0, 0, 0)
+    assert store.load("lost").to_dict() == document("lost", "one", "two").to_dict()
