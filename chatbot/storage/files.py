@@ -13,6 +13,9 @@ import os
 import signal
 import stat
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from chatbot.errors import SessionError
@@ -133,15 +136,34 @@ def write_atomic(path: Path, payload: bytes) -> tuple[int, ...]:
 
     A kill at any moment leaves the old or the new file. Returns the new file's :func:`fingerprint`.
     """
-    # Ctrl-C, SIGTERM and SIGHUP wait until the file is in place: they stop a reply, never a save half-way
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED)
-    try:
+    with _signals_deferred():  # Ctrl-C, SIGTERM and SIGHUP stop a reply, never a save half-way
         return _write_atomic(path, payload)
+
+
+_DEFERRED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP until the block ends, then deliver the first that came.
+
+    Blocking them with a signal mask is not enough: the mask is per thread, so with any other thread alive (a
+    summary written ahead, the MCP loop) the kernel hands the signal to that thread, and Python still runs the
+    handler on the main thread, mid-save. So the handlers themselves are swapped for one that only notes the
+    signal. Handlers run only on the main thread: a save on another thread is never cut by them.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    arrived: list[int] = []
+    previous = {sig: signal.signal(sig, lambda signum, frame: arrived.append(signum)) for sig in _DEFERRED}
+    try:
+        yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-
-
-_DEFERRED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+        for sig, handler in previous.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+        if arrived:
+            signal.raise_signal(arrived[0])
 
 
 def _write_atomic(path: Path, payload: bytes) -> tuple[int, ...]:

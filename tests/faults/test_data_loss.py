@@ -9,6 +9,7 @@ import signal
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -312,6 +313,38 @@ def test_a_signal_during_a_save_waits_until_the_file_is_in_place(tmp_path, monke
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert seen == [b"new"]
+
+
+def test_a_signal_during_a_save_waits_even_with_other_threads_alive(tmp_path, monkeypatch):
+    """A background summary or the MCP loop is a thread that does not block signals: the kernel hands the signal to
+    it, and Python still runs the handler on the main thread, in the middle of the save unless the save defers it."""
+    import threading
+
+    from chatbot.storage import files
+
+    target = tmp_path / "s.json"
+    target.write_bytes(b"old")
+    seen: list[bytes] = []
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, daemon=True)
+    other.start()
+    previous = signal.signal(signal.SIGTERM, lambda *_: seen.append(target.read_bytes()))
+    real_fsync = os.fsync
+
+    def fsync_then_signal(fd):
+        real_fsync(fd)
+        if not seen:
+            os.kill(os.getpid(), signal.SIGTERM)  # arrives mid-save
+            time.sleep(0.05)  # time enough for the handler to run, were it allowed to
+
+    monkeypatch.setattr(os, "fsync", fsync_then_signal)
+    try:
+        files.write_atomic(target, b"new")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        stop.set()
+    assert seen == [b"new"]
+    assert signal.getsignal(signal.SIGTERM) is previous
 
 
 def test_a_terminal_gone_under_the_prompt_is_a_hang_up_not_a_traceback(monkeypatch, capsys):
