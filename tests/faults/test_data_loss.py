@@ -331,9 +331,12 @@ def test_a_signal_during_a_save_waits_even_with_other_threads_alive(tmp_path, mo
     previous = signal.signal(signal.SIGTERM, lambda *_: seen.append(target.read_bytes()))
     real_fsync = os.fsync
 
+    sent = []
+
     def fsync_then_signal(fd):
         real_fsync(fd)
-        if not seen:
+        if not sent:  # once: the file's fsync, before the rename and the directory's fsync
+            sent.append(signal.SIGTERM)
             os.kill(os.getpid(), signal.SIGTERM)  # arrives mid-save
             time.sleep(0.05)  # time enough for the handler to run, were it allowed to
 
