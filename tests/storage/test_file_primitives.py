@@ -97,3 +97,25 @@ def test_a_save_fsyncs_the_file_with_every_byte_in_it(tmp_path, monkeypatch):
     monkeypatch.setattr(files.os, "fsync", fsync)
     files.write_atomic(tmp_path / "s.json", b"x" * 5000)
     assert sizes == [5000] and (tmp_path / "s.json").read_bytes() == b"x" * 5000
+
+
+def test_a_save_on_another_thread_works_and_leaves_the_signal_handlers_alone(tmp_path):
+    """Signal handlers can only be changed on the main thread (and only run there): a save elsewhere just saves."""
+    import signal
+    import threading
+
+    target = tmp_path / "s.json"
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    errors: list[BaseException] = []
+
+    def save() -> None:
+        try:
+            files.write_atomic(target, b"from a thread")
+        except BaseException as exc:  # noqa: BLE001 - reported to the test below
+            errors.append(exc)
+
+    worker = threading.Thread(target=save)
+    worker.start()
+    worker.join()
+    assert errors == [] and target.read_bytes() == b"from a thread"
+    assert {sig: signal.getsignal(sig) for sig in handlers} == handlers

@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 
 from chatbot.engine.turn import Turn
-from chatbot.errors import SessionCorrupt, SessionError, StoreUnavailable
+from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, StoreUnavailable
 from tests.support.pg_proxy import CommitLosingProxy
 from tests.support.postgres import backends, cut_connections, dead_url, schema_of, wait_for_backends
 from tests.support.stores import admin, postgres_base_url
@@ -23,6 +23,15 @@ def turn(i: int) -> Turn:
 
 def questions(store, sid: str = "s") -> list[str]:  # type: ignore[no-untyped-def]
     return [t.user_text for t in store.load(sid).conversation.turns]
+
+
+def lose_a_save(store, session) -> None:  # type: ignore[no-untyped-def]
+    """The database goes away (connections cut, nothing listening where it was) and a save of turn 2 fails."""
+    cut_connections()
+    store.url = dead_url()
+    session.conversation.add_turn(turn(2))
+    with pytest.raises(StoreUnavailable):
+        store.save(session)
 
 
 def started(store, sid: str = "s"):  # type: ignore[no-untyped-def]
@@ -141,11 +150,7 @@ def test_close_saves_what_a_lost_connection_kept_once_the_database_is_back(open_
     """Saved as it was when the user saw it (its updated_at), with its lock taken again, no rescue file."""
     store = open_pg()
     lock, session = started(store)
-    cut_connections()
-    store.url = dead_url()
-    session.conversation.add_turn(turn(2))
-    with pytest.raises(StoreUnavailable):
-        store.save(session)
+    lose_a_save(store, session)
     seen_at = session.updated_at
     lock.release()  # the chat moved on to another session meanwhile
     store.url = pg_url
@@ -161,11 +166,7 @@ def test_a_session_saved_once_the_database_is_back_is_not_saved_again_at_close(o
     """Another process may own it by then: close must not write the old copy (nor call it unsaved)."""
     store, other = open_pg(), open_pg()
     lock, session = started(store)
-    cut_connections()
-    store.url = dead_url()
-    session.conversation.add_turn(turn(2))
-    with pytest.raises(StoreUnavailable):
-        store.save(session)
+    lose_a_save(store, session)
     store.url = pg_url
     store.save(session)
     lock.release()
@@ -181,11 +182,7 @@ def test_a_session_saved_once_the_database_is_back_is_not_saved_again_at_close(o
 def test_a_second_close_has_nothing_left_to_rescue(open_pg, tmp_path):
     store = open_pg()
     _, session = started(store)
-    cut_connections()
-    store.url = dead_url()
-    session.conversation.add_turn(turn(2))
-    with pytest.raises(StoreUnavailable):
-        store.save(session)
+    lose_a_save(store, session)
     with pytest.raises(StoreUnavailable, match="all of it is in"):
         store.close()
     store.close()
@@ -198,3 +195,34 @@ def test_a_store_used_again_after_close_takes_no_session_back(open_pg):
     store.close()
     assert [info.id for info in store.list_sessions()] == ["s"]  # a new connection, no locks on it
     other.acquire("s").release()
+
+
+def test_a_session_taken_by_another_process_while_the_database_was_away_is_refused_and_kept(open_pg, tmp_path):
+    """The lock died with the connection and another process took the session: the save must not overwrite its
+    turns; what this process saw goes to a rescue file when it quits."""
+    store, other = open_pg(), open_pg()
+    _, session = started(store)
+    cut_connections()  # store's connection (and lock) gone; the server itself stays up
+    with other.acquire("s"):
+        theirs = other.load("s")
+        theirs.conversation.add_turn(turn(3))
+        other.save(theirs)
+        session.conversation.add_turn(turn(2))
+        with pytest.raises(SessionLocked, match="opened by another chatbot process while the connection"):
+            store.save(session)
+    assert questions(other) == ["question 1", "question 3"]
+    with pytest.raises(StoreUnavailable, match="rescue"):
+        store.close()
+    [rescued] = (tmp_path / "rescue").rglob("s.json")
+    assert "question 2" in rescued.read_text()
+
+
+def test_a_query_the_database_refuses_is_a_store_error_not_a_lost_connection(open_pg, pg_url):
+    """Only a lost connection is retried and reported as unavailable; a refused query says the store failed."""
+    store = open_pg()
+    started(store)
+    with admin(pg_url) as conn:
+        conn.execute("ALTER TABLE chatbot_turns RENAME TO chatbot_turns_gone")
+    with pytest.raises(SessionError, match="failed: .*chatbot_turns") as caught:
+        store.load("s")
+    assert not isinstance(caught.value, StoreUnavailable)
