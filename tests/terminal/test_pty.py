@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
+
+from tests.support.cli import session_doc
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -32,7 +32,7 @@ def test_answer_cancel_ask_again_and_quit(spawn, tmp_path):
     child.close()
     assert child.exitstatus == 0
 
-    turns = json.loads((tmp_path / "sessions" / "pty.json").read_text())["turns"]
+    turns = session_doc(tmp_path, "pty")["turns"]
     assert [t["messages"][0]["content"] for t in turns] == ["hello", "tell me a long story", "again"]
     assert [t["interrupted"] for t in turns] == [False, True, False]
     assert turns[1]["messages"][-1]["content"].endswith("[interrupted by the user]")

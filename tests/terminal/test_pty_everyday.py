@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import base64
-import json
 
 import pytest
 
+from tests.support.cli import session_doc
+
 pexpect = pytest.importorskip("pexpect")
-
-
-def stored(tmp_path, session_id):
-    return json.loads((tmp_path / "sessions" / f"{session_id}.json").read_text())
 
 
 def test_edit_puts_the_last_message_back_and_replaces_its_turn(spawn, tmp_path):
@@ -30,7 +27,7 @@ def test_edit_puts_the_last_message_back_and_replaces_its_turn(spawn, tmp_path):
     child.expect("›")
     child.sendeof()
     child.expect(pexpect.EOF)
-    turns = stored(tmp_path, "ed")["turns"]
+    turns = session_doc(tmp_path, "ed")["turns"]
     assert [t["messages"][0]["content"] for t in turns] == ["the first message"]
 
 
@@ -50,7 +47,7 @@ def test_copy_sends_osc52_with_the_reply_or_its_code(spawn, tmp_path):
     child.expect("›")
     child.sendeof()
     child.expect(pexpect.EOF)
-    assert copied == stored(tmp_path, "cp")["turns"][0]["messages"][-1]["content"]
+    assert copied == session_doc(tmp_path, "cp")["turns"][0]["messages"][-1]["content"]
 
 
 def test_file_then_message_in_the_terminal(spawn, tmp_path):
@@ -66,5 +63,5 @@ def test_file_then_message_in_the_terminal(spawn, tmp_path):
     child.expect("›")
     child.sendeof()
     child.expect(pexpect.EOF)
-    content = stored(tmp_path, "tf")["turns"][0]["messages"][0]["content"]
+    content = session_doc(tmp_path, "tf")["turns"][0]["messages"][0]["content"]
     assert content == "```todo.txt\nbuy milk\n```\n\nwhat is on it?"

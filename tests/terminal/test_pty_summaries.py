@@ -4,10 +4,9 @@ dropped; a summary finished in the background is used without waiting."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
+from tests.support.cli import session_doc
 from tests.support.fake_server import FakeServer
 
 pexpect = pytest.importorskip("pexpect")
@@ -52,7 +51,7 @@ def test_ctrl_c_stops_waiting_for_the_summary_and_the_session_goes_on(spawn, tmp
             child.close(force=True)
         chats = [body for body in server.record.requests if body.get("stream")]
     assert child.exitstatus == 0
-    data = json.loads((tmp_path / "sessions" / "p.json").read_text())
+    data = session_doc(tmp_path, "p")
     assert [t["messages"][0]["content"] for t in data["turns"]] == ["one", "two", "three", "four"]
     assert data["summary"] == {"text": "", "covers": 0}
     # turn 4 went out as a failed summary leaves it: system, turn 3 (the one kept), then the new message
@@ -78,5 +77,5 @@ def test_a_summary_finished_in_the_background_is_used_without_waiting(spawn, tmp
             child.expect(pexpect.EOF)
         finally:
             child.close(force=True)
-    data = json.loads((tmp_path / "sessions" / "p.json").read_text())
+    data = session_doc(tmp_path, "p")
     assert data["summary"] == {"text": "- short summary", "covers": 2}
