@@ -26,8 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chatbot.engine.tokens import TokenCounter
-from chatbot.engine.turn import Message, Turn, validate_request
+from chatbot.engine.tool_results import rounds_cost, sent_messages, shorten_to_fit, shorten_tool_result, turn_cost
+from chatbot.engine.turn import Message, validate_request
 from chatbot.errors import BudgetError, ChatbotError, UsageError
 
 if TYPE_CHECKING:
@@ -229,45 +229,6 @@ def _without_summary(problem: str, sent: int, unsummarized: int) -> str:
     )
 
 
-# --- tool results in earlier turns ----------------------------------------------------------------------------------
-
-#: how a shortened tool result ends in a request (the session keeps the whole result)
-SHORTENED_MARK = (
-    "[tool result shortened for this request: {kept} of about {total} tokens shown; the full result is stored]"
-)
-
-
-def shorten_tool_result(message: Message, counter: TokenCounter, limit: int | None) -> Message:
-    """``message`` as an earlier turn sends it: a ``tool`` result over ``limit`` tokens is cut, with a marker.
-
-    A 3,000-token search result matters to the turn that asked for it; re-sending it whole with every later
-    request costs its full size each time. The start of it stays, and the marker says how much there was.
-    """
-    content = message.get("content")
-    if not limit or message.get("role") != "tool" or not isinstance(content, str):
-        return dict(message)
-    total = counter.count(content)
-    if total <= limit:
-        return dict(message)
-    keep = max(1, len(content) * limit // total)
-    mark = SHORTENED_MARK.format(kept=limit, total=total)
-    return {**message, "content": f"{content[:keep].rstrip()}\n{mark}"}
-
-
-def sent_messages(turn: Turn, counter: TokenCounter, limit: int | None) -> list[Message]:
-    """The messages of an earlier ``turn`` as a request carries them (tool results shortened beyond ``limit``)."""
-    return [shorten_tool_result(m, counter, limit) for m in turn.messages]
-
-
-def turn_cost(turn: Turn, counter: TokenCounter, limit: int | None) -> int:
-    """Raw tokens of an earlier ``turn`` as sent (cached on the turn, like its whole count)."""
-    if not limit or not turn.has_tool_calls:
-        return turn.tokens(counter)
-    return turn.cached_count(
-        ("sent", counter.key, limit), lambda: sum(counter.count_message(m) for m in sent_messages(turn, counter, limit))
-    )
-
-
 def _trigger_fold(conv: Conversation) -> int | None:
     """Where the strategy's fold before the next request ends (it folds turns[summary_covers:upto]), or None."""
     cfg = conv.memory
@@ -296,6 +257,49 @@ def fold_now(conv: Conversation, summarizer: Summarizer) -> tuple[int, list[str]
     """
     problems: list[str] = []
     return _fold(conv, len(conv.turns) - conv.memory.keep_turns, summarizer, problems, force=True), problems
+
+
+def fresh_results_request(
+    conv: Conversation, user: Message, rounds: list[Message], budget: int
+) -> tuple[Request, list[Message]]:
+    """A later tool round whose results do not fit beside even the system message and the user's alone: the request
+    without earlier turns or the summary, and ``rounds`` (this turn's calls and results) with the results shortened
+    to share what the budget leaves (:func:`~chatbot.engine.tool_results.shorten_to_fit`, marked as older results
+    are). The session keeps them whole.
+
+    Raises :class:`BudgetError` when even the calls, with their results shortened to one token, do not fit.
+    """
+    counter = conv.counter
+    raw = conv.system_tokens(False) + counter.count_message(user)
+    bare = counter.total(raw)
+    fitted = shorten_to_fit(rounds, counter, budget - bare)
+    if fitted is None:
+        needed = bare + rounds_cost([shorten_tool_result(m, counter, 1) for m in rounds], counter)
+        raise BudgetError(
+            f"the tool calls of this turn need {needed - bare} tokens even with their results shortened; with the "
+            f"system message and yours that is {needed}, more than the budget (--max-input-tokens) of {budget}",
+            needed=needed,
+            budget=budget,
+        )
+    sent, limit = fitted
+    cut = sum(a != b for a, b in zip(rounds, sent, strict=True))
+    warning = (
+        f"{cut} tool result(s) of this turn sent shortened to {limit} tokens each to fit the budget "
+        "(--max-input-tokens); the session keeps them whole"
+    )
+    request = Request(
+        messages=[conv.system_message(False), dict(user)],
+        tokens=bare,
+        uncorrected=raw + counter.chat_format.per_request,
+        budget=budget,
+        first_turn=len(conv.turns),
+        summary_included=False,
+        summary_covers=conv.summary_covers,
+        summarized=0,
+        dropped=len(conv.turns),
+        warnings=(warning,) if cut else (),
+    )
+    return request, sent
 
 
 def shrink_budget(conv: Conversation, request: Request) -> int | None:

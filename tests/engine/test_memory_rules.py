@@ -9,12 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.engine.memory import (
-    MAX_EARLY_FOLDS,
-    SUMMARY_MAX_TOKENS,
-    MemoryConfig,
-    shorten_tool_result,
-)
+from chatbot.engine.memory import MAX_EARLY_FOLDS, SUMMARY_MAX_TOKENS, MemoryConfig
+from chatbot.engine.tool_results import shorten_tool_result
 from chatbot.errors import BudgetError, UsageError
 from tests.conftest import WordCounter
 
