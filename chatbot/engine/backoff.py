@@ -9,8 +9,8 @@ from dataclasses import dataclass
 class SummaryBackoff:
     """When folding is tried again after a failed summary: on the 1st, 2nd, 4th, 8th... turn after the first failure.
 
-    Turns are counted by how many earlier turns a request has. In between, requests drop their oldest turns instead
-    of calling the summarizer; a success (or ``/summary now``) ends the backoff. Kept in memory only: a resumed
+    Turns are counted by how many earlier turns a request has. In between, requests send the unsummarized turns that
+    fit instead of calling the summarizer; a success (or ``/summary now``) ends the backoff. Kept in memory only: a resumed
     session tries again at once.
     """
 
