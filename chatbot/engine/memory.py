@@ -223,6 +223,8 @@ def _without_summary(problem: str, sent: int, unsummarized: int) -> str:
     """The warning of a request made without the summary that was due: why, and how many turns it sends instead."""
     if sent >= unsummarized:
         return f"{problem}: this request sends all {unsummarized} unsummarized turn(s) instead"
+    if not sent:
+        return f"{problem}: the budget has no room for any of the {unsummarized} unsummarized turn(s)"
     return (
         f"{problem}: this request sends the last {sent} of {unsummarized} unsummarized turn(s), as many as the "
         "budget has room for"

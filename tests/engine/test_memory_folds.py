@@ -141,3 +141,12 @@ def test_a_summary_kept_before_still_rides_along_when_the_next_one_fails(conv_fa
     request = conv.build_request("hi", summarizer=failing)
     assert request.summary_included and (request.first_turn, request.dropped) == (3, 0)
     assert request.warnings[0].endswith("this request sends all 9 unsummarized turn(s) instead")
+
+
+def test_a_failed_summary_with_no_room_for_any_turn_says_so(conv_factory):
+    conv = conv_factory(9, summary_trigger=8, keep_turns=4)
+    request = conv.build_request("hi", summarizer=failing, budget=2 + 2 + 7)
+    assert (request.first_turn, request.dropped) == (9, 9)
+    assert request.warnings == (
+        "summarizing failed (summary model down): the budget has no room for any of the 9 unsummarized turn(s)",
+    )
