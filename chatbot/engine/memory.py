@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from chatbot.engine.strategies import STRATEGIES
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Message, Turn, validate_request
 from chatbot.errors import BudgetError, ChatbotError, UsageError
@@ -30,7 +31,6 @@ from chatbot.errors import BudgetError, ChatbotError, UsageError
 if TYPE_CHECKING:
     from chatbot.engine.conversation import Conversation
 
-STRATEGIES = ("full", "window", "summary")
 #: how many times one request may fold turns into the summary to meet the budget
 MAX_EARLY_FOLDS = 3
 #: A summary is asked for in at most ~250 words. The cap leaves room for reasoning models (gpt-oss spends part of
