@@ -17,6 +17,7 @@ from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import SessionError, UsageError
 from chatbot.providers.base import ChatProvider, ToolCall
 from chatbot.request_log import RequestLog
+from chatbot.storage import elsewhere_hint
 from chatbot.storage.base import SessionLock, SessionStore
 from chatbot.storage.session import Session, validate_id
 from chatbot.tools.registry import Registry
@@ -101,7 +102,8 @@ class App:
         if latest:
             session_id = self.store.latest()
             if session_id is None:
-                raise SessionError(f"no session to continue in {self.store.location}; start one without -c")
+                where = self.store.location
+                raise SessionError(f"no session to continue in {where}{elsewhere_hint(where)}; start one without -c")
         if session_id is not None:
             session_id = validate_id(session_id)
         lock = self.store.acquire(session_id) if session_id else None

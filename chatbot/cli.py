@@ -148,7 +148,7 @@ def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
     if args.list_sessions:
         print(clean(commands.format_sessions(store)))
     elif args.search is not None:
-        print(clean(commands.format_hits(store, args.search)))
+        print(clean(commands.format_hits(store, args.search, opener="chatbot --session ID")))
     elif args.import_sessions is not None:
         from chatbot.storage.transfer import import_sessions
 
@@ -219,7 +219,7 @@ def _make_app(
         max_input_tokens=args.max_input_tokens,
         window_step=args.window_step,
     )
-    provider = _provider(args)
+    provider = _provider(args, cfg)
     interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
     settings = Settings(
         provider_name=args.provider,
@@ -253,7 +253,7 @@ def _open_tools(args: argparse.Namespace) -> Toolbox | None:
     return toolbox
 
 
-def _provider(args: argparse.Namespace) -> ChatProvider:
+def _provider(args: argparse.Namespace, cfg: Config) -> ChatProvider:
     """The provider for ``args``; the user hears where the key goes when that is not simply the provider's server."""
     from chatbot.providers import make_provider
     from chatbot.providers.endpoint import endpoint_notices
@@ -262,7 +262,10 @@ def _provider(args: argparse.Namespace) -> ChatProvider:
     provider = make_provider(
         args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout, max_retries=0
     )
-    for line, warn in endpoint_notices(args.provider, args.base_url, args.dotenv):
+    # a base URL equal to the config file's came from there (the file's values are the flags' defaults)
+    from_file = args.base_url is not None and cfg.values.get("base_url") == args.base_url
+    source = f"base_url in {cfg.path}" if from_file else "--base-url"
+    for line, warn in endpoint_notices(args.provider, args.base_url, args.dotenv, source):
         notice(line, warning=warn)
     return provider
 
