@@ -6,13 +6,13 @@ No terminal code here: :mod:`chatbot.cli` and :mod:`chatbot.terminal` render wha
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from chatbot.chat import DEFAULT_TOOL_ROUNDS, Chat
 from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.options import option_problem
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import SessionError, UsageError
 from chatbot.providers.base import ChatProvider, ToolCall
@@ -28,24 +28,19 @@ DEFAULT_SYSTEM = (
 )
 
 
-# Fields the app itself writes in every request: an option may not replace them.
-RESERVED_OPTIONS = {"model", "messages", "stream", "stream_options", "tools", "tool_choice", "n"}
-_OPTION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-
-
 def parse_option(key: str, text: str) -> tuple[str, Any]:
-    """A model option from the command line or /set: ``text`` is JSON when it parses (``0.2``, ``true``,
-    ``["END"]``), else a plain string (``low``). Aliases: ``max_tokens`` for the reply limit."""
-    if not _OPTION_KEY.fullmatch(key):
-        raise UsageError(f"option name {key!r} must be letters, digits and '_' (e.g. temperature, top_p, seed)")
-    if key in RESERVED_OPTIONS:
-        raise UsageError(f"{key!r} is set by chatbot itself and cannot be an option")
+    """A model option from the command line, /set or the config file: ``text`` is JSON when it parses (``0.2``,
+    ``true``, ``["END"]``, ``{"type": "json_object"}``), else a plain string (``low``). Checked by the same rule as
+    a stored session's options (:func:`~chatbot.engine.options.option_problem`), so what is kept can be read back."""
     try:
         value = json.loads(text)
     except ValueError:
         value = text
-    if value is None or isinstance(value, dict):
-        raise UsageError(f"option {key} needs a value: a number, true/false, a string or a list, not {text!r}")
+    except RecursionError:
+        raise UsageError(f"option {key}: nested too deeply") from None
+    problem = option_problem(key, value)
+    if problem:
+        raise UsageError(f"{problem}, not {text!r}" if value is None else problem)
     return key, value
 
 

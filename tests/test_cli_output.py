@@ -70,6 +70,44 @@ def test_groq_sends_options_and_asks_for_usage(tmp_path, way, stream):
     assert doc["options"] == options and doc["turns"][0]["usage"]["source"] == "provider"
 
 
+SCHEMA = {
+    "type": "json_schema",
+    "json_schema": {
+        "name": "answer",
+        "schema": {"type": "object", "properties": {"why": {"type": "string"}, "answer": {"type": "string"}}},
+    },
+}
+
+
+def test_json_object_options_reach_the_server_as_given_and_stay_with_the_session(tmp_path):
+    schema_text = json.dumps(SCHEMA)
+    with FakeServer(reply="{}") as server:
+        first = run_chatbot(
+            *openai_args(server, "--session", "js", "-o", "response_format", '{"type": "json_object"}', "-p", "hi"),
+            cwd=tmp_path,
+        )
+        second = run_chatbot(*openai_args(server, "--session", "js", "-p", "again"), cwd=tmp_path)
+        script = f"/set response_format {schema_text}\n/set\nthird\n"
+        third = run_chatbot(*openai_args(server, "--session", "js", "--no-stream"), stdin=script, cwd=tmp_path)
+        bodies = server.record.requests
+    for result in (first, second, third):
+        assert_clean(result)
+        assert result.returncode == 0, result.stderr
+    assert [body["response_format"] for body in bodies] == [{"type": "json_object"}] * 2 + [SCHEMA]
+    assert json.dumps(bodies[-1]["response_format"]) == schema_text  # the keys in the order given
+    assert f"response_format = {schema_text}" in third.stdout
+    assert json.dumps(session_doc(tmp_path, "js")["options"]) == json.dumps({"response_format": SCHEMA})
+
+
+def test_a_json_option_from_the_config_file_is_sent(tmp_path):
+    (tmp_path / "config.toml").write_text('[option]\nresponse_format = { type = "json_object" }\n')
+    with FakeServer(reply="{}") as server:
+        result = run_chatbot(*openai_args(server, "-p", "hi"), cwd=tmp_path)
+        body = server.record.last_request()
+    assert result.returncode == 0, result.stderr
+    assert body is not None and body["response_format"] == {"type": "json_object"}
+
+
 def test_a_rejected_option_shows_the_servers_message(tmp_path):
     with FakeServer(reject=("top_k",)) as server:
         result = run_chatbot(*openai_args(server, "-o", "top_k", "5", "-p", "hi"), cwd=tmp_path)

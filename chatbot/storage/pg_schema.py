@@ -43,7 +43,7 @@ CREATE = [
         model text NOT NULL,
         totals jsonb NOT NULL,
         calibration jsonb NOT NULL,
-        options jsonb NOT NULL,
+        options json NOT NULL,
         created_at text NOT NULL,
         updated_at text NOT NULL,
         turn_count integer NOT NULL,
@@ -166,6 +166,7 @@ def ensure_schema(conn: psycopg.Connection[Any], location: str) -> None:
                 )
         for statement in CREATE:
             conn.execute(statement)
+        _upgrade(conn)
         row = conn.execute("SELECT max(version) FROM chatbot_schema").fetchone()
         if row is None or row[0] is None:
             conn.execute("INSERT INTO chatbot_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
@@ -176,6 +177,22 @@ def ensure_schema(conn: psycopg.Connection[Any], location: str) -> None:
             )
 
 
+def _upgrade(conn: psycopg.Connection[Any]) -> None:
+    """Bring tables made by an earlier chatbot up to date, in place (same schema version: nothing is lost, and an
+    earlier chatbot still reads and writes them).
+
+    ``options`` was ``jsonb``, which reorders an object's keys: a JSON schema sent as an option (``response_format``)
+    must reach the model as the user wrote it, since models answer in the schema's key order. ``json`` keeps it.
+    """
+    kind = conn.execute(_TYPE_OF, ("chatbot_sessions", "options")).fetchone()
+    if kind is not None and kind[0] == "jsonb":
+        conn.execute("ALTER TABLE chatbot_sessions ALTER COLUMN options TYPE json USING options::json")
+
+
+_TYPE_OF = (
+    "SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = %s "
+    "AND column_name = %s"
+)
 _COLUMNS_OF = (
     "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = %s"
 )
