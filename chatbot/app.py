@@ -19,7 +19,7 @@ from chatbot.providers.base import ChatProvider, ToolCall
 from chatbot.request_log import RequestLog
 from chatbot.storage import elsewhere_hint
 from chatbot.storage.base import SessionLock, SessionStore
-from chatbot.storage.session import Session, validate_id
+from chatbot.storage.session import Session, ToolSources, validate_id
 from chatbot.tools.registry import Registry
 
 DEFAULT_SYSTEM = (
@@ -74,9 +74,12 @@ class App:
         counter_factory: Callable[[str], TokenCounter],
         *,
         tools: Registry | None = None,
+        tool_sources: ToolSources | None = None,
     ) -> None:
         self.store = store
         self.tools = tools
+        # where ``tools`` came from, remembered by every session opened (None: none given; each keeps its own)
+        self.tool_sources = tool_sources
         # asked before each tool call when set (--confirm-tools in terminal mode); every chat opened uses it
         self.confirm_tool: Callable[[ToolCall], bool] | None = None
         self.provider = provider
@@ -160,6 +163,12 @@ class App:
         """Switch the chat model; the token counter follows the model's family (chat format, calibration)."""
         self.chat.set_model(model, self.counter_factory(model))
 
+    def attach_tools(self, tools: Registry, sources: ToolSources) -> None:
+        """Offer ``tools`` (from ``sources``) in the session in use and in every session opened after it."""
+        self.tools, self.tool_sources = tools, sources
+        self.chat.tools = tools
+        self.chat.session.tool_sources = sources
+
     def _confirm_tool(self, call: ToolCall) -> bool:
         # looked up at each call, so a front end may set confirm_tool after sessions are open
         return self.confirm_tool is None or self.confirm_tool(call)
@@ -189,6 +198,8 @@ class App:
         session.provider, session.model = self.settings.provider_name, model
         for key, value in self.settings.options.items():
             session.set_option(key, value)
+        if self.tool_sources is not None:
+            session.tool_sources = self.tool_sources
         return session
 
     def _create(self, session_id: str | None) -> Session:
@@ -203,6 +214,8 @@ class App:
         )
         for key, value in self.settings.options.items():
             session.set_option(key, value)
+        if self.tool_sources is not None:
+            session.tool_sources = self.tool_sources
         return session
 
     def _switch_to(self, session: Session, lock: SessionLock | None) -> None:

@@ -71,7 +71,7 @@ def check_session_data(data: object) -> str:
             return f"the field '{key}' is missing"
         if not isinstance(data[key], kind):
             return f"'{key}' must be {_KINDS[kind]}, found {_type_name(data[key])}"
-    problem = check_options(data.get("options", {}))
+    problem = check_options(data.get("options", {})) or check_tool_sources(data.get("tool_sources", {}))
     if problem:
         return problem
     turns = data["turns"]
@@ -107,6 +107,17 @@ def check_options(options: object) -> str:
         problem = option_problem(key, value)
         if problem:
             return f"'options.{key}': {problem}"
+    return ""
+
+
+def check_tool_sources(sources: object) -> str:
+    """What is wrong with a document's optional ``tool_sources`` (``functions`` paths, ``mcp`` specs), or ""."""
+    if not isinstance(sources, dict):
+        return f"'tool_sources' must be an object, found {_type_name(sources)}"
+    for key in ("functions", "mcp"):
+        items = sources.get(key, [])
+        if not isinstance(items, list) or not all(isinstance(i, str) and i.strip() and "\x00" not in i for i in items):
+            return f"'tool_sources.{key}' must be a list of non-empty strings, found {items!r}"
     return ""
 
 
