@@ -53,7 +53,7 @@ GROQ_OPTION_WAYS = {
 def test_groq_sends_options_and_asks_for_usage(tmp_path, way, stream):
     args, script, options = GROQ_OPTION_WAYS[way]
     more = ["--no-stream"] if stream == "--no-stream" else []
-    with FakeServer(reply="ok") as server:
+    with FakeServer(reply="ok", flavour="groq") as server:  # usage in x_groq, as Groq streams it
         result = run_chatbot(
             *["--provider", "groq", "--base-url", server.root_url, "--session", "g", *more, *args],
             stdin=script,
