@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import errno
 import os
+import shlex
 import signal
 import sys
 from collections.abc import Sequence
@@ -149,7 +150,9 @@ def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
     if args.list_sessions:
         print(clean(commands.format_sessions(store)))
     elif args.search is not None:
-        print(clean(commands.format_hits(store, args.search, opener="chatbot --session ID")))
+        # from the shell, the shell's way to open one (in the same store, when it was named)
+        where = f" --store {shlex.quote(store.location)}" if args.store else ""
+        print(clean(commands.format_hits(store, args.search, opener=f"chatbot{where} --session ID")))
     elif args.import_sessions is not None:
         from chatbot.storage.transfer import import_sessions
 

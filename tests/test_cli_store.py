@@ -46,6 +46,8 @@ def test_sessions_go_to_the_user_data_folder_and_c_finds_them_from_anywhere(tmp_
 def test_c_in_a_folder_with_its_own_sessions_says_where_the_others_are(tmp_path):
     data = {"XDG_DATA_HOME": str(tmp_path / "data")}
     assert chatbot("--provider", "echo", "--session", "mine", "-p", "hi", cwd=tmp_path, env=data).returncode == 0
+    found = chatbot("--search", "hi", cwd=tmp_path, env=data).stdout.splitlines()
+    assert found[-1] == "1 matching turn(s); chatbot --session ID opens a session"  # the default store: no --store
     project = tmp_path / "project"
     (project / "sessions").mkdir(parents=True)
     failed = chatbot("--provider", "echo", "-c", "-p", "again", cwd=project, env=data)
@@ -102,7 +104,9 @@ def test_search_import_and_export_through_the_command_line(kind, tmp_path, reque
     assert found.returncode == 0
     lines = found.stdout.splitlines()
     assert lines[1].split()[:2] == ["trip", "1"] and "plans for Paris" in lines[2]
-    assert lines[-1] == "1 matching turn(s); chatbot --session ID opens a session"  # the shell's way, not /load
+    location = store[1] if kind == "json" else store[1].split("?")[0]  # (the redacted URL keeps its options)
+    assert lines[-1].startswith("1 matching turn(s); chatbot --store ")  # the shell's way, in this store, not /load
+    assert lines[-1].endswith(" --session ID opens a session") and location in lines[-1]
     script = "/search dogs\n/export out.md\n"
     result = chatbot("--provider", "echo", *store, "--session", "trip", stdin=script, cwd=tmp_path)
     assert result.returncode == 0 and "cats" in result.stdout
