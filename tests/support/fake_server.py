@@ -112,6 +112,9 @@ class FakeConfig:
     # models this server does not have: a request naming one is answered 404 ``model_not_found``, as OpenAI answers
     # (e.g. a --summary-model that is gone, while the chat model works)
     missing_models: tuple[str, ...] = ()
+    # "groq": a stream reports usage as Groq does, in ``x_groq.usage`` of the chunk that finishes (asked for or
+    # not), never as a separate ``usage`` chunk; "" (default): OpenAI's usage chunk, when include_usage asks for it
+    flavour: str = ""
 
 
 @dataclass
@@ -271,9 +274,12 @@ class _Handler(BaseHTTPRequestHandler):
         events += [event({"content": piece}) for piece in split_text(reply, cfg.chunks)]
         if cfg.error == "midstream":
             events.insert(2, b'data: {"error": {"message": "model overloaded", "type": "server_error"}}\n\n')
-        events.append(event({}, "stop"))
+        if cfg.flavour == "groq" and cfg.include_usage:
+            events.append(event({}, "stop", x_groq={"id": "req_fake", "usage": self._usage(body, reply)}))
+        else:
+            events.append(event({}, "stop"))
         wants_usage = (body.get("stream_options") or {}).get("include_usage")
-        if cfg.include_usage and wants_usage:
+        if cfg.include_usage and wants_usage and cfg.flavour != "groq":
             events.append(event(None, usage=self._usage(body, reply)))
         events.append(b"data: [DONE]\n\n")
         try:
@@ -322,8 +328,11 @@ class _Handler(BaseHTTPRequestHandler):
         base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time())}
         base["model"] = body.get("model") or self.server.config.model
         events = [{**base, "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas]
-        events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
-        if (body.get("stream_options") or {}).get("include_usage"):
+        last = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
+        if self.server.config.flavour == "groq":
+            last["x_groq"] = {"id": "req_fake", "usage": self._usage(body, content or "")}
+        events.append(last)
+        if (body.get("stream_options") or {}).get("include_usage") and self.server.config.flavour != "groq":
             events.append({**base, "choices": [], "usage": self._usage(body, content or "")})
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -417,6 +426,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cached-tokens", type=int, help="report this many cached prompt tokens")
     parser.add_argument("--whole-reply", help="the reply to non-streamed requests (summaries)")
     parser.add_argument("--whole-delay", type=float, default=0.0, help="seconds before a non-streamed reply")
+    parser.add_argument("--flavour", choices=["", "groq"], default="", help="groq: stream usage in x_groq.usage")
     args = parser.parse_args(argv)
     prompt_tokens = None
     if args.prompt_tokens != "words":
@@ -439,6 +449,7 @@ def main(argv: list[str] | None = None) -> None:
         cached_tokens=args.cached_tokens,
         whole_reply=args.whole_reply,
         whole_delay=args.whole_delay,
+        flavour=args.flavour,
     )
     print(f"listening on {server.base_url}", flush=True)
     try:
