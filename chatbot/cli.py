@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -37,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from chatbot.terminal.safety import guard_process, quiet_stdout
 
     closed = guard_process()  # signals handled like Ctrl-C, total output encoding, no closed standard streams
-    dotenv = _load_dotenv()  # before the parser reads its defaults: CHATBOT_* may come from .env too
+    dotenv = _load_dotenv()  # provider keys only: a folder's .env decides nothing else
     parser = build_parser()
     problem: ChatbotError | None = None
     try:
@@ -73,6 +72,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 128 + signal.SIGHUP
         stderr_line(f"chatbot: {exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}")
         return OutputError.exit_code
+
+
+def _load_dotenv() -> frozenset[str]:
+    """Take the provider keys of ``./.env`` (see :mod:`chatbot.envfile`), say so, and return their names."""
+    from chatbot import envfile
+
+    found = envfile.load()
+    for line, warn in found.notices():
+        notice(line, warning=warn)
+    return found.taken
 
 
 def _check_combinations(args: argparse.Namespace) -> None:
@@ -278,26 +287,3 @@ def _refuse_undecodable(args: argparse.Namespace) -> None:
                 raise UsageError(
                     f"{flag} contains bytes that are not valid UTF-8; check the terminal's encoding"
                 ) from None
-
-
-#: what a ``.env`` file may not set: it travels with a folder (a cloned repository), so it must not choose the config
-#: file, or code to run (the config file's ``functions`` and ``mcp`` run code); those come from the user's own shell
-DOTENV_REFUSED = ("CHATBOT_CONFIG", "CHATBOT_FUNCTIONS", "CHATBOT_MCP")
-
-
-def _load_dotenv() -> frozenset[str]:
-    """Read ``.env`` in the working directory into the environment (never overriding what is set).
-
-    Runs before the parser reads its defaults (CHATBOT_* may come from .env too). Returns the names it set.
-    """
-    if not os.path.exists(".env"):
-        return frozenset()
-    from dotenv import load_dotenv
-
-    before = {k for k, v in os.environ.items() if v}
-    load_dotenv(".env", override=False)
-    added = {k for k, v in os.environ.items() if v and k not in before}
-    for name in sorted(added.intersection(DOTENV_REFUSED)):
-        del os.environ[name]
-        notice(f".env may not set {name} (a folder's .env must not choose what runs); it was ignored", warning=True)
-    return frozenset(added.difference(DOTENV_REFUSED))

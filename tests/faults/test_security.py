@@ -122,10 +122,10 @@ def test_the_terminal_renderers_strip_control_sequences(clean_env, make_app, pla
 # --- .env and base URLs -----------------------------------------------------------------------------------------
 
 
-def test_a_base_url_from_dotenv_is_named_and_plain_http_warned(tmp_path):
+def test_a_base_url_from_the_environment_is_named_and_plain_http_warned(tmp_path):
     with HostileServer() as server:
         remote = server.base_url.replace("127.0.0.1", "localhost.example")
-        (tmp_path / ".env").write_text(f"OPENAI_BASE_URL={remote}\nOPENAI_API_KEY=sk-secret\n")
+        (tmp_path / ".env").write_text("OPENAI_API_KEY=sk-secret\n")
         result = run_chatbot(
             "--provider",
             "openai",
@@ -135,9 +135,10 @@ def test_a_base_url_from_dotenv_is_named_and_plain_http_warned(tmp_path):
             "s1",
             stdin="",
             cwd=tmp_path,
-            env={"OPENAI_API_KEY": None},
+            env={"OPENAI_API_KEY": None, "OPENAI_BASE_URL": remote},
         )
-    assert f"OPENAI_API_KEY to {remote}" in result.stderr and ".env" in result.stderr
+    assert f"OPENAI_API_KEY to {remote}" in result.stderr and "$OPENAI_BASE_URL" in result.stderr
+    assert "the key is from .env" in result.stderr
     assert "plain http://" in result.stderr
 
 
