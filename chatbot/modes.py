@@ -152,6 +152,10 @@ def list_models(args: argparse.Namespace) -> int:
     from chatbot.providers import make_provider
     from chatbot.terminal.commands import format_models
 
+    from chatbot.providers.endpoint import endpoint_notices
+
     provider = make_provider(args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout)
+    for line, warn in endpoint_notices(args.provider, args.base_url, getattr(args, "dotenv", ())):
+        notice(line, warning=warn)  # the key goes with the request for the list, as with a chat request
     print(clean(format_models(provider)))
     return 0
