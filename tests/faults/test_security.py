@@ -173,3 +173,26 @@ def test_titles_and_models_read_from_files_are_stripped(tmp_path):
     assert_inert(listed.stdout)
     sessions = run_chatbot("--provider", "echo", "--session", "s1", stdin="/sessions\n/model\n", cwd=tmp_path)
     assert_inert(sessions.stdout)
+
+
+# --- store URLs -------------------------------------------------------------------------------------------------
+
+PASSWORD = "S3cretPassw0rd"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"postgresql://u:{PASSWORD}@127.0.0.1:1/db",
+        f"postgresql://u@127.0.0.1:1/db?password={PASSWORD}",
+        f"postgresql://u:{PASSWORD}@127.0.0.1:notaport/db",
+    ],
+)
+def test_a_store_password_is_never_shown(tmp_path, url):
+    shown = run_chatbot("--store", url, "--config", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "store = " in shown.stdout and PASSWORD not in shown.stdout
+    from_env = run_chatbot("--config", cwd=tmp_path, env={"CHATBOT_STORE": url})
+    assert "store = " in from_env.stdout and PASSWORD not in from_env.stdout
+    failed = run_chatbot("--store", url, "--list-sessions", cwd=tmp_path)
+    assert failed.returncode != 0 and PASSWORD not in failed.stderr + failed.stdout
