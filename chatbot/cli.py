@@ -22,6 +22,7 @@ from chatbot.modes import notice, stderr_line
 if TYPE_CHECKING:
     from chatbot.app import App
     from chatbot.attach import Attachment
+    from chatbot.chat import Chat
     from chatbot.config import Config
     from chatbot.providers.base import ChatProvider
     from chatbot.storage.base import SessionStore
@@ -191,7 +192,7 @@ def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachment
     """Open the session and run terminal, one-shot or script mode."""
     from chatbot import modes
 
-    chat = app.open(args.session, latest=args.cont)
+    chat = _open_session(app, args)
     chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
     if system is not None and chat.conversation.turns and system != chat.conversation.system:
         notice("--system shapes new sessions only; this one keeps its own (/system TEXT changes it)")
@@ -209,6 +210,22 @@ def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachment
             chat.outbox.add(attachment)
         return modes.one_shot(app, args.prompt, args)
     return modes.script(app, sys.stdin, args)
+
+
+def _open_session(app: App, args: argparse.Namespace) -> Chat:
+    """Open the session of ``args``; the first resume of one from this directory's ./sessions shows what it brings
+    (a cloned folder can ship a session with its own system prompt and options)."""
+    from chatbot import local_sessions
+
+    here = Path("sessions")
+    local = args.store is None and Path(app.store.location) == here  # the default: this folder's ./sessions
+    resumed = args.cont or (args.session is not None and app.store.exists(args.session))
+    chat = app.open(args.session, latest=args.cont)
+    if local and not local_sessions.is_known(here, chat.session.id):
+        if resumed:
+            notice(local_sessions.first_resume_notice(here, chat.session), warning=True)
+        local_sessions.remember(here, chat.session.id)
+    return chat
 
 
 def _make_app(
