@@ -57,7 +57,9 @@ def remember(folder: Path, session_id: str) -> None:
 
 def _shown(text: str) -> str:
     quoted = json.dumps(text[:_SHOWN], ensure_ascii=False)  # one line: newlines show as \n
-    return quoted + (f" … ({len(text)} characters in all; /system and /summary show them)" if len(text) > _SHOWN else "")
+    if len(text) <= _SHOWN:
+        return quoted
+    return f"{quoted} … ({len(text)} characters in all; /system and /summary show them)"
 
 
 def first_resume_notice(folder: Path, session: Session) -> str:

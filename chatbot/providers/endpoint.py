@@ -41,7 +41,7 @@ def proxy_for(url: str, environ: Mapping[str, str] = os.environ) -> tuple[str, s
     """(proxy URL, the variable that set it) the HTTP client sends ``url`` through, or None (none, or NO_PROXY)."""
     parts = urlsplit(url)
     proxies = {k: v for k, v in urllib.request.getproxies_environment().items() if v}
-    if not proxies or urllib.request.proxy_bypass_environment(parts.hostname or "", proxies):
+    if not proxies or urllib.request.proxy_bypass(parts.hostname or ""):  # NO_PROXY
         return None
     for scheme in (parts.scheme, "all"):
         if scheme in proxies:

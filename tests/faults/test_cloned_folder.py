@@ -95,7 +95,8 @@ def test_a_config_files_mcp_command_runs_the_script_beside_it_not_the_current_fo
     shutil.copy(EXAMPLE, conf / "my_server.py")
     (conf / "config.toml").write_text(f'provider = "echo"\nmcp = ["{sys.executable} my_server.py"]\n')
     (tmp_path / "my_server.py").write_text("import pathlib\npathlib.Path('RAN').write_text('x')\n")
-    result = run_chatbot("--session", "t", stdin="/tools\n", cwd=tmp_path, env={"CHATBOT_CONFIG": str(conf / "config.toml")})
+    config = {"CHATBOT_CONFIG": str(conf / "config.toml")}
+    result = run_chatbot("--session", "t", stdin="/tools\n", cwd=tmp_path, env=config)
     assert result.returncode == 0, result.stderr
     assert not (tmp_path / "RAN").exists()
     assert "calculate" in result.stdout  # the example server beside the config file is the one that runs

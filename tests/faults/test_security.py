@@ -6,6 +6,7 @@ import io
 import json
 import os
 
+import pexpect
 import pytest
 
 from chatbot.errors import SessionError
@@ -196,3 +197,18 @@ def test_a_store_password_is_never_shown(tmp_path, url):
     assert "store = " in from_env.stdout and PASSWORD not in from_env.stdout
     failed = run_chatbot("--store", url, "--list-sessions", cwd=tmp_path)
     assert failed.returncode != 0 and PASSWORD not in failed.stderr + failed.stdout
+
+
+def test_an_input_history_file_writable_by_others_is_not_written(spawn, tmp_path):
+    shared = tmp_path / "shared-history"
+    shared.touch()
+    shared.chmod(0o666)
+    child = spawn("--provider", "echo", "--session", "h", env={"CHATBOT_HISTORY_FILE": str(shared)})
+    child.expect("not private to you")
+    child.expect("›")
+    child.sendline("my private words")
+    child.expect("tokens")
+    child.expect("›")
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)
+    assert "my private words" not in shared.read_text()
