@@ -3,10 +3,10 @@
 The line is computed from the final request target, whatever set it: the base URL (``--base-url``, the config file,
 ``$OPENAI_BASE_URL`` / ``$GROQ_BASE_URL``), the proxy the HTTP client will go through (``HTTPS_PROXY``,
 ``HTTP_PROXY``, ``ALL_PROXY``, in either case, less ``NO_PROXY``) and the CA bundle it will trust (``SSL_CERT_FILE``,
-``SSL_CERT_DIR``, ``REQUESTS_CA_BUNDLE``), and whether or not a key is set (without one, the conversation still
-goes there). Plain ``http://`` to a host that is not this machine is warned about; a base URL or proxy URL that
-carries an API key (the value of a provider's key variable, or a key-shaped ``gsk_…`` / ``sk-…`` string) is
-refused, because every server and log on the way would read it.
+else ``SSL_CERT_DIR``, unless it is the system's own), and whether or not a key is set (without one, the
+conversation still goes there). Plain ``http://`` to a host that is not this machine is warned about; a base URL or
+proxy URL that carries an API key (the value of a provider's key variable, or a key-shaped ``gsk_…`` / ``sk-…``
+string) is refused, because every server and log on the way would read it.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from urllib.parse import unquote, urlsplit
 from chatbot.errors import ConfigError
 from chatbot.providers.table import PROVIDERS
 
-#: the CA bundle variables an HTTP client reads: whoever holds a certificate they trust can read the traffic
-CA_VARIABLES = ("SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE")
+#: the CA bundle variables the HTTP client (httpx) reads, the first one set wins: whoever holds a certificate they
+#: trust can read the traffic (REQUESTS_CA_BUNDLE is read by requests, not by httpx: it changes nothing here)
+CA_VARIABLES = ("SSL_CERT_FILE", "SSL_CERT_DIR")
 #: what Groq and OpenAI keys look like
 _KEY_SHAPE = re.compile(r"(gsk_|sk-)[A-Za-z0-9_-]{20,}")
 
@@ -108,10 +109,31 @@ def endpoint_notices(provider: str, flag_url: str | None, from_dotenv: Collectio
     return notices
 
 
+def ca_bundle(environ: Mapping[str, str] = os.environ) -> tuple[str, str] | None:
+    """(variable, path) of the CA bundle the HTTP client trusts instead of its own, or None when that is the default
+    or the system's own bundle (a distribution's SSL_CERT_FILE often names it)."""
+    import ssl
+
+    name = next((n for n in CA_VARIABLES if environ.get(n)), None)
+    if name is None:
+        return None
+    paths = ssl.get_default_verify_paths()
+    usual = {paths.openssl_cafile, paths.openssl_capath}
+    try:
+        import certifi
+
+        usual.add(certifi.where())
+    except ImportError:  # pragma: no cover - httpx depends on certifi
+        pass
+    if os.path.realpath(environ[name]) in {os.path.realpath(p) for p in usual if p}:
+        return None
+    return name, environ[name]
+
+
 def _route(target: str, proxy: tuple[str, str] | None) -> str:
     """What lies between this machine and ``target``: a proxy, and the CA bundle trusted for https://."""
     route = f" through the proxy {proxy[0]} (${proxy[1]})" if proxy else ""
-    bundles = [f"${n} ({os.environ[n]})" for n in CA_VARIABLES if os.environ.get(n)]
-    if bundles and urlsplit(target).scheme == "https":
-        route += f", trusting the certificates of {' and '.join(bundles)}"
+    bundle = ca_bundle()
+    if bundle and urlsplit(target).scheme == "https":
+        route += f", trusting the certificates of ${bundle[0]} ({bundle[1]})"
     return route

@@ -94,3 +94,12 @@ def test_list_models_names_where_the_key_goes_and_refuses_a_url_carrying_it(tmp_
     assert listed.returncode == 0, listed.stderr
     assert "sending your OPENAI_API_KEY to http://localhost" in listed.stderr
     assert refused.returncode == 2 and len(targets) == 1  # only the first run's request
+
+
+def test_the_usual_ca_bundle_is_not_named(tmp_path):
+    result = run_chatbot(
+        "--provider", "groq", "--session", "s", stdin="", cwd=tmp_path,
+        env=env(GROQ_API_KEY=GROQ_KEY, SSL_CERT_FILE=certifi.where(), SSL_CERT_DIR=None),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "sending" not in result.stderr
