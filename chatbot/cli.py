@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
-import os
 import shlex
 import signal
 import sys
@@ -25,6 +24,7 @@ from chatbot.modes import notice, stderr_line
 if TYPE_CHECKING:
     from chatbot.app import App
     from chatbot.attach import Attachment
+    from chatbot.chat import Chat
     from chatbot.config import Config
     from chatbot.providers.base import ChatProvider
     from chatbot.storage.base import SessionStore
@@ -39,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from chatbot.terminal.safety import guard_process, quiet_stdout
 
     closed = guard_process()  # signals handled like Ctrl-C, total output encoding, no closed standard streams
-    dotenv = _load_dotenv()  # before the parser reads its defaults: CHATBOT_* may come from .env too
+    dotenv = _load_dotenv()  # provider keys only: a folder's .env decides nothing else
     parser = build_parser()
     problem: ChatbotError | None = None
     try:
@@ -75,6 +75,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 128 + signal.SIGHUP
         stderr_line(f"chatbot: {exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}")
         return OutputError.exit_code
+
+
+def _load_dotenv() -> frozenset[str]:
+    """Take the provider keys of ``./.env`` (see :mod:`chatbot.envfile`), say so, and return their names."""
+    from chatbot import envfile
+
+    found = envfile.load()
+    for line, warn in found.notices():
+        notice(line, warning=warn)
+    return found.taken
 
 
 def _check_combinations(args: argparse.Namespace) -> None:
@@ -176,7 +186,7 @@ def session_mode(
             run.callback(toolbox.close)
         app = _make_app(args, store, toolbox, system, cfg)
         run.callback(app.close)
-        app.open(args.session, latest=args.cont)
+        _open_session(app, args)
         if toolbox is None:  # no --functions/--mcp: a continued session's own tools come back
             from chatbot.reattach import reattach
 
@@ -208,6 +218,22 @@ def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachment
             chat.outbox.add(attachment)
         return modes.one_shot(app, args.prompt, args)
     return modes.script(app, sys.stdin, args)
+
+
+def _open_session(app: App, args: argparse.Namespace) -> Chat:
+    """Open the session of ``args``; the first resume of one from this directory's ./sessions shows what it brings
+    (a cloned folder can ship a session with its own system prompt and options)."""
+    from chatbot import local_sessions
+
+    here = Path("sessions")
+    local = args.store is None and Path(app.store.location) == here  # the default: this folder's ./sessions
+    resumed = args.cont or (args.session is not None and app.store.exists(args.session))
+    chat = app.open(args.session, latest=args.cont)
+    if local and not local_sessions.is_known(here, chat.session.id):
+        if resumed:
+            notice(local_sessions.first_resume_notice(here, chat.session), warning=True)
+        local_sessions.remember(here, chat.session.id)
+    return chat
 
 
 def _make_app(
@@ -295,26 +321,3 @@ def _refuse_undecodable(args: argparse.Namespace) -> None:
                 raise UsageError(
                     f"{flag} contains bytes that are not valid UTF-8; check the terminal's encoding"
                 ) from None
-
-
-#: what a ``.env`` file may not set: it travels with a folder (a cloned repository), so it must not choose the config
-#: file, or code to run (the config file's ``functions`` and ``mcp`` run code); those come from the user's own shell
-DOTENV_REFUSED = ("CHATBOT_CONFIG", "CHATBOT_FUNCTIONS", "CHATBOT_MCP")
-
-
-def _load_dotenv() -> frozenset[str]:
-    """Read ``.env`` in the working directory into the environment (never overriding what is set).
-
-    Runs before the parser reads its defaults (CHATBOT_* may come from .env too). Returns the names it set.
-    """
-    if not os.path.exists(".env"):
-        return frozenset()
-    from dotenv import load_dotenv
-
-    before = {k for k, v in os.environ.items() if v}
-    load_dotenv(".env", override=False)
-    added = {k for k, v in os.environ.items() if v and k not in before}
-    for name in sorted(added.intersection(DOTENV_REFUSED)):
-        del os.environ[name]
-        notice(f".env may not set {name} (a folder's .env must not choose what runs); it was ignored", warning=True)
-    return frozenset(added.difference(DOTENV_REFUSED))

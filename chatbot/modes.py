@@ -150,8 +150,11 @@ def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
 def list_models(args: argparse.Namespace) -> int:
     """--list-models: the endpoint's models, one a line; the configured one marked."""
     from chatbot.providers import make_provider
+    from chatbot.providers.endpoint import endpoint_notices
     from chatbot.terminal.commands import format_models
 
     provider = make_provider(args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout)
+    for line, warn in endpoint_notices(args.provider, args.base_url, getattr(args, "dotenv", ())):
+        notice(line, warning=warn)  # the key goes with the request for the list, as with a chat request
     print(clean(format_models(provider)))
     return 0

@@ -14,7 +14,6 @@ The app creates the tables on first use and refuses a database whose schema is n
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
@@ -148,12 +147,9 @@ def pg_text(text: str) -> str:
 
 def redact(url: str) -> str:
     """A connection URL without its password, for messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    from chatbot.storage import mask_password
+
+    return mask_password(url)
 
 
 def ensure_schema(conn: psycopg.Connection[Any], location: str) -> None:

@@ -282,7 +282,16 @@ class Repl:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 # everything typed lands here: private like the session files
-                os.close(os.open(path, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600))
+                fd = os.open(path, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600)
+                info = os.fstat(fd)
+                os.close(fd)
+                if info.st_uid != os.geteuid() or info.st_mode & 0o022:  # another user's, or a shared file
+                    self._notice(
+                        f"the input history file {path} is not private to you (owned by another user or "
+                        "writable by others); what you type is not kept in it",
+                        warning=True,
+                    )
+                    raise PermissionError(path)
                 cap_history(path)
                 history = FileHistory(str(path))
             except OSError:

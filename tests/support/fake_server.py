@@ -2,7 +2,8 @@
 
 Serves ``POST .../chat/completions`` (streamed as real SSE, or not) and ``GET .../models`` on 127.0.0.1; any path
 prefix works, so both the openai SDK (``/v1/...``) and the groq SDK (``/openai/v1/...``) can use it. It records every
-request body so tests can check what was sent, and notices when a client hangs up mid-stream.
+request body so tests can check what was sent (and each request's target and Authorization header: as the HTTP
+proxy of a client it sees absolute URLs, and still answers), and notices when a client hangs up mid-stream.
 
 In tests::
 
@@ -124,6 +125,9 @@ class Record:
     requests: list[dict[str, Any]] = field(default_factory=list)
     disconnects: int = 0  # streams the client closed before the end
     replies_sent: int = 0  # scripted replies used (the index of the next one)
+    #: every request's target as it arrived (a proxy sees absolute URLs) and its Authorization header ("" if none)
+    targets: list[str] = field(default_factory=list)
+    authorizations: list[str] = field(default_factory=list)
 
     def last_request(self) -> dict[str, Any] | None:
         """The body of the last chat request."""
@@ -161,7 +165,12 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _note(self) -> None:
+        self.server.record.targets.append(self.path)
+        self.server.record.authorizations.append(self.headers.get("Authorization") or "")
+
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        self._note()
         if self.path.rstrip("/").endswith("/models"):
             cfg = self.server.config
             names = [cfg.model] if cfg.models is None else cfg.models
@@ -170,6 +179,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(404, {"error": {"message": f"no route {self.path}"}})
 
     def do_POST(self) -> None:  # noqa: N802
+        self._note()
         length = int(self.headers.get("Content-Length") or 0)
         try:
             body = json.loads(self.rfile.read(length) or b"{}")
