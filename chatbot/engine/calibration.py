@@ -1,7 +1,8 @@
 """Self-calibration of a token count against the provider's ``prompt_tokens``, per model.
 
 Every reply that reports usage gives one ratio: what the provider counted for the request over what we counted
-(without correction). :class:`Calibration` keeps the last ``WINDOW`` ratios and multiplies our counts by
+(without correction), both less the chat format's fixed tokens per request, so that the ratio is the rate of the
+request's own tokens. :class:`Calibration` keeps the last ``WINDOW`` ratios and multiplies those counts by
 
     factor = correction * (1 + margin)
 
@@ -26,8 +27,13 @@ from typing import Any
 
 #: how many recent ratios the median and the margin look at
 WINDOW = 8
-#: requests smaller than this teach nothing: a few tokens of chat-format guesswork would swing the ratio
+#: requests smaller than this (their own tokens, the chat format's fixed ones left out) teach nothing: a few tokens
+#: of chat-format guesswork would swing the ratio
 MIN_TOKENS = 50
+#: requests smaller than this may raise the count but never lower it. On a small request a chat format that is not
+#: the server's (a model name that misleads: 20 tokens of date preamble assumed and not sent) is most of the
+#: difference, and a ratio of 0.72 learned from a greeting put the next, larger request 14% under the server's count.
+SMALL_TOKENS = 400
 #: a ratio outside [1/MAX_RATIO, MAX_RATIO] is a provider quirk or a bug, not a signal (also the stored bound)
 MAX_RATIO = 3.0
 #: the margin's floor and ceiling, and its value while only one ratio is known
@@ -52,15 +58,19 @@ class Calibration:
     ratios: list[float] = field(default_factory=list)  # oldest first, at most WINDOW
     turns: int = 0  # provider counts learned from, in all
 
-    def learn(self, local_total: int, provider_prompt_tokens: int) -> bool:
+    def learn(self, local_total: int, provider_prompt_tokens: int, fixed: int = 0) -> bool:
         """Learn from a request we counted as ``local_total`` (uncorrected) and the provider as its prompt tokens.
 
-        Tiny requests and absurd ratios are ignored (returns False); a provider count of 0 or less is an absurd ratio.
+        ``fixed``: the chat format's tokens per request, which come off both counts: the ratio is the rate of the
+        request's own tokens, and the correction applies to those alone. Tiny requests and absurd ratios are
+        ignored (returns False; a provider count of 0 or less is an absurd ratio), and a small request may only
+        raise the count, never lower it (see ``SMALL_TOKENS``).
         """
-        if local_total < MIN_TOKENS:
+        own = local_total - fixed
+        if own < MIN_TOKENS:
             return False
-        ratio = provider_prompt_tokens / local_total
-        if not sane_ratio(ratio):
+        ratio = (provider_prompt_tokens - fixed) / own
+        if not sane_ratio(ratio) or (ratio < 1 and own < SMALL_TOKENS):
             return False
         # rounded for a readable file, and kept within the bounds the validator checks (1/3 rounds below 1/3)
         stored = min(MAX_RATIO, max(1 / MAX_RATIO, round(ratio, 4)))

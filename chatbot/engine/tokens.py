@@ -236,15 +236,19 @@ class TokenCounter:
         return sum(self.count_message(m) for m in messages) + self.chat_format.per_request
 
     def total(self, raw_message_tokens: int) -> int:
-        """A whole request's count from the sum of its messages' counts, with the format and correction."""
-        return math.ceil((raw_message_tokens + self.chat_format.per_request) * self.correction)
+        """A whole request's count from the sum of its messages' counts, with the format and correction.
+
+        The correction applies to the messages: the per-request format tokens are fixed, and are left out of what
+        calibration learns too (see :meth:`calibrate`).
+        """
+        return self.chat_format.per_request + math.ceil(raw_message_tokens * self.correction)
 
     def calibrate(self, local_total: int, provider_prompt_tokens: int) -> float:
         """Learn from the provider's ``prompt_tokens`` for a request we counted as ``local_total`` (uncorrected).
 
         See :class:`~chatbot.engine.calibration.Calibration`. Returns the new :attr:`correction`.
         """
-        self.calibration.learn(local_total, provider_prompt_tokens)
+        self.calibration.learn(local_total, provider_prompt_tokens, self.chat_format.per_request)
         return self.correction
 
     @property
