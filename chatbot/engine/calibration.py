@@ -57,6 +57,8 @@ class Calibration:
 
     ratios: list[float] = field(default_factory=list)  # oldest first, at most WINDOW
     turns: int = 0  # provider counts learned from, in all
+    #: the model's context window in tokens, as the server named it in a context-length error (None: never named)
+    context: int | None = None
 
     def learn(self, local_total: int, provider_prompt_tokens: int, fixed: int = 0) -> bool:
         """Learn from a request we counted as ``local_total`` (uncorrected) and the provider as its prompt tokens.
@@ -110,16 +112,24 @@ class Calibration:
 
     # --- the stored form (owned by chatbot.storage.session.Session, checked by chatbot.storage.schema) -----------
 
+    @property
+    def learned(self) -> bool:
+        """Whether there is anything to keep: a provider count learned from, or a context window named."""
+        return bool(self.turns or self.context)
+
     def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready form: ``{"ratios": [...], "turns": n}``."""
-        return {"ratios": list(self.ratios), "turns": self.turns}
+        """The JSON-ready form: ``{"ratios": [...], "turns": n}``, with ``"context": n`` once a server named it."""
+        stored: dict[str, Any] = {"ratios": list(self.ratios), "turns": self.turns}
+        if self.context:
+            stored["context"] = self.context
+        return stored
 
     @classmethod
     def from_stored(cls, value: Any) -> Calibration:
         """Rebuild from :meth:`to_dict`, or from an older file's plain correction factor (one learned ratio)."""
         if isinstance(value, dict):
             ratios = [float(r) for r in value["ratios"]][-WINDOW:]
-            return cls(ratios, max(int(value["turns"]), len(ratios)))
+            return cls(ratios, max(int(value["turns"]), len(ratios)), value.get("context"))
         return cls([float(value)], 1)
 
 
@@ -133,4 +143,7 @@ def check_stored(value: object, where: str = "calibration") -> str:
         return f"'{where}.ratios' must be a list of numbers {bounds}, found {ratios!r}"
     if not isinstance(turns, int) or isinstance(turns, bool) or turns < 0:
         return f"'{where}.turns' must be a whole number of at least 0, found {turns!r}"
+    context = value.get("context", 1)
+    if not isinstance(context, int) or isinstance(context, bool) or context < 1:
+        return f"'{where}.context' must be a whole number of tokens of at least 1, found {context!r}"
     return ""
