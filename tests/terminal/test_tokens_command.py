@@ -41,3 +41,12 @@ def test_after_learning_from_the_provider(make_app):
     assert chat.conversation.counter.correction < 0.9  # the estimate now counts lower, as the provider does
     context = commands.run(app, "/context").output
     assert f"correction x{chat.conversation.counter.correction:.3f}" in context
+
+
+def test_a_context_window_the_server_named_is_shown_with_the_budget_it_leaves(make_app):
+    app = make_app()
+    chat = app.open("small")
+    assert "context of" not in commands.run(app, "/tokens").output  # none named yet
+    chat.session.calibration_for(chat.model).context = 3000  # what a context-length error naming it teaches
+    out = commands.run(app, "/tokens").output
+    assert "context of echo: 3000 tokens, as the server said; requests are kept under 2250" in out
