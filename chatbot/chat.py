@@ -92,8 +92,9 @@ class Chat(OpenSession):
     # --- turns ------------------------------------------------------------------------------------------------
 
     def next_request(self, text: str = "") -> Request:
-        """The request ``text`` would send next, without calling the model or changing anything stored."""
-        return self.conversation.preview_request(text)
+        """The request ``text`` would send next (in its budget), calling no model and changing nothing stored."""
+        budget = message_budget(self.conversation, self._offered(), self.max_output_tokens)
+        return self.conversation.preview_request(text, budget)
 
     def send(self, text: Content) -> Generator[ChatEvent, None, None]:
         """Send ``text`` (with any attached files) as the next user message and stream the reply.
