@@ -168,7 +168,12 @@ class TokenRateLimitError(RateLimitError):
 
 
 class ContextLengthError(ProviderError):
-    """The request is longer than the model's context window."""
+    """The request is longer than the model's context window; ``limit`` is that window in tokens, when the server
+    named it (None when it did not)."""
+
+    def __init__(self, message: str, *, limit: int | None = None) -> None:
+        super().__init__(message)
+        self.limit = limit
 
 
 class ServerError(ProviderError):

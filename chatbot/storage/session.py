@@ -100,6 +100,11 @@ class Session:
         """``model``'s calibration, the one the counter learns into (a new, empty one for a model never seen)."""
         return self.calibration.setdefault(model, Calibration())
 
+    def context_for(self, model: str) -> int | None:
+        """The context window a server named for ``model``, in tokens (None when none has); changes nothing."""
+        calibration = self.calibration.get(model)
+        return calibration.context if calibration else None
+
     # --- changes ----------------------------------------------------------------------------------------------
 
     def set_option(self, key: str, value: Any) -> None:
@@ -141,7 +146,7 @@ class Session:
 
     def _trailer(self) -> dict[str, Any]:
         # a model that has learned nothing yet is left out (its calibration is the default)
-        calibration = {model: c.to_dict() for model, c in self.calibration.items() if c.turns}
+        calibration = {model: c.to_dict() for model, c in self.calibration.items() if c.learned}
         return {"totals": self.totals.to_dict(), "calibration": calibration}
 
     def fields(self) -> dict[str, Any]:

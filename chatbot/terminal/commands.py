@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from chatbot.app import App
+from chatbot.budget import input_budget
 from chatbot.engine.turn import content_text, one_line
 from chatbot.errors import ChatbotError, UsageError
 from chatbot.providers.base import ChatProvider
@@ -188,6 +189,13 @@ def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
         else:
             lines.append(f"  last turn: estimate prompt {u.get('estimated_prompt_tokens')} (no provider count)")
     lines.append(f"  correction for {chat.model}: {counter.calibration.describe()}")
+    context = counter.calibration.context
+    if context:
+        budget = input_budget(chat.conversation.memory.max_input_tokens, context, chat.max_output_tokens)
+        lines.append(
+            f"  context of {chat.model}: {context} tokens, as the server said; requests are kept under {budget} "
+            f"(the rest is room for the reply)"
+        )
     return Result("\n".join(lines))
 
 

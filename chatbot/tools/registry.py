@@ -59,9 +59,9 @@ class Registry:
         return [spec.to_openai() for spec in self.specs()]
 
     def definition_tokens(self, counter: TokenCounter) -> int:
-        """Tokens the ``tools`` parameter adds to every request (0 without tools)."""
-        tools = self.openai_tools()
-        return counter.count(json.dumps(tools)) if tools else 0
+        """Tokens (uncorrected) the ``tools`` parameter adds to every request, as the model's chat template writes
+        them into the prompt (0 without tools)."""
+        return counter.count_tools(self.openai_tools())
 
     def gone(self) -> list[str]:
         """Sources whose tools stopped being available since the last call (each is reported once)."""

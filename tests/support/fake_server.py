@@ -102,9 +102,10 @@ class FakeConfig:
     # a text reply; {"content": str, "tool_calls": [[id, name, arguments], ...]} a reply that calls tools (streamed
     # tool calls interleave and their arguments arrive in pieces). Error modes apply once these run out.
     replies: list[str | dict[str, Any]] = field(default_factory=list)
-    # how ``prompt_tokens`` is counted from the request's messages: e.g. a real template and tokenizer from
-    # tests.support.chat_templates (default: words plus 3 a message)
-    prompt_tokens: Callable[[list[dict[str, Any]]], int] | None = None
+    # how ``prompt_tokens`` is counted from the request's messages (and its ``tools``, passed as a second argument
+    # when the request offers any): e.g. a real template and tokenizer from tests.support.chat_templates (default:
+    # words plus 3 a message, plus the words of the tool definitions)
+    prompt_tokens: Callable[..., int] | None = None
     models: list[str] | None = None  # what GET /models lists (None: just ``model``)
     reject: tuple[str, ...] = ()  # request fields answered with a 400 naming them, as servers do for unknown options
     cached_tokens: int | None = None  # reported as usage.prompt_tokens_details.cached_tokens (capped at the prompt)
@@ -116,6 +117,44 @@ class FakeConfig:
     # "groq": a stream reports usage as Groq does, in ``x_groq.usage`` of the chunk that finishes (asked for or
     # not), never as a separate ``usage`` chunk; "" (default): OpenAI's usage chunk, when include_usage asks for it
     flavour: str = ""
+    # the model's context window: a request whose prompt_tokens (with max_tokens, where the server counts the reply
+    # in, as vLLM and OpenAI do) are over it is answered 400 with the server's own context-length error
+    context: int | None = None
+    context_wording: str = "vllm"  # a key of CONTEXT_ERRORS
+
+
+def _openai_context(context: int, prompt: int, reply: int) -> tuple[int, dict[str, Any]]:
+    asked = f"you requested {prompt + reply} tokens ({prompt} in the messages, {reply} in the completion)"
+    message = f"This model's maximum context length is {context} tokens. However, " + (
+        f"{asked}." if reply else f"your messages resulted in {prompt} tokens."
+    )
+    message += " Please reduce the length of the messages" + (" or completion." if reply else ".")
+    error = {"message": message, "type": "invalid_request_error", "param": "messages"}
+    return 400, {"error": {**error, "code": "context_length_exceeded"}}
+
+
+def _vllm_context(context: int, prompt: int, reply: int) -> tuple[int, dict[str, Any]]:
+    message = (
+        f"This model's maximum context length is {context} tokens. However, you requested {prompt + reply} tokens "
+        f"({prompt} in the messages, {reply} in the completion). Please reduce the length of the messages or "
+        "completion."
+    )
+    return 400, {"object": "error", "message": message, "type": "BadRequestError", "param": None, "code": 400}
+
+
+def _llamacpp_context(context: int, prompt: int, reply: int) -> tuple[int, dict[str, Any]]:
+    message = f"request ({prompt} tokens) exceeds the available context size ({context} tokens), try increasing it"
+    error = {"code": 400, "message": message, "type": "exceed_context_size_error"}
+    return 400, {"error": {**error, "n_prompt_tokens": prompt, "n_ctx": context}}
+
+
+#: a context-length error as each server words it: (context, prompt tokens, max_tokens) -> (status, body).
+#: llama.cpp checks the prompt alone (the reply shares the context as it goes); vLLM and OpenAI add max_tokens.
+CONTEXT_ERRORS: dict[str, Callable[[int, int, int], tuple[int, dict[str, Any]]]] = {
+    "openai": _openai_context,
+    "vllm": _vllm_context,
+    "llamacpp": _llamacpp_context,
+}
 
 
 @dataclass
@@ -128,6 +167,7 @@ class Record:
     #: every request's target as it arrived (a proxy sees absolute URLs) and its Authorization header ("" if none)
     targets: list[str] = field(default_factory=list)
     authorizations: list[str] = field(default_factory=list)
+    context_errors: int = 0  # requests answered with a context-length error (``FakeConfig.context``)
 
     def last_request(self) -> dict[str, Any] | None:
         """The body of the last chat request."""
@@ -141,8 +181,19 @@ def split_text(text: str, n: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)] if text else [""]
 
 
-def _words(messages: list[dict[str, Any]]) -> int:
-    return sum(len(str(m.get("content") or "").split()) + 3 for m in messages)
+def _words(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> int:
+    """The default count: words plus 3 a message, and the words of the tool definitions (servers render them into
+    the prompt)."""
+    words = sum(len(str(m.get("content") or "").split()) + 3 for m in messages)
+    return words + (len(json.dumps(tools).split()) if tools else 0)
+
+
+def prompt_count(cfg: FakeConfig, body: dict[str, Any]) -> int:
+    """``prompt_tokens`` of a request body: its messages and, when it offers tools, their definitions."""
+    count = cfg.prompt_tokens or _words
+    tools = body.get("tools")
+    messages = body.get("messages") or []
+    return count(messages, tools) if tools else count(messages)  # type: ignore[call-arg]
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -200,6 +251,8 @@ class _Handler(BaseHTTPRequestHandler):
             message = f"The model `{body['model']}` does not exist or you do not have access to it."
             self._json(404, {"error": {"message": message, "type": "invalid_request_error", "code": "model_not_found"}})
             return
+        if cfg.context is not None and self._over_context(body):
+            return
         scripted = self._next_scripted()
         if isinstance(scripted, dict):
             self._calls(body, scripted)
@@ -218,9 +271,21 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._whole(body, reply if cfg.whole_reply is None else cfg.whole_reply)
 
+    def _over_context(self, body: dict[str, Any]) -> bool:
+        """Answer a request over the context window with the server's error (True), or leave it alone."""
+        cfg = self.server.config
+        assert cfg.context is not None
+        prompt = prompt_count(cfg, body)
+        reply = 0 if cfg.context_wording == "llamacpp" else int(body.get("max_tokens") or 0)
+        if prompt + reply <= cfg.context:
+            return False
+        self.server.record.context_errors += 1
+        self._json(*CONTEXT_ERRORS[cfg.context_wording](cfg.context, prompt, reply))
+        return True
+
     def _usage(self, body: dict[str, Any], reply: str) -> dict[str, Any]:
         cfg = self.server.config
-        prompt = (cfg.prompt_tokens or _words)(body.get("messages") or [])
+        prompt = prompt_count(cfg, body)
         completion = len(reply.split())
         usage: dict[str, Any] = {"prompt_tokens": prompt, "completion_tokens": completion}
         usage["total_tokens"] = prompt + completion
@@ -437,6 +502,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--whole-reply", help="the reply to non-streamed requests (summaries)")
     parser.add_argument("--whole-delay", type=float, default=0.0, help="seconds before a non-streamed reply")
     parser.add_argument("--flavour", choices=["", "groq"], default="", help="groq: stream usage in x_groq.usage")
+    parser.add_argument("--context", type=int, help="the context window: longer requests get a context error")
+    parser.add_argument("--context-wording", choices=list(CONTEXT_ERRORS), default="vllm")
     args = parser.parse_args(argv)
     prompt_tokens = None
     if args.prompt_tokens != "words":
@@ -460,6 +527,8 @@ def main(argv: list[str] | None = None) -> None:
         whole_reply=args.whole_reply,
         whole_delay=args.whole_delay,
         flavour=args.flavour,
+        context=args.context,
+        context_wording=args.context_wording,
     )
     print(f"listening on {server.base_url}", flush=True)
     try:
