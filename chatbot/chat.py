@@ -28,7 +28,7 @@ from chatbot.errors import (
     SummaryError,
     UsageError,
 )
-from chatbot.events import ChatEvent, Notice, ToolFinished, ToolStarted, TurnDone, request_notices
+from chatbot.events import ChatEvent, Notice, TurnDone, request_notices
 from chatbot.open_session import OpenSession
 from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDelta, ToolCall, Usage
 from chatbot.request_log import RequestLog
@@ -37,7 +37,7 @@ from chatbot.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.summaries import SummaryAhead
-from chatbot.tools.base import ToolOutcome
+from chatbot.tool_round import run_round
 from chatbot.tools.registry import Registry
 
 #: default cap on model calls answered by tool results within one turn
@@ -180,8 +180,8 @@ class Chat(OpenSession):
                 calls = yield from self._reply(request, progress, [] if final else offered)
                 if not calls or final:
                     break
-                for call in progress.open_round(calls):
-                    yield from self._run_call(call, progress)
+                assert self.tools is not None  # (calls come back only when tools were offered)
+                yield from run_round(self.tools, self.confirm_tool, calls, progress)
                 rounds += 1
                 if rounds >= self.max_tool_rounds:
                     yield Notice(
@@ -247,19 +247,6 @@ class Chat(OpenSession):
             self._log("chat", self.model, started, (estimate, None), first=first, error=type(exc).__name__)
             raise
         return calls
-
-    def _run_call(self, call: ToolCall, progress: Progress) -> Generator[ChatEvent, None, None]:
-        """Run one call (after asking, with --confirm-tools) and add its result to ``progress``."""
-        assert self.tools is not None
-        yield ToolStarted(call)
-        if self.confirm_tool is not None and not self.confirm_tool(call):
-            outcome = ToolOutcome(call.name, "Error: the user refused this tool call.", error=True)
-        else:
-            outcome = self.tools.call(call.name, call.arguments)
-        progress.add_result(call, outcome.text)
-        yield ToolFinished(call, outcome.text, outcome.error)
-        if outcome.notice:
-            yield Notice(outcome.notice, True)
 
     def _fit_round(self, request: Request, progress: Progress) -> Generator[ChatEvent, None, Request]:
         """A later round re-sends the turn so far: when that is over budget, older turns make room."""

@@ -38,6 +38,9 @@ class Tool(ABC):
         """False once the tool can no longer run (its MCP server died)."""
         return True
 
+    def close(self) -> None:
+        """Release what the tool holds (a worker process); the run is ending. Nothing by default."""
+
     @abstractmethod
     def run(self, arguments: dict[str, Any], timeout: float) -> str:
         """Run with already-checked ``arguments``; give up with :class:`~chatbot.errors.ToolFailed` after

@@ -63,6 +63,11 @@ class Registry:
         tools = self.openai_tools()
         return counter.count(json.dumps(tools)) if tools else 0
 
+    def close(self) -> None:
+        """Release every tool (the worker processes of ``--functions`` files end)."""
+        for tool in self._tools.values():
+            tool.close()
+
     def gone(self) -> list[str]:
         """Sources whose tools stopped being available since the last call (each is reported once)."""
         sources = {t.spec.source for t in self._tools.values() if not t.available}

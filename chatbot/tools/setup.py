@@ -25,7 +25,8 @@ class Toolbox:
         self.hub = hub
 
     def close(self) -> None:
-        """Close every MCP session (stdio servers exit)."""
+        """Stop the functions' worker processes and close every MCP session (stdio servers exit)."""
+        self.registry.close()
         if self.hub is not None:
             self.hub.close()
             self.hub = None

@@ -1,0 +1,97 @@
+"""Hostile tools: a function that never returns, a model that calls thousands, MCP servers that hang or lie, and
+arguments dressed to hide what a call does."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import chatbot_env, run_chatbot, session_doc
+
+STUCK = '''
+import re
+
+
+def stuck() -> str:
+    """Backtracks for ever, holding the GIL."""
+    return str(re.match(r"(a+)+$", "a" * 40 + "b"))
+
+
+def add(a: int, b: int) -> int:
+    """Add two numbers."""
+    return a + b
+'''
+
+
+@pytest.fixture
+def stuck_file(tmp_path: Path) -> Path:
+    path = tmp_path / "stuck.py"
+    path.write_text(STUCK)
+    return path
+
+
+def tool_messages(cwd: Path, sid: str) -> list[dict]:
+    return [m for t in session_doc(cwd, sid)["turns"] for m in t["messages"] if m["role"] == "tool"]
+
+
+# --- a function that never returns --------------------------------------------------------------------------------
+
+
+def test_a_function_stuck_in_a_regex_is_stopped_after_the_tool_timeout_and_the_turn_goes_on(tmp_path, stuck_file):
+    started = time.monotonic()
+    result = run_chatbot(
+        "--provider", "echo", "--functions", str(stuck_file), "--tool-timeout", "1", "--session", "t",
+        "-p", '@tool stuck {}\n@tool add {"a": 40, "b": 2}',
+        cwd=tmp_path, timeout=60,
+    )  # fmt: skip
+    assert time.monotonic() - started < 30
+    assert result.returncode == 0, result.stderr
+    assert "stuck did not finish within 1 seconds; it was stopped" in result.stderr
+    results = [m["content"] for m in tool_messages(tmp_path, "t")]
+    assert results[0].startswith("Error: stuck did not finish within 1 seconds")
+    assert results[1] == "42"  # the next call ran in a fresh worker
+
+
+def test_sigterm_during_a_stuck_function_exits_143_with_the_turn_kept(tmp_path, stuck_file):
+    (tmp_path / "sessions").mkdir(mode=0o700)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chatbot", "--provider", "echo", "--functions", str(stuck_file),
+         "--session", "t", "-p", "@tool stuck {}"],
+        cwd=tmp_path,
+        env=chatbot_env({"XDG_DATA_HOME": str(tmp_path / ".data"), "CHATBOT_CONFIG": str(tmp_path / "config.toml")}),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    try:
+        while "tool call: stuck" not in proc.stderr.readline():
+            pass
+        time.sleep(0.5)  # inside the regex now
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err
+    turn = session_doc(tmp_path, "t")["turns"][0]
+    assert turn["interrupted"] and "SIGTERM" in turn["messages"][-1]["content"]
+    assert tool_messages(tmp_path, "t")[0]["content"].startswith("Error: not run")
+
+
+def test_a_round_of_too_many_calls_runs_the_first_32_and_answers_the_rest(tmp_path, stuck_file):
+    lines = "\n".join(f'@tool add {{"a": {n}, "b": 0}}' for n in range(40))
+    result = run_chatbot(
+        "--provider", "echo", "--functions", str(stuck_file), "--session", "t", "-p", lines, cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("tool call: add") == 32
+    assert "40 tool calls in one round: the first 32 ran, the other 8 were not run" in result.stderr
+    results = tool_messages(tmp_path, "t")
+    assert len(results) == 40  # every call has its result: the next request stays valid
+    assert [m["content"] for m in results[:32]] == [str(n) for n in range(32)]
+    assert all(m["content"].startswith("Error: not run: more than 32 calls in one round") for m in results[32:])
