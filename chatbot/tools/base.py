@@ -40,6 +40,7 @@ class Tool(ABC):
 
     def close(self) -> None:
         """Release what the tool holds (a worker process); the run is ending. Nothing by default."""
+        return None
 
     @abstractmethod
     def run(self, arguments: dict[str, Any], timeout: float) -> str:

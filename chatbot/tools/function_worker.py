@@ -67,7 +67,8 @@ def main(path: str) -> None:
         _send(answers, {"load_error": exc.message})
         return
     specs = [function_spec(fn, path) for fn in functions.values()]
-    _send(answers, {"tools": [{"name": s.name, "description": s.description, "parameters": s.parameters} for s in specs]})
+    tools = [{"name": s.name, "description": s.description, "parameters": s.parameters} for s in specs]
+    _send(answers, {"tools": tools})
     for line in requests:
         try:
             request = json.loads(line)

@@ -138,7 +138,7 @@ def import_functions(path: str) -> dict[str, Callable[..., Any]]:
     except (Exception, SystemExit) as exc:  # the user's file (it may even exit): say what went wrong, no traceback
         sys.modules.pop(module_name, None)
         raise ToolSourceError(f"--functions {path} failed to load: {type(exc).__name__}: {exc}") from None
-    functions = {
+    functions: dict[str, Callable[..., Any]] = {
         name: fn
         for name, fn in vars(module).items()
         if inspect.isfunction(fn) and not name.startswith("_") and fn.__module__ == module_name

@@ -3,7 +3,6 @@ arguments dressed to hide what a call does."""
 
 from __future__ import annotations
 
-import json
 import signal
 import subprocess
 import sys
