@@ -170,7 +170,7 @@ class Chat(OpenSession):
 
     def _turn(self, request: Request) -> Generator[ChatEvent, None, TurnDone]:
         """One turn: ask the model; while it calls tools, run them and ask again; store the whole exchange."""
-        progress = Progress(time.monotonic())
+        progress = Progress(time.monotonic(), self.conversation.turns)
         offered = self.tools.openai_tools() if self.tools else []
         rounds = 0
         try:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import chatbot_env, run_chatbot, session_doc
+from tests.support.cli import chatbot_env, openai_flags, run_chatbot, session_doc
+from tests.support.fake_server import FakeServer
 
 STUCK = '''
 import re
@@ -94,3 +95,22 @@ def test_a_round_of_too_many_calls_runs_the_first_32_and_answers_the_rest(tmp_pa
     assert len(results) == 40  # every call has its result: the next request stays valid
     assert [m["content"] for m in results[:32]] == [str(n) for n in range(32)]
     assert all(m["content"].startswith("Error: not run: more than 32 calls in one round") for m in results[32:])
+
+
+# --- tool call ids ------------------------------------------------------------------------------------------------
+
+
+def test_tool_call_ids_that_a_server_repeats_are_unique_in_the_session(tmp_path, stuck_file):
+    call = {"content": "", "tool_calls": [["c", "add", '{"a": 1, "b": 2}']]}
+    replies = [call, call, call, "first done", call, "second done"]
+    with FakeServer(replies=replies) as server:
+        result = run_chatbot(
+            *openai_flags(server.base_url), "--functions", str(stuck_file), "--session", "t",
+            stdin="one\ntwo\n", cwd=tmp_path,
+        )  # fmt: skip
+        sent = server.record.requests[-1]["messages"]
+    assert result.returncode == 0, result.stderr
+    ids = [m["tool_call_id"] for m in tool_messages(tmp_path, "t")]
+    assert len(ids) == 4 and len(set(ids)) == 4, ids
+    assert ids[:3] == ["c", "c_0", "c_1"]
+    assert len({m["tool_call_id"] for m in sent if m["role"] == "tool"}) == 4  # and so is what the model is sent
