@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import shlex
 import tempfile
 import threading
@@ -25,6 +26,8 @@ from chatbot.tools.base import Tool, ToolSpec
 
 #: seconds to start a server, initialize the session and list its tools
 CONNECT_TIMEOUT = 20.0
+# the loggers the SDK writes to (its client session logs under the bare name "client")
+_SDK_LOGGERS = ("mcp", "mcp_types", "client")
 
 
 def is_http(server: str) -> bool:
@@ -77,7 +80,9 @@ class McpServer:
         argv = shlex.split(self.address)
         if not argv:
             raise ToolSourceError("--mcp needs a URL or a command line")
-        return stdio_client(StdioServerParameters(command=argv[0], args=argv[1:]), errlog=self._stderr)
+        # bytes that are not UTF-8 make a junk line (skipped), not a dead connection
+        params = StdioServerParameters(command=argv[0], args=argv[1:], encoding_error_handler="replace")
+        return stdio_client(params, errlog=self._stderr)
 
     async def run(self, ready: Future[list[Any]]) -> None:
         """Connect, list the tools (handed to ``ready``), then hold the session open until stopped."""
@@ -155,6 +160,18 @@ class McpTool(Tool):
         return self.server.hub.submit(self.server.call(self.spec.name, arguments, timeout), timeout + 5, self)
 
 
+def silence_sdk_logging() -> None:
+    """Keep the SDK's own log (a traceback for every junk line a server writes) off the chat.
+
+    What goes wrong reaches the user as one ``chatbot:`` warning per server, from this module; the SDK logs under
+    ``mcp.*`` and, for its client session, under ``client``.
+    """
+    for name in _SDK_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [logging.NullHandler()]
+        logger.propagate = False
+
+
 class McpHub:
     """The background event-loop thread and every MCP server connected through it."""
 
@@ -163,6 +180,7 @@ class McpHub:
             import mcp  # noqa: F401 - fail early with an install hint
         except ImportError:
             raise ToolSourceError("--mcp needs the mcp SDK: pip install 'chatbot[mcp]'") from None
+        silence_sdk_logging()
         self.loop = asyncio.new_event_loop()
         self.servers: list[McpServer] = []
         self._thread = threading.Thread(target=self.loop.run_forever, name="chatbot-mcp", daemon=True)

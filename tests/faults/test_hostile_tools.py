@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import chatbot_env, openai_flags, run_chatbot, session_doc
+from tests.support import hostile_mcp
+from tests.support.cli import assert_clean, chatbot_env, openai_flags, run_chatbot, session_doc
 from tests.support.fake_server import FakeServer
 
 STUCK = '''
@@ -114,3 +115,48 @@ def test_tool_call_ids_that_a_server_repeats_are_unique_in_the_session(tmp_path,
     assert len(ids) == 4 and len(set(ids)) == 4, ids
     assert ids[:3] == ["c", "c_0", "c_1"]
     assert len({m["tool_call_id"] for m in sent if m["role"] == "tool"}) == 4  # and so is what the model is sent
+
+
+# --- MCP servers that break the rules -----------------------------------------------------------------------------
+
+
+def test_a_schema_with_a_list_of_types_checks_arguments_instead_of_crashing(tmp_path):
+    schema = {"type": "object", "properties": {"q": {"anyOf": [{"type": ["string", "null"]}]}}, "required": ["q"]}
+    server = hostile_mcp.command(schema=schema)
+    result = run_chatbot(
+        "--provider", "echo", "--mcp", server, "--session", "t",
+        "-p", '@tool echo {"q": 5}\n@tool echo {"q": null}\n@tool echo {}',
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    bad, good, missing = (m["content"] for m in tool_messages(tmp_path, "t"))
+    assert bad.startswith("Error: the arguments do not fit the tool's schema: 'q': 5 is not valid")
+    assert good == '{"q": null}'
+    assert missing == "Error: the arguments do not fit the tool's schema: missing required argument 'q'"
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [["not json", '{"jsonrpc": "2.0", "method": 5}'], ["\ud800 a lone surrogate"]],
+    ids=["junk-lines", "lone-surrogate"],
+)
+def test_junk_on_a_servers_stdout_never_reaches_the_chat(tmp_path, junk):
+    result = run_chatbot(
+        "--provider", "echo", "--mcp", hostile_mcp.command(junk=junk), "--session", "t",
+        "-p", '@tool echo {"text": "hi"}', cwd=tmp_path, timeout=60,
+    )  # fmt: skip
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    assert "pydantic" not in result.stderr and "Failed to parse" not in result.stderr
+    assert [m["content"] for m in tool_messages(tmp_path, "t")] == ['{"text": "hi"}']
+
+
+def test_an_http_url_that_is_not_mcp_is_one_warning_line(tmp_path):
+    with FakeServer() as server:
+        result = run_chatbot("--provider", "echo", "--mcp", server.base_url, "-p", "hi", cwd=tmp_path, timeout=60)
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert [line for line in lines if "could not be reached" in line] == lines[:1], result.stderr
+    assert all(line.startswith("chatbot: ") for line in lines), result.stderr
