@@ -24,8 +24,13 @@ from typing import Any
 from chatbot.errors import ToolFailed, ToolSourceError
 from chatbot.tools.base import Tool, ToolSpec
 
-#: seconds to start a server, initialize the session and list its tools
+#: seconds to start a server, initialize the session and list its tools (at most; --tool-timeout when shorter)
 CONNECT_TIMEOUT = 20.0
+#: seconds a server is given to finish when chatbot closes (the SDK closes its stdin, then SIGTERMs and SIGKILLs
+#: its process group, each step bounded); a session still open after this is cancelled, which does the same
+CLOSE_GRACE = 2.0
+#: seconds the closing may take in all, for every server at once
+CLOSE_TIMEOUT = 10.0
 # the loggers the SDK writes to (its client session logs under the bare name "client")
 _SDK_LOGGERS = ("mcp", "mcp_types", "client")
 
@@ -66,6 +71,7 @@ class McpServer:
         self.alive = False
         self.error = ""  # why it is not alive
         self.session: Any = None
+        self.task: asyncio.Task[None] | None = None  # the connection task, cancelled when it will not end
         self._stop: asyncio.Event | None = None
         # closed with the process; the server's own log goes here so it cannot scribble over the terminal UI
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
@@ -84,22 +90,28 @@ class McpServer:
         params = StdioServerParameters(command=argv[0], args=argv[1:], encoding_error_handler="replace")
         return stdio_client(params, errlog=self._stderr)
 
-    async def run(self, ready: Future[list[Any]]) -> None:
-        """Connect, list the tools (handed to ``ready``), then hold the session open until stopped."""
+    async def run(self, ready: Future[list[Any]], timeout: float) -> None:
+        """Connect within ``timeout`` seconds, list the tools (handed to ``ready``), then hold the session open until
+        stopped. However it ends, leaving the transport stops a stdio server's whole process group (the SDK starts it
+        in a session of its own and kills that on the way out)."""
         from mcp.client.session import ClientSession
 
         self._stop = asyncio.Event()
+        self.task = asyncio.current_task()
         try:
             async with AsyncExitStack() as stack:
-                read, write = await stack.enter_async_context(self._transport())
-                self.session = await stack.enter_async_context(ClientSession(read, write))
-                await self.session.initialize()
-                listed = await self.session.list_tools()
+                async with asyncio.timeout(timeout):  # a server that never answers initialize is given up
+                    read, write = await stack.enter_async_context(self._transport())
+                    self.session = await stack.enter_async_context(ClientSession(read, write))
+                    await self.session.initialize()
+                    listed = await self.session.list_tools()
                 self.alive = True
                 ready.set_result(list(listed.tools))
                 await self._stop.wait()
         except BaseException as exc:  # the SDK raises exception groups; all mean the same: this server is gone
-            self.error = describe_error(exc) + self._stderr_tail()
+            why = describe_error(exc)
+            late = why == "TimeoutError" and not self.alive  # (asyncio.timeout's, possibly in an exception group)
+            self.error = (f"no answer within {timeout:g} seconds" if late else why) + self._stderr_tail()
             if not ready.done():
                 ready.set_exception(ToolSourceError(self.error))
             if isinstance(exc, asyncio.CancelledError):
@@ -175,7 +187,9 @@ def silence_sdk_logging() -> None:
 class McpHub:
     """The background event-loop thread and every MCP server connected through it."""
 
-    def __init__(self) -> None:
+    def __init__(self, connect_timeout: float = CONNECT_TIMEOUT) -> None:
+        """``connect_timeout``: seconds each server gets to start, answer ``initialize`` and list its tools."""
+        self.connect_timeout = connect_timeout
         try:
             import mcp  # noqa: F401 - fail early with an install hint
         except ImportError:
@@ -191,12 +205,12 @@ class McpHub:
         server = McpServer(self, address)
         self.servers.append(server)
         ready: Future[list[Any]] = Future()
-        asyncio.run_coroutine_threadsafe(server.run(ready), self.loop)
+        running = asyncio.run_coroutine_threadsafe(server.run(ready, self.connect_timeout), self.loop)
         try:
-            listed = ready.result(CONNECT_TIMEOUT)
-        except FutureTimeout:
-            server.error = f"no answer within {CONNECT_TIMEOUT:g} seconds"
-            self.loop.call_soon_threadsafe(server.stop)
+            listed = ready.result(self.connect_timeout + CLOSE_TIMEOUT)  # the task gives up first, and says why
+        except FutureTimeout:  # the loop itself is stuck
+            running.cancel()
+            server.error = f"no answer within {self.connect_timeout:g} seconds"
             raise ToolSourceError(f"MCP server {address} could not be reached: {server.error}") from None
         except ToolSourceError as exc:
             raise ToolSourceError(f"MCP server {address} could not be reached: {exc.message}") from None
@@ -227,16 +241,23 @@ class McpHub:
             raise ToolFailed(f"MCP server {server.address} stopped ({server.error}); its tools are gone") from None
 
     def close(self) -> None:
-        """Close every session (stdio servers end with it) and stop the loop thread."""
+        """Close every session, then stop the loop thread. A server that does not end is killed with its process
+        group: on every way out (an answer, an error, Ctrl-C, SIGTERM), no stdio server outlives chatbot."""
         for server in self.servers:
             self.loop.call_soon_threadsafe(server.stop)
         pending = asyncio.run_coroutine_threadsafe(self._drain(), self.loop)
         with contextlib.suppress(Exception):  # closing is best effort: the process is ending anyway
-            pending.result(5)
+            pending.result(CLOSE_GRACE + CLOSE_TIMEOUT)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(5)
 
     async def _drain(self) -> None:
-        tasks = [t for t in asyncio.all_tasks(self.loop) if t is not asyncio.current_task()]
-        if tasks:
-            await asyncio.wait(tasks, timeout=4)
+        """Wait for the connection tasks to end; cancel those still stuck (connecting, or in a call)."""
+        tasks = [s.task for s in self.servers if s.task is not None and not s.task.done()]
+        if not tasks:
+            return
+        _done, stuck = await asyncio.wait(tasks, timeout=CLOSE_GRACE)
+        for task in stuck:
+            task.cancel()  # leaving the transport kills the server's process group (shielded, bounded by the SDK)
+        if stuck:
+            await asyncio.wait(stuck, timeout=CLOSE_TIMEOUT)

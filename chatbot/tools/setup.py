@@ -33,18 +33,25 @@ class Toolbox:
 
 
 def open_tools(servers: Sequence[str], files: Sequence[str], *, timeout: float) -> Toolbox:
-    """Load ``files`` and connect to ``servers``; problems with servers land in ``registry.warnings``."""
-    registry = Registry(timeout=timeout)
-    for path in files:
-        registry.add(load_functions(path))
-    hub = None
-    if servers:
-        from chatbot.tools.mcp_client import McpHub  # the mcp SDK loads only when a server is named
+    """Load ``files`` and connect to ``servers``; problems with servers land in ``registry.warnings``.
 
-        hub = McpHub()
-        for server in servers:
-            try:
-                registry.add(hub.connect(server))
-            except ToolSourceError as exc:
-                registry.warnings.append(f"{exc.message}; its tools are not available")
-    return Toolbox(registry, hub)
+    A server gets ``timeout`` seconds (at most ``CONNECT_TIMEOUT``) to start and list its tools. Whatever stops
+    this half-way (a file that does not load, Ctrl-C, SIGTERM) stops what was already started.
+    """
+    toolbox = Toolbox(Registry(timeout=timeout), None)
+    try:
+        for path in files:
+            toolbox.registry.add(load_functions(path))
+        if servers:
+            from chatbot.tools.mcp_client import CONNECT_TIMEOUT, McpHub  # the SDK loads only when a server is named
+
+            toolbox.hub = McpHub(connect_timeout=min(timeout, CONNECT_TIMEOUT))
+            for server in servers:
+                try:
+                    toolbox.registry.add(toolbox.hub.connect(server))
+                except ToolSourceError as exc:
+                    toolbox.registry.warnings.append(f"{exc.message}; its tools are not available")
+    except BaseException:
+        toolbox.close()
+        raise
+    return toolbox

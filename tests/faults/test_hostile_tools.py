@@ -3,6 +3,8 @@ arguments dressed to hide what a call does."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import subprocess
 import sys
@@ -160,3 +162,66 @@ def test_an_http_url_that_is_not_mcp_is_one_warning_line(tmp_path):
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert [line for line in lines if "could not be reached" in line] == lines[:1], result.stderr
     assert all(line.startswith("chatbot: ") for line in lines), result.stderr
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"  # a zombie has ended; only its parent's wait is missing
+
+
+def _gone_soon(pid: int, seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not _alive(pid):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.fixture
+def silent_server(tmp_path):
+    """A stdio server that never answers ``initialize`` and ignores SIGTERM; killed after the test whatever happens."""
+    pid_file = tmp_path / "server.pid"
+    yield hostile_mcp.command(silent=True, pid_file=str(pid_file)), pid_file
+    if pid_file.exists():
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+
+
+def test_a_server_that_never_answers_initialize_is_given_up_and_does_not_outlive_chatbot(tmp_path, silent_server):
+    server, pid_file = silent_server
+    started = time.monotonic()
+    result = run_chatbot(
+        "--provider", "echo", "--mcp", server, "--tool-timeout", "2", "-p", "hi", cwd=tmp_path, timeout=60
+    )  # fmt: skip
+    assert time.monotonic() - started < 20
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    assert "could not be reached: no answer within 2 seconds" in result.stderr
+    assert _gone_soon(int(pid_file.read_text()))
+
+
+def test_sigterm_while_a_server_is_starting_leaves_no_server_behind(tmp_path, silent_server):
+    server, pid_file = silent_server
+    (tmp_path / "sessions").mkdir(mode=0o700)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chatbot", "--provider", "echo", "--mcp", server, "-p", "hi"],
+        cwd=tmp_path,
+        env=chatbot_env({"XDG_DATA_HOME": str(tmp_path / ".data"), "CHATBOT_CONFIG": str(tmp_path / "config.toml")}),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 20
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err
+    assert _gone_soon(int(pid_file.read_text()))
