@@ -37,7 +37,7 @@ from chatbot.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.summaries import SummaryAhead
-from chatbot.tool_round import run_round
+from chatbot.tool_round import run_round, tool_notices
 from chatbot.tools.registry import Registry
 
 #: default cap on model calls answered by tool results within one turn
@@ -111,8 +111,7 @@ class Chat(OpenSession):
     def _send(self, text: Content) -> Generator[ChatEvent, None, None]:
         text = self.outbox.take(text)
         self._pending = text
-        for source in self.tools.gone() if self.tools is not None else []:  # (a registry with none left is falsy)
-            yield Notice(f"MCP server {source} stopped; its tools are gone (the chat goes on without them)", True)
+        yield from tool_notices(self.tools, self.conversation.counter, self.conversation.memory.max_input_tokens)
         if self._ahead.waiting(self.conversation):
             yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
         message: Message = {"role": "user", "content": text}
@@ -152,7 +151,8 @@ class Chat(OpenSession):
 
     def tool_definition_tokens(self) -> int:
         """Tokens the tool definitions add to every request (they ride beside the messages)."""
-        return self.tools.definition_tokens(self.conversation.counter) if self.tools else 0
+        budget = self.conversation.memory.max_input_tokens
+        return self.tools.definition_tokens(self.conversation.counter, budget) if self.tools else 0
 
     def _message_budget(self) -> int | None:
         # the tool definitions are part of what the model reads, so they come out of the same budget
@@ -171,7 +171,8 @@ class Chat(OpenSession):
     def _turn(self, request: Request) -> Generator[ChatEvent, None, TurnDone]:
         """One turn: ask the model; while it calls tools, run them and ask again; store the whole exchange."""
         progress = Progress(time.monotonic(), self.conversation.turns)
-        offered = self.tools.openai_tools() if self.tools else []
+        budget = self.conversation.memory.max_input_tokens  # (tools that do not fit in it are left out)
+        offered = self.tools.openai_tools(self.conversation.counter, budget) if self.tools else []
         rounds = 0
         try:
             while True:

@@ -7,8 +7,9 @@ the user is told once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 
+from chatbot.engine.tokens import TokenCounter
 from chatbot.events import ChatEvent, Notice, ToolFinished, ToolStarted
 from chatbot.providers.base import ToolCall
 from chatbot.rounds import Progress
@@ -21,6 +22,17 @@ MAX_CALLS_PER_ROUND = 32
 NOT_RUN_OVER_CAP = (
     f"Error: not run: more than {MAX_CALLS_PER_ROUND} calls in one round; ask again for the ones you still need."
 )
+
+
+def tool_notices(tools: Registry | None, counter: TokenCounter, budget: int) -> Iterator[Notice]:
+    """What the user hears about the tools before a turn: servers that stopped, tools that do not fit (each once)."""
+    if tools is None:
+        return
+    for source in tools.gone():
+        yield Notice(f"MCP server {source} stopped; its tools are gone (the chat goes on without them)", True)
+    left_out = tools.left_out_notice(counter, budget)
+    if left_out:
+        yield Notice(left_out, True)
 
 
 def run_round(

@@ -225,3 +225,28 @@ def test_sigterm_while_a_server_is_starting_leaves_no_server_behind(tmp_path, si
     assert proc.returncode == 143, err
     assert "Traceback" not in err
     assert _gone_soon(int(pid_file.read_text()))
+
+
+# --- tool definitions that cannot fit ----------------------------------------------------------------------------
+
+
+def test_a_tool_with_a_huge_description_is_left_out_with_one_notice_and_the_others_work(tmp_path):
+    server = hostile_mcp.command(tools=2, huge_first=1_000_000)
+    result = run_chatbot(
+        "--provider", "echo", "--mcp", server, "--session", "t",
+        stdin='@tool echo_1 {"text": "hi"}\nand again\n', cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("left out") == 1, result.stderr
+    assert "1 tool left out" in result.stderr and "echo" in result.stderr
+    assert [m["content"] for m in tool_messages(tmp_path, "t")] == ['{"text": "hi"}']
+    assert len(session_doc(tmp_path, "t")["turns"]) == 2
+
+
+def test_three_thousand_tools_are_cut_to_what_fits_and_the_chat_goes_on(tmp_path):
+    server = hostile_mcp.command(tools=3000)
+    result = run_chatbot("--provider", "echo", "--mcp", server, "-p", "@tool echo {}", cwd=tmp_path, timeout=120)
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("left out") == 1 and "tool echo result: {}" in result.stderr, result.stderr

@@ -10,7 +10,8 @@ argument, a JSON object::
 - ``pid_file``: write the process id there first;
 - ``junk``: lines written to stdout before every answer (not JSON-RPC at all; may hold a lone surrogate);
 - ``tools``: how many tools to list (``echo``, ``echo_1``, ...), ``description``: each one's description,
-  ``schema``: each one's ``inputSchema``.
+  ``schema``: each one's ``inputSchema``; ``huge_first``: the first one's description is this many characters
+  (``x x x ...``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,11 @@ def _send(message: dict[str, Any], junk: list[str]) -> None:
 def _tools(behaviour: dict[str, Any]) -> list[dict[str, Any]]:
     names = ["echo"] + [f"echo_{n}" for n in range(1, int(behaviour.get("tools", 1)))]
     description = behaviour.get("description", "Answer with the arguments.")
-    return [{"name": n, "description": description, "inputSchema": behaviour.get("schema", OPEN_SCHEMA)} for n in names]
+    schema = behaviour.get("schema", OPEN_SCHEMA)
+    tools = [{"name": n, "description": description, "inputSchema": schema} for n in names]
+    if behaviour.get("huge_first"):
+        tools[0]["description"] = ("x " * behaviour["huge_first"])[: behaviour["huge_first"]]
+    return tools
 
 
 def _answer(request: dict[str, Any], behaviour: dict[str, Any]) -> dict[str, Any] | None:
