@@ -234,7 +234,7 @@ def test_a_tool_with_a_huge_description_is_left_out_with_one_notice_and_the_othe
     server = hostile_mcp.command(tools=2, huge_first=1_000_000)
     result = run_chatbot(
         "--provider", "echo", "--mcp", server, "--session", "t",
-        stdin='@tool echo_1 {"text": "hi"}\nand again\n', cwd=tmp_path, timeout=120,
+        stdin='@tool echo_1 {"text": "hi"}\nand again\n/tools\n', cwd=tmp_path, timeout=120,
     )  # fmt: skip
     assert_clean(result)
     assert result.returncode == 0, result.stderr
@@ -242,6 +242,8 @@ def test_a_tool_with_a_huge_description_is_left_out_with_one_notice_and_the_othe
     assert "1 tool left out" in result.stderr and "echo" in result.stderr
     assert [m["content"] for m in tool_messages(tmp_path, "t")] == ['{"text": "hi"}']
     assert len(session_doc(tmp_path, "t")["turns"]) == 2
+    listed = result.stdout[result.stdout.index("tool(s) the model may call") :]
+    assert "echo    [left out: does not fit] x x x" in listed and "echo_1  Answer with the arguments." in listed
 
 
 def test_three_thousand_tools_are_cut_to_what_fits_and_the_chat_goes_on(tmp_path):
