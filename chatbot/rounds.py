@@ -56,10 +56,10 @@ class Progress:
 
     def open_round(self, calls: list[ToolCall]) -> list[ToolCall]:
         """The reply asked for ``calls``: store it as an assistant message; return the calls with ids unique in the
-        session (a repeated id gets the first free ``_0``, ``_1``, ... suffix)."""
+        session (a repeated id gets the first free suffix ``_N``, from N = the call's place in the round)."""
         unique = []
-        for call in calls:
-            new_id, n = call.id, 0
+        for n, call in enumerate(calls):
+            new_id = call.id
             while new_id in self._ids:
                 new_id, n = f"{call.id}_{n}", n + 1
             self._ids.add(new_id)
