@@ -27,9 +27,14 @@ from chatbot.tools.base import Tool, ToolSpec
 
 #: seconds the worker may take to import the file and list its functions
 LOAD_TIMEOUT = 30.0
-# the worker imports the very package this process runs (not whatever the current folder holds: -P)
+# the worker imports the very package this process runs, never a module planted in the current folder (-c puts ""
+# first on the path; -P, Python 3.11+, keeps it off from the start)
 _ROOT = str(Path(__file__).resolve().parents[2])
-_BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from chatbot.tools.function_worker import main; main(sys.argv[2])"
+_BOOT = (
+    "import sys; sys.path[:] = [sys.argv[1], *(p for p in sys.path if p)]; "
+    "from chatbot.tools.function_worker import main; main(sys.argv[2])"
+)
+_SAFE_PATH = ["-P"] if sys.version_info >= (3, 11) else []
 
 
 class _Timeout(Exception):
@@ -49,7 +54,7 @@ class FunctionProcess:
     def start(self) -> list[ToolSpec]:
         """Start the worker and return the tools of the file. Raises ToolSourceError when it does not load."""
         self.process = subprocess.Popen(
-            [sys.executable, "-P", "-c", _BOOT, _ROOT, self.path],
+            [sys.executable, *_SAFE_PATH, "-c", _BOOT, _ROOT, self.path],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,

@@ -14,8 +14,10 @@ import contextlib
 import json
 import logging
 import shlex
+import sys
 import tempfile
 import threading
+from collections.abc import AsyncIterator
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import AsyncExitStack
@@ -62,6 +64,27 @@ def result_text(content: list[Any], structured: Any) -> str:
     return "\n".join(parts)
 
 
+@contextlib.asynccontextmanager
+async def _deadline(seconds: float) -> AsyncIterator[None]:
+    """``asyncio.timeout`` (Python 3.11+), or the same by hand on 3.10: cancel this task at the deadline and raise
+    TimeoutError. The block runs in this task, as the SDK's contexts entered in it require."""
+    if sys.version_info >= (3, 11):
+        async with asyncio.timeout(seconds):
+            yield
+        return
+    task, fired = asyncio.current_task(), []  # pragma: no cover - Python 3.10
+    assert task is not None
+    handle = asyncio.get_running_loop().call_later(seconds, lambda: (fired.append(True), task.cancel()))
+    try:
+        yield
+    except asyncio.CancelledError:
+        if fired:
+            raise TimeoutError from None
+        raise
+    finally:
+        handle.cancel()
+
+
 class McpServer:
     """One server: its connection task on the hub's loop, its tools, whether it is still alive."""
 
@@ -100,7 +123,7 @@ class McpServer:
         self.task = asyncio.current_task()
         try:
             async with AsyncExitStack() as stack:
-                async with asyncio.timeout(timeout):  # a server that never answers initialize is given up
+                async with _deadline(timeout):  # a server that never answers initialize is given up
                     read, write = await stack.enter_async_context(self._transport())
                     self.session = await stack.enter_async_context(ClientSession(read, write))
                     await self.session.initialize()
