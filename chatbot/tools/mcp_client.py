@@ -28,10 +28,8 @@ from chatbot.tools.base import Tool, ToolSpec
 
 #: seconds to start a server, initialize the session and list its tools (at most; --tool-timeout when shorter)
 CONNECT_TIMEOUT = 20.0
-#: seconds a server is given to finish when chatbot closes (the SDK closes its stdin, then SIGTERMs and SIGKILLs
-#: its process group, each step bounded); a session still open after this is cancelled, which does the same
-CLOSE_GRACE = 2.0
-#: seconds the closing may take in all, for every server at once
+#: seconds the closing may take in all, for every server at once (the SDK closes a stdio server's stdin, waits 2 s,
+#: then SIGTERMs its process group, waits 2 s, then SIGKILLs it)
 CLOSE_TIMEOUT = 10.0
 # the loggers the SDK writes to (its client session logs under the bare name "client")
 _SDK_LOGGERS = ("mcp", "mcp_types", "client")
@@ -94,7 +92,8 @@ class McpServer:
         self.alive = False
         self.error = ""  # why it is not alive
         self.session: Any = None
-        self.task: asyncio.Task[None] | None = None  # the connection task, cancelled when it will not end
+        self.task: asyncio.Task[None] | None = None  # the connection task
+        self.connecting = False  # still starting: cancelled at close (once closing, it is never interrupted)
         self._stop: asyncio.Event | None = None
         # closed with the process; the server's own log goes here so it cannot scribble over the terminal UI
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
@@ -123,11 +122,15 @@ class McpServer:
         self.task = asyncio.current_task()
         try:
             async with AsyncExitStack() as stack:
-                async with _deadline(timeout):  # a server that never answers initialize is given up
-                    read, write = await stack.enter_async_context(self._transport())
-                    self.session = await stack.enter_async_context(ClientSession(read, write))
-                    await self.session.initialize()
-                    listed = await self.session.list_tools()
+                self.connecting = True
+                try:
+                    async with _deadline(timeout):  # a server that never answers initialize is given up
+                        read, write = await stack.enter_async_context(self._transport())
+                        self.session = await stack.enter_async_context(ClientSession(read, write))
+                        await self.session.initialize()
+                        listed = await self.session.list_tools()
+                finally:
+                    self.connecting = False
                 self.alive = True
                 ready.set_result(list(listed.tools))
                 await self._stop.wait()
@@ -270,17 +273,17 @@ class McpHub:
             self.loop.call_soon_threadsafe(server.stop)
         pending = asyncio.run_coroutine_threadsafe(self._drain(), self.loop)
         with contextlib.suppress(Exception):  # closing is best effort: the process is ending anyway
-            pending.result(CLOSE_GRACE + CLOSE_TIMEOUT)
+            pending.result(CLOSE_TIMEOUT + 1)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(5)
 
     async def _drain(self) -> None:
-        """Wait for the connection tasks to end; cancel those still stuck (connecting, or in a call)."""
+        """Wait for the connection tasks to end. One still connecting (a server that has not answered
+        ``initialize``) is cancelled: leaving its transport kills the server's process group. One already closing is
+        never cancelled, which could cut the SDK's kill escalation short."""
         tasks = [s.task for s in self.servers if s.task is not None and not s.task.done()]
-        if not tasks:
-            return
-        _done, stuck = await asyncio.wait(tasks, timeout=CLOSE_GRACE)
-        for task in stuck:
-            task.cancel()  # leaving the transport kills the server's process group (shielded, bounded by the SDK)
-        if stuck:
-            await asyncio.wait(stuck, timeout=CLOSE_TIMEOUT)
+        for server in self.servers:
+            if server.connecting and server.task is not None:
+                server.task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=CLOSE_TIMEOUT)
