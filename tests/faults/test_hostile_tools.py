@@ -157,8 +157,9 @@ def test_junk_on_a_servers_stdout_never_reaches_the_chat(tmp_path, junk):
 
 
 def test_an_http_url_that_is_not_mcp_is_one_warning_line(tmp_path):
-    with FakeServer() as server:
-        result = run_chatbot("--provider", "echo", "--mcp", server.base_url, "-p", "hi", cwd=tmp_path, timeout=60)
+    with FakeServer() as server:  # it answers the initialize POST with a chat completion: JSON, but not JSON-RPC
+        url = f"{server.base_url}/chat/completions"
+        result = run_chatbot("--provider", "echo", "--mcp", url, "-p", "hi", cwd=tmp_path, timeout=60)
     assert_clean(result)
     assert result.returncode == 0, result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
