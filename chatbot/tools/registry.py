@@ -79,7 +79,7 @@ class Registry:
         with a 1 MB description): beyond that the largest are left out first, so the most tools stay offered.
         """
         specs = self.specs()
-        known, sizes = self._sizes.setdefault(id(counter), (counter, {}))
+        _counter, sizes = self._sizes.setdefault(id(counter), (counter, {}))
         for spec in specs:
             if spec.name not in sizes:
                 sizes[spec.name] = counter.count(json.dumps(spec.to_openai()))
