@@ -28,7 +28,7 @@ from chatbot.errors import (
     SummaryError,
     UsageError,
 )
-from chatbot.events import ChatEvent, Notice, ToolFinished, ToolStarted, TurnDone, request_notices
+from chatbot.events import ChatEvent, Notice, TurnDone, request_notices
 from chatbot.open_session import OpenSession
 from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDelta, ToolCall
 from chatbot.request_log import RequestLog
@@ -37,7 +37,7 @@ from chatbot.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_roun
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.summaries import SummaryAhead
-from chatbot.tools.base import ToolOutcome
+from chatbot.tool_round import run_round, tool_notices
 from chatbot.tools.registry import Registry
 
 #: default cap on model calls answered by tool results within one turn
@@ -112,8 +112,7 @@ class Chat(OpenSession):
     def _send(self, text: Content) -> Generator[ChatEvent, None, None]:
         text = self.outbox.take(text)
         self._pending = text
-        for source in self.tools.gone() if self.tools is not None else []:  # (a registry with none left is falsy)
-            yield Notice(f"MCP server {source} stopped; its tools are gone (the chat goes on without them)", True)
+        yield from tool_notices(self.tools, self.conversation.counter, self.conversation.memory.max_input_tokens)
         if self._ahead.waiting(self.conversation):
             yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
         message: Message = {"role": "user", "content": text}
@@ -154,7 +153,8 @@ class Chat(OpenSession):
 
     def tool_definition_tokens(self) -> int:
         """Tokens the tool definitions add to every request (they ride beside the messages)."""
-        return self.tools.definition_tokens(self.conversation.counter) if self.tools else 0
+        budget = self.conversation.memory.max_input_tokens
+        return self.tools.definition_tokens(self.conversation.counter, budget) if self.tools else 0
 
     def _offered(self) -> int:
         # the tool definitions a turn's first call offers (none with --max-tool-rounds 0): they take budget
@@ -171,8 +171,9 @@ class Chat(OpenSession):
 
     def _turn(self, request: Request) -> Generator[ChatEvent, None, TurnDone]:
         """One turn: ask the model; while it calls tools, run them and ask again; store the whole exchange."""
-        progress = Progress(time.monotonic())
-        offered = self.tools.openai_tools() if self.tools else []
+        progress = Progress(time.monotonic(), self.conversation.turns)
+        budget = self.conversation.memory.max_input_tokens  # (tools that do not fit in it are left out)
+        offered = self.tools.openai_tools(self.conversation.counter, budget) if self.tools else []
         rounds = 0
         try:
             while True:
@@ -181,8 +182,8 @@ class Chat(OpenSession):
                 calls = yield from self._reply(request, sent, progress, [] if final else offered)
                 if not calls or final:
                     break
-                for call in progress.open_round(calls):
-                    yield from self._run_call(call, progress)
+                assert self.tools is not None  # (calls come back only when tools were offered)
+                yield from run_round(self.tools, self.confirm_tool, calls, progress)
                 rounds += 1
                 if rounds >= self.max_tool_rounds:
                     yield Notice(
@@ -250,19 +251,6 @@ class Chat(OpenSession):
             self._log("chat", self.model, started, (estimate, None), first=first, error=type(exc).__name__)
             raise
         return calls
-
-    def _run_call(self, call: ToolCall, progress: Progress) -> Generator[ChatEvent, None, None]:
-        """Run one call (after asking, with --confirm-tools) and add its result to ``progress``."""
-        assert self.tools is not None
-        yield ToolStarted(call)
-        if self.confirm_tool is not None and not self.confirm_tool(call):
-            outcome = ToolOutcome(call.name, "Error: the user refused this tool call.", error=True)
-        else:
-            outcome = self.tools.call(call.name, call.arguments)
-        progress.add_result(call, outcome.text)
-        yield ToolFinished(call, outcome.text, outcome.error)
-        if outcome.notice:
-            yield Notice(outcome.notice, True)
 
     def _log(self, kind: str, model: str, started: float, estimate: tuple[int, int | None], **more: Any) -> None:
         """One line in the request log (--log-requests), when there is one."""

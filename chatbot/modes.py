@@ -34,14 +34,14 @@ def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) ->
     """Send one message and write the reply to ``out`` as plain text; notices go to stderr. Returns the turn."""
     from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
     from chatbot.providers.base import ReasoningDelta, TextDelta
-    from chatbot.terminal.waiting import WAIT_NOTICE, watch
+    from chatbot.terminal.waiting import wait_notice, watch
     from chatbot.tools.base import describe_call, preview
 
     done: TurnDone | None = None
     wrote = False
     events = app.chat.send(text)
     try:
-        for event in watch(events, lambda: notice(WAIT_NOTICE)):
+        for event in watch(events, lambda last: notice(wait_notice(last))):
             if isinstance(event, TextDelta):
                 out.write(clean(event.text))
                 out.flush()

@@ -23,7 +23,19 @@ ALLOWED: dict[str, set[str]] = {
     "terminal": {"errors", "engine", "providers", "storage", "tools", "core"},
     "top": {"errors", "engine", "providers", "storage", "tools", "core", "terminal"},  # cli.py and the package face
 }
-CORE = {"chat", "app", "budget", "events", "rounds", "attach", "request_log", "summaries", "retry", "open_session"}
+CORE = {
+    "chat",
+    "app",
+    "budget",
+    "events",
+    "rounds",
+    "tool_round",
+    "attach",
+    "request_log",
+    "summaries",
+    "retry",
+    "open_session",
+}
 TOP = {
     "cli",
     "flags",

@@ -140,7 +140,8 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
     )
     if app.tools:
         lines.append(
-            f"the request also carries {len(app.tools.specs())} tool definition(s), about "
+            f"the request also carries {len(app.tools.openai_tools(counter, conv.memory.max_input_tokens))} tool "
+            "definition(s), about "
             f"{chat.tool_definition_tokens()} tokens, counted in the budget (/tools lists them)"
         )
     if request.summary_included:
@@ -340,9 +341,17 @@ def _tools(app: App, arg: str, confirm: Confirm | None) -> Result:
         f"{len(specs)} tool(s) the model may call (sent with every request, "
         f"about {app.chat.tool_definition_tokens()} tokens):"
     ]
+    conv = app.chat.conversation
+    fitting = app.tools.fitting(conv.counter, conv.memory.max_input_tokens) if app.tools else ([], [])
+    left_out = {s.name for s in fitting[1]}
     for source in dict.fromkeys(s.source for s in specs):
         lines.append(f"from {source}:")
-        lines += [f"  {s.name:<{width}}  {preview(s.description, 70)}" for s in specs if s.source == source]
+        lines += [
+            f"  {s.name:<{width}}  {'[left out: does not fit] ' if s.name in left_out else ''}"
+            f"{preview(s.description, 70)}"
+            for s in specs
+            if s.source == source
+        ]
     return Result("\n".join(lines))
 
 

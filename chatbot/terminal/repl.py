@@ -29,8 +29,8 @@ from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
 from chatbot.terminal import commands
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.render import make_console, make_stream
-from chatbot.terminal.waiting import WAIT_NOTICE, watch
-from chatbot.tools.base import describe_call, preview
+from chatbot.terminal.waiting import wait_notice, watch
+from chatbot.tools.base import describe_call, preview, shown_arguments
 
 HISTORY_MAX_BYTES = 512 * 1024
 
@@ -99,6 +99,7 @@ class Repl:
         self.app = app
         self.one_shot = one_shot  # -p: the process ends after this turn, so there is no /retry to suggest
         self._always: set[str] = set()  # tools the user allowed for the rest of the run
+        self._asking = False  # a --confirm-tools question waits for the user (no "waiting for..." notice then)
         if confirm_tools:
             app.confirm_tool = self._confirm_tool
         self.plain = plain
@@ -183,9 +184,10 @@ class Repl:
         events = chat.send(text)
         shown: list[bool] = []  # the wait notice only before the reply starts: later the live tail is on screen
 
-        def waiting() -> None:
-            if not shown:
-                self._notice(WAIT_NOTICE)
+        def waiting(last: object) -> None:
+            # not once the reply shows (its live tail is on screen), nor while the user is asked about a tool call
+            if not shown and not self._asking:
+                self._notice(wait_notice(last))
 
         try:
             for event in watch(events, waiting):
@@ -322,11 +324,18 @@ class Repl:
         if call.name in self._always:
             return True
         session: PromptSession[str] = PromptSession(**{k: v for k, v in self._pt_io.items() if v is not None})
-        question = f"run {describe_call(call.name, call.arguments, 200)}? [y]es / [n]o / [a]lways for {call.name} "
+        name = preview(call.name, 60)
+        # what is confirmed is what was shown, whole: no cut, no padding that pushes the rest out of view
+        self.console.print(Text(f"{name} is to run with these arguments ({len(call.arguments):,} characters):"))
+        self.console.print(Text(shown_arguments(call.arguments) or "(none)", style="bold"))
+        self._asking = True
         try:
-            answer = session.prompt(question).strip().lower()
+            answer = session.prompt(f"run {name} with these arguments? [y]es / [n]o / [a]lways for {name} ")
         except EOFError:
             return False
+        finally:
+            self._asking = False
+        answer = answer.strip().lower()
         if answer in ("a", "always"):
             self._always.add(call.name)
             return True
