@@ -1,0 +1,86 @@
+"""Junk from a server, a malformed flag or file, a bug of the app's own: one ``chatbot:`` line, never a traceback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.support.cli import assert_clean, one_error_line, openai_flags, run_chatbot
+from tests.support.hostile_server import Answer, HostileServer, reply
+
+#: what servers have sent as ``tool_calls``: not a list, a list of non-objects, an object whose function is a string
+JUNK_TOOL_CALLS = ["abc", 5, [5], {"function": "x"}, [{"function": "x"}], [{"index": "a", "function": {"name": 5}}]]
+
+
+def sse(body: object) -> bytes:
+    return b"data: " + json.dumps(body).encode() + b"\n\n"
+
+
+@pytest.mark.parametrize("junk", JUNK_TOOL_CALLS, ids=repr)
+def test_junk_tool_calls_in_a_stream_are_skipped(tmp_path, junk):
+    odd = sse({"choices": [{"index": 0, "delta": {"content": "ok", "tool_calls": junk}}]})
+    with HostileServer(Answer(events=[odd, *reply(" fine")])) as server:
+        result = run_chatbot(*openai_flags(server.base_url), "-p", "hi", cwd=tmp_path)
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "ok fine\n" and "Warning" not in result.stderr
+
+
+@pytest.mark.parametrize("junk", JUNK_TOOL_CALLS, ids=repr)
+def test_junk_tool_calls_in_a_whole_answer_are_skipped(tmp_path, junk):
+    message = {"role": "assistant", "content": "whole", "tool_calls": junk}
+    body = {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
+    with HostileServer(Answer(body=json.dumps(body).encode(), content_type="application/json")) as server:
+        result = run_chatbot(*openai_flags(server.base_url), "--no-stream", "-p", "hi", cwd=tmp_path)
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "whole\n" and "Warning" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("body", "listed"),
+    [
+        ({"data": [5, {"id": None}, {"id": {"x": 1}}, "m2", {"id": "good"}]}, "  good\n"),
+        ({"data": [{"id": None}]}, "the endpoint of provider openai lists no models; name one with --model\n"),
+    ],
+)
+def test_junk_entries_in_the_model_list_are_skipped(tmp_path, body, listed):
+    with HostileServer(Answer(body=json.dumps(body).encode(), content_type="application/json")) as server:
+        result = run_chatbot(*openai_flags(server.base_url), "--list-models", cwd=tmp_path)
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == listed
+
+
+@pytest.mark.parametrize("body", [b'{"data": 5}', b'{"data": "abc"}', b"[1]", b"<html>hello</html>"])
+def test_a_model_list_that_is_not_one_is_named(tmp_path, body):
+    with HostileServer(Answer(body=body, content_type="application/json")) as server:
+        result = run_chatbot(*openai_flags(server.base_url), "--list-models", cwd=tmp_path)
+    assert result.returncode == 5
+    assert "answered the list of models with something else" in one_error_line(result)
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("postgresql://h:notaport/db", "Port could not be cast"),
+        ("postgresql://[::1/db", "Invalid IPv6 URL"),
+        ("postgresql://u:secret@h:99999/db", "Port out of range"),
+    ],
+)
+def test_a_malformed_store_url_is_one_line_with_status_2(tmp_path, url, why):
+    result = run_chatbot("--provider", "echo", "--store", url, "-p", "hi", cwd=tmp_path)
+    assert result.returncode == 2
+    line = one_error_line(result)
+    assert "not a valid postgresql:// URL" in line and why in line and "secret" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "nested", ["a = " + "[" * 100_000 + "]" * 100_000, "a = " + "{b=" * 5000 + "1" + "}" * 5000], ids=["arrays", "tables"]
+)
+def test_a_config_file_nested_too_deeply_is_one_config_error(tmp_path, nested):
+    (tmp_path / "config.toml").write_text(nested + "\n")
+    result = run_chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "nested too deeply" in one_error_line(result)
