@@ -77,7 +77,9 @@ def test_a_malformed_store_url_is_one_line_with_status_2(tmp_path, url, why):
 
 
 @pytest.mark.parametrize(
-    "nested", ["a = " + "[" * 100_000 + "]" * 100_000, "a = " + "{b=" * 5000 + "1" + "}" * 5000], ids=["arrays", "tables"]
+    "nested",
+    ["a = " + "[" * 100_000 + "]" * 100_000, "a = " + "{b=" * 5000 + "1" + "}" * 5000],
+    ids=["arrays", "tables"],
 )
 def test_a_config_file_nested_too_deeply_is_one_config_error(tmp_path, nested):
     (tmp_path / "config.toml").write_text(nested + "\n")
