@@ -142,6 +142,11 @@ class Repl:
             except ChatbotError as exc:
                 self._error(exc.message)
                 return False
+            except Interrupted:
+                raise  # SIGTERM, SIGHUP: leave
+            except KeyboardInterrupt:  # Ctrl-C stops a slow command (/models on a silent server), not the app
+                self._notice(f"{line.split()[0]} cancelled")
+                return False
             if result.output:
                 self.console.print(Text(clean(result.output), style="dim" if result.notice else ""))
             if result.clipboard is not None:

@@ -4,6 +4,7 @@ blocks the prompt."""
 from __future__ import annotations
 
 import base64
+import time
 
 import pytest
 
@@ -42,3 +43,22 @@ def test_copy_puts_on_the_clipboard_what_the_screen_showed(spawn, tmp_path):
     assert "ls -la" in shown and "curl" not in shown
     assert code == "ls -la\n"
     assert "curl" not in whole and "\x1b" not in whole and "ls -la" in whole
+
+
+def test_ctrl_c_during_a_slow_command_cancels_it_and_the_chat_goes_on(spawn, tmp_path):
+    silent = Answer(hang=60, body=b'{"data": []}', content_type="application/json")
+    with HostileServer(silent, Answer(events=reply("still here"))) as server:
+        child = spawn(*openai_flags(server.base_url), "--session", "slow", "--timeout", "120")
+        child.expect("›")
+        child.sendline("/models")
+        time.sleep(1.5)  # the server keeps the request open: the command waits
+        child.sendintr()
+        child.expect("/models cancelled")
+        child.expect("›")
+        child.sendline("are you there?")
+        child.expect("still here")
+        child.expect("›")
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
