@@ -94,12 +94,13 @@ def _check_combinations(args: argparse.Namespace) -> None:
 def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
     """The system message for new sessions: --system, --system-file or --role."""
     if args.system_file:
-        from chatbot.attach import decode_text
+        from chatbot.attach import MAX_TEXT_BYTES, decode_text, read_limited
 
-        try:
-            text = decode_text(Path(args.system_file).expanduser().read_bytes(), args.system_file)
-        except OSError as exc:
-            raise UsageError(f"cannot read --system-file {args.system_file}: {exc.strerror or exc}") from None
+        name = f"--system-file {args.system_file}"
+        data, size = read_limited(Path(args.system_file).expanduser(), MAX_TEXT_BYTES, name)
+        if size > MAX_TEXT_BYTES:
+            raise UsageError(f"{name} is {size:,} bytes; a system message can be at most {MAX_TEXT_BYTES:,}")
+        text = decode_text(data, args.system_file)
         if not text.strip():
             raise UsageError(f"--system-file {args.system_file} is empty")
         return text.strip()

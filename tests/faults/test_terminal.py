@@ -4,6 +4,7 @@ blocks the prompt."""
 from __future__ import annotations
 
 import base64
+import os
 import time
 
 import pytest
@@ -62,3 +63,17 @@ def test_ctrl_c_during_a_slow_command_cancels_it_and_the_chat_goes_on(spawn, tmp
         child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_file_on_a_fifo_is_refused_and_the_prompt_comes_back(spawn, tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    child = spawn("--provider", "echo", "--session", "ff", env={"CHATBOT_ECHO_DELAY": "0"})
+    child.expect("›")
+    child.sendline("/file pipe")
+    child.expect("error: pipe is a named pipe")
+    child.expect("›")
+    child.sendline("/file")
+    child.expect("no files attached")
+    child.expect("›")
+    child.sendeof()
+    child.expect(pexpect.EOF)
