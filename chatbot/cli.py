@@ -33,6 +33,16 @@ RETRIES = 2  # a failed request (no answer, 429, 5xx) is tried this many more ti
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``chatbot`` script. Returns the exit status."""
+    try:
+        return _main(argv)
+    except Exception as exc:  # a bug no layer expected: one line, the traceback in a log file, status 70
+        from chatbot.crash import report
+
+        return report(exc)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """Parse, run, and turn every expected failure into one line and its exit status."""
     from chatbot import config
     from chatbot.terminal.safety import guard_process, quiet_stdout
 
@@ -172,6 +182,12 @@ def session_mode(
         app = _make_app(args, store, toolbox, system, cfg)
         try:
             return _run_mode(app, args, system, attachments)
+        except Exception as exc:
+            if not isinstance(exc, (ChatbotError, OSError)):  # a bug: what the session holds must not go with it
+                from chatbot.crash import rescue_open_session
+
+                rescue_open_session(app)
+            raise
         finally:
             app.close()
     finally:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
+from pathlib import Path
 
 import pytest
 
-from tests.support.cli import assert_clean, one_error_line, openai_flags, run_chatbot
+from tests.support.cli import ROOT, assert_clean, one_error_line, openai_flags, run_chatbot
 from tests.support.hostile_server import Answer, HostileServer, reply
 
 #: what servers have sent as ``tool_calls``: not a list, a list of non-objects, an object whose function is a string
@@ -86,3 +89,46 @@ def test_a_config_file_nested_too_deeply_is_one_config_error(tmp_path, nested):
     result = run_chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path)
     assert result.returncode == 2
     assert "nested too deeply" in one_error_line(result)
+
+
+# --- the last line of defence: a bug of the app's own -----------------------------------------------------------
+
+# loaded by the child's interpreter at start-up (sitecustomize, found on PYTHONPATH): the chat's accounting breaks
+# after a turn is recorded and before it is saved, as a bug there would
+FAULT = """
+import chatbot.engine.usage
+
+def broken(self, *args, **kwargs):
+    raise RuntimeError("injected fault: the totals cannot be added up")
+
+chatbot.engine.usage.Totals.add_request = broken
+"""
+
+
+def run_with_fault(tmp_path, *args: str, stdin: str = ""):
+    plugin = tmp_path / "fault"
+    plugin.mkdir()
+    (plugin / "sitecustomize.py").write_text(FAULT)
+    pythonpath = f"{plugin}{os.pathsep}{ROOT}"
+    return run_chatbot(*args, cwd=tmp_path, stdin=stdin, env={"PYTHONPATH": pythonpath, "CHATBOT_ECHO_DELAY": "0"})
+
+
+def test_a_bug_is_one_line_with_status_70_and_the_traceback_in_a_private_log(tmp_path):
+    result = run_with_fault(tmp_path, "--provider", "echo", "--session", "s1", "-p", "remember the milk")
+    assert result.returncode == 70
+    line = one_error_line(result)
+    assert line.startswith("chatbot: internal error: RuntimeError: injected fault: the totals cannot be added up")
+    log = Path(line.rsplit("(details in ", 1)[1].rstrip(")"))
+    assert log.is_relative_to(tmp_path / ".data") and stat.S_IMODE(log.stat().st_mode) == 0o600
+    assert "Traceback" in log.read_text() and "add_request" in log.read_text()
+
+
+def test_a_bug_after_a_turn_was_shown_keeps_the_turn_in_a_rescue_file(tmp_path):
+    result = run_with_fault(tmp_path, "--provider", "echo", "--session", "s1", stdin="remember the milk\n")
+    assert result.returncode == 70 and "remember the milk" in result.stdout  # the reply was shown...
+    assert not (tmp_path / "sessions" / "s1.json").exists()  # ...and never saved: the bug came first
+    [kept] = [line for line in result.stderr.splitlines() if line.startswith("chatbot: warning: session s1 was kept")]
+    rescued = Path(kept.split(" was kept in ", 1)[1].split(" (copy it", 1)[0])
+    turns = json.loads(rescued.read_text())["turns"]
+    assert turns[0]["messages"][0]["content"] == "remember the milk"
+    assert stat.S_IMODE(rescued.stat().st_mode) == 0o600
