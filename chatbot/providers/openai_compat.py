@@ -109,7 +109,7 @@ def _pieces(value: object) -> list[Mapping[str, Any]]:
 
 def tool_calls_from_message(message: Mapping[str, Any]) -> tuple[ToolCall, ...]:
     """The tool calls of a whole (non-streamed) assistant message; pieces that name no function are junk, skipped."""
-    calls = []
+    calls: list[ToolCall] = []
     for raw in _pieces(message.get("tool_calls")):
         parts = _CallParts()
         parts.add(raw)
