@@ -97,7 +97,11 @@ class StoreUnavailable(SessionError):
 
 class SaveFailed(SessionError):
     """A session could not be written (read-only directory, full disk, file size limit); the message says where
-    the session was rescued to, when it could be."""
+    the session was rescued to, when it could be, and ``rescued`` names that file (None: no rescue file took it)."""
+
+    def __init__(self, message: str, *, rescued: str | None = None) -> None:
+        super().__init__(message)
+        self.rescued = rescued
 
 
 class OutputError(ChatbotError):

@@ -24,12 +24,12 @@ from chatbot.app import App
 from chatbot.attach import Content
 from chatbot.engine.text import clean, is_blank
 from chatbot.errors import BudgetError, ChatbotError, Interrupted, OutputError
-from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
+from chatbot.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
 from chatbot.terminal import commands
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.render import make_console, make_stream
-from chatbot.terminal.waiting import WAIT_NOTICE, watch
+from chatbot.terminal.waiting import wait_notice, watch
 from chatbot.tools.base import describe_call, preview
 
 HISTORY_MAX_BYTES = 512 * 1024
@@ -186,11 +186,11 @@ class Repl:
         stream = make_stream(self.console, plain=self.plain, show_reasoning=self.show_reasoning)
         done: TurnDone | None = None
         events = chat.send(text)
-        shown: list[bool] = []  # the wait notice only before the reply starts: later the live tail is on screen
+        shown: list[bool] = []  # the server's wait notice only before the reply starts: later the tail is on screen
 
-        def waiting() -> None:
-            if not shown:
-                self._notice(WAIT_NOTICE)
+        def waiting(last: object) -> None:
+            if not shown or isinstance(last, Saving):
+                self._notice(wait_notice(last))
 
         try:
             for event in watch(events, waiting):
