@@ -232,6 +232,8 @@ class Repl:
             self._error(f"{exc.message}{retry}")
             return exc.exit_code
         finally:
+            with contextlib.suppress(Exception):  # after a bug too, the live display ends: the cursor comes back
+                stream.abort("")  # (nothing to do once the reply finished or was aborted above)
             events.close()  # on any other failure too, before the caller releases the session's lock
         if done is not None:
             self._usage_line(done)

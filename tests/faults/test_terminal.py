@@ -4,12 +4,15 @@ blocks the prompt."""
 from __future__ import annotations
 
 import base64
+import io
+import json
 import os
 import time
+from pathlib import Path
 
 import pytest
 
-from tests.support.cli import openai_flags
+from tests.support.cli import ROOT, openai_flags
 from tests.support.hostile_server import Answer, HostileServer, reply
 
 pexpect = pytest.importorskip("pexpect")
@@ -77,3 +80,24 @@ def test_file_on_a_fifo_is_refused_and_the_prompt_comes_back(spawn, tmp_path):
     child.expect("›")
     child.sendeof()
     child.expect(pexpect.EOF)
+
+
+def test_a_bug_mid_reply_gives_the_terminal_back_and_keeps_the_turn(spawn, tmp_path):
+    from tests.faults.test_no_traceback import FAULT
+
+    (tmp_path / "fault").mkdir()
+    (tmp_path / "fault" / "sitecustomize.py").write_text(FAULT)  # the accounting breaks once the reply is shown
+    plugin = {"PYTHONPATH": f"{tmp_path / 'fault'}{os.pathsep}{ROOT}", "CHATBOT_ECHO_DELAY": "0.01"}
+    child = spawn("--provider", "echo", "--session", "bug", env=plugin)
+    child.logfile_read = screen = io.StringIO()
+    child.expect("›")
+    child.sendline("remember the milk")
+    child.expect("chatbot: warning: session bug was kept in (\\S+) ")
+    rescued = json.loads(Path(child.match.group(1)).read_text())
+    child.expect("chatbot: internal error: RuntimeError: injected fault")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 70
+    assert rescued["turns"][0]["messages"][0]["content"] == "remember the milk"
+    shown = screen.getvalue()  # the live display hid the cursor while the reply streamed: it was ended, so it is back
+    assert shown.rfind("\x1b[?25h") > shown.rfind("\x1b[?25l") > 0
