@@ -62,7 +62,10 @@ def write_log(exc: BaseException) -> tuple[Path | None, str]:
 
 def report(exc: BaseException) -> int:
     """Tell the user about an unexpected ``exc`` in one line (the details go to a log file); the exit status."""
-    path, problem = write_log(exc)
+    try:
+        path, problem = write_log(exc)
+    except Exception as log_exc:  # noqa: BLE001 - the one line must come out whatever else is broken
+        path, problem = None, f"{type(log_exc).__name__}: {log_exc}"
     where = f"details in {path}" if path else f"no log could be written: {problem}"
     message = " ".join(str(exc).split())[:300]
     _stderr(f"chatbot: internal error: {type(exc).__name__}: {clean(message)} ({where})")
