@@ -16,7 +16,7 @@ from chatbot.events import Saving
 T = TypeVar("T")
 
 WAIT_NOTICE = "waiting for the server… (Ctrl-C cancels)"
-SAVE_NOTICE = "saving the session: waiting for the session store (the database) to answer…"
+SAVE_NOTICE = "saving the session: waiting for the session store (its database or disk)…"
 WAIT_DELAY = 3.0
 
 
