@@ -28,7 +28,7 @@ from chatbot.errors import (
     SummaryError,
     UsageError,
 )
-from chatbot.events import ChatEvent, Notice, TurnDone, request_notices
+from chatbot.events import ChatEvent, Notice, Saving, TurnDone, request_notices
 from chatbot.open_session import OpenSession
 from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDelta, ToolCall
 from chatbot.request_log import RequestLog
@@ -203,6 +203,7 @@ class Chat(OpenSession):
                 self._record(request, progress, interrupted=True, mark=f"[the turn stopped: {exc.message}]")
                 self._pending = None
             raise
+        yield Saving()
         if progress.finish_reason is None and progress.answer().strip():
             # the stream just ended (no finish reason, no [DONE]): a reply cut short must not pass for a whole one
             return self._record(request, progress, interrupted=True, mark=INCOMPLETE_MARK)

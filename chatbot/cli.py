@@ -35,6 +35,16 @@ RETRIES = 2  # a failed request (no answer, 429, 5xx) is tried this many more ti
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``chatbot`` script. Returns the exit status."""
+    try:
+        return _main(argv)
+    except Exception as exc:  # a bug no layer expected: one line, the traceback in a log file, status 70
+        from chatbot.crash import report
+
+        return report(exc)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """Parse, run, and turn every expected failure into one line and its exit status."""
     from chatbot import config
     from chatbot.terminal.safety import guard_process, quiet_stdout
 
@@ -106,12 +116,13 @@ def _check_combinations(args: argparse.Namespace) -> None:
 def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
     """The system message for new sessions: --system, --system-file or --role."""
     if args.system_file:
-        from chatbot.attach import decode_text
+        from chatbot.attach import MAX_TEXT_BYTES, decode_text, read_limited
 
-        try:
-            text = decode_text(Path(args.system_file).expanduser().read_bytes(), args.system_file)
-        except OSError as exc:
-            raise UsageError(f"cannot read --system-file {args.system_file}: {exc.strerror or exc}") from None
+        name = f"--system-file {args.system_file}"
+        data, size = read_limited(Path(args.system_file).expanduser(), MAX_TEXT_BYTES, name)
+        if size > MAX_TEXT_BYTES:
+            raise UsageError(f"{name} is {size:,} bytes; a system message can be at most {MAX_TEXT_BYTES:,}")
+        text = decode_text(data, args.system_file)
         if not text.strip():
             raise UsageError(f"--system-file {args.system_file} is empty")
         return text.strip()
@@ -193,7 +204,14 @@ def session_mode(
             remembered = reattach(app, timeout=args.tool_timeout)
             if remembered is not None:
                 run.callback(remembered.close)
-        return _run_mode(app, args, system, attachments)
+        try:
+            return _run_mode(app, args, system, attachments)
+        except Exception as exc:
+            if not isinstance(exc, (ChatbotError, OSError)):  # a bug: what the session holds must not go with it
+                from chatbot.crash import rescue_open_session
+
+                rescue_open_session(app)
+            raise
 
 
 def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachments: list[Attachment]) -> int:

@@ -97,6 +97,8 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion: [[[[...]]]] exhausts the stack
+        raise ConfigError(f"{path}: not a usable config file: its values are nested too deeply") from None
     actions = flag_actions(parser)
     values: dict[str, Any] = {}
     roles: dict[str, str] = {}

@@ -31,11 +31,17 @@ process ends with. The CLI prints ``chatbot: <message>`` and exits with the code
         └── ConnectionFailed
 
     KeyboardInterrupt ── Interrupted   (a signal or a closed output stopped a reply: handled like Ctrl-C)
+
+Anything else is a bug (``INTERNAL_ERROR``, 70, EX_SOFTWARE): still one line, ``chatbot: internal error: <type>:
+<message> (details in <log file>)``; the traceback goes to a private log file and the open session to a rescue file.
 """
 
 from __future__ import annotations
 
 import signal
+
+#: the exit status of an exception no layer expected (a bug): EX_SOFTWARE of sysexits.h
+INTERNAL_ERROR = 70
 
 
 class ChatbotError(Exception):
@@ -91,7 +97,11 @@ class StoreUnavailable(SessionError):
 
 class SaveFailed(SessionError):
     """A session could not be written (read-only directory, full disk, file size limit); the message says where
-    the session was rescued to, when it could be."""
+    the session was rescued to, when it could be, and ``rescued`` names that file (None: no rescue file took it)."""
+
+    def __init__(self, message: str, *, rescued: str | None = None) -> None:
+        super().__init__(message)
+        self.rescued = rescued
 
 
 class OutputError(ChatbotError):

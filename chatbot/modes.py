@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from chatbot.engine.text import clean, is_blank
-from chatbot.errors import ChatbotError, Interrupted, OutputError, UsageError
+from chatbot.errors import ChatbotError, Interrupted, OutputError, SaveFailed, UsageError
 
 if TYPE_CHECKING:
     from chatbot.app import App
@@ -72,14 +72,25 @@ def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) ->
         if broken:
             raise
         raise OutputError(f"cannot write the reply to standard output: {exc.strerror}; the turn is saved") from None
-    except ChatbotError:
+    except ChatbotError as exc:
         if wrote:  # a failed attempt's partial line is ended and marked, so a retry's reply does not glue onto it
             with contextlib.suppress(OSError):
-                out.write("\n[failed: this partial reply was not stored]\n")
+                out.write(f"\n{failed_mark(app, exc)}\n")
                 out.flush()
         raise
     finally:
         events.close()
+
+
+def failed_mark(app: App, exc: ChatbotError) -> str:
+    """The line that ends a reply cut by ``exc`` in plain output: where what was shown went."""
+    if isinstance(exc, SaveFailed):
+        if exc.rescued:
+            return f"[not saved in the session store: this reply was kept in {exc.rescued}]"
+        return "[not saved: the session store refused it and no rescue file could be written]"
+    if app.chat.pending is None:  # the turn was recorded (tools had run): kept, marked with the reason
+        return f"[stopped: {exc.message}; what came so far is stored]"
+    return "[failed: this partial reply was not stored]"
 
 
 def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:

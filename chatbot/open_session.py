@@ -128,4 +128,6 @@ class OpenSession:
                 if path
                 else f"it could not be kept anywhere either ({problem})"
             )
-            raise SaveFailed(f"cannot save session {self.session.id}: {reason}; {where}") from None
+            raise SaveFailed(
+                f"cannot save session {self.session.id}: {reason}; {where}", rescued=str(path) if path else None
+            ) from None

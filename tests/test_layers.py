@@ -42,6 +42,7 @@ TOP = {
     "modes",
     "config",
     "oneshot",
+    "crash",
     "reattach",
     "envfile",
     "local_sessions",

@@ -56,7 +56,9 @@ def import_sessions(directory: str | os.PathLike[str], store: SessionStore) -> I
             report.refused.append(f"{path.name}: the file name is not a session id")
             continue
         try:
-            data, problem = decode_session(path.read_bytes())
+            data, problem = decode_session(files.read_regular(path)[0])  # a FIFO or /dev/zero is refused unread
+        except files.NotRegularFile as exc:
+            data, problem = {}, f"it is {exc.strerror}"
         except OSError as exc:
             data, problem = {}, f"cannot read it: {exc.strerror}"
         if problem:

@@ -24,7 +24,7 @@ from chatbot.app import App
 from chatbot.attach import Content
 from chatbot.engine.text import clean, is_blank
 from chatbot.errors import BudgetError, ChatbotError, Interrupted, OutputError
-from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
+from chatbot.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
 from chatbot.terminal import commands
 from chatbot.terminal.clipboard import osc52
@@ -143,6 +143,11 @@ class Repl:
             except ChatbotError as exc:
                 self._error(exc.message)
                 return False
+            except Interrupted:
+                raise  # SIGTERM, SIGHUP: leave
+            except KeyboardInterrupt:  # Ctrl-C stops a slow command (/models on a silent server), not the app
+                self._notice(f"{line.split()[0]} cancelled")
+                return False
             if result.output:
                 self.console.print(Text(clean(result.output), style="dim" if result.notice else ""))
             if result.clipboard is not None:
@@ -182,11 +187,12 @@ class Repl:
         stream = make_stream(self.console, plain=self.plain, show_reasoning=self.show_reasoning)
         done: TurnDone | None = None
         events = chat.send(text)
-        shown: list[bool] = []  # the wait notice only before the reply starts: later the live tail is on screen
+        shown: list[bool] = []  # the server's wait notice only before the reply starts: later the tail is on screen
 
         def waiting(last: object) -> None:
-            # not once the reply shows (its live tail is on screen), nor while the user is asked about a tool call
-            if not shown and not self._asking:
+            # not once the reply shows (its live tail is on screen), nor while the user is asked about a tool call;
+            # a slow save is told even after the reply
+            if (not shown and not self._asking) or isinstance(last, Saving):
                 self._notice(wait_notice(last))
 
         try:
@@ -229,6 +235,8 @@ class Repl:
             self._error(f"{exc.message}{retry}")
             return exc.exit_code
         finally:
+            with contextlib.suppress(Exception):  # after a bug too, the live display ends: the cursor comes back
+                stream.abort("")  # (nothing to do once the reply finished or was aborted above)
             events.close()  # on any other failure too, before the caller releases the session's lock
         if done is not None:
             self._usage_line(done)

