@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import MutableMapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from chatbot.providers.table import PROVIDERS
 
@@ -21,8 +21,7 @@ KEY_VARIABLES = frozenset(info.key_env for info in PROVIDERS.values() if info.ke
 _MAX_NAMED = 8  # ignored names listed in the notice; more are counted
 
 
-@dataclass(frozen=True)
-class DotEnv:
+class DotEnv(NamedTuple):  # (not a dataclass: --version and --help must not pay for importing dataclasses)
     """What ``.env`` held: the key variables taken into the environment, and every other name, ignored."""
 
     taken: frozenset[str] = frozenset()
