@@ -61,7 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             quiet_stdout()  # the interpreter's last flush of stdout would fail again, with a traceback
         return exc.exit_code
     except KeyboardInterrupt as exc:
-        stderr_line("")
+        note = exc.note if isinstance(exc, Interrupted) else ""  # a save it stopped: where the session was rescued
+        stderr_line(f"chatbot: {clean(note)}" if note else "")
         return exc.exit_code if isinstance(exc, Interrupted) else 130
     except BrokenPipeError:
         # the reader went away (`chatbot ... | head`): stop quietly, like other Unix tools killed by SIGPIPE
@@ -152,7 +153,13 @@ def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
     elif args.import_sessions is not None:
         from chatbot.storage.transfer import import_sessions
 
-        print(import_sessions(args.import_sessions, store).summary(args.import_sessions, store.location))
+        report = import_sessions(args.import_sessions, store)
+        print(report.summary(args.import_sessions, store.location))
+        if report.refused and not (report.imported or report.updated or report.unchanged):
+            from chatbot.errors import SessionError
+
+            stderr_line(f"chatbot: nothing was imported from {clean(args.import_sessions)}: every session was refused")
+            return SessionError.exit_code
     else:
         return None
     return 0
@@ -182,7 +189,14 @@ def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachment
     """Open the session and run terminal, one-shot or script mode."""
     from chatbot import modes
 
-    chat = app.open(args.session, latest=args.cont)
+    session_id = args.session
+    if args.cont:  # the newest session that loads: damaged ones are skipped, each named
+        from chatbot.storage.base import latest_healthy
+
+        session_id, skipped = latest_healthy(app.store.list_sessions())
+        for info in skipped:
+            notice(f"-c skips session {info.id}, which cannot be loaded: {info.broken}", warning=True)
+    chat = app.open(session_id, latest=session_id is None and args.cont)
     chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
     if system is not None and chat.conversation.turns and system != chat.conversation.system:
         notice("--system shapes new sessions only; this one keeps its own (/system TEXT changes it)")

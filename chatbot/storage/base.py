@@ -127,3 +127,14 @@ def make_id(taken: Callable[[str], bool], where: str) -> str:
         if not taken(sid):
             return sid
     raise SessionError(f"could not find an unused session id in {where}")
+
+
+def latest_healthy(listing: list[SessionInfo]) -> tuple[str | None, list[SessionInfo]]:
+    """What ``-c`` continues, from a store's listing (newest first): the newest session that loads (None when none
+    does), and the damaged ones newer than it, which it skips (the caller names them)."""
+    skipped = []
+    for info in listing:
+        if not info.broken:
+            return info.id, skipped
+        skipped.append(info)
+    return None, skipped

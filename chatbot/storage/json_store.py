@@ -42,7 +42,7 @@ from chatbot.errors import (
     SessionNotFound,
 )
 from chatbot.storage import files
-from chatbot.storage.base import locked_message, make_id
+from chatbot.storage.base import latest_healthy, locked_message, make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.schema import decode_session
 from chatbot.storage.session import (
@@ -284,10 +284,7 @@ class JsonStore:
 
     def latest(self) -> str | None:
         """The id of the most recently used session that loads (for ``-c``), or None."""
-        for info in self.list_sessions():
-            if not info.broken:
-                return info.id
-        return None
+        return latest_healthy(self.list_sessions())[0]
 
     # --- writing ----------------------------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ import psycopg
 from chatbot.engine.turn import Turn, content_text, one_line
 from chatbot.errors import SessionCorrupt
 from chatbot.storage.schema import check_session_data
+from chatbot.storage.session import SessionInfo
 
 SCHEMA_VERSION = 1
 
@@ -102,9 +103,8 @@ UPDATE_SESSION = (
 )
 DELETE_TURNS_AFTER = "DELETE FROM chatbot_turns WHERE session_id = %s AND n > %s"
 INSERT_TURN = f"INSERT INTO chatbot_turns ({', '.join(TURN_COLUMNS)}) VALUES (%s, %s, %s, %s, %s)"
-LIST = """SELECT s.id, s.version, s.title, s.turn_count, s.updated_at, s.model, s.summary_covers, t.data
-    FROM chatbot_sessions s LEFT JOIN chatbot_turns t ON t.session_id = s.id AND t.n = 1
-    ORDER BY s.updated_at DESC, s.id"""
+LIST = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions ORDER BY updated_at DESC, id"
+LIST_TURNS = "SELECT session_id, n, data FROM chatbot_turns ORDER BY session_id, n"
 # case-insensitive substring, like the JSON store; the session's newest first, its turns in order
 SEARCH = r"""SELECT s.id, s.title, t.n, t.created_at, t.data,
     (SELECT f.data FROM chatbot_turns f WHERE f.session_id = s.id AND f.n = 1)
@@ -218,3 +218,25 @@ def document(row: tuple[Any, ...], turns: list[tuple[int, Any]]) -> tuple[dict[s
     data["totals"], data["calibration"], data["options"] = cols["totals"], cols["calibration"], cols["options"]
     problem = check_session_data(data)
     return (data, "") if not problem else ({}, problem)
+
+
+def listing(conn: psycopg.Connection[Any]) -> list[SessionInfo]:
+    """Every session, newest first, each checked as :func:`document` checks it for a load (its row and every turn
+    row), so a session that would not load is listed with ``broken`` set, as the JSON store lists a bad file.
+
+    The turns are read one row at a time and one session's at a time: the memory is one session's, not the store's.
+    """
+    with conn.transaction():  # one snapshot of the rows and their turns
+        rows = conn.execute(LIST).fetchall()
+        by_id: dict[str, list[tuple[int, Any]]] = {}
+        for sid, n, data in conn.execute(LIST_TURNS):
+            by_id.setdefault(sid, []).append((n, data))
+    out = []
+    for row in rows:
+        cols = dict(zip(SESSION_COLUMNS, row, strict=True))
+        turns = by_id.pop(cols["id"], [])
+        _, problem = document(row, turns)
+        first = turns[0][1] if turns and turns[0][0] == 1 else None
+        title = shown_title(cols["title"], first)
+        out.append(SessionInfo(cols["id"], title, cols["turn_count"], cols["updated_at"], cols["model"], problem))
+    return out

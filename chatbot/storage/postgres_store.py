@@ -13,6 +13,9 @@ the ``postgres`` extra (psycopg 3). What it promises:
 - **A lost connection loses nothing the user saw**: the failed save raises :class:`StoreUnavailable` (the chat keeps
   the turn and says so), the next save reconnects, takes its locks again and writes everything missing, and
   :meth:`PostgresStore.close` writes what still could not be saved to a rescue JSON file and names it.
+- **A frozen network costs a bounded wait** (:mod:`~.pg_wait`): a database call is waited for at most 10 s, a
+  connection at most 5 s; a signal during the wait still arrives, and a save it stops says so
+  (:class:`~chatbot.errors.Interrupted` with ``unsaved``) so the session is rescued.
 """
 
 from __future__ import annotations
@@ -32,11 +35,12 @@ from psycopg.types.json import Jsonb
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import now_iso
-from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
+from chatbot.errors import Interrupted, SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
 from chatbot.storage import pg_schema as sql
-from chatbot.storage.base import locked_message, make_id
+from chatbot.storage import pg_wait
+from chatbot.storage.base import latest_healthy, locked_message, make_id
 from chatbot.storage.export import export_markdown
-from chatbot.storage.schema import SCHEMA_VERSION, check_turn
+from chatbot.storage.schema import check_turn
 from chatbot.storage.session import SearchHit, Session, SessionInfo, search_turns, validate_id
 from chatbot.storage.transfer import default_rescue_dir, write_rescue
 
@@ -89,19 +93,19 @@ class PostgresStore:
 
     def _connection(self) -> psycopg.Connection[Any]:
         """The live connection: (re)connects, makes sure of the schema, and takes this store's locks again."""
-        if self._conn is not None and not self._conn.closed:
+        if self._conn is not None and pg_wait.usable(self._conn):
             return self._conn
         name = f"chatbot pid {os.getpid()} on {socket.gethostname()}"  # the server keeps its first 63 characters
         try:
-            conn = psycopg.connect(self.url, autocommit=True, application_name=name, connect_timeout=5)
+            conn = pg_wait.connect(self.url, name)
         except psycopg.Error as exc:
             raise StoreUnavailable(f"cannot reach the session store {self.location}: {sql.first_line(exc)}") from None
         self._conn = conn
         try:
-            sql.ensure_schema(conn, self.location)
-            for lock in self._locks.values():
-                if conn.execute(sql.LOCK, (lock.id,)).fetchone() == (True,):
-                    lock.connection = conn  # taken again; else another process has it now
+            pg_wait.answer(conn, self._set_up)
+        except psycopg.OperationalError as exc:
+            self._drop()
+            raise StoreUnavailable(f"lost the session store {self.location}: {sql.first_line(exc)}") from None
         except psycopg.Error as exc:
             self._drop()
             raise SessionError(f"the session store {self.location} failed: {sql.first_line(exc)}") from None
@@ -110,19 +114,26 @@ class PostgresStore:
             raise
         return conn
 
+    def _set_up(self, conn: psycopg.Connection[Any]) -> None:
+        """A new connection's first work: its statement timeout, the schema, this store's locks taken again."""
+        pg_wait.bound_statements(conn)
+        sql.ensure_schema(conn, self.location)
+        for lock in self._locks.values():
+            if conn.execute(sql.LOCK, (lock.id,)).fetchone() == (True,):
+                lock.connection = conn  # taken again; else another process has it now
+
     def _drop(self) -> None:
         """Forget a broken connection (its advisory locks are gone with it)."""
         conn, self._conn = self._conn, None
         if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.close()
+            pg_wait.close(conn)
 
     def _run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
         """Run ``work`` on the connection; a connection lost on the way is made again and the work retried once."""
         for attempt in (1, 2):
             conn = self._connection()
             try:
-                return work(conn)
+                return pg_wait.answer(conn, work)
             except psycopg.OperationalError as exc:
                 self._drop()
                 if attempt == 2:
@@ -156,8 +167,7 @@ class PostgresStore:
         return lock is not None and lock.held
 
     def _lock_is_live(self, lock: AdvisoryLock) -> bool:
-        live = self._conn is not None and not self._conn.closed
-        return live and lock.connection is self._conn and self._locks.get(lock.id) is lock
+        return pg_wait.usable(self._conn) and lock.connection is self._conn and self._locks.get(lock.id) is lock
 
     def _release(self, lock: AdvisoryLock) -> None:
         if self._locks.get(lock.id) is not lock:
@@ -165,7 +175,7 @@ class PostgresStore:
         del self._locks[lock.id]
         if lock.connection is self._conn:
             with contextlib.suppress(psycopg.Error):  # a lost connection took the lock with it
-                lock.connection.execute(sql.UNLOCK, (lock.id,))
+                pg_wait.answer(lock.connection, lambda c: c.execute(sql.UNLOCK, (lock.id,)))
 
     # --- reading ----------------------------------------------------------------------------------------------
 
@@ -226,24 +236,12 @@ class PostgresStore:
         return session
 
     def list_sessions(self) -> list[SessionInfo]:
-        """Every session, newest first; a row that cannot be a valid session is listed with ``broken`` set."""
-        out = []
-        for sid, version, title, turns, updated, model, covers, first in self._run(
-            lambda c: c.execute(sql.LIST).fetchall()
-        ):
-            broken = ""
-            if version > SCHEMA_VERSION:
-                broken = (
-                    f"it has version {version}, written by a newer chatbot; this one reads version {SCHEMA_VERSION}"
-                )
-            elif not 0 <= covers <= turns:
-                broken = f"'summary.covers' must be an integer from 0 to {turns} (the number of turns), found {covers}"
-            out.append(SessionInfo(sid, sql.shown_title(title, first), turns, updated, model, broken=broken))
-        return out
+        """Every session, newest first; one that would not load (its row or any turn row) has ``broken`` set."""
+        return self._run(sql.listing)
 
     def latest(self) -> str | None:
         """The id of the most recently used session that loads, or None."""
-        return next((info.id for info in self.list_sessions() if not info.broken), None)
+        return latest_healthy(self.list_sessions())[0]
 
     def search(self, text: str, limit: int = 50) -> list[SearchHit]:
         """Stored turns of every session whose text contains ``text`` (case-insensitive), newest sessions first."""
@@ -280,6 +278,9 @@ class PostgresStore:
             session.updated_at = now_iso()
         try:
             self._run(lambda conn: self._write(conn, session))
+        except KeyboardInterrupt as exc:  # a signal while the database was awaited: the save did not happen
+            reason, code = (exc.reason, exc.exit_code) if isinstance(exc, Interrupted) else ("interrupted", 130)
+            raise Interrupted(reason, code, unsaved=True) from None
         except StoreUnavailable as exc:
             self._unsaved[sid] = session
             raise StoreUnavailable(
