@@ -27,9 +27,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from chatbot.storage.session import Session
-from chatbot.storage.transfer import default_rescue_dir
+from chatbot.storage.transfer import RESCUE_PREFIX, default_rescue_dir
 
-PREFIX = "chatbot-rescue-"
 _SERIAL = itertools.count()  # one process's rescues never share a name, even within a microsecond
 
 
@@ -81,7 +80,7 @@ def _write_in(directory: Path, sid: str, suffix: str, data: bytes) -> Path:
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
     for _ in range(100):
-        path = directory / f"{PREFIX}{sid}-{stamp}-{os.getpid()}-{next(_SERIAL)}{suffix}.json"
+        path = directory / f"{RESCUE_PREFIX}{sid}-{stamp}-{os.getpid()}-{next(_SERIAL)}{suffix}.json"
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         except FileExistsError:

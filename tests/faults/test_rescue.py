@@ -4,6 +4,7 @@ a file size limit), and what was rescued goes back in with ``--import-sessions``
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import chatbot_env, run_chatbot
+from tests.support.cli import chatbot_env, run_chatbot, session_doc
 from tests.support.pg_proxy import CommitLosingProxy
 
 ECHO = ["--provider", "echo"]
@@ -72,3 +73,69 @@ def test_a_signal_during_a_frozen_save_still_writes_the_rescue_file(tmp_path, fr
     files = sorted((tmp_path / "r").glob("*.json"))
     assert len(files) == 1 and str(files[0]) in err
     assert "keep me" in files[0].read_text()
+
+
+def under_file_limit(limit: int):  # type: ignore[no-untyped-def]
+    """A child's ``ulimit -f``, in bytes (SIGXFSZ is ignored by the app, so a write over it fails with EFBIG)."""
+    import resource
+
+    return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+
+NO_COVERAGE: dict[str, str | None] = {k: None for k in os.environ if k.startswith("COVERAGE_")}  # it writes files
+
+
+def test_under_a_file_size_limit_the_unsaved_turns_are_rescued_alone_and_import_back(tmp_path):
+    first = run_chatbot(*ECHO, "--session", "s1", "-p", "long " * 3000, cwd=tmp_path, env=FAST)
+    assert first.returncode == 0, first.stderr
+    whole = (tmp_path / "sessions" / "s1.json").stat().st_size
+    limit = 12_000
+    assert whole > limit  # the session cannot be written, whole, under the limit any more
+    result = run_chatbot(
+        *ECHO, "--session", "s1", stdin="one\ntwo\nthree\n", cwd=tmp_path,
+        env={**FAST, **NO_COVERAGE, "CHATBOT_RESCUE_DIR": str(tmp_path / "r")}, preexec_fn=under_file_limit(limit),
+    )  # fmt: skip
+    assert "Traceback" not in result.stderr
+    assert "File too large" in result.stderr and "could not be kept" not in result.stderr, result.stderr
+    files = sorted((tmp_path / "r").glob("*.json"))
+    assert len(files) == 3, result.stderr  # one per turn, each named in its own error line
+    assert all(str(f) in result.stderr for f in files)
+    last = json.loads(files[-1].read_bytes())
+    assert last["rescued_after"] == 1 and [t["messages"][0]["content"] for t in last["turns"]] == [
+        "one",
+        "two",
+        "three",
+    ]
+    back = run_chatbot("--import-sessions", str(tmp_path / "r"), cwd=tmp_path)
+    assert back.returncode == 0, back.stderr
+    assert back.stdout.startswith("imported 0, updated 3, unchanged 0, refused 0"), back.stdout  # each adds one
+    turns = session_doc(tmp_path, "s1")["turns"]
+    assert [t["messages"][0]["content"] for t in turns[1:]] == ["one", "two", "three"]
+
+
+def test_quick_rescues_of_one_session_never_share_a_name_and_each_imports(tmp_path):
+    """Three turns within a second, each refused by the store (another program changed the session file)."""
+    (tmp_path / "sessions").mkdir(mode=0o700)
+    env = chatbot_env({**FAST, "XDG_DATA_HOME": str(tmp_path / ".data"), "TMPDIR": str(tmp_path / "tmp")})
+    (tmp_path / "tmp").mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chatbot", *ECHO, "--session", "s1"],
+        cwd=tmp_path, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdin is not None
+    proc.stdin.write("first\n")
+    proc.stdin.flush()
+    stored = tmp_path / "sessions" / "s1.json"
+    deadline = time.monotonic() + 30
+    while not stored.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.utime(stored, ns=(0, 0))  # another program touched it: the store refuses to write over it
+    out, err = proc.communicate("two\nthree\nfour\n", timeout=60)
+    assert "Traceback" not in err
+    assert err.count("it was kept in") == 3 and "could not be kept" not in err, err
+    files = sorted((tmp_path / ".data").rglob("chatbot-rescue-*.json"))
+    assert len(files) == 3 and len({f.name for f in files}) == 3
+    back = run_chatbot("--import-sessions", str(files[-1]), cwd=tmp_path)
+    assert back.returncode == 0 and back.stdout.startswith("imported 0, updated 1"), back.stdout + back.stderr
+    turns = session_doc(tmp_path, "s1")["turns"]
+    assert [t["messages"][0]["content"] for t in turns] == ["first", "two", "three", "four"]
