@@ -18,6 +18,7 @@ from chatbot.errors import SessionError, UsageError
 from chatbot.providers.base import ChatProvider, ToolCall
 from chatbot.request_log import RequestLog
 from chatbot.storage.base import SessionLock, SessionStore
+from chatbot.storage.schema import check_option_value
 from chatbot.storage.session import Session, validate_id
 from chatbot.tools.registry import Registry
 
@@ -45,6 +46,9 @@ def parse_option(key: str, text: str) -> tuple[str, Any]:
         value = text
     if value is None or isinstance(value, dict):
         raise UsageError(f"option {key} needs a value: a number, true/false, a string or a list, not {text!r}")
+    problem = check_option_value(value)  # the session reader's own rule: never store what cannot be read back
+    if problem:
+        raise UsageError(f"option {key} {problem}")
     return key, value
 
 

@@ -17,6 +17,7 @@ from chatbot.engine.turn import Turn
 from chatbot.errors import ChatbotError, Interrupted, SaveFailed, StoreUnavailable, UsageError
 from chatbot.storage.base import SessionStore
 from chatbot.storage.rescue import rescue
+from chatbot.storage.schema import check_option_value
 from chatbot.storage.session import Session
 
 
@@ -92,7 +93,13 @@ class OpenSession:
         return text
 
     def set_option(self, key: str, value: Any) -> None:
-        """Send ``key: value`` with every later chat request of this session (None removes it) and save."""
+        """Send ``key: value`` with every later chat request of this session (None removes it) and save.
+
+        A value the session reader would refuse (NaN, a NUL character, ...) is refused here, before it is stored.
+        """
+        problem = check_option_value(value) if value is not None else ""
+        if problem:
+            raise UsageError(f"option {key} {problem}")
         self.session.set_option(key, value)
         self.save()
 

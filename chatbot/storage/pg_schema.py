@@ -142,6 +142,18 @@ def pg_text(text: str) -> str:
     return text
 
 
+def pg_json(value: Any) -> Any:
+    """``value`` with every string made :func:`pg_text`: what jsonb can keep (options are checked before they are
+    stored; this keeps a save from failing forever on one that was not, as a library caller may set)."""
+    if isinstance(value, str):
+        return pg_text(value)
+    if isinstance(value, list):
+        return [pg_json(v) for v in value]
+    if isinstance(value, dict):
+        return {pg_text(k): pg_json(v) for k, v in value.items()}
+    return value
+
+
 def redact(url: str) -> str:
     """A connection URL without its password, for messages."""
     parts = urlsplit(url)

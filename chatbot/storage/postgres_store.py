@@ -307,7 +307,7 @@ class PostgresStore:
         summary, pg = doc["summary"], sql.pg_text
         values = (doc["version"], pg(doc["title"]), pg(doc["system"]), pg(summary["text"]), summary["covers"],
                   pg(doc["provider"]), pg(doc["model"]), Jsonb(doc["totals"]), Jsonb(doc["calibration"]),
-                  Jsonb(doc["options"]), doc["created_at"], doc["updated_at"], len(turns))  # fmt: skip
+                  Jsonb(sql.pg_json(doc["options"])), doc["created_at"], doc["updated_at"], len(turns))  # fmt: skip
         tail = [t.to_json() for t in turns[keep:]]
         try:
             with conn.transaction(), conn.cursor() as cur:

@@ -7,6 +7,7 @@ The format itself is owned by :class:`chatbot.storage.session.Session`; ``docs/s
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from chatbot.engine.calibration import check_stored
@@ -103,15 +104,40 @@ def check_options(options: object) -> str:
     if not isinstance(options, dict):
         return f"'options' must be an object, found {_type_name(options)}"
     for key, value in options.items():
-        if not _is_option_value(value):
-            return f"'options.{key}' must be a string, number, true/false or a list of them, found {value!r}"
+        problem = check_option_value(value)
+        if problem:
+            return f"'options.{key}' {problem}"
     return ""
 
 
-def _is_option_value(value: object) -> bool:
+def check_option_value(value: object) -> str:
+    """What is wrong with one model option's value, or "": the one rule for a value read from a session and for one
+    given to ``-o`` or ``/set`` (checked before anything is stored, so the app never writes what it cannot read).
+
+    A value is a string, a finite number, true/false, or a list of those. Not NaN or infinity (JSON has no such
+    numbers: the file could not be read back), and no text a store cannot keep: a NUL character or a lone
+    surrogate (PostgreSQL's jsonb refuses both).
+    """
     if isinstance(value, list):
-        return all(_is_option_value(v) and not isinstance(v, list) for v in value)
-    return isinstance(value, (str, bool)) or _is_number(value)
+        for item in value:
+            problem = f"{_OPTION_KINDS}, found {item!r}" if isinstance(item, list) else check_option_value(item)
+            if problem:
+                return problem
+        return ""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"must be a finite number, found {value!r}"
+    if isinstance(value, str):
+        if "\x00" in value:
+            return "must not contain a NUL character (\\u0000)"
+        if any("\ud800" <= c <= "\udfff" for c in value):
+            return "must not contain a lone surrogate (\\ud800-\\udfff)"
+        return ""
+    if isinstance(value, bool) or _is_number(value):
+        return ""
+    return f"{_OPTION_KINDS}, found {value!r}"
+
+
+_OPTION_KINDS = "must be a string, number, true/false or a list of them"
 
 
 def check_turn(turn: object) -> str:
