@@ -40,6 +40,7 @@ from chatbot.storage import pg_schema as sql
 from chatbot.storage import pg_wait
 from chatbot.storage.base import latest_healthy, locked_message, make_id
 from chatbot.storage.export import export_markdown
+from chatbot.storage.rescue import rescue
 from chatbot.storage.schema import check_turn
 from chatbot.storage.session import SearchHit, Session, SessionInfo, search_turns, validate_id
 from chatbot.storage.transfer import default_rescue_dir, write_rescue
@@ -375,17 +376,24 @@ class PostgresStore:
                 with self.acquire(sid) if not self.holds(sid) else contextlib.nullcontext():
                     self.save(session, touch=False)
             except SessionError:
-                path = write_rescue(session, self.rescue_dir)
+                problems.append(f"session {sid} could not be saved to {self.location}; {self._rescue(session)}")
                 self._unsaved.pop(sid, None)
-                problems.append(
-                    f"session {sid} could not be saved to {self.location}; all of it is in {path}: "
-                    f"`chatbot --store URL --import-sessions {path.parent}` brings it back"
-                )
         for lock in list(self._locks.values()):
             lock.release()
         self._drop()
         if problems:
             raise StoreUnavailable("; ".join(problems))
+
+    def _rescue(self, session: Session) -> str:
+        """Write ``session`` to ``rescue_dir`` (a folder of its own), else to the rescue path's other places."""
+        try:
+            path = write_rescue(session, self.rescue_dir)
+        except Exception:  # that folder cannot take it: never the end of the turn
+            found, problem = rescue(session)
+            if found is None:
+                return f"it could not be kept anywhere either ({problem})"
+            path = found
+        return f"all of it is in {path}: `chatbot --store URL --import-sessions {path}` brings it back"
 
 
 class _Retry(SessionError):

@@ -139,3 +139,29 @@ def test_quick_rescues_of_one_session_never_share_a_name_and_each_imports(tmp_pa
     assert back.returncode == 0 and back.stdout.startswith("imported 0, updated 1"), back.stdout + back.stderr
     turns = session_doc(tmp_path, "s1")["turns"]
     assert [t["messages"][0]["content"] for t in turns] == ["first", "two", "three", "four"]
+
+
+def test_a_store_whose_rescue_folder_cannot_be_written_rescues_elsewhere(tmp_path, monkeypatch, pg_url):
+    """The PostgreSQL store's own rescue folder is not a single point of failure: the rescue path's others follow."""
+    from chatbot.engine.turn import Turn
+    from chatbot.errors import StoreUnavailable
+    from chatbot.storage.postgres_store import PostgresStore
+    from tests.support.postgres import cut_connections, dead_url
+
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path / "r"))
+    (tmp_path / "blocked").write_text("")  # a file where the store's rescue folder should be
+    store = PostgresStore(pg_url, tmp_path / "blocked" / "rescue")
+    store.acquire("s")
+    session = store.create("s", system="sys")
+    store.save(session)
+    cut_connections()
+    store.url = dead_url()
+    session.conversation.add_turn(
+        Turn([{"role": "user", "content": "keep me"}, {"role": "assistant", "content": "ok"}])
+    )
+    with pytest.raises(StoreUnavailable):
+        store.save(session)
+    with pytest.raises(StoreUnavailable) as closing:
+        store.close()
+    [kept] = (tmp_path / "r").glob("chatbot-rescue-s-*.json")
+    assert str(kept) in closing.value.message and "keep me" in kept.read_text()
