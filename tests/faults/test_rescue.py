@@ -10,7 +10,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -32,23 +31,20 @@ def frozen_store(pg_url: str) -> Iterator[CommitLosingProxy]:
         proxy.close()
 
 
-def rescued(folder: Path) -> list[dict]:
-    return [json.loads(p.read_bytes()) for p in sorted(folder.rglob("*.json"))]
-
-
 def test_a_frozen_network_costs_a_save_a_bounded_wait_and_the_turn_goes_to_a_rescue_file(tmp_path, frozen_store):
     started = time.monotonic()
     result = run_chatbot(
-        *ECHO, "--store", frozen_store.url, "--session", "s1", stdin="keep me\n", cwd=tmp_path,
-        env={**FAST, "CHATBOT_RESCUE_DIR": str(tmp_path / "r")}, timeout=120,
-    )  # fmt: skip
+        *ECHO, "--store", frozen_store.url, "--session", "s1", stdin="keep me\n", cwd=tmp_path, env=FAST, timeout=120
+    )
     took = time.monotonic() - started
     assert frozen_store.frozen.is_set()
-    assert took < 45, took  # a save waits at most 15 s, quitting at most 5 s more (docs/stores.md)
+    # measured 20.6 s: the save gives up after 10 s for the answer and 5 s to reconnect, quitting 5 s more
+    assert took < 35, took
     assert result.returncode == 3, result.stderr
     assert "Traceback" not in result.stderr
-    docs = rescued(tmp_path / ".data") + rescued(tmp_path / "r")
-    assert any("keep me" in json.dumps(doc) for doc in docs), result.stderr
+    assert "Nothing you saw is lost" in result.stderr
+    [kept] = (tmp_path / ".data").rglob("s1.json")
+    assert str(kept) in result.stderr and "keep me" in kept.read_text()
 
 
 def test_a_signal_during_a_frozen_save_still_writes_the_rescue_file(tmp_path, frozen_store):
