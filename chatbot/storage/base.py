@@ -132,7 +132,7 @@ def make_id(taken: Callable[[str], bool], where: str) -> str:
 def latest_healthy(listing: list[SessionInfo]) -> tuple[str | None, list[SessionInfo]]:
     """What ``-c`` continues, from a store's listing (newest first): the newest session that loads (None when none
     does), and the damaged ones newer than it, which it skips (the caller names them)."""
-    skipped = []
+    skipped: list[SessionInfo] = []
     for info in listing:
         if not info.broken:
             return info.id, skipped

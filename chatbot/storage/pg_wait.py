@@ -30,8 +30,6 @@ T = TypeVar("T")
 ANSWER_TIMEOUT = 10.0
 #: seconds a new connection (TCP, TLS and the login) may take, for each address the host name has
 CONNECT_TIMEOUT = 5
-# a silent peer is probed after 5 s idle, every 2 s, and given up after 3 unanswered probes
-_KEEPALIVES = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3}
 # connections given up on whose helper thread had not finished: never used again, never closed under the helper
 _abandoned: weakref.WeakSet[psycopg.Connection[Any]] = weakref.WeakSet()
 
@@ -44,7 +42,11 @@ def connect(url: str, application_name: str) -> psycopg.Connection[Any]:
         application_name=application_name,
         connect_timeout=CONNECT_TIMEOUT,
         tcp_user_timeout=int(ANSWER_TIMEOUT * 1000),
-        **_KEEPALIVES,
+        # a silent peer is probed after 5 s idle, every 2 s, and given up after 3 unanswered probes
+        keepalives=1,
+        keepalives_idle=5,
+        keepalives_interval=2,
+        keepalives_count=3,
     )
 
 
@@ -83,7 +85,7 @@ def answer(conn: psycopg.Connection[Any], work: Callable[[psycopg.Connection[Any
     done, value = outcome[0]
     if not done:
         raise value
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def _give_up(conn: psycopg.Connection[Any], finished: threading.Event) -> None:

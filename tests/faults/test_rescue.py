@@ -161,3 +161,41 @@ def test_a_store_whose_rescue_folder_cannot_be_written_rescues_elsewhere(tmp_pat
         store.close()
     [kept] = (tmp_path / "r").glob("chatbot-rescue-s-*.json")
     assert str(kept) in closing.value.message and "keep me" in kept.read_text()
+
+
+@pytest.mark.parametrize("error", [ValueError("bad value"), RecursionError("too deep"), MemoryError()])
+def test_a_save_that_fails_in_any_way_still_rescues_the_turn(tmp_path, make_app, monkeypatch, error):
+    from chatbot.errors import SaveFailed
+    from chatbot.storage.schema import decode_session
+
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path / "r"))
+    app = make_app()
+    app.open("s1")
+    list(app.chat.send("stored"))
+
+    def fail(session):  # type: ignore[no-untyped-def]
+        raise error
+
+    monkeypatch.setattr(app.store, "save", fail)
+    with pytest.raises(SaveFailed) as caught:
+        list(app.chat.send("keep me"))
+    assert type(error).__name__ in caught.value.message
+    [kept] = (tmp_path / "r").glob("chatbot-rescue-s1-*-turns-2-2.json")  # only the turn the store lacks
+    assert str(kept) in caught.value.message
+    data, problem = decode_session(kept.read_bytes())
+    assert problem == "" and data["rescued_after"] == 1
+    assert [t["messages"][0]["content"] for t in data["turns"]] == ["keep me"]
+
+
+def test_the_rescue_line_is_returned_even_when_the_rescue_itself_breaks(make_app, monkeypatch):
+    from chatbot import open_session
+
+    app = make_app()
+    app.open("s1")
+
+    def broken(session, stored=0):  # type: ignore[no-untyped-def]
+        raise RuntimeError("no way")
+
+    monkeypatch.setattr(open_session, "rescue", broken)
+    line = app.chat.rescue("the database went away")
+    assert "could not be kept anywhere either (RuntimeError: no way)" in line
