@@ -40,10 +40,10 @@ from chatbot.storage import pg_schema as sql
 from chatbot.storage import pg_wait
 from chatbot.storage.base import latest_healthy, locked_message, make_id
 from chatbot.storage.export import export_markdown
-from chatbot.storage.rescue import rescue
+from chatbot.storage.rescue import rescue_in
 from chatbot.storage.schema import check_turn
 from chatbot.storage.session import SearchHit, Session, SessionInfo, search_turns, validate_id
-from chatbot.storage.transfer import default_rescue_dir, write_rescue
+from chatbot.storage.transfer import default_rescue_dir
 
 T = TypeVar("T")
 
@@ -141,6 +141,9 @@ class PostgresStore:
                     raise StoreUnavailable(f"lost the session store {self.location}: {sql.first_line(exc)}") from None
             except psycopg.Error as exc:
                 raise SessionError(f"the session store {self.location} failed: {sql.first_line(exc)}") from None
+            except KeyboardInterrupt:  # a signal during the wait: the connection was given up
+                self._drop()
+                raise
         raise AssertionError("unreachable")  # the second attempt returns or raises
 
     # --- locking ----------------------------------------------------------------------------------------------
@@ -174,7 +177,7 @@ class PostgresStore:
         if self._locks.get(lock.id) is not lock:
             return
         del self._locks[lock.id]
-        if lock.connection is self._conn:
+        if lock.connection is self._conn and pg_wait.usable(self._conn):
             with contextlib.suppress(psycopg.Error):  # a lost connection took the lock with it
                 pg_wait.answer(lock.connection, lambda c: c.execute(sql.UNLOCK, (lock.id,)))
 
@@ -376,24 +379,15 @@ class PostgresStore:
                 with self.acquire(sid) if not self.holds(sid) else contextlib.nullcontext():
                     self.save(session, touch=False)
             except SessionError:
-                problems.append(f"session {sid} could not be saved to {self.location}; {self._rescue(session)}")
+                path, problem = rescue_in(self.rescue_dir, session)
+                kept = f"all of it is in {path}: `chatbot --store URL --import-sessions {path}` brings it back"
+                problems.append(f"session {sid} could not be saved to {self.location}; {kept if path else problem}")
                 self._unsaved.pop(sid, None)
         for lock in list(self._locks.values()):
             lock.release()
         self._drop()
         if problems:
             raise StoreUnavailable("; ".join(problems))
-
-    def _rescue(self, session: Session) -> str:
-        """Write ``session`` to ``rescue_dir`` (a folder of its own), else to the rescue path's other places."""
-        try:
-            path = write_rescue(session, self.rescue_dir)
-        except Exception:  # that folder cannot take it: never the end of the turn
-            found, problem = rescue(session)
-            if found is None:
-                return f"it could not be kept anywhere either ({problem})"
-            path = found
-        return f"all of it is in {path}: `chatbot --store URL --import-sessions {path}` brings it back"
 
 
 class _Retry(SessionError):

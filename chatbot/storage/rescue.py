@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from chatbot.storage.session import Session
-from chatbot.storage.transfer import RESCUE_PREFIX, default_rescue_dir
+from chatbot.storage.transfer import RESCUE_PREFIX, default_rescue_dir, write_rescue
 
 _SERIAL = itertools.count()  # one process's rescues never share a name, even within a microsecond
 
@@ -56,6 +56,17 @@ def rescue(session: Session, stored: int = 0) -> tuple[Path | None, str]:
             return path, ""
     path, whole_problem = _write(session, session.to_json, "")
     return (path, "") if path is not None else (None, whole_problem or problem)
+
+
+def rescue_in(folder: Path, session: Session) -> tuple[Path | None, str]:
+    """Write the whole ``session`` to a new folder of ``folder`` as ``<id>.json`` (what a PostgreSQL store that
+    could not save does when it closes), else to the rescue places of :func:`rescue`: (its path, "") or (None, why
+    nowhere took it, as a sentence)."""
+    try:
+        return write_rescue(session, folder), ""
+    except Exception:  # that folder cannot take it: never the end of the turn
+        path, problem = rescue(session)
+        return path, "" if path else f"it could not be kept anywhere either ({problem})"
 
 
 def _write(session: Session, payload: object, suffix: str) -> tuple[Path | None, str]:
