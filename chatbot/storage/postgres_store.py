@@ -281,10 +281,12 @@ class PostgresStore:
         if touch:
             session.updated_at = now_iso()
         try:
-            self._run(lambda conn: self._write(conn, session))
-        except KeyboardInterrupt as exc:  # a signal while the database was awaited: the save did not happen
-            reason, code = (exc.reason, exc.exit_code) if isinstance(exc, Interrupted) else ("interrupted", 130)
-            raise Interrupted(reason, code, unsaved=True) from None
+            try:
+                self._run(lambda conn: self._write(conn, session))
+            except Interrupted as exc:  # SIGTERM, SIGHUP while the database was awaited: the process ends, unsaved
+                raise Interrupted(exc.reason, exc.exit_code, unsaved=True) from None
+            except KeyboardInterrupt:  # Ctrl-C stops the wait, not the chat: kept as for a lost connection
+                raise StoreUnavailable(f"the wait for the session store {self.location} was cancelled") from None
         except StoreUnavailable as exc:
             self._unsaved[sid] = session
             raise StoreUnavailable(

@@ -71,6 +71,35 @@ def test_a_signal_during_a_frozen_save_still_writes_the_rescue_file(tmp_path, fr
     assert "keep me" in files[0].read_text()
 
 
+def test_ctrl_c_during_a_frozen_save_stops_the_wait_not_the_chat(tmp_path, frozen_store):
+    """Ctrl-C cancels the wait for the database: the turn is kept as for a lost connection, and rescued on quit."""
+    (tmp_path / "sessions").mkdir(mode=0o700)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chatbot", *ECHO, "--store", frozen_store.url, "--session", "s1"],
+        cwd=tmp_path, env=chatbot_env({**FAST, "XDG_DATA_HOME": str(tmp_path / ".data")}),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write("keep me\n")
+        proc.stdin.close()
+        proc.stdin = None  # communicate() must not flush it again
+        assert frozen_store.frozen.wait(30)
+        time.sleep(0.5)
+        started = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - started
+    finally:
+        proc.kill()
+    assert "Traceback" not in err
+    assert "was cancelled. Nothing you saw is lost" in err, err
+    assert took < 15, took  # the quit's one reconnection (5 s), not another 15 s save
+    [kept] = (tmp_path / ".data").rglob("s1.json")
+    assert str(kept) in err and "keep me" in kept.read_text()
+    assert proc.returncode == 3, err
+
+
 def under_file_limit(limit: int):  # type: ignore[no-untyped-def]
     """A child's ``ulimit -f``, in bytes (SIGXFSZ is ignored by the app, so a write over it fails with EFBIG)."""
     import resource
