@@ -191,9 +191,7 @@ def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachment
 
     session_id = args.session
     if args.cont:  # the newest session that loads: damaged ones are skipped, each named
-        from chatbot.storage.base import latest_healthy
-
-        session_id, skipped = latest_healthy(app.store.list_sessions())
+        session_id, skipped = app.store.choose_latest()
         for info in skipped:
             notice(f"-c skips session {info.id}, which cannot be loaded: {info.broken}", warning=True)
     chat = app.open(session_id, latest=session_id is None and args.cont)

@@ -91,6 +91,10 @@ class SessionStore(Protocol):
         """The id of the most recently used session that loads, or None."""
         ...
 
+    def choose_latest(self) -> tuple[str | None, list[SessionInfo]]:
+        """What ``-c`` continues: :meth:`latest`, and the damaged sessions newer than it, which it skips."""
+        ...
+
     def rename(self, session_id: str, title: str) -> None:
         """Give a stored session a title."""
         ...

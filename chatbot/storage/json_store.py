@@ -284,7 +284,11 @@ class JsonStore:
 
     def latest(self) -> str | None:
         """The id of the most recently used session that loads (for ``-c``), or None."""
-        return latest_healthy(self.list_sessions())[0]
+        return self.choose_latest()[0]
+
+    def choose_latest(self) -> tuple[str | None, list[SessionInfo]]:
+        """What ``-c`` continues: the newest session that loads, and the damaged ones newer than it (skipped)."""
+        return latest_healthy(self.list_sessions())
 
     # --- writing ----------------------------------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ from chatbot.engine.turn import now_iso
 from chatbot.errors import Interrupted, SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
 from chatbot.storage import pg_schema as sql
 from chatbot.storage import pg_wait
-from chatbot.storage.base import latest_healthy, locked_message, make_id
+from chatbot.storage.base import locked_message, make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.rescue import rescue_in
 from chatbot.storage.schema import check_turn
@@ -218,13 +218,7 @@ class PostgresStore:
         """Read a session; :class:`SessionNotFound`, or :class:`SessionCorrupt` naming it and the fault."""
         sid = validate_id(session_id)
 
-        def read(conn: psycopg.Connection[Any]) -> tuple[Any, list[Any]]:
-            with conn.transaction():  # one snapshot of the row and its turns
-                return conn.execute(sql.SELECT_SESSION, (sid,)).fetchone(), conn.execute(
-                    sql.SELECT_TURNS, (sid,)
-                ).fetchall()
-
-        row, turns = self._run(read)
+        row, turns = self._run(lambda conn: sql.read_session(conn, sid))
         if row is None:
             raise SessionNotFound(f"no session {sid} in {self.location}")
         data, problem = sql.document(row, turns)
@@ -245,7 +239,12 @@ class PostgresStore:
 
     def latest(self) -> str | None:
         """The id of the most recently used session that loads, or None."""
-        return latest_healthy(self.list_sessions())[0]
+        return self.choose_latest()[0]
+
+    def choose_latest(self) -> tuple[str | None, list[SessionInfo]]:
+        """What ``-c`` continues: the newest session that loads, and the damaged ones newer than it (skipped); reads
+        the turn rows of those sessions only, not of the whole store as :meth:`list_sessions` does."""
+        return self._run(sql.newest_loadable)
 
     def search(self, text: str, limit: int = 50) -> list[SearchHit]:
         """Stored turns of every session whose text contains ``text`` (case-insensitive), newest sessions first."""
