@@ -171,6 +171,11 @@ class App:
         # looked up at each call, so a front end may set confirm_tool after sessions are open
         return self.confirm_tool is None or self.confirm_tool(call)
 
+    def rescue(self, reason: str) -> str:
+        """Keep the session in use in a rescue file, for a caller about to give up on it (an unexpected error):
+        the line that tells the user where it went and why ("" when no session is open). Never raises."""
+        return self._chat.rescue(reason) if self._chat is not None else ""
+
     def close(self) -> None:
         """Release the session lock."""
         if self._lock is not None:

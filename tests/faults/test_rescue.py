@@ -228,3 +228,15 @@ def test_the_rescue_line_is_returned_even_when_the_rescue_itself_breaks(make_app
     monkeypatch.setattr(open_session, "rescue", broken)
     line = app.chat.rescue("the database went away")
     assert "could not be kept anywhere either (RuntimeError: no way)" in line
+
+
+def test_the_app_rescues_the_session_in_use_for_a_caller_that_gives_up(tmp_path, make_app, monkeypatch):
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path / "r"))
+    app = make_app()
+    assert app.rescue("a bug") == ""  # no session open: nothing to keep
+    app.open("s1")
+    list(app.chat.send("stored"))
+    line = app.rescue("an unexpected error")
+    [kept] = (tmp_path / "r").glob("chatbot-rescue-s1-*.json")  # the whole session: every turn is stored
+    assert line.startswith("cannot save session s1: an unexpected error; it was kept in") and str(kept) in line
+    assert "stored" in kept.read_text()
