@@ -10,7 +10,8 @@ The rescue path has no single point of failure:
   directory, in that order.
 - **Unique names.** ``chatbot-rescue-<id>-<UTC time to the microsecond>-<pid>-<n>.json`` (``-turns-<a>-<b>`` before
   ``.json`` for a small rescue), created exclusively: a name that exists already is skipped for the next ``n``.
-- **Every failure is a reason, never a crash**: whatever goes wrong with one place is reported and the next is tried.
+- **Every failure is a reason, never a crash**: whatever goes wrong with one place is reported and the next is tried;
+  Ctrl-C, SIGTERM and SIGHUP wait until the rescue is written.
 
 A rescue file is private (0600) and never replaces a file. ``chatbot --import-sessions FILE`` (or the folder holding
 it) brings it back: a whole session is imported or continues the stored one; a small rescue's turns are appended to
@@ -26,6 +27,7 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
+from chatbot.storage import files
 from chatbot.storage.session import Session
 from chatbot.storage.transfer import RESCUE_PREFIX, default_rescue_dir, write_rescue
 
@@ -48,6 +50,11 @@ def rescue(session: Session, stored: int = 0) -> tuple[Path | None, str]:
     ``stored`` is how many of its first turns the store holds as they are: the turns after them are tried alone
     first (a small rescue), then the whole session.
     """
+    with files.signals_deferred():  # a signal now (a second SIGTERM) would cost the one copy left
+        return _rescue(session, stored)
+
+
+def _rescue(session: Session, stored: int) -> tuple[Path | None, str]:
     turns = len(session.conversation.turns)
     problem = ""
     if 0 < stored < turns:

@@ -240,3 +240,32 @@ def test_the_app_rescues_the_session_in_use_for_a_caller_that_gives_up(tmp_path,
     [kept] = (tmp_path / "r").glob("chatbot-rescue-s1-*.json")  # the whole session: every turn is stored
     assert line.startswith("cannot save session s1: an unexpected error; it was kept in") and str(kept) in line
     assert "stored" in kept.read_text()
+
+
+def test_a_signal_during_a_rescue_waits_until_the_file_is_whole(tmp_path, monkeypatch):
+    """The app's handler raises (as for SIGTERM): were it run mid-write, the half-written file would be removed."""
+    from chatbot.engine.conversation import Conversation
+    from chatbot.storage import rescue
+    from chatbot.storage.session import Session
+
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path))
+    session = Session("s1", Conversation("keep this"))
+
+    def stop(signum, frame):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    real_fsync = os.fsync
+
+    def fsync_then_signal(fd: int) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)  # arrives mid-rescue
+        real_fsync(fd)
+
+    monkeypatch.setattr(rescue.os, "fsync", fsync_then_signal)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            rescue.rescue(session)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    [kept] = tmp_path.glob("chatbot-rescue-s1-*.json")
+    assert kept.read_bytes() == session.to_json()
