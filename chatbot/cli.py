@@ -73,7 +73,8 @@ def _main(argv: Sequence[str] | None) -> int:
             quiet_stdout()  # the interpreter's last flush of stdout would fail again, with a traceback
         return exc.exit_code
     except KeyboardInterrupt as exc:
-        stderr_line("")
+        note = exc.note if isinstance(exc, Interrupted) else ""  # a save it stopped: where the session was rescued
+        stderr_line(f"chatbot: {clean(note)}" if note else "")
         return exc.exit_code if isinstance(exc, Interrupted) else 130
     except BrokenPipeError:
         # the reader went away (`chatbot ... | head`): stop quietly, like other Unix tools killed by SIGPIPE
@@ -177,7 +178,13 @@ def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
     elif args.import_sessions is not None:
         from chatbot.storage.transfer import import_sessions
 
-        print(import_sessions(args.import_sessions, store).summary(args.import_sessions, store.location))
+        report = import_sessions(args.import_sessions, store)
+        print(report.summary(args.import_sessions, store.location))
+        if report.refused and not (report.imported or report.updated or report.unchanged):
+            from chatbot.errors import SessionError
+
+            stderr_line(f"chatbot: nothing was imported from {clean(args.import_sessions)}: every session was refused")
+            return SessionError.exit_code
     else:
         return None
     return 0
@@ -246,7 +253,12 @@ def _open_session(app: App, args: argparse.Namespace) -> Chat:
     here = Path("sessions")
     local = args.store is None and Path(app.store.location) == here  # the default: this folder's ./sessions
     resumed = args.cont or (args.session is not None and app.store.exists(args.session))
-    chat = app.open(args.session, latest=args.cont)
+    session_id = args.session
+    if args.cont:  # the newest session that loads: damaged ones are skipped, each named
+        session_id, skipped = app.store.choose_latest()
+        for info in skipped:
+            notice(f"-c skips session {info.id}, which cannot be loaded: {info.broken}", warning=True)
+    chat = app.open(session_id, latest=session_id is None and args.cont)
     if local and not local_sessions.is_known(here, chat.session.id):
         if resumed:
             notice(local_sessions.first_resume_notice(here, chat.session), warning=True)

@@ -78,23 +78,18 @@ def rescue_open_session(app: App) -> None:
     Called when a bug stops the app: what the session holds in memory may not be stored yet (a turn recorded but
     not saved). Nothing here raises: the bug itself is what the user must hear about.
     """
-    from chatbot.storage.rescue import rescue
+    from chatbot.storage.rescue import import_hint
 
     try:
-        chat = app.chat
-    except ChatbotError:
-        return  # no session is open
-    session = chat.session
-    try:
+        session = app.chat.session
         if not session.conversation.turns and not app.store.exists(session.id):
             return  # a new session with nothing in it: nothing to lose
-        path, problem = rescue(session)
+        path, problem = app.keep()
+    except ChatbotError:
+        return  # no session is open
     except Exception as exc:  # noqa: BLE001 - a second fault must not hide the first
-        path, problem = None, f"{type(exc).__name__}: {exc}"
+        return _stderr(f"chatbot: warning: the open session could not be kept in a rescue file ({exc!r})")
     if path is not None:
-        _stderr(
-            f"chatbot: warning: session {session.id} was kept in {path} (copy it into the sessions directory as "
-            f"{session.id}.json to resume)"
-        )
+        _stderr(f"chatbot: warning: session {session.id} was kept in {path} ({import_hint(path)})")
     else:
         _stderr(f"chatbot: warning: session {session.id} could not be kept in a rescue file ({clean(problem)})")

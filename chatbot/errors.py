@@ -117,10 +117,14 @@ class Interrupted(KeyboardInterrupt):
     ``exit_code`` (128 + the signal number, as shells report a death by that signal).
     """
 
-    def __init__(self, reason: str, exit_code: int) -> None:
+    def __init__(self, reason: str, exit_code: int, *, unsaved: bool = False, note: str = "") -> None:
         super().__init__(reason)
         self.reason = reason
         self.exit_code = exit_code
+        # raised out of a save that never reached its store (a signal while it waited for the database): the
+        # session still has to be rescued; ``note`` then says where it went, the one line printed on the way out
+        self.unsaved = unsaved
+        self.note = note
 
     @classmethod
     def by_signal(cls, signum: int) -> Interrupted:

@@ -154,7 +154,7 @@ def write_atomic(path: Path, payload: bytes) -> tuple[int, ...]:
 
     A kill at any moment leaves the old or the new file. Returns the new file's :func:`fingerprint`.
     """
-    with _signals_deferred():  # Ctrl-C, SIGTERM and SIGHUP stop a reply, never a save half-way
+    with signals_deferred():  # Ctrl-C, SIGTERM and SIGHUP stop a reply, never a save half-way
         return _write_atomic(path, payload)
 
 
@@ -162,7 +162,7 @@ _DEFERRED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextmanager
-def _signals_deferred() -> Iterator[None]:
+def signals_deferred() -> Iterator[None]:
     """Hold Ctrl-C, SIGTERM and SIGHUP until the block ends, then deliver the first that came.
 
     Blocking them with a signal mask is not enough: the mask is per thread, so with any other thread alive (a

@@ -173,6 +173,13 @@ class Session:
         parts += (b"],", tail[1:])
         return b"".join(parts)  # one join: a multi-megabyte intermediate would cost its page faults again
 
+    def rescue_json(self, after: int) -> bytes:
+        """A small rescue: this document with only the turns after the first ``after`` (those its store does not
+        hold yet) and ``rescued_after: after``; the summary is left out (it covers turns that are not here)."""
+        turns = [t.to_dict() for t in self.conversation.turns[after:]]
+        header = {**self._header(), "summary": {"text": "", "covers": 0}, "rescued_after": after}
+        return json_bytes({**header, "turns": turns, **self._trailer()})
+
     @classmethod
     def from_dict(
         cls,

@@ -128,7 +128,7 @@ def test_a_bug_after_a_turn_was_shown_keeps_the_turn_in_a_rescue_file(tmp_path):
     assert result.returncode == 70 and "remember the milk" in result.stdout  # the reply was shown...
     assert not (tmp_path / "sessions" / "s1.json").exists()  # ...and never saved: the bug came first
     [kept] = [line for line in result.stderr.splitlines() if line.startswith("chatbot: warning: session s1 was kept")]
-    rescued = Path(kept.split(" was kept in ", 1)[1].split(" (copy it", 1)[0])
+    rescued = Path(kept.split(" was kept in ", 1)[1].split(" (`chatbot --import-sessions", 1)[0])
     turns = json.loads(rescued.read_text())["turns"]
     assert turns[0]["messages"][0]["content"] == "remember the milk"
     assert stat.S_IMODE(rescued.stat().st_mode) == 0o600

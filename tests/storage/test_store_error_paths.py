@@ -134,7 +134,7 @@ def test_a_postgres_store_without_psycopg_is_a_config_error(monkeypatch):
         open_store("postgresql://localhost/x")
 
 
-def test_import_refuses_what_it_cannot_read_and_a_source_that_is_no_directory(tmp_path, monkeypatch):
+def test_import_refuses_what_it_cannot_read_and_a_source_that_is_neither_folder_nor_file(tmp_path, monkeypatch):
     source = tmp_path / "src"
     source.mkdir()
     (source / "bad name!.json").write_text("{}")
@@ -153,8 +153,8 @@ def test_import_refuses_what_it_cannot_read_and_a_source_that_is_no_directory(tm
         "bad name!.json: the file name is not a session id",
         "ok.json: cannot read it: Input/output error",
     ]
-    with pytest.raises(UsageError, match="is not a directory"):
-        import_sessions(source / "ok.json", store)
+    with pytest.raises(UsageError, match="is not a directory or a session file"):
+        import_sessions(source / "missing.json", store)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a directory to another user")
