@@ -151,7 +151,7 @@ MODULES: dict[str, list[str]] = {
         "tests/storage/test_postgres_store.py",
         "tests/test_cli_store.py",
     ],
-    "chatbot/chat.py": [
+    "chatbot/core/chat.py": [
         *CHAT_TESTS,
         "tests/test_chat_tool_budget.py",
         "tests/test_chat_warnings.py",
@@ -160,10 +160,10 @@ MODULES: dict[str, list[str]] = {
         "tests/test_chat_library.py",
         "tests/test_chat_interrupt.py",
     ],
-    "chatbot/open_session.py": ["tests/test_retry_put_back.py", *_first("tests/test_chat_edits.py", CHAT_TESTS)],
-    "chatbot/rounds.py": _first("tests/test_rounds.py", CHAT_TESTS),
-    "chatbot/retry.py": ["tests/test_retry.py", *CHAT_TESTS],
-    "chatbot/summaries.py": [
+    "chatbot/core/open_session.py": ["tests/test_retry_put_back.py", *_first("tests/test_chat_edits.py", CHAT_TESTS)],
+    "chatbot/core/rounds.py": _first("tests/test_rounds.py", CHAT_TESTS),
+    "chatbot/core/retry.py": ["tests/test_retry.py", *CHAT_TESTS],
+    "chatbot/core/summaries.py": [
         "tests/test_summaries_ahead.py",
         *_first("tests/test_summaries.py", CHAT_TESTS),
         "tests/test_summaries_exit.py",

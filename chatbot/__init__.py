@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 _HOMES = {
-    "Chat": "chatbot.chat",
+    "Chat": "chatbot.core.chat",
     "ChatProvider": "chatbot.providers.base",
     "Conversation": "chatbot.engine.conversation",
     "MemoryConfig": "chatbot.engine.memory",
@@ -45,7 +45,7 @@ _HOMES = {
 }
 
 if TYPE_CHECKING:
-    from chatbot.chat import Chat
+    from chatbot.core.chat import Chat
     from chatbot.engine.conversation import Conversation
     from chatbot.engine.memory import MemoryConfig, Request
     from chatbot.engine.tokens import rough_count

@@ -85,7 +85,7 @@ def sessions_dir(tmp_path):
 @pytest.fixture
 def make_app(sessions_dir):
     """Build an App over the echo provider (or another provider) and a store in a temporary directory."""
-    from chatbot.app import App, Settings
+    from chatbot.core.app import App, Settings
     from chatbot.providers.echo import EchoProvider
     from chatbot.storage.json_store import JsonStore
 
@@ -116,7 +116,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
 @pytest.fixture
 def make_tool_app(sessions_dir):
     """Build an App whose model may call ``tools`` (a list of Tool objects), over echo or another provider."""
-    from chatbot.app import App, Settings
+    from chatbot.core.app import App, Settings
     from chatbot.providers.echo import EchoProvider
     from chatbot.storage.json_store import JsonStore
     from chatbot.tools.registry import Registry

@@ -3,7 +3,7 @@ back the same from the file; a reply without usage counts as a request but not a
 
 from __future__ import annotations
 
-from chatbot.events import TurnDone
+from chatbot.core.events import TurnDone
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
 

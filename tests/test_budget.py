@@ -3,7 +3,7 @@ less the tool definitions; and what a context-length error teaches."""
 
 from __future__ import annotations
 
-from chatbot.budget import input_budget, message_budget, reply_room, retry_budget, summary_max_tokens
+from chatbot.core.budget import input_budget, message_budget, reply_room, retry_budget, summary_max_tokens
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
 from chatbot.errors import ContextLengthError

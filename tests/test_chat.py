@@ -6,11 +6,11 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
+from chatbot.core.events import Notice, TurnDone
+from chatbot.core.rounds import INTERRUPTED_MARK
 from chatbot.errors import ContextLengthError, ServerError
-from chatbot.events import Notice, TurnDone
 from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
-from chatbot.rounds import INTERRUPTED_MARK
 
 
 def drain(events) -> list:

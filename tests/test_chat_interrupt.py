@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import time
 
-from chatbot.events import stop_reply
+from chatbot.core.events import stop_reply
+from chatbot.core.rounds import INTERRUPTED_MARK
 from chatbot.providers import make_provider
 from chatbot.providers.base import TextDelta
-from chatbot.rounds import INTERRUPTED_MARK
 from tests.support.fake_server import FakeServer
 
 

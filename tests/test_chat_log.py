@@ -7,13 +7,13 @@ import json
 
 import pytest
 
-from chatbot.app import App, Settings
+from chatbot.core.app import App, Settings
+from chatbot.core.request_log import RequestLog
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import ServerError
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
-from chatbot.request_log import RequestLog
 from chatbot.storage.json_store import JsonStore
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from chatbot.events import Notice, TurnDone
+from chatbot.core.events import Notice, TurnDone
+from chatbot.core.rounds import INCOMPLETE_MARK
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
-from chatbot.rounds import INCOMPLETE_MARK
 
 
 class Scripted(EchoProvider):

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.app import App, Settings
+from chatbot.core.app import App, Settings
+from chatbot.core.events import Notice, TurnDone
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
-from chatbot.events import Notice, TurnDone
 from chatbot.providers.echo import EchoProvider
 from tests.support.away_store import AwayStore
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.app import App, Settings
+from chatbot.core.app import App, Settings
+from chatbot.core.events import Notice, TurnDone
 from chatbot.engine.memory import MemoryConfig
 from chatbot.errors import BudgetError
-from chatbot.events import Notice, TurnDone
 from chatbot.providers.base import StreamEnd
 from chatbot.storage.json_store import JsonStore
 from chatbot.tools.registry import Registry

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone
+from chatbot.core.rounds import INTERRUPTED_MARK, NOT_RUN
 from chatbot.engine.turn import validate_request
 from chatbot.errors import ServerError
-from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone
 from chatbot.providers.base import TextDelta, ToolCall
-from chatbot.rounds import INTERRUPTED_MARK, NOT_RUN
 from tests.support.tool_fixtures import LoopingModel, RecordingEcho, add, function_tools, interrupted, search
 
 

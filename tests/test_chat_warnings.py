@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatbot.core.events import Notice
 from chatbot.errors import ContextLengthError
-from chatbot.events import Notice
 from chatbot.providers.base import TextDelta
 from chatbot.providers.echo import EchoProvider
 from chatbot.tools.base import Tool, ToolSpec

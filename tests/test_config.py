@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot import config
+from chatbot.cli import config
+from chatbot.cli.flags import build_parser
 from chatbot.errors import ConfigError
-from chatbot.flags import build_parser
 from tests.support.cli import one_error_line, run_chatbot, session_doc
 
 

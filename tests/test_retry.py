@@ -1,5 +1,5 @@
-"""Announced retries (chatbot/retry.py): how long each wait is, which failures are retried and how often, that every
-retry is a warning the user sees, that a reply already begun is never resent, and that a stream the user stops is
+"""Announced retries (chatbot/core/retry.py): how long each wait is, which failures are retried and how often, that
+every retry is a warning the user sees, that a reply already begun is never resent, and that a stream the user stops is
 closed at once."""
 
 from __future__ import annotations
@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+from chatbot.core.events import Notice
+from chatbot.core.retry import MAX_RETRY_WAIT, retry_wait, retrying
 from chatbot.errors import (
     AuthenticationError,
     ConnectionFailed,
@@ -15,9 +17,7 @@ from chatbot.errors import (
     ServerError,
     TokenRateLimitError,
 )
-from chatbot.events import Notice
 from chatbot.providers.base import StreamEnd, TextDelta, Usage
-from chatbot.retry import MAX_RETRY_WAIT, retry_wait, retrying
 
 REPLY = [TextDelta("hello"), StreamEnd(Usage(3, 1, 4), "stop")]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import os
 
+from chatbot.commands.table import as_message, is_command
 from chatbot.providers.error_map import BRIEF_CHARS, ErrorContext, classify_error
 from chatbot.storage.export import export_markdown
 from chatbot.storage.json_store import JsonStore
-from chatbot.terminal.commands import as_message, is_command
 from chatbot.tools.functions import load_functions
 from chatbot.tools.registry import Registry
 from tests.support.cli import run_chatbot, session_doc
@@ -28,7 +28,7 @@ def test_a_folders_env_cannot_choose_the_config_file_or_code_to_run(tmp_path, mo
     assert not (tmp_path / "RAN").exists()
     assert "ignored CHATBOT_CONFIG, CHATBOT_FUNCTIONS" in result.stderr
     # in-process, with no CHATBOT_CONFIG of the user's own: .env may not set it either
-    from chatbot import cli
+    from chatbot.cli import entry as cli
 
     monkeypatch.chdir(tmp_path)
     for name in ("CHATBOT_CONFIG", "CHATBOT_FUNCTIONS", "OPENAI_API_KEY"):

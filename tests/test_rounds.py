@@ -1,10 +1,10 @@
-"""A turn in progress (chatbot/rounds.py): tool rounds paired, repeated call ids made unique, usage added up over
+"""A turn in progress (chatbot/core/rounds.py): tool rounds paired, repeated call ids made unique, usage added up over
 the model calls of one turn, and the stored turn it becomes, finished or not."""
 
 from __future__ import annotations
 
+from chatbot.core.rounds import NOT_RUN, Progress
 from chatbot.providers.base import StreamEnd, ToolCall, Usage
-from chatbot.rounds import NOT_RUN, Progress
 from tests.conftest import WordCounter
 
 USER = {"role": "user", "content": "add them"}

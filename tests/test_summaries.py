@@ -1,4 +1,4 @@
-"""Summaries written ahead (chatbot/summaries.py through Chat): used when ready, waited for with a notice, Ctrl-C
+"""Summaries written ahead (chatbot/core/summaries.py through Chat): used when ready, waited for with a notice, Ctrl-C
 stops the wait, failures fall back and back off, and nothing written ahead changes what a failed or cancelled
 summary would have left. Script mode (background off) keeps its order of requests."""
 
@@ -11,15 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chatbot.app import App, Settings
+from chatbot.core.app import App, Settings
+from chatbot.core.events import Notice, TurnDone
+from chatbot.core.summaries import SummaryAhead
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import BudgetError, ServerError
-from chatbot.events import Notice, TurnDone
 from chatbot.providers.echo import EchoProvider
 from chatbot.storage.json_store import JsonStore
-from chatbot.summaries import SummaryAhead
 from tests.conftest import WordCounter, make_turn
 
 # trigger 2, keep 1: a summary is due before turns 4, 6, 8...

@@ -6,9 +6,9 @@ from __future__ import annotations
 import threading
 import time
 
+from chatbot.core.summaries import SummaryAhead
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig, next_summary
-from chatbot.summaries import SummaryAhead
 from tests.conftest import WordCounter, make_turn
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.app import App, Settings
+from chatbot.core.app import App, Settings
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.providers import make_provider

@@ -45,3 +45,13 @@ def wire_safe(value: Any) -> Any:
 def is_blank(text: str) -> bool:
     """Whether ``text`` shows nothing: only whitespace, NUL, zero-width and other invisible characters."""
     return not _INVISIBLE.sub("", text)
+
+
+_FENCED = re.compile(
+    r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n(?P<body>.*?)^[ \t]{0,3}(?P=fence)[`~]*[ \t]*$", re.M | re.S
+)
+
+
+def code_blocks(text: str) -> list[str]:
+    """The contents of the fenced code blocks in Markdown ``text``, in order (fences and info strings removed)."""
+    return [m.group("body") for m in _FENCED.finditer(text)]

@@ -19,14 +19,13 @@ from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from rich.text import Text
 
-from chatbot import __version__
-from chatbot.app import App
-from chatbot.attach import Content
+from chatbot import __version__, commands
+from chatbot.core.app import App
+from chatbot.core.attach import Content
+from chatbot.core.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.engine.text import clean, is_blank
 from chatbot.errors import BudgetError, ChatbotError, Interrupted, OutputError
-from chatbot.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
-from chatbot.terminal import commands
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.render import make_console, make_stream
 from chatbot.terminal.waiting import wait_notice, watch

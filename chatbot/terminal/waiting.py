@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Generator, Iterator
 from typing import TypeVar
 
-from chatbot.events import Saving, ToolStarted
+from chatbot.core.events import Saving, ToolStarted
 from chatbot.tools.base import preview
 
 T = TypeVar("T")

@@ -353,7 +353,7 @@ def test_a_signal_during_a_save_waits_even_with_other_threads_alive(tmp_path, mo
 def test_a_terminal_gone_under_the_prompt_is_a_hang_up_not_a_traceback(monkeypatch, capsys):
     import errno
 
-    from chatbot import cli
+    from chatbot.cli import entry as cli
 
     def hung_up(args, settings=None):
         raise OSError(errno.EIO, "Input/output error")

@@ -217,7 +217,7 @@ def test_a_save_that_fails_in_any_way_still_rescues_the_turn(tmp_path, make_app,
 
 
 def test_the_rescue_line_is_returned_even_when_the_rescue_itself_breaks(make_app, monkeypatch):
-    from chatbot import open_session
+    from chatbot.core import open_session
 
     app = make_app()
     app.open("s1")

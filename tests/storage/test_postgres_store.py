@@ -8,12 +8,12 @@ import socket
 
 import pytest
 
-from chatbot.app import App, Settings
+from chatbot.core.app import App, Settings
+from chatbot.core.events import Notice
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Turn
 from chatbot.errors import SessionCorrupt, StoreUnavailable
-from chatbot.events import Notice
 from chatbot.providers.echo import EchoProvider
 from chatbot.storage.transfer import import_sessions
 from tests.support.stores import admin, postgres_base_url, scratch_schema

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from chatbot import commands
 from chatbot.errors import InvalidSessionId, UsageError
-from chatbot.terminal import commands
 
 
 def send(app, text: str) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from chatbot import commands
 from chatbot.errors import ChatbotError
 from chatbot.providers.echo import EchoProvider
-from chatbot.terminal import commands
 
 
 def test_summary_now_command(make_app):

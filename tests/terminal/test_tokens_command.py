@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from chatbot import commands
 from chatbot.engine.calibration import MIN_MARGIN
 from chatbot.providers.base import StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
-from chatbot.terminal import commands
 
 
 class EightyEightPercent(EchoProvider):

@@ -20,7 +20,7 @@ from chatbot.engine.text import clean
 from chatbot.errors import INTERNAL_ERROR, ChatbotError
 
 if TYPE_CHECKING:
-    from chatbot.app import App
+    from chatbot.core.app import App
 
 
 def _stderr(line: str) -> None:

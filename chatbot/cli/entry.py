@@ -1,6 +1,6 @@
 """The ``chatbot`` command: parse the flags (and the config file), wire the core together, pick the mode.
 
-Terminal mode lives in :mod:`chatbot.terminal.repl`; script and one-shot modes in :mod:`chatbot.modes`. Expected
+Terminal mode lives in :mod:`chatbot.terminal.repl`; script and one-shot modes in :mod:`chatbot.cli.modes`. Expected
 failures print one line (``chatbot: ...``) and exit with the error's code; nothing here knows how memory works.
 """
 
@@ -16,16 +16,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from chatbot.cli.flags import build_parser
+from chatbot.cli.modes import notice, stderr_line
 from chatbot.engine.text import clean, is_blank
 from chatbot.errors import ChatbotError, Interrupted, OutputError, UsageError
-from chatbot.flags import build_parser
-from chatbot.modes import notice, stderr_line
 
 if TYPE_CHECKING:
-    from chatbot.app import App
-    from chatbot.attach import Attachment
-    from chatbot.chat import Chat
-    from chatbot.config import Config
+    from chatbot.cli.config import Config
+    from chatbot.core.app import App
+    from chatbot.core.attach import Attachment
+    from chatbot.core.chat import Chat
     from chatbot.providers.base import ChatProvider
     from chatbot.storage.base import SessionStore
     from chatbot.tools.setup import Toolbox
@@ -38,14 +38,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(argv)
     except Exception as exc:  # a bug no layer expected: one line, the traceback in a log file, status 70
-        from chatbot.crash import report
+        from chatbot.cli.crash import report
 
         return report(exc)
 
 
 def _main(argv: Sequence[str] | None) -> int:
     """Parse, run, and turn every expected failure into one line and its exit status."""
-    from chatbot import config
+    from chatbot.cli import config
     from chatbot.terminal.safety import guard_process, quiet_stdout
 
     closed = guard_process()  # signals handled like Ctrl-C, total output encoding, no closed standard streams
@@ -89,8 +89,8 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _load_dotenv() -> frozenset[str]:
-    """Take the provider keys of ``./.env`` (see :mod:`chatbot.envfile`), say so, and return their names."""
-    from chatbot import envfile
+    """Take the provider keys of ``./.env`` (see :mod:`chatbot.cli.envfile`), say so, and return their names."""
+    from chatbot.cli import envfile
 
     found = envfile.load()
     for line, warn in found.notices():
@@ -117,7 +117,7 @@ def _check_combinations(args: argparse.Namespace) -> None:
 def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
     """The system message for new sessions: --system, --system-file or --role."""
     if args.system_file:
-        from chatbot.attach import MAX_TEXT_BYTES, decode_text, read_limited
+        from chatbot.core.attach import MAX_TEXT_BYTES, decode_text, read_limited
 
         name = f"--system-file {args.system_file}"
         data, size = read_limited(Path(args.system_file).expanduser(), MAX_TEXT_BYTES, name)
@@ -134,7 +134,7 @@ def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
 
 def _attachments(args: argparse.Namespace) -> list[Attachment]:
     """Piped stdin (with -p only) and -f files, read before anything is sent."""
-    from chatbot.attach import MAX_TEXT_BYTES, from_stdin, read_file
+    from chatbot.core.attach import MAX_TEXT_BYTES, from_stdin, read_file
 
     found: list[Attachment] = []
     if args.prompt is not None and not sys.stdin.isatty():
@@ -145,8 +145,8 @@ def _attachments(args: argparse.Namespace) -> list[Attachment]:
 
 def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
     """Wire the app for ``args`` and run the chosen mode."""
-    from chatbot import modes
-    from chatbot.config import Config
+    from chatbot.cli import modes
+    from chatbot.cli.config import Config
     from chatbot.storage import default_location, open_store
 
     cfg = cfg or Config(Path("config.toml"), exists=False)
@@ -167,7 +167,7 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
 
 def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
     """--list-sessions, --search and --import-sessions: read or fill the store, open no session; else None."""
-    from chatbot.terminal import commands
+    from chatbot import commands
 
     if args.list_sessions:
         print(clean(commands.format_sessions(store)))
@@ -206,7 +206,7 @@ def session_mode(
         run.callback(app.close)
         _open_session(app, args)
         if toolbox is None:  # no --functions/--mcp: a continued session's own tools come back
-            from chatbot.reattach import reattach
+            from chatbot.cli.reattach import reattach
 
             remembered = reattach(app, timeout=args.tool_timeout)
             if remembered is not None:
@@ -215,7 +215,7 @@ def session_mode(
             return _run_mode(app, args, system, attachments)
         except Exception as exc:
             if not isinstance(exc, (ChatbotError, OSError)):  # a bug: what the session holds must not go with it
-                from chatbot.crash import rescue_open_session
+                from chatbot.cli.crash import rescue_open_session
 
                 rescue_open_session(app)
             raise
@@ -223,7 +223,7 @@ def session_mode(
 
 def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachments: list[Attachment]) -> int:
     """Run terminal, one-shot or script mode on the session ``app`` has open."""
-    from chatbot import modes
+    from chatbot.cli import modes
 
     chat = app.chat
     chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
@@ -248,7 +248,7 @@ def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachment
 def _open_session(app: App, args: argparse.Namespace) -> Chat:
     """Open the session of ``args``; the first resume of one from this directory's ./sessions shows what it brings
     (a cloned folder can ship a session with its own system prompt and options)."""
-    from chatbot import local_sessions
+    from chatbot.cli import local_sessions
 
     here = Path("sessions")
     local = args.store is None and Path(app.store.location) == here  # the default: this folder's ./sessions
@@ -270,10 +270,10 @@ def _make_app(
     args: argparse.Namespace, store: SessionStore, toolbox: Toolbox | None, system: str | None, cfg: Config
 ) -> App:
     """The app for ``args``: the provider, the memory settings, options, log and the counter for each model."""
-    from chatbot.app import App, Settings, parse_option
+    from chatbot.core.app import App, Settings, parse_option
+    from chatbot.core.request_log import RequestLog
     from chatbot.engine.memory import MemoryConfig
     from chatbot.engine.tokens import make_counter
-    from chatbot.request_log import RequestLog
 
     memory = MemoryConfig(
         strategy=args.memory,

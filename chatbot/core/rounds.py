@@ -1,4 +1,4 @@
-"""A turn in progress: the tool rounds made so far and the reply being streamed (used by :mod:`chatbot.chat`).
+"""A turn in progress: the tool rounds made so far and the reply being streamed (used by :mod:`chatbot.core.chat`).
 
 A turn that uses tools is several model calls. Whatever stops it (the answer, Ctrl-C, an error), what it has
 produced must be storable as ONE well-formed turn: every assistant ``tool_calls`` message followed by one ``tool``
@@ -12,13 +12,13 @@ from collections.abc import Generator, Iterable
 from dataclasses import replace
 from typing import Any
 
+from chatbot.core.events import ChatEvent, request_notices
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import Request, Summarizer, fresh_results_request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, Turn
 from chatbot.errors import BudgetError
-from chatbot.events import ChatEvent, request_notices
 from chatbot.providers.base import StreamEnd, ToolCall, Usage
 
 INTERRUPTED_MARK = "[interrupted by the user]"

@@ -2,7 +2,7 @@
 
 TOML, at ``$CHATBOT_CONFIG`` or ``config.toml`` in the user config directory (platformdirs). A top-level key is a
 long flag with underscores (``max_input_tokens = 8000`` for ``--max-input-tokens``); ``[roles]`` maps a name to a
-system prompt. Keys are read from the parser itself, so a flag added to :mod:`chatbot.flags` is a config key without
+system prompt. Keys are read from the parser itself, so a flag added to :mod:`chatbot.cli.flags` is a config key without
 code here. Precedence: flags, then environment, then this file, then built-in defaults. A bad file, key or value is
 one :class:`ConfigError` naming the file, the line and the key. API keys never go here (environment or ``.env``).
 """

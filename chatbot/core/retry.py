@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator
 
+from chatbot.core.events import Notice
 from chatbot.errors import (
     ChatbotError,
     ConnectionFailed,
@@ -17,7 +18,6 @@ from chatbot.errors import (
     ServerError,
     TokenRateLimitError,
 )
-from chatbot.events import Notice
 from chatbot.providers.base import StreamEnd, StreamEvent
 
 MAX_RETRY_WAIT = 60.0  # a server asking for a longer pause is not waited for: the user hears it and decides

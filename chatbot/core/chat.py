@@ -12,8 +12,15 @@ from collections.abc import Callable, Generator
 from dataclasses import replace
 from typing import Any
 
-from chatbot.attach import Content, Outbox
-from chatbot.budget import learn_from_usage, message_budget, retry_budget, summary_max_tokens, tools_estimate
+from chatbot.core.attach import Content, Outbox
+from chatbot.core.budget import learn_from_usage, message_budget, retry_budget, summary_max_tokens, tools_estimate
+from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, request_notices
+from chatbot.core.open_session import OpenSession
+from chatbot.core.request_log import RequestLog
+from chatbot.core.retry import retrying
+from chatbot.core.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round
+from chatbot.core.summaries import SummaryAhead
+from chatbot.core.tool_round import run_round, tool_notices
 from chatbot.engine.memory import Request, fold_now
 from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.tokens import TokenCounter
@@ -28,16 +35,9 @@ from chatbot.errors import (
     SummaryError,
     UsageError,
 )
-from chatbot.events import ChatEvent, Notice, Saving, TurnDone, request_notices
-from chatbot.open_session import OpenSession
 from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDelta, ToolCall
-from chatbot.request_log import RequestLog
-from chatbot.retry import retrying
-from chatbot.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
-from chatbot.summaries import SummaryAhead
-from chatbot.tool_round import run_round, tool_notices
 from chatbot.tools.registry import Registry
 
 #: default cap on model calls answered by tool results within one turn

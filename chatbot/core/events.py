@@ -1,4 +1,4 @@
-"""What a turn tells a front end: the events :meth:`chatbot.chat.Chat.send` yields, besides the provider's own
+"""What a turn tells a front end: the events :meth:`chatbot.core.chat.Chat.send` yields, besides the provider's own
 text and reasoning deltas. Plain frozen dataclasses, so any front end (terminal, script, a test) can render them.
 """
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
 
+from chatbot.core.events import ChatEvent, Notice, ToolFinished, ToolStarted
+from chatbot.core.rounds import Progress
 from chatbot.engine.tokens import TokenCounter
-from chatbot.events import ChatEvent, Notice, ToolFinished, ToolStarted
 from chatbot.providers.base import ToolCall
-from chatbot.rounds import Progress
 from chatbot.tools.base import ToolOutcome
 from chatbot.tools.registry import Registry
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from chatbot.modes import notice
+from chatbot.cli.modes import notice
 from chatbot.storage import is_this_folders
 from chatbot.storage.session import ToolSources
 
 if TYPE_CHECKING:
-    from chatbot.app import App
+    from chatbot.core.app import App
     from chatbot.tools.setup import Toolbox
 
 

@@ -1,4 +1,4 @@
-"""The session in use: its edits and its saving, below the chat loop (:class:`chatbot.chat.Chat` builds on it).
+"""The session in use: its edits and its saving, below the chat loop (:class:`chatbot.core.chat.Chat` builds on it).
 
 Every change a slash command makes goes through a method here and is saved at once. A save that fails (a
 read-only directory, a full disk, any error at all, or a signal while the database was awaited) writes what the store
@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from chatbot.attach import Content
+from chatbot.core.attach import Content
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.options import option_problem
 from chatbot.engine.turn import Turn

@@ -11,10 +11,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from chatbot.app import App
-from chatbot.engine.text import clean
-from chatbot.events import TurnDone
-from chatbot.terminal.blocks import code_blocks
+from chatbot.core.app import App
+from chatbot.core.events import TurnDone
+from chatbot.engine.text import clean, code_blocks
 
 Sender = Callable[..., "TurnDone | None"]
 

@@ -1,4 +1,4 @@
-"""What a slash command is and what it returns; shared by :mod:`commands` and :mod:`turn_commands`."""
+"""What a slash command is and what it returns; shared by every room of :mod:`chatbot.commands`."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from chatbot.app import App
-    from chatbot.attach import Content
+    from chatbot.core.app import App
+    from chatbot.core.attach import Content
 
 
 @dataclass(frozen=True)

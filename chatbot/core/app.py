@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chatbot.chat import DEFAULT_TOOL_ROUNDS, Chat
+from chatbot.core.chat import DEFAULT_TOOL_ROUNDS, Chat
+from chatbot.core.request_log import RequestLog
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.options import option_problem
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import SessionError, UsageError
 from chatbot.providers.base import ChatProvider, ToolCall
-from chatbot.request_log import RequestLog
 from chatbot.storage import elsewhere_hint
 from chatbot.storage.base import SessionLock, SessionStore
 from chatbot.storage.session import Session, ToolSources, validate_id

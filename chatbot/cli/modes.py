@@ -14,9 +14,9 @@ from chatbot.engine.text import clean, is_blank
 from chatbot.errors import ChatbotError, Interrupted, OutputError, SaveFailed, UsageError
 
 if TYPE_CHECKING:
-    from chatbot.app import App
-    from chatbot.attach import Content
-    from chatbot.events import TurnDone
+    from chatbot.core.app import App
+    from chatbot.core.attach import Content
+    from chatbot.core.events import TurnDone
 
 
 def stderr_line(line: str) -> None:
@@ -32,7 +32,7 @@ def notice(text: str, *, warning: bool = False) -> None:
 
 def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) -> TurnDone | None:
     """Send one message and write the reply to ``out`` as plain text; notices go to stderr. Returns the turn."""
-    from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
+    from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
     from chatbot.providers.base import ReasoningDelta, TextDelta
     from chatbot.terminal.waiting import wait_notice, watch
     from chatbot.tools.base import describe_call, preview
@@ -95,7 +95,7 @@ def failed_mark(app: App, exc: ChatbotError) -> str:
 
 def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
     """Script mode: every stdin line is handled as if typed; EOF ends like /quit."""
-    from chatbot.terminal import commands
+    from chatbot import commands
 
     status = 0
     for raw in lines:
@@ -146,7 +146,7 @@ def uses_repl(args: argparse.Namespace) -> bool:
 def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
     """One-shot mode: send ``text`` as the next turn of the session and print the reply (or JSON, or its code)."""
     if args.json or args.extract:
-        from chatbot.oneshot import print_extract, print_json
+        from chatbot.cli.oneshot import print_extract, print_json
 
         return (print_json if args.json else print_extract)(app, text, send_plain, show_reasoning=args.reasoning)
     if uses_repl(args):
@@ -160,9 +160,9 @@ def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
 
 def list_models(args: argparse.Namespace) -> int:
     """--list-models: the endpoint's models, one a line; the configured one marked."""
+    from chatbot.commands import format_models
     from chatbot.providers import make_provider
     from chatbot.providers.endpoint import endpoint_notices
-    from chatbot.terminal.commands import format_models
 
     provider = make_provider(args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout)
     for line, warn in endpoint_notices(args.provider, args.base_url, getattr(args, "dotenv", ())):
