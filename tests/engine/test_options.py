@@ -21,10 +21,12 @@ def test_json_values_are_options(value):
         ("model", 1, "set by chatbot itself"),
         ("bad-name", 1, "letters, digits"),
         ("x", None, "needs a value"),
-        ("x", float("nan"), "nan is not a number JSON allows"),
-        ("x", {"y": [float("inf")]}, "inf is not a number JSON allows"),
+        ("x", float("nan"), "must be a finite number, found nan"),
+        ("x", {"y": [float("inf")]}, "must be a finite number, found inf"),
         ("x", {1: "a"}, "keys must be strings"),
         ("x", {"y": object()}, "not a JSON value"),
+        ("x", {"schema": {"a\x00": 1}}, "NUL character"),  # in an object's key too: jsonb refuses it anywhere
+        ("x", ["ok", "\ud800"], "lone surrogate"),
     ],
 )
 def test_what_is_not_an_option_is_named(key, value, words):
