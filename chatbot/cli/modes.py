@@ -33,9 +33,10 @@ def notice(text: str, *, warning: bool = False) -> None:
 def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) -> TurnDone | None:
     """Send one message and write the reply to ``out`` as plain text; notices go to stderr. Returns the turn."""
     from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
+    from chatbot.engine.text import preview
     from chatbot.providers.base import ReasoningDelta, TextDelta
     from chatbot.terminal.waiting import wait_notice, watch
-    from chatbot.tools.base import describe_call, preview
+    from chatbot.tools.base import describe_call
 
     done: TurnDone | None = None
     wrote = False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App
-from chatbot.engine.turn import one_line
+from chatbot.engine.text import preview
 from chatbot.errors import ChatbotError, UsageError
 
 
@@ -17,7 +17,7 @@ def _undo(app: App, arg: str, confirm: Confirm | None) -> Result:
     turn = app.chat.undo()
     if turn is None:
         raise UsageError("nothing to undo")
-    return Result(f"dropped the last turn ({one_line(turn.user_text, 48)})", notice=True)
+    return Result(f"dropped the last turn ({preview(turn.user_text, 48)})", notice=True)
 
 
 def _retry(app: App, arg: str, confirm: Confirm | None) -> Result:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App
 from chatbot.core.budget import input_budget
-from chatbot.engine.text import clean, code_blocks
-from chatbot.engine.turn import content_text, one_line
+from chatbot.engine.text import clean, code_blocks, preview
+from chatbot.engine.turn import content_text
 from chatbot.errors import UsageError
 from chatbot.providers.base import ChatProvider
 
@@ -36,7 +36,7 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
         if role == "system" and request.summary_included:
             role = "system+S"
             text = f"[+ summary of turns 1-{request.summary_covers}] {conv.system}"
-        lines.append(f"{i:>3}  {role:<10} {counter.count_message(msg):>6}  {one_line(text, PREVIEW)}")
+        lines.append(f"{i:>3}  {role:<10} {counter.count_message(msg):>6}  {preview(text, PREVIEW)}")
     lines.append(f"{len(request.messages):>3}  {'user':<10} {'?':>6}  (your next message)")
     correction = f", correction x{counter.correction:.3f}" if counter.correction != 1.0 else ""
     lines.append(
@@ -121,7 +121,7 @@ def _tools(app: App, arg: str, confirm: Confirm | None) -> Result:
         lines.append(f"from {source}:")
         lines += [
             f"  {s.name:<{width}}  {'[left out: does not fit] ' if s.name in left_out else ''}"
-            f"{one_line(s.description, 70)}"
+            f"{preview(s.description, 70)}"
             for s in specs
             if s.source == source
         ]

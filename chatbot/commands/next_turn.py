@@ -7,7 +7,7 @@ import json
 from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App, parse_option
 from chatbot.core.attach import read_file
-from chatbot.engine.turn import one_line
+from chatbot.engine.text import preview
 from chatbot.errors import UsageError
 
 
@@ -46,7 +46,7 @@ def _role(app: App, arg: str, confirm: Confirm | None) -> Result:
     if not arg:
         if not roles:
             return Result("no roles: add a [roles] table to the config file (chatbot --config shows where)")
-        return Result("\n".join(f"{name}: {one_line(text, 60)}" for name, text in sorted(roles.items())))
+        return Result("\n".join(f"{name}: {preview(text, 60)}" for name, text in sorted(roles.items())))
     if arg not in roles:
         raise UsageError(f"no role {arg!r}; /role lists them")
     app.chat.set_system(roles[arg])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App
-from chatbot.engine.turn import one_line
+from chatbot.engine.text import preview
 from chatbot.errors import ChatbotError, UsageError
 from chatbot.storage.base import SessionStore
 from chatbot.storage.export import export_markdown, write_private
@@ -32,7 +32,7 @@ def format_sessions(store: SessionStore, current: str | None = None) -> str:
         if info.broken:
             lines.append(f"{mark} {info.id:<22} {'-':>5}  {info.updated_at:<25} {'':<22} BROKEN: {info.broken}")
         else:
-            title = one_line(info.title, 40)
+            title = preview(info.title, 40)
             lines.append(f"{mark} {info.id:<22} {info.turns:>5}  {info.updated_at:<25} {info.model:<22} {title}")
     return "\n".join(lines)
 
@@ -53,7 +53,7 @@ def format_hits(store: SessionStore, text: str, opener: str = "/load ID") -> str
         return f"no turn in {store.location} contains {text!r}"
     lines = [f"  {'session':<22} {'turn':>4}  {'date':<10}  title / match"]
     for hit in hits:
-        lines.append(f"  {hit.session_id:<22} {hit.turn:>4}  {hit.created_at[:10]:<10}  {one_line(hit.title, 40)}")
+        lines.append(f"  {hit.session_id:<22} {hit.turn:>4}  {hit.created_at[:10]:<10}  {preview(hit.title, 40)}")
         lines.append(f"  {'':<22} {'':>4}  {'':<10}  {hit.snippet}")
     more = " (the first 50; make the text more specific)" if len(hits) >= 50 else ""
     return "\n".join([*lines, f"{len(hits)} matching turn(s){more}; {opener} opens a session"])
@@ -78,7 +78,7 @@ def _rename(app: App, arg: str, confirm: Confirm | None) -> Result:
     if not arg:
         raise UsageError("usage: /rename TITLE")
     app.chat.rename(arg)
-    return Result(f"session {app.chat.session.id} is now titled {one_line(arg, 60)!r}", notice=True)
+    return Result(f"session {app.chat.session.id} is now titled {preview(arg, 60)!r}", notice=True)
 
 
 def _delete(app: App, arg: str, confirm: Confirm | None) -> Result:

@@ -23,13 +23,13 @@ from chatbot import __version__, commands
 from chatbot.core.app import App
 from chatbot.core.attach import Content
 from chatbot.core.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, stop_reply
-from chatbot.engine.text import clean, is_blank
+from chatbot.engine.text import clean, is_blank, preview, visible
 from chatbot.errors import BudgetError, ChatbotError, Interrupted, OutputError
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.render import make_console, make_stream
 from chatbot.terminal.waiting import wait_notice, watch
-from chatbot.tools.base import describe_call, preview, shown_arguments
+from chatbot.tools.base import describe_call
 
 HISTORY_MAX_BYTES = 512 * 1024
 
@@ -334,7 +334,7 @@ class Repl:
         name = preview(call.name, 60)
         # what is confirmed is what was shown, whole: no cut, no padding that pushes the rest out of view
         self.console.print(Text(f"{name} is to run with these arguments ({len(call.arguments):,} characters):"))
-        self.console.print(Text(shown_arguments(call.arguments) or "(none)", style="bold"))
+        self.console.print(Text(visible(call.arguments) or "(none)", style="bold"))
         self._asking = True
         try:
             answer = session.prompt(f"run {name} with these arguments? [y]es / [n]o / [a]lways for {name} ")
