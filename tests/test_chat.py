@@ -71,7 +71,7 @@ def test_interrupting_a_stream_keeps_the_partial_answer_marked(make_app):
     turn = chat.conversation.turns[-1]
     assert turn.interrupted and turn.messages[-1]["content"].endswith(INTERRUPTED_MARK)
     assert turn.messages[-1]["content"].startswith("".join(got).rstrip())
-    assert chat.pending is None
+    assert chat.open_session.pending is None
     # the next request stays well-formed
     drain(chat.send("next"))
     assert len(chat.conversation.turns) == 2
@@ -82,17 +82,17 @@ def test_a_failed_turn_keeps_the_message_for_retry(make_app):
     chat = make_app(provider).open("s")
     with pytest.raises(ServerError):
         drain(chat.send("important question"))
-    assert chat.conversation.turns == [] and chat.pending == "important question"
-    assert chat.retry_text() == "important question"
-    drain(chat.send(chat.retry_text()))
-    assert chat.conversation.turns[-1].user_text == "important question" and chat.pending is None
+    assert chat.conversation.turns == [] and chat.open_session.pending == "important question"
+    assert chat.open_session.retry_text() == "important question"
+    drain(chat.send(chat.open_session.retry_text()))
+    assert chat.conversation.turns[-1].user_text == "important question" and chat.open_session.pending is None
 
 
 def test_retry_without_failure_resends_the_last_turn(make_app):
     chat = make_app().open("s")
     drain(chat.send("first"))
     drain(chat.send("second"))
-    assert chat.retry_text() == "second"
+    assert chat.open_session.retry_text() == "second"
     assert [t.user_text for t in chat.conversation.turns] == ["first"]
 
 
@@ -119,7 +119,7 @@ def test_context_length_error_twice_is_reported(make_app):
     provider.failures = 2
     with pytest.raises(ContextLengthError):
         drain(chat.send("hi"))
-    assert chat.pending == "hi" and len(provider.requests) == 4 + 2
+    assert chat.open_session.pending == "hi" and len(provider.requests) == 4 + 2
 
 
 def test_context_length_error_with_nothing_to_drop_says_so(make_app):

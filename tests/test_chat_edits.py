@@ -22,10 +22,10 @@ def test_undo_drops_the_last_turn_and_saves(make_app):
     chat = app.open("u")
     drain(chat.send("one"))
     drain(chat.send("two"))
-    turn = chat.undo()
+    turn = chat.open_session.undo()
     assert turn is not None and turn.user_text == "two"
     assert [t["messages"][0]["content"] for t in stored(app)["turns"]] == ["one"]
-    assert chat.undo() is not None and chat.undo() is None
+    assert chat.open_session.undo() is not None and chat.open_session.undo() is None
     assert stored(app)["turns"] == []
 
 
@@ -35,7 +35,7 @@ def test_reset_forgets_turns_and_summary_keeps_the_system_message(make_app):
     for text in ("a", "b", "c"):
         drain(chat.send(text))
     assert chat.conversation.summary
-    assert chat.reset() == 3
+    assert chat.open_session.reset() == 3
     data = stored(app)
     assert data["turns"] == [] and data["summary"] == {"text": "", "covers": 0} and data["system"]
 
@@ -44,8 +44,8 @@ def test_set_system_and_rename_are_saved(make_app):
     app = make_app()
     chat = app.open("s")
     drain(chat.send("hi"))
-    chat.set_system("You answer in French.")
-    chat.rename("Bonjour")
+    chat.open_session.set_system("You answer in French.")
+    chat.open_session.rename("Bonjour")
     data = stored(app)
     assert data["system"] == "You answer in French." and data["title"] == "Bonjour"
     assert chat.next_request("x").messages[0]["content"] == "You answer in French."
@@ -55,11 +55,11 @@ def test_retry_replaces_the_last_turn_only_once_its_replacement_is_stored(make_a
     app = make_app()
     chat = app.open("t")
     with pytest.raises(UsageError, match="nothing to retry"):
-        chat.retry_text()
+        chat.open_session.retry_text()
     drain(chat.send("question"))
     first_answer = stored(app)["turns"][0]["messages"][1]["content"]
-    assert chat.retry_text() == "question"
-    assert len(stored(app)["turns"]) == 1 and chat.pending is None  # still stored: nothing replaced it yet
+    assert chat.open_session.retry_text() == "question"
+    assert len(stored(app)["turns"]) == 1 and chat.open_session.pending is None  # still stored: nothing replaced it yet
     drain(chat.send("question"))
     turns = stored(app)["turns"]
     assert [t["messages"][0]["content"] for t in turns] == ["question"] and len(chat.conversation.turns) == 1

@@ -37,7 +37,7 @@ def test_a_failed_call_is_not_retried(clean_env):
         with pytest.raises(ServerError):
             list(chat.send("hi"))
         assert len(server.record.requests) == 1
-    assert chat.pending == "hi" and chat.conversation.turns == []
+    assert chat.open_session.pending == "hi" and chat.conversation.turns == []
 
 
 class ThreadEcho(EchoProvider):
@@ -73,3 +73,28 @@ def test_a_model_calling_tools_gets_eight_rounds_then_must_answer():
     list(chat.send("loop"))
     assert [offered for _, offered in provider.requests] == [True] * 8 + [False]
     assert chat.conversation.turns[-1].usage["model_calls"] == 9
+
+
+def test_the_run_settings_are_one_frozen_object_handed_to_the_chat(clean_env):
+    import dataclasses
+
+    from chatbot import RunSettings
+
+    run = RunSettings(stream=False, max_output_tokens=64)
+    with FakeServer(reply="whole at once") as server:
+        chat = Chat(scratch(), make_provider("openai", model="m", base_url=server.base_url, max_retries=0), run=run)
+        list(chat.send("hi"))
+        sent = server.record.last_request()
+    assert chat.run is run and not sent.get("stream") and sent["max_tokens"] == 64
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        run.stream = True  # type: ignore[misc]
+
+
+def test_the_summarizer_the_engine_is_given_is_not_the_chat():
+    # data goes one way: the engine's fold calls the summary's own model call, never back up into the chat
+    chat = Chat(scratch(strategy="summary", summary_trigger=2, keep_turns=1), EchoProvider(delay=0))
+    for text in ("one", "two", "three", "four"):
+        list(chat.send(text))
+    assert chat.conversation.summary  # folded through the summary call
+    assert getattr(chat._summarize, "__self__", None) is not chat
+    assert not isinstance(chat, type(chat.open_session))

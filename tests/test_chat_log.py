@@ -9,6 +9,7 @@ import pytest
 
 from chatbot.core.app import App, Settings
 from chatbot.core.request_log import RequestLog
+from chatbot.core.settings import RunSettings
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import ServerError
@@ -38,7 +39,9 @@ def logged_app(tmp_path):
 
     def build(provider, **memory):
         log = tmp_path / "log.jsonl"
-        settings = Settings("echo", None, MemoryConfig(**memory), log=RequestLog(str(log)), summary_model="small")
+        settings = Settings(
+            "echo", None, MemoryConfig(**memory), run=RunSettings(log=RequestLog(str(log)), summary_model="small")
+        )
         app = App(JsonStore(tmp_path / "s"), provider, settings, lambda model: TokenCounter())
         apps.append(app)
         return app, log

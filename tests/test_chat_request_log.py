@@ -12,6 +12,7 @@ import pytest
 from chatbot.core.app import App, Settings
 from chatbot.core.events import TurnDone
 from chatbot.core.request_log import RequestLog
+from chatbot.core.settings import RunSettings
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import ServerError
@@ -48,7 +49,9 @@ def logged(tmp_path):
 
     def build(provider, *, stream: bool = True):
         log = tmp_path / "requests.jsonl"
-        settings = Settings("echo", None, MemoryConfig(strategy="full"), log=RequestLog(str(log)), stream=stream)
+        settings = Settings(
+            "echo", None, MemoryConfig(strategy="full"), run=RunSettings(log=RequestLog(str(log)), stream=stream)
+        )
         app = App(JsonStore(tmp_path / "s"), provider, settings, lambda model: TokenCounter())
         apps.append(app)
         return app.open("s"), log

@@ -45,7 +45,7 @@ def test_a_turn_with_tool_calls_is_one_stored_turn(make_tool_app):
     assert app.store.load("t").conversation.turns[-1].messages == turn.messages
     validate_request(chat.next_request("next").messages)
     # /undo removes the whole exchange
-    assert chat.undo() is turn and chat.conversation.turns == []
+    assert chat.open_session.undo() is turn and chat.conversation.turns == []
 
 
 def test_bad_calls_go_back_to_the_model(make_tool_app):
@@ -74,7 +74,7 @@ def test_ctrl_c_during_a_tool_call_keeps_a_valid_session(make_tool_app):
         "content": NOT_RUN,
     }
     assert turn.messages[-1]["content"] == INTERRUPTED_MARK
-    assert chat.pending is None
+    assert chat.open_session.pending is None
     assert app.store.load("t").conversation.turns[-1].messages == turn.messages
     validate_request(chat.next_request("again").messages)
     list(chat.send("again"))  # and the next turn goes through
@@ -130,7 +130,7 @@ def test_a_failure_after_tools_ran_keeps_their_results(make_tool_app):
     turn = chat.conversation.turns[-1]
     assert roles(turn) == ["user", "assistant", "tool", "assistant"]
     assert turn.answer_text == "[the turn stopped: the server fell over]"
-    assert chat.pending is None  # stored, so /retry takes it back rather than sending it twice
+    assert chat.open_session.pending is None  # stored, so /retry takes it back rather than sending it twice
 
 
 def test_tool_definitions_count_in_the_budget(make_tool_app):

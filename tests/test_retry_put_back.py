@@ -51,14 +51,14 @@ def test_a_retry_whose_resend_fails_puts_the_turn_back_with_its_summary(summariz
     app, chat, provider = summarized
     before = state(chat)
     provider.down = True
-    assert chat.retry_text() == "two"
+    assert chat.open_session.retry_text() == "two"
     assert len(chat.conversation.turns) == 1  # taken back, to be replaced
     with pytest.raises(ServerError):
         list(chat.send("two"))
     assert state(chat) == before and stored(app, "s") == before
-    assert chat.pending is None
+    assert chat.open_session.pending is None
     provider.down = False
-    assert chat.retry_text() == "two"  # taken back again, not resent beside itself
+    assert chat.open_session.retry_text() == "two"  # taken back again, not resent beside itself
     list(chat.send("two"))
     assert [t.user_text for t in chat.conversation.turns] == ["one", "two"]
     assert [t.user_text for t in app.store.load("s").conversation.turns] == ["one", "two"]
@@ -67,7 +67,7 @@ def test_a_retry_whose_resend_fails_puts_the_turn_back_with_its_summary(summariz
 def test_ctrl_c_before_the_edited_message_is_answered_puts_the_old_turn_back(summarized):
     app, chat, provider = summarized
     before = state(chat)
-    text = chat.take_back_for_edit("two, edited")
+    text = chat.open_session.take_back_for_edit("two, edited")
     provider.ctrl_c = True
     with pytest.raises(KeyboardInterrupt):
         list(chat.send(text))

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from chatbot.core.app import App, Settings
 from chatbot.core.events import Notice, TurnDone
+from chatbot.core.settings import RunSettings
 from chatbot.core.summaries import SummaryAhead
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
@@ -58,7 +59,7 @@ def open_chat(tmp_path):
     apps = []
 
     def build(provider, *, background: bool = True, name: str = "s"):
-        settings = Settings("echo", None, MemoryConfig(**MEMORY), background_summaries=background)
+        settings = Settings("echo", None, MemoryConfig(**MEMORY), run=RunSettings(background_summaries=background))
         app = App(JsonStore(tmp_path / name), provider, settings, lambda model: TokenCounter())
         apps.append(app)
         return app.open(name)
@@ -165,8 +166,8 @@ def test_a_summary_written_for_turns_that_changed_is_not_used(open_chat):
     for text in ("one", "two", "three"):
         send(chat, text)
     assert provider.summaries_done.wait(5)
-    chat.undo()
-    chat.undo()  # turn 2, which the summary written ahead covers, is gone
+    chat.open_session.undo()
+    chat.open_session.undo()  # turn 2, which the summary written ahead covers, is gone
     send(chat, "two again")
     send(chat, "three")
     send(chat, "four")

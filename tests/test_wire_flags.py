@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.core.app import App, Settings
+from chatbot.core.settings import RunSettings
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.providers import make_provider
@@ -24,7 +25,7 @@ def wired(tmp_path, monkeypatch):
         app = App(
             JsonStore(tmp_path / "sessions"),
             provider,
-            Settings("openai", None, memory, **settings),
+            Settings("openai", None, memory, run=RunSettings(**settings)),
             lambda model: TokenCounter(),
         )
         apps.append(app)

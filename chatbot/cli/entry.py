@@ -272,6 +272,7 @@ def _make_app(
     """The app for ``args``: the provider, the memory settings, options, log and the counter for each model."""
     from chatbot.core.app import App, Settings, parse_option
     from chatbot.core.request_log import RequestLog
+    from chatbot.core.settings import RunSettings
     from chatbot.engine.memory import MemoryConfig
     from chatbot.engine.tokens import make_counter
 
@@ -290,16 +291,18 @@ def _make_app(
         model=args.model,
         memory=memory,
         system=system,
-        max_output_tokens=args.max_output_tokens or None,
-        summary_model=args.summary_model,
-        max_tool_rounds=args.max_tool_rounds,
         options=dict(parse_option(key, value) for key, value in args.option or []),
-        stream=not args.no_stream,
-        log=RequestLog(args.log_requests) if args.log_requests else None,
         roles=cfg.roles,
-        # script and -p keep their exact order of requests (summary, then chat); the terminal writes them ahead
-        background_summaries=interactive,
-        retries=RETRIES,
+        run=RunSettings(
+            max_output_tokens=args.max_output_tokens or None,
+            summary_model=args.summary_model,
+            max_tool_rounds=args.max_tool_rounds,
+            stream=not args.no_stream,
+            log=RequestLog(args.log_requests) if args.log_requests else None,
+            # script and -p keep their exact order of requests (summary, then chat); the terminal writes them ahead
+            background_summaries=interactive,
+            retries=RETRIES,
+        ),
     )
     counters = lambda model: make_counter(args.tokenizer, args.provider, model)  # noqa: E731
     if toolbox is None:

@@ -89,7 +89,7 @@ def failed_mark(app: App, exc: ChatbotError) -> str:
         if exc.rescued:
             return f"[not saved in the session store: this reply was kept in {exc.rescued}]"
         return "[not saved: the session store refused it and no rescue file could be written]"
-    if app.chat.pending is None:  # the turn was recorded (tools had run): kept, marked with the reason
+    if app.chat.open_session.pending is None:  # the turn was recorded (tools had run): kept, marked with the reason
         return f"[stopped: {exc.message}; what came so far is stored]"
     return "[failed: this partial reply was not stored]"
 

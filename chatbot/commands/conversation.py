@@ -9,26 +9,26 @@ from chatbot.errors import ChatbotError, UsageError
 
 
 def _reset(app: App, arg: str, confirm: Confirm | None) -> Result:
-    count = app.chat.reset()
+    count = app.chat.open_session.reset()
     return Result(f"forgot {count} turn(s) and the summary; the system message stays", notice=True)
 
 
 def _undo(app: App, arg: str, confirm: Confirm | None) -> Result:
-    turn = app.chat.undo()
+    turn = app.chat.open_session.undo()
     if turn is None:
         raise UsageError("nothing to undo")
     return Result(f"dropped the last turn ({preview(turn.user_text, 48)})", notice=True)
 
 
 def _retry(app: App, arg: str, confirm: Confirm | None) -> Result:
-    return Result(send=app.chat.retry_text())
+    return Result(send=app.chat.open_session.retry_text())
 
 
 def _system(app: App, arg: str, confirm: Confirm | None) -> Result:
     chat = app.chat
     if not arg:
         return Result(f"system message:\n{chat.conversation.system}")
-    chat.set_system(arg)
+    chat.open_session.set_system(arg)
     return Result("system message set; it is sent first in every request from now on", notice=True)
 
 
@@ -73,7 +73,7 @@ def _edit(app: App, arg: str, confirm: Confirm | None) -> Result:
         raise UsageError("nothing to edit yet")
     if not arg:
         return Result(edit=turns[-1].user_text)  # the terminal puts it back in the prompt; sending replaces the turn
-    return Result(send=app.chat.take_back_for_edit(arg))
+    return Result(send=app.chat.open_session.take_back_for_edit(arg))
 
 
 COMMANDS: dict[str, Command] = {

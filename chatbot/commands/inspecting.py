@@ -97,7 +97,7 @@ def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
     lines.append(f"  correction for {chat.model}: {counter.calibration.describe()}")
     context = counter.calibration.context
     if context:
-        budget = input_budget(chat.conversation.memory.max_input_tokens, context, chat.max_output_tokens)
+        budget = input_budget(chat.conversation.memory.max_input_tokens, context, chat.run.max_output_tokens)
         lines.append(
             f"  context of {chat.model}: {context} tokens, as the server said; requests are kept under {budget} "
             f"(the rest is room for the reply)"

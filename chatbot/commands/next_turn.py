@@ -26,18 +26,18 @@ def _file(app: App, arg: str, confirm: Confirm | None) -> Result:
 def _set(app: App, arg: str, confirm: Confirm | None) -> Result:
     chat = app.chat
     if not arg:
-        options = chat.options
+        options = chat.open_session.options
         if not options:
             return Result("no model options set; /set KEY VALUE sets one (temperature, top_p, seed, ...)")
         return Result("\n".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in sorted(options.items())))
     key, _, value = arg.partition(" ")
     if not value.strip():
-        if key not in chat.options:
+        if key not in chat.open_session.options:
             raise UsageError(f"option {key} is not set; /set KEY VALUE sets it")
-        chat.set_option(key, None)
+        chat.open_session.set_option(key, None)
         return Result(f"option {key} removed", notice=True)
     key, parsed = parse_option(key, value.strip())
-    chat.set_option(key, parsed)
+    chat.open_session.set_option(key, parsed)
     return Result(f"option {key} = {json.dumps(parsed, ensure_ascii=False)}, sent with every request", notice=True)
 
 
@@ -49,7 +49,7 @@ def _role(app: App, arg: str, confirm: Confirm | None) -> Result:
         return Result("\n".join(f"{name}: {preview(text, 60)}" for name, text in sorted(roles.items())))
     if arg not in roles:
         raise UsageError(f"no role {arg!r}; /role lists them")
-    app.chat.set_system(roles[arg])
+    app.chat.open_session.set_system(roles[arg])
     return Result(f"system message set from role {arg}", notice=True)
 
 

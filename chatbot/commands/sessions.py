@@ -77,7 +77,7 @@ def _load(app: App, arg: str, confirm: Confirm | None) -> Result:
 def _rename(app: App, arg: str, confirm: Confirm | None) -> Result:
     if not arg:
         raise UsageError("usage: /rename TITLE")
-    app.chat.rename(arg)
+    app.chat.open_session.rename(arg)
     return Result(f"session {app.chat.session.id} is now titled {preview(arg, 60)!r}", notice=True)
 
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chatbot.core.chat import DEFAULT_TOOL_ROUNDS, Chat
-from chatbot.core.request_log import RequestLog
+from chatbot.core.chat import Chat
+from chatbot.core.settings import RunSettings
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.options import option_problem
 from chatbot.engine.tokens import TokenCounter
@@ -53,15 +53,9 @@ class Settings:
     model: str | None  # None: the provider's default, or a resumed session's own model
     memory: MemoryConfig
     system: str | None = None  # for new sessions; None: DEFAULT_SYSTEM
-    max_output_tokens: int | None = None
-    summary_model: str | None = None
-    max_tool_rounds: int = DEFAULT_TOOL_ROUNDS
     options: dict[str, Any] = field(default_factory=dict)  # -o: merged into every session opened
-    stream: bool = True  # False: --no-stream
-    log: RequestLog | None = None  # --log-requests
     roles: dict[str, str] = field(default_factory=dict)  # the config file's [roles], for /role
-    background_summaries: bool = False  # terminal mode: write due summaries while the user types
-    retries: int = 0  # how often a request that failed before its reply began is tried again (with a notice)
+    run: RunSettings = RunSettings()  # how every turn runs, handed unchanged to each chat opened
 
 
 class App:
@@ -177,15 +171,15 @@ class App:
     def keep(self) -> tuple[Path | None, str]:
         """Keep the session in use in a rescue file, for a caller about to give up on it (an unexpected error):
         (its path, "") or (None, why nowhere took it; "" when no session is open). Never raises."""
-        return self._chat.keep() if self._chat is not None else (None, "")
+        return self._chat.open_session.keep() if self._chat is not None else (None, "")
 
     def close(self) -> None:
         """Release the session lock."""
         if self._lock is not None:
             self._lock.release()
             self._lock = None
-        if self.settings.log is not None:
-            self.settings.log.close()
+        if self.settings.run.log is not None:
+            self.settings.run.log.close()
 
     # --- helpers ----------------------------------------------------------------------------------------------
 
@@ -228,18 +222,7 @@ class App:
         old = self._lock
         self._lock = lock
         self._chat = Chat(
-            session,
-            self.provider,
-            self.store,
-            max_output_tokens=self.settings.max_output_tokens,
-            summary_model=self.settings.summary_model,
-            tools=self.tools,
-            max_tool_rounds=self.settings.max_tool_rounds,
-            confirm_tool=self._confirm_tool,
-            stream=self.settings.stream,
-            log=self.settings.log,
-            background_summaries=self.settings.background_summaries,
-            retries=self.settings.retries,
+            session, self.provider, self.store, self.settings.run, tools=self.tools, confirm_tool=self._confirm_tool
         )
         if old is not None and old is not lock:
             old.release()

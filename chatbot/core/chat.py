@@ -13,16 +13,16 @@ from dataclasses import replace
 from typing import Any
 
 from chatbot.core.attach import Content, Outbox
-from chatbot.core.budget import learn_from_usage, message_budget, retry_budget, summary_max_tokens, tools_estimate
+from chatbot.core.budget import learn_from_usage, message_budget, retry_budget, tools_estimate
 from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, request_notices
 from chatbot.core.open_session import OpenSession
-from chatbot.core.request_log import RequestLog
 from chatbot.core.retry import retrying
 from chatbot.core.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round
-from chatbot.core.summaries import SummaryAhead
+from chatbot.core.settings import RunSettings
+from chatbot.core.summaries import SummaryAhead, SummaryCall
 from chatbot.core.tool_round import run_round, tool_notices
+from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import Request, fold_now
-from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, validate_request
@@ -30,9 +30,7 @@ from chatbot.errors import (
     ChatbotError,
     ContextLengthError,
     Interrupted,
-    SaveFailed,
     StoreUnavailable,
-    SummaryError,
     UsageError,
 )
 from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDelta, ToolCall
@@ -40,48 +38,49 @@ from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.tools.registry import Registry
 
-#: default cap on model calls answered by tool results within one turn
-DEFAULT_TOOL_ROUNDS = 8
 
+class Chat:
+    """Drives one session: the stateless model gets the whole request every time; this decides what it holds.
 
-class Chat(OpenSession):
-    """Drives one session: the stateless model gets the whole request every time; this decides what it holds."""
+    The session itself, its edits and its saving, is :attr:`open_session` (an :class:`OpenSession`): what a slash
+    command changes goes there; a turn is stored through it too.
+    """
 
     def __init__(
         self,
         session: Session,
         provider: ChatProvider,
         store: SessionStore | None = None,
+        run: RunSettings | None = None,
         *,
-        max_output_tokens: int | None = None,
-        summary_model: str | None = None,
         tools: Registry | None = None,
-        max_tool_rounds: int = DEFAULT_TOOL_ROUNDS,
         confirm_tool: Callable[[ToolCall], bool] | None = None,
-        stream: bool = True,
-        log: RequestLog | None = None,
-        background_summaries: bool = False,
-        retries: int = 0,
     ) -> None:
-        super().__init__(session, store)
-        self.retries = retries  # a model call that fails before its reply begins is tried again, announced
+        #: the session in use: its edits (/undo, /retry, /system ...), the message waiting to be stored, its saving
+        self.open_session = OpenSession(session, store)
+        self.run = run or RunSettings()  # how every turn runs (frozen: the same for every chat the app opens)
         self.tools = tools
-        self.max_tool_rounds = max_tool_rounds
         # asked before each call (--confirm-tools); False refuses it and the model is told so
         self.confirm_tool = confirm_tool
         self.provider = provider
-        self.max_output_tokens = max_output_tokens
-        self.summary_model = summary_model
-        self.streaming = stream  # False (--no-stream): ask for the whole reply at once
-        self.log = log
         #: files attached (/file, -f, piped stdin) to the next message
         self.outbox = Outbox()
-        # whether the last turn reached the store (a database can go away), told once the reply is done
-        self._store_notices: list[Notice] = []
+        # whether the last save reached the store (a database can go away): "it is back" is told once
         self._store_away = False
-        # the summary the next request will fold, written while the user types (terminal mode only)
-        self._ahead = SummaryAhead(self._summarize, enabled=background_summaries)
+        # the model call that writes a summary, and the next one written while the user types (terminal mode only)
+        self._summarize = SummaryCall(session, provider, self.run)
+        self._ahead = SummaryAhead(self._summarize, enabled=self.run.background_summaries)
         self._apply_calibration()
+
+    @property
+    def session(self) -> Session:
+        """The session this chat drives."""
+        return self.open_session.session
+
+    @property
+    def conversation(self) -> Conversation:
+        """The session's conversation."""
+        return self.open_session.conversation
 
     @property
     def model(self) -> str:
@@ -92,7 +91,7 @@ class Chat(OpenSession):
 
     def next_request(self, text: str = "") -> Request:
         """The request ``text`` would send next (in its budget), calling no model and changing nothing stored."""
-        budget = message_budget(self.conversation, self._offered(), self.max_output_tokens)
+        budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
         return self.conversation.preview_request(text, budget)
 
     def send(self, text: Content) -> Generator[ChatEvent, None, None]:
@@ -106,26 +105,25 @@ class Chat(OpenSession):
         try:
             yield from self._send(text)
         finally:
-            if self.put_back_if_unreplaced(before):
-                self._pending = None  # the old turn is back: /retry takes it back again rather than add a copy
+            self.open_session.put_back_if_unreplaced(before)
 
     def _send(self, text: Content) -> Generator[ChatEvent, None, None]:
         text = self.outbox.take(text)
-        self._pending = text
+        self.open_session.hold(text)
         yield from tool_notices(self.tools, self.conversation.counter, self.conversation.memory.max_input_tokens)
         if self._ahead.waiting(self.conversation):
             yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
         message: Message = {"role": "user", "content": text}
-        budget = message_budget(self.conversation, self._offered(), self.max_output_tokens)
+        budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
         request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
         yield from request_notices(request)
         try:
-            done = yield from self._turn(request)
+            done, stored = yield from self._turn(request, message)
         except ContextLengthError as exc:
-            if self._pending is None:
+            if self.open_session.pending is None:
                 raise  # a later round failed after tools ran: that turn is stored, so it is not sent again
             # Not the end: retry once under the window the server named (learned), or with half the request
-            retry, told = retry_budget(self.conversation, request, exc, self._offered(), self.max_output_tokens)
+            retry, told = retry_budget(self.conversation, request, exc, self._offered(), self.run.max_output_tokens)
             yield from (Notice(text, True) for text in told)
             if retry is None:
                 raise ContextLengthError(
@@ -135,14 +133,12 @@ class Chat(OpenSession):
             request = self.conversation.build_request(message, summarizer=self._summarize, budget=retry)
             yield Notice(f"{exc.message}; retrying once with a smaller request ({request.tokens} tokens)", True)
             yield from request_notices(request)
-            done = yield from self._turn(request)
-        self._pending = None
+            done, stored = yield from self._turn(request, message)
         if done.turn.interrupted:  # a turn comes back unfinished only when the server cut it short (Ctrl-C raises)
             yield Notice(
                 "the server ended the reply without saying it was finished; it is kept, marked incomplete", True
             )
-        yield from self._store_notices
-        self._store_notices.clear()
+        yield from stored
         self._ahead.start(self.conversation)
         if done.finish_reason == "length":
             yield Notice("the reply was cut off at the output limit (--max-output-tokens)", True)
@@ -158,34 +154,37 @@ class Chat(OpenSession):
 
     def _offered(self) -> int:
         # the tool definitions a turn's first call offers (none with --max-tool-rounds 0): they take budget
-        return self.tool_definition_tokens() if self.max_tool_rounds else 0
+        return self.tool_definition_tokens() if self.run.max_tool_rounds else 0
 
     def _events(self, messages: list[Message], tools: list[Message]) -> Generator[StreamEvent, None, None]:
         """The provider's events for one model call: streamed, or (--no-stream) the whole reply at once."""
-        ask: dict[str, Any] = {"model": self.model, "max_tokens": self.max_output_tokens}
+        ask: dict[str, Any] = {"model": self.model, "max_tokens": self.run.max_output_tokens}
         if self.session.options:  # only what is set goes on the wire (and to a provider's keyword arguments)
             ask["options"] = self.session.options
         if tools:
             ask["tools"] = tools
-        return self.provider.events(messages, stream=self.streaming, **ask)
+        return self.provider.events(messages, stream=self.run.stream, **ask)
 
-    def _turn(self, request: Request) -> Generator[ChatEvent, None, TurnDone]:
-        """One turn: ask the model; while it calls tools, run them and ask again; store the whole exchange."""
+    def _turn(self, request: Request, user: Message) -> Generator[ChatEvent, None, tuple[TurnDone, list[Notice]]]:
+        """One turn of ``user``'s message: ask the model; while it calls tools, run them and ask again; store the
+        whole exchange. Returns it, with what the store said (told after the reply)."""
         progress = Progress(time.monotonic(), self.conversation.turns)
         budget = self.conversation.memory.max_input_tokens  # (tools that do not fit in it are left out)
         offered = self.tools.openai_tools(self.conversation.counter, budget) if self.tools else []
         rounds = 0
         try:
             while True:
-                final = not offered or rounds >= self.max_tool_rounds
-                request, sent = yield from fit_round(self.conversation, request, progress.messages, self._summarize)
+                final = not offered or rounds >= self.run.max_tool_rounds
+                request, sent = yield from fit_round(
+                    self.conversation, request, user, progress.messages, self._summarize
+                )
                 calls = yield from self._reply(request, sent, progress, [] if final else offered)
                 if not calls or final:
                     break
                 assert self.tools is not None  # (calls come back only when tools were offered)
                 yield from run_round(self.tools, self.confirm_tool, calls, progress)
                 rounds += 1
-                if rounds >= self.max_tool_rounds:
+                if rounds >= self.run.max_tool_rounds:
                     yield Notice(
                         f"the model used tools in {rounds} rounds (--max-tool-rounds); it is asked to answer "
                         "now, without tools",
@@ -195,19 +194,17 @@ class Chat(OpenSession):
             if progress.started():
                 # keep what happened, marked, so the next request stays well-formed (every call has its result)
                 mark = f"[interrupted: {exc.reason}]" if isinstance(exc, Interrupted) else INTERRUPTED_MARK
-                self._record(request, progress, interrupted=True, mark=mark)
-                self._pending = None
+                self._record(request, user, progress, interrupted=True, mark=mark)
             raise
         except ChatbotError as exc:
             if progress.messages:  # tools already ran: keep their results rather than lose them
-                self._record(request, progress, interrupted=True, mark=f"[the turn stopped: {exc.message}]")
-                self._pending = None
+                self._record(request, user, progress, interrupted=True, mark=f"[the turn stopped: {exc.message}]")
             raise
         yield Saving()
         if progress.finish_reason is None and progress.answer().strip():
             # the stream just ended (no finish reason, no [DONE]): a reply cut short must not pass for a whole one
-            return self._record(request, progress, interrupted=True, mark=INCOMPLETE_MARK)
-        return self._record(request, progress)
+            return self._record(request, user, progress, interrupted=True, mark=INCOMPLETE_MARK)
+        return self._record(request, user, progress)
 
     def _reply(
         self, request: Request, rounds: list[Message], progress: Progress, tools: list[Message]
@@ -221,13 +218,13 @@ class Chat(OpenSession):
         offered = tools_estimate(self.conversation, self._offered()) if tools else 0  # the server counts them too
         estimate = request.tokens + rounds_cost(rounds, self.conversation.counter) + offered
         started, first = time.monotonic(), None
-        stream = retrying(lambda: self._events(messages, tools), self.retries)
+        stream = retrying(lambda: self._events(messages, tools), self.run.retries)
         try:
             for event in stream:
                 if isinstance(event, Notice):
                     yield event  # a retry, announced
                     continue
-                if first is None and self.streaming and not isinstance(event, StreamEnd):
+                if first is None and self.run.stream and not isinstance(event, StreamEnd):
                     first = time.monotonic()
                 if isinstance(event, StreamEnd):
                     progress.end_round(event, estimate)
@@ -255,8 +252,8 @@ class Chat(OpenSession):
 
     def _log(self, kind: str, model: str, started: float, estimate: tuple[int, int | None], **more: Any) -> None:
         """One line in the request log (--log-requests), when there is one."""
-        if self.log is not None:
-            self.log.call(
+        if self.run.log is not None:
+            self.run.log.call(
                 kind,
                 session=self.session.id,
                 provider=self.provider.name,
@@ -268,12 +265,19 @@ class Chat(OpenSession):
             )
 
     def _record(
-        self, request: Request, progress: Progress, *, interrupted: bool = False, mark: str = INTERRUPTED_MARK
-    ) -> TurnDone:
-        """Store what ``progress`` produced as one turn, add up its cost, learn from it, and save."""
+        self,
+        request: Request,
+        user: Message,
+        progress: Progress,
+        *,
+        interrupted: bool = False,
+        mark: str = INTERRUPTED_MARK,
+    ) -> tuple[TurnDone, list[Notice]]:
+        """Store ``user``'s message and what ``progress`` produced as one turn, add up its cost, learn from it, and
+        save. Returns the turn done and what the store said (a notice when it is away, or back)."""
         counter = self.conversation.counter
-        turn = progress.to_turn(request.messages[-1], request.tokens, counter, mark=mark if interrupted else "")
-        self.conversation.add_turn(turn)
+        turn = progress.to_turn(user, request.tokens, counter, mark=mark if interrupted else "")
+        self.open_session.add_turn(turn)  # the message waiting to be stored is held by this turn now
         cost = turn.usage or {}
         estimated_prompt, est_completion = cost["estimated_prompt_tokens"], cost["estimated_completion_tokens"]
         usage = progress.usage
@@ -287,44 +291,20 @@ class Chat(OpenSession):
         if usage and not interrupted and progress.rounds == 1:
             # one call: the estimate and the reported count are of the same request (into the model's calibration)
             learn_from_usage(self.conversation, request, usage, self._offered())
+        told: list[Notice] = []
         try:
-            self.save()
-        except SaveFailed:
-            self._pending = None  # the turn is recorded (and rescued): /retry must not send it twice
-            raise
+            self.open_session.save()
         except StoreUnavailable as exc:  # the reply was seen: keep the turn, say so once the reply is done
-            self._store_notices.append(Notice(exc.message, True))
+            told.append(Notice(exc.message, True))
             self._store_away = True
         else:
             if self._store_away:
-                self._store_notices.append(Notice("the session store is back: every turn of this session is saved"))
+                told.append(Notice("the session store is back: every turn of this session is saved"))
             self._store_away = False
         done = TurnDone(turn, request, usage, estimated_prompt, est_completion, turn.latency or 0.0)
-        return replace(done, finish_reason=progress.finish_reason, reasoned=progress.reasoned)
+        return replace(done, finish_reason=progress.finish_reason, reasoned=progress.reasoned), told
 
     # --- summaries --------------------------------------------------------------------------------------------
-
-    def _summarize(self, previous: str, turns: list[list[Message]], first: int) -> str:
-        # In the terminal this runs on SummaryAhead's thread: it only calls the provider, logs and counts the
-        # summary's tokens; what is stored changes in the engine's fold, on the main thread.
-        messages = summary_request(previous, turns, first)
-        model = self.summary_model or self.model
-        # counted only for the request log: on SummaryAhead's thread a count can race the main thread's use of the
-        # same tokenizer (always counting here made tests/terminal/test_pty_summaries.py fail one run in three)
-        estimate = self.conversation.counter.count_request(messages) if self.log else 0
-        started = time.monotonic()
-        try:
-            cap = summary_max_tokens(messages, self.session.context_for(model))
-            completion = self.provider.complete(messages, model=model, max_tokens=cap)
-        except ChatbotError as exc:
-            self._log("summary", model, started, (estimate, None), summarized=len(turns), error=type(exc).__name__)
-            raise
-        self._log("summary", model, started, (estimate, None), usage=completion.usage, summarized=len(turns))
-        self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
-        if completion.finish_reason == "length":
-            # a summary cut mid-sentence would silently lose whatever came last
-            raise SummaryError(f"the summary was cut off at {cap} tokens")
-        return completion.text
 
     def summarize_now(self) -> tuple[int, list[str]]:
         """``/summary now``: fold the uncovered turns but the last ``keep_turns`` at once, backoff or not, and save.
@@ -335,7 +315,7 @@ class Chat(OpenSession):
             raise UsageError(f"memory is '{self.conversation.memory.strategy}': use --memory summary for a summary")
         done, warnings = fold_now(self.conversation, self._ahead.summarizer)
         if done:
-            self.save()
+            self.open_session.save()
         return done, warnings
 
     # --- accounting -------------------------------------------------------------------------------------------
@@ -352,12 +332,4 @@ class Chat(OpenSession):
             self.conversation.counter = counter
         self.session.model = model
         self._apply_calibration()
-        self.save()
-
-    def reset(self) -> int:
-        """Forget every turn and the summary (the system message stays) and save; returns how many turns went."""
-        count = len(self.conversation.turns)
-        self.conversation.reset()
-        self._pending = None
-        self.save()
-        return count
+        self.open_session.save()

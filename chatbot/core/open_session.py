@@ -1,4 +1,4 @@
-"""The session in use: its edits and its saving, below the chat loop (:class:`chatbot.core.chat.Chat` builds on it).
+"""The session in use: its edits and its saving, below the chat loop (:class:`chatbot.core.chat.Chat` holds one).
 
 Every change a slash command makes goes through a method here and is saved at once. A save that fails (a
 read-only directory, a full disk, any error at all, or a signal while the database was awaited) writes what the store
@@ -30,7 +30,8 @@ class OpenSession:
         self.store = store
         # the turn /retry or /edit took back to replace, with the summary as it was: put back if nothing replaces it
         self._replacing: tuple[Turn, str, int] | None = None
-        # the user message of a turn that failed before anything was stored, kept for /retry
+        # the user message being sent, or of a turn that failed before anything was stored, kept for /retry; the one
+        # rule: it waits until a turn holds it (add_turn) or every turn is forgotten (reset)
         self._pending: Content | None = None
         self._stored = self._encoded()  # the turns the store holds (each turn's cached JSON, by identity)
 
@@ -38,6 +39,23 @@ class OpenSession:
     def conversation(self) -> Conversation:
         """The session's conversation."""
         return self.session.conversation
+
+    def hold(self, message: Content) -> None:
+        """``message`` is being sent: it waits to be stored (what /retry resends if no turn ever holds it)."""
+        self._pending = message
+
+    def add_turn(self, turn: Turn) -> None:
+        """Add ``turn`` to the conversation (the caller saves): the message waiting to be stored is held by it now."""
+        self.conversation.add_turn(turn)
+        self._pending = None
+
+    def reset(self) -> int:
+        """Forget every turn and the summary (the system message stays) and save; returns how many turns went."""
+        count = len(self.conversation.turns)
+        self.conversation.reset()
+        self._pending = None
+        self.save()
+        return count
 
     def undo(self) -> Turn | None:
         """Drop the last stored turn and save; returns it (None when there is none)."""
@@ -78,7 +96,7 @@ class OpenSession:
         if replacing is None or len(self.conversation.turns) != turns_before:
             return False
         turn, summary, covers = replacing
-        self.conversation.add_turn(turn)
+        self.add_turn(turn)  # the old turn is back: /retry takes it back again rather than add a copy
         self.conversation.set_summary(summary, covers)
         return True
 

@@ -127,9 +127,10 @@ class Progress:
 
 
 def fit_round(
-    conv: Conversation, request: Request, rounds: list[Message], summarizer: Summarizer
+    conv: Conversation, request: Request, user: Message, rounds: list[Message], summarizer: Summarizer
 ) -> Generator[ChatEvent, None, tuple[Request, list[Message]]]:
-    """What a later round of a turn sends: (the request, this turn's ``rounds`` as sent) within ``request.budget``.
+    """What a later round of ``user``'s turn sends: (the request, this turn's ``rounds`` as sent) within
+    ``request.budget``.
 
     The rounds re-send the turn so far. When that is over the budget, older turns make room (folded or dropped by
     the memory rule); when even the system message and the user's alone leave too little, the results of this turn
@@ -139,9 +140,9 @@ def fit_round(
     if request.tokens + extra <= request.budget:  # (the first round always fits: it was built to)
         return request, rounds
     try:
-        smaller = conv.build_request(request.messages[-1], summarizer=summarizer, budget=request.budget - extra)
+        smaller = conv.build_request(user, summarizer=summarizer, budget=request.budget - extra)
     except BudgetError:  # the results leave too little for the system message and the user's: shorten them
-        smaller, rounds = fresh_results_request(conv, request.messages[-1], rounds, request.budget)
+        smaller, rounds = fresh_results_request(conv, user, rounds, request.budget)
     yield from request_notices(smaller)
     return replace(smaller, budget=request.budget), rounds
 

@@ -1,5 +1,6 @@
-"""Summaries written ahead: as soon as a reply ends, the summary the next request will need is written on a
-background thread, while the user reads and types, so no turn waits for it.
+"""Summaries: the model call that writes one (:class:`SummaryCall`), and summaries written ahead: as soon as a reply
+ends, the summary the next request will need is written on a background thread, while the user reads and types, so
+no turn waits for it.
 
 The engine still decides everything: :func:`chatbot.engine.memory.next_summary` names the exact inputs of the next
 request's fold, and the fold itself (the checks that a summary is whole, non-empty and shorter than what it
@@ -15,16 +16,70 @@ from __future__ import annotations
 
 import copy
 import threading
+import time
+from typing import Any
 
+from chatbot.core.budget import summary_max_tokens
+from chatbot.core.settings import RunSettings
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import Summarizer, next_summary
+from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.turn import Message
-from chatbot.errors import SummaryError
+from chatbot.errors import ChatbotError, SummaryError
+from chatbot.providers.base import ChatProvider
+from chatbot.storage.session import Session
 
 Inputs = tuple[str, list[list[Message]], int]  # what a summarizer is called with: (previous, turns, first)
 
 #: how often a wait checks whether the summary is done (short, so Ctrl-C is noticed at once)
 POLL_SECONDS = 0.05
+
+
+class SummaryCall:
+    """The model call that writes a summary: a :data:`~chatbot.engine.memory.Summarizer` the engine's fold is given,
+    so the engine calls this (below the chat), never the chat itself.
+
+    In the terminal it runs on :class:`SummaryAhead`'s thread: it only calls the provider, logs and counts the
+    summary's tokens; what is stored changes in the engine's fold, on the main thread.
+    """
+
+    def __init__(self, session: Session, provider: ChatProvider, run: RunSettings) -> None:
+        self.session = session
+        self.provider = provider
+        self.run = run
+
+    def __call__(self, previous: str, turns: list[list[Message]], first: int) -> str:
+        messages = summary_request(previous, turns, first)
+        model = self.run.summary_model or self.session.model or self.provider.model
+        # counted only for the request log: on SummaryAhead's thread a count can race the main thread's use of the
+        # same tokenizer (always counting here made tests/terminal/test_pty_summaries.py fail one run in three)
+        estimate = self.session.conversation.counter.count_request(messages) if self.run.log else 0
+        started = time.monotonic()
+        try:
+            cap = summary_max_tokens(messages, self.session.context_for(model))
+            completion = self.provider.complete(messages, model=model, max_tokens=cap)
+        except ChatbotError as exc:
+            self._log(model, started, estimate, summarized=len(turns), error=type(exc).__name__)
+            raise
+        self._log(model, started, estimate, usage=completion.usage, summarized=len(turns))
+        self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
+        if completion.finish_reason == "length":
+            # a summary cut mid-sentence would silently lose whatever came last
+            raise SummaryError(f"the summary was cut off at {cap} tokens")
+        return completion.text
+
+    def _log(self, model: str, started: float, estimate: int, **more: Any) -> None:
+        if self.run.log is not None:
+            self.run.log.call(
+                "summary",
+                session=self.session.id,
+                provider=self.provider.name,
+                model=model,
+                strategy=self.session.conversation.memory.strategy,
+                started=started,
+                estimate=(estimate, None),
+                **more,
+            )
 
 
 class _Job:

@@ -170,7 +170,7 @@ class Repl:
         if not edited.strip() or commands.is_command(edited):
             self._notice("edit cancelled; the last turn stays")
             return False
-        self.send(self.app.chat.take_back_for_edit(edited))
+        self.send(self.app.chat.open_session.take_back_for_edit(edited))
         return False
 
     def _copy(self, text: str) -> None:
@@ -219,7 +219,7 @@ class Repl:
                     stream.abort()
                 raise
             stream.abort()
-            if chat.pending is None:
+            if chat.open_session.pending is None:
                 self._notice("reply cancelled; the partial answer is kept and marked as interrupted")
             else:
                 self._notice("cancelled before any answer; /retry resends your message")
@@ -229,7 +229,7 @@ class Repl:
             raise OutputError(f"cannot write to the terminal: {exc.strerror}; the turn is saved") from None
         except ChatbotError as exc:
             stream.abort("")
-            retryable = chat.pending is not None and not isinstance(exc, BudgetError) and not self.one_shot
+            retryable = chat.open_session.pending is not None and not isinstance(exc, BudgetError) and not self.one_shot
             retry = "\n/retry resends your message" if retryable else ""
             self._error(f"{exc.message}{retry}")
             return exc.exit_code
