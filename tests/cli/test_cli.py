@@ -198,7 +198,7 @@ def test_undecodable_input_does_not_crash(tmp_path):
         input=b"ok\n\xff\xfe broken\n",
         capture_output=True,
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]), "PYTHONIOENCODING": "utf-8"},
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]), "PYTHONIOENCODING": "utf-8"},
     )
     assert result.returncode == 0 and b"Traceback" not in result.stderr
     assert "\ufffd" in session_doc(tmp_path, "bytes")["turns"][1]["messages"][0]["content"]
@@ -213,7 +213,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
     )
     reader.stdout.close()  # nobody reads the replies
     _, err = reader.communicate(b"one\ntwo\n/context\n", timeout=30)

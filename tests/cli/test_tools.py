@@ -189,6 +189,6 @@ def test_start_up_does_not_load_the_mcp_sdk_without_a_server(tmp_path):
         "else 'NOT LOADED')"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("CHATBOT_")}
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert result.stdout.strip().endswith("NOT LOADED"), result.stderr

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
 from tests.support.cli import one_error_line, run_chatbot, session_doc
-from tests.support.fake_server import FakeServer
 
 
 def user_texts(doc: dict) -> list[str]:
@@ -66,51 +63,3 @@ def test_copy_without_a_terminal_says_so(tmp_path):
         "chatbot: /copy needs a terminal (it sends OSC 52 to it); stderr is not one",
     ]
     assert result.returncode == 2
-
-
-def test_request_log_has_one_line_per_call_and_never_the_text_or_key(tmp_path):
-    log = tmp_path / "requests.jsonl"
-    secret = "sk-test-never-logged-123"
-    with FakeServer(reply="fine answer words") as server:
-        for i in range(4):
-            result = run_chatbot(
-                "--provider", "openai", "--base-url", server.base_url, "--session", "lg", "--summary-trigger", "2",
-                "--keep-turns", "1", "--log-requests", str(log), "-p", f"secret-question-{i}", cwd=tmp_path,
-                env={"OPENAI_API_KEY": secret},
-            )  # fmt: skip
-            assert result.returncode == 0, result.stderr
-    raw = log.read_text()
-    assert secret not in raw and "secret-question" not in raw and "fine answer" not in raw
-    records = [json.loads(line) for line in raw.splitlines()]
-    kinds = [r["kind"] for r in records]
-    assert kinds == ["chat", "chat", "chat", "summary", "chat"]  # turn 4 folds turns 1-2 first
-    chat, summary = records[0], records[3]
-    assert chat["session"] == "lg" and chat["model"] == "gpt-4o-mini" and chat["strategy"] == "summary"
-    assert chat["request_tokens"]["provider"] > 0 and chat["request_tokens"]["estimate"] > 0
-    assert chat["completion_tokens"] == {"provider": 3, "estimate": chat["completion_tokens"]["estimate"]}
-    assert chat["ttft"] is not None and chat["latency"] >= chat["ttft"] and chat["ok"] is True
-    assert chat["finish_reason"] == "stop" and summary["request_tokens"]["estimate"] > 0
-    assert summary["summarized"] == 2 and records[4]["summarized"] == 2 and records[4]["dropped"] == 0
-    assert (log.stat().st_mode & 0o777) == 0o600
-
-
-def test_request_log_records_a_failed_call(tmp_path):
-    log = tmp_path / "log.jsonl"
-    with FakeServer(error="auth") as server:
-        result = run_chatbot(
-            "--provider", "openai", "--base-url", server.base_url, "--log-requests", str(log), "-p", "hi",
-            cwd=tmp_path, env={"OPENAI_API_KEY": "k"},
-        )  # fmt: skip
-    assert result.returncode == 5
-    (record,) = [json.loads(line) for line in log.read_text().splitlines()]
-    assert (
-        record["ok"] is False
-        and record["error"] == "AuthenticationError"
-        and record["request_tokens"]["provider"] is None
-    )
-
-
-def test_request_log_in_an_unwritable_place_is_one_line(tmp_path):
-    result = run_chatbot("--provider", "echo", "--log-requests", str(tmp_path / "no" / "dir.jsonl"), "-p", "hi",
-                         cwd=tmp_path)  # fmt: skip
-    assert result.returncode == 2 and "cannot open the request log" in one_error_line(result)

@@ -16,7 +16,7 @@ from tests.support.chat_templates import llama3_prompt_tokens
 from tests.support.cli import assert_clean, run_chatbot, session_doc
 from tests.support.fake_server import FakeServer
 
-CORPUS = Path(__file__).resolve().parents[1] / "bench" / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "bench" / "corpus"
 MODEL = "llama-3.1-8b-instant"
 CONTEXT = 3000
 LEARNED = "the server's context is 3000 tokens: requests are kept under it from now on"

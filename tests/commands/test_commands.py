@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot import commands
+from chatbot.commands.table import as_message, is_command
 from chatbot.errors import InvalidSessionId, UsageError
 
 
@@ -181,3 +182,9 @@ def test_an_unsaved_session_is_listed_and_leaves_no_lock_file(make_app):
     app.new()
     assert not app.store.lock_path("empty").exists()
     app.close()
+
+
+def test_a_message_may_start_with_a_slash():
+    assert is_command("/help") and not is_command("//home/me/app.py: TypeError")
+    assert as_message("//home/me/app.py: TypeError") == "/home/me/app.py: TypeError"
+    assert as_message("plain") == "plain"

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from chatbot.cli import config
 from chatbot.cli.flags import build_parser
 from chatbot.errors import ConfigError
 from tests.support.cli import one_error_line, run_chatbot, session_doc
+from tests.support.fake_server import FakeServer
 
 
 def load(tmp_path, text: str, parser=None):
@@ -111,3 +114,44 @@ def test_config_report_without_a_file(tmp_path):
     result = run_chatbot("--config", cwd=tmp_path)
     assert "(not found: built-in defaults and the environment apply)" in result.stdout.splitlines()[0]
     assert "  roles: none" in result.stdout
+
+
+def test_a_folders_env_cannot_choose_the_config_file_or_code_to_run(tmp_path, monkeypatch):
+    (tmp_path / "evil.py").write_text(
+        "import pathlib\npathlib.Path('RAN').write_text('x')\ndef f() -> str:\n    return 'x'\n"
+    )
+    (tmp_path / "evil.toml").write_text('functions = ["evil.py"]\n')
+    (tmp_path / ".env").write_text("CHATBOT_CONFIG=evil.toml\nCHATBOT_FUNCTIONS=evil.py\nOPENAI_API_KEY=sk-x\n")
+    result = run_chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert not (tmp_path / "RAN").exists()
+    assert "ignored CHATBOT_CONFIG, CHATBOT_FUNCTIONS" in result.stderr
+    # in-process, with no CHATBOT_CONFIG of the user's own: .env may not set it either
+    from chatbot.cli import entry as cli
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("CHATBOT_CONFIG", "CHATBOT_FUNCTIONS", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    assert cli._load_dotenv() == {"OPENAI_API_KEY"}
+    assert "CHATBOT_CONFIG" not in os.environ and "CHATBOT_FUNCTIONS" not in os.environ
+
+
+def test_relative_paths_in_the_config_file_are_relative_to_it(tmp_path):
+    conf = tmp_path / "conf"
+    conf.mkdir()
+    (conf / "tools.py").write_text('def shout(text: str) -> str:\n    """Upper case."""\n    return text.upper()\n')
+    (conf / "c.toml").write_text('functions = ["tools.py"]\nprovider = "echo"\n')
+    (tmp_path / "tools.py").write_text("raise SystemExit('the wrong file ran')\n")  # the current folder's: ignored
+    result = run_chatbot("-p", '@tool shout {"text": "hi"}', cwd=tmp_path, env={"CHATBOT_CONFIG": str(conf / "c.toml")})
+    assert result.returncode == 0, result.stderr
+    assert "HI" in result.stderr  # the tool result preview
+
+
+def test_an_environment_variable_no_flag_reads_does_not_drop_the_config_value(tmp_path):
+    with FakeServer(reply="from the configured server") as server:
+        (tmp_path / "config.toml").write_text(f'provider = "openai"\nbase_url = "{server.base_url}"\n')
+        result = run_chatbot(
+            "-p", "hi", cwd=tmp_path, env={"CHATBOT_BASE_URL": "http://127.0.0.1:1/v1", "OPENAI_API_KEY": "k"}
+        )
+    assert result.returncode == 0, result.stderr
+    assert "from the configured server" in result.stdout

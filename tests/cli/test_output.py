@@ -9,6 +9,8 @@ import pytest
 from tests.support.cli import assert_clean, one_error_line, run_chatbot, session_doc
 from tests.support.fake_server import FakeServer
 
+ESC = "\x1b"
+
 CODE_REPLY = "Here you go:\n\n```python\nprint('hi')\n```\n\nand a second:\n\n```sh\nls\n```\n"
 
 
@@ -211,3 +213,14 @@ def test_roles_from_the_config_file(tmp_path):
     assert session_doc(tmp_path, "r")["system"] == "Be terse."
     unknown = run_chatbot("--provider", "echo", "--role", "ghost", "-p", "hi", cwd=tmp_path)
     assert unknown.returncode == 2 and "no role 'ghost' (roles: pirate, terse)" in one_error_line(unknown)
+
+
+def test_extract_and_json_never_print_escape_sequences(tmp_path):
+    reply = f"see {ESC}]52;c;cHduZWQ=\x07this\n```sh\nrm -rf x{ESC}[2K{ESC}]8;;http://evil\x07link{ESC}]8;;\x07\n```\n"
+    with FakeServer(reply=reply) as server:
+        flags = ["--provider", "openai", "--base-url", server.base_url, "-p", "hi"]
+        extracted = run_chatbot(*flags, "-x", cwd=tmp_path, env={"OPENAI_API_KEY": "k"})
+        as_json = run_chatbot(*flags, "--json", cwd=tmp_path, env={"OPENAI_API_KEY": "k"})
+    assert ESC not in extracted.stdout and "rm -rf x" in extracted.stdout and "link" in extracted.stdout
+    assert all(ord(c) < 128 for c in as_json.stdout) and ESC not in as_json.stdout
+    assert ESC in json.loads(as_json.stdout)["reply"]  # the reply itself is reported as received, escaped in JSON
