@@ -77,12 +77,12 @@ def _edit(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 COMMANDS: dict[str, Command] = {
+    "/undo": Command("/undo", "drop the last turn", _undo),
+    "/retry": Command("/retry", "resend the last (or failed) message", _retry),
     "/edit": Command("/edit [TEXT]", "change the last message and resend it (replaces that turn)", _edit),
     "/reset": Command("/reset", "forget this session's turns and summary (keeps the system message)", _reset),
+    "/system": Command("/system [TEXT]", "show or set the system message", _system),
     "/summary": Command(
         "/summary [now]", "show the rolling summary and which turns it covers; `now`: summarize now", _summary
     ),
-    "/undo": Command("/undo", "drop the last turn", _undo),
-    "/retry": Command("/retry", "resend the last (or failed) message", _retry),
-    "/system": Command("/system [TEXT]", "show or set the system message", _system),
 }

@@ -159,9 +159,9 @@ def _copy(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 COMMANDS: dict[str, Command] = {
-    "/models": Command("/models", "list the models the endpoint serves", _models),
-    "/copy": Command("/copy [code]", "copy the last reply (or its last code block) to the clipboard", _copy),
     "/context": Command("/context", "show exactly what the next request sends, with token counts", _context),
     "/tokens": Command("/tokens", "usage so far: provider-reported and estimated", _tokens),
     "/tools": Command("/tools", "list the tools the model may call, and where they come from", _tools),
+    "/models": Command("/models", "list the models the endpoint serves", _models),
+    "/copy": Command("/copy [code]", "copy the last reply (or its last code block) to the clipboard", _copy),
 }

@@ -124,11 +124,11 @@ def _fork(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 COMMANDS: dict[str, Command] = {
-    "/fork": Command("/fork [ID]", "copy this session into a new one and switch to it", _fork),
     "/sessions": Command("/sessions", "list sessions, newest first", _sessions),
     "/search": Command("/search TEXT", "find past turns across all sessions", _search),
     "/new": Command("/new", "start a new session", _new),
     "/load": Command("/load ID", "switch to session ID", _load),
+    "/fork": Command("/fork [ID]", "copy this session into a new one and switch to it", _fork),
     "/rename": Command("/rename TITLE", "give this session a title", _rename),
     "/delete": Command("/delete ID", "delete session ID", _delete),
     "/export": Command(

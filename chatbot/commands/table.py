@@ -60,42 +60,13 @@ def _quit(app: App, arg: str, confirm: Confirm | None) -> Result:
     return Result(quit=True)
 
 
-_ALL: dict[str, Command] = {
+#: every command, in the order /help lists them: a room's commands together (a new command goes in its room only)
+COMMANDS: dict[str, Command] = {
     "/help": Command("/help", "show this help", _help),
     "/quit": Command("/quit, /exit", "leave (the session is saved)", _quit),
     "/exit": Command("/quit, /exit", "leave (the session is saved)", _quit),
-    **conversation.COMMANDS,
-    **inspecting.COMMANDS,
     **sessions.COMMANDS,
+    **conversation.COMMANDS,
     **next_turn.COMMANDS,
+    **inspecting.COMMANDS,
 }
-# the order /help lists them in
-_ORDER = (
-    "/help",
-    "/quit",
-    "/exit",
-    "/reset",
-    "/summary",
-    "/context",
-    "/tokens",
-    "/sessions",
-    "/search",
-    "/new",
-    "/load",
-    "/rename",
-    "/delete",
-    "/undo",
-    "/retry",
-    "/system",
-    "/model",
-    "/export",
-    "/tools",
-    "/file",
-    "/set",
-    "/role",
-    "/models",
-    "/fork",
-    "/edit",
-    "/copy",
-)
-COMMANDS: dict[str, Command] = {name: _ALL[name] for name in _ORDER}
