@@ -69,7 +69,8 @@ def _format_refusal(body: dict[str, Any], flavor: str) -> Refusal | None:
         return _invalid("Missing required parameter: 'response_format.json_schema'.", "response_format.json_schema")
     said_json = "json" in json.dumps(body.get("messages") or []).lower()
     if kind == "json_object" and flavor in ("openai", "groq") and not said_json:
-        message = "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'."
+        message = "'messages' must contain the word 'json' in some form, to use 'response_format' of type "
+        message += "'json_object'."
         return _invalid(message, "messages")
     return None
 
