@@ -37,14 +37,20 @@ class Progress:
         self.finish_reason: str | None = None
         self.rounds = 0  # model calls made
         self.estimated_prompt = 0  # summed over the turn's model calls
+        # the first call's request as counted here (uncorrected) and its usage: the one call of a turn whose request
+        # is the turn's request alone, so the one the calibration can learn from, tools called or not
+        self.first_call: tuple[int, Usage] | None = None
 
     def started(self) -> bool:
         """Whether anything worth keeping has happened (answer text, or tool calls)."""
         return bool("".join(self.parts).strip() or self.messages)
 
-    def end_round(self, end: StreamEnd, estimated_prompt: int) -> None:
-        """A model call ended: add up what it cost."""
+    def end_round(self, end: StreamEnd, estimated_prompt: int, uncorrected: int = 0) -> None:
+        """A model call ended: add up what it cost. ``uncorrected``: the request's own count without the correction
+        (later calls also re-send the tool rounds, which it leaves out)."""
         self.rounds += 1
+        if self.rounds == 1 and end.usage is not None:
+            self.first_call = (uncorrected, end.usage)
         self.estimated_prompt += estimated_prompt
         self.finish_reason = end.finish_reason
         if end.usage is not None:
