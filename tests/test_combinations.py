@@ -154,9 +154,9 @@ def provider_setup(cell: Cell, server: FakeServer) -> tuple[list[str], dict[str,
 
 
 def question(cell: Cell, n: int) -> str:
-    """A long user message (about 200 tokens), one that asks for JSON in JSON mode, as OpenAI insists."""
+    """A long user message (about 400 tokens), one that asks for JSON in JSON mode, as OpenAI insists."""
     ask = " Answer in JSON." if cell.options == "response_format" else ""
-    return f"{QUESTIONS[n]}{ask} {SENTENCE * 8}"
+    return f"{QUESTIONS[n]}{ask} {SENTENCE * 16}"
 
 
 def run_conversation(cell: Cell, server: FakeServer, cwd: Path, store: str | None) -> list[Any]:
@@ -191,11 +191,17 @@ def check_requests(cell: Cell, server: FakeServer, count: Callable[..., int]) ->
         assert prompt <= BUDGET, f"request {n}: {prompt} tokens by the server's count, over the budget of {BUDGET}"
     for n, body in enumerate(chat):
         assert {k: body.get(k) for k in wanted} == wanted, f"chat request {n} lost the options"
+        assert bool(body.get("stream")) == (cell.stream == "stream"), f"chat request {n}: stream {body.get('stream')}"
         offered = [t["function"]["name"] for t in body.get("tools") or []]
         if cell.tools != "none":
             assert TOOL_CALLS[cell.tools][0] in offered, f"chat request {n} offered {offered}"
         else:
             assert offered == []
+    # memory acted: the last turn's request no longer carries the first turn verbatim (dropped, or in the summary)
+    last = [body for body in chat if QUESTIONS[2] in json.dumps(body["messages"][-1])][0]
+    assert QUESTIONS[0] not in json.dumps(last["messages"])
+    if cell.memory == "summary":
+        assert len(chat) < len(server.record.requests), "no summary was asked for"
     if cell.provider == "groq":
         assert all(path == "/openai/v1/chat/completions" for path in server.record.paths)  # the groq SDK's route
     return chat
