@@ -225,7 +225,7 @@ class Chat(OpenSession):
                 if first is None and self.streaming and not isinstance(event, StreamEnd):
                     first = time.monotonic()
                 if isinstance(event, StreamEnd):
-                    progress.end_round(event, estimate, request.uncorrected)
+                    progress.end_round(event, estimate, request)
                     more = {"summarized": request.summarized, "dropped": request.dropped}
                     kind = "tool_call" if calls else "chat"
                     completion = self.conversation.counter.count("".join(progress.parts))
@@ -370,10 +370,10 @@ class Chat(OpenSession):
 
     # --- accounting -------------------------------------------------------------------------------------------
 
-    def _calibrate(self, uncorrected: int, usage: Usage) -> None:
+    def _calibrate(self, request: Request, usage: Usage) -> None:
         # the counter learns into the session's calibration for this model (see _apply_calibration); prompt_tokens
         # counts the cached prefix too (a cache discounts tokens, it does not remove them): cached_tokens plays no part
-        self.conversation.counter.calibrate(uncorrected, usage.prompt_tokens)
+        self.conversation.counter.calibrate(request.uncorrected, usage.prompt_tokens)
 
     def _apply_calibration(self) -> None:
         # each model has its own calibration, stored in the session; one never seen before starts uncorrected
