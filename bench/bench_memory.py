@@ -49,10 +49,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _common import machine  # bench/ is on sys.path when a script runs from it
 
 from chatbot.app import App, Settings  # noqa: E402
-from chatbot.engine.memory import (
-    MemoryConfig,  # noqa: E402
-    is_summary_request,  # noqa: E402
-)
+from chatbot.engine.memory import MemoryConfig  # noqa: E402
+from chatbot.engine.summary_prompt import is_summary_request  # noqa: E402
 from chatbot.engine.tokens import TokenCounter, make_counter, rough_count  # noqa: E402
 from chatbot.events import TurnDone  # noqa: E402
 from chatbot.providers.base import ChatProvider, Completion, Message, StreamEnd, StreamEvent, TextDelta, Usage  # noqa: E402

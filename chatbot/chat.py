@@ -7,7 +7,6 @@ message has been kept aside so that ``/retry`` can resend it.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Generator
 from dataclasses import replace
@@ -17,9 +16,9 @@ from chatbot.attach import Content, Outbox
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, fold_now
 from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.tokens import TokenCounter
+from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, validate_request
 from chatbot.errors import (
-    BudgetError,
     ChatbotError,
     ContextLengthError,
     Interrupted,
@@ -33,7 +32,7 @@ from chatbot.open_session import OpenSession
 from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDelta, ToolCall, Usage
 from chatbot.request_log import RequestLog
 from chatbot.retry import retrying
-from chatbot.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress
+from chatbot.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.summaries import SummaryAhead
@@ -176,8 +175,8 @@ class Chat(OpenSession):
         try:
             while True:
                 final = not offered or rounds >= self.max_tool_rounds
-                request = yield from self._fit_round(request, progress)
-                calls = yield from self._reply(request, progress, [] if final else offered)
+                request, sent = yield from fit_round(self.conversation, request, progress.messages, self._summarize)
+                calls = yield from self._reply(request, sent, progress, [] if final else offered)
                 if not calls or final:
                     break
                 for call in progress.open_round(calls):
@@ -207,14 +206,15 @@ class Chat(OpenSession):
         return self._record(request, progress)
 
     def _reply(
-        self, request: Request, progress: Progress, tools: list[Message]
+        self, request: Request, rounds: list[Message], progress: Progress, tools: list[Message]
     ) -> Generator[ChatEvent, None, list[ToolCall]]:
-        """Stream one model reply into ``progress``; return the tool calls it made (one request-log line each)."""
+        """Stream one model reply to ``request`` and this turn's ``rounds`` (as sent) into ``progress``; return the
+        tool calls it made (one request-log line each)."""
         calls: list[ToolCall] = []
-        messages = request.messages + progress.messages
-        if progress.messages:
+        messages = request.messages + rounds
+        if rounds:
             validate_request(messages, in_turn=True)
-        estimate = request.tokens + self._rounds_tokens(progress)
+        estimate = request.tokens + rounds_cost(rounds, self.conversation.counter)
         started, first = time.monotonic(), None
         stream = retrying(lambda: self._events(messages, tools), self.retries)
         try:
@@ -260,30 +260,6 @@ class Chat(OpenSession):
         yield ToolFinished(call, outcome.text, outcome.error)
         if outcome.notice:
             yield Notice(outcome.notice, True)
-
-    def _fit_round(self, request: Request, progress: Progress) -> Generator[ChatEvent, None, Request]:
-        """A later round re-sends the turn so far: when that is over budget, older turns make room."""
-        extra = self._rounds_tokens(progress)
-        if request.tokens + extra <= request.budget:  # (the first round always fits: it was built to)
-            return request
-        try:
-            smaller = self.conversation.build_request(
-                request.messages[-1], summarizer=self._summarize, budget=request.budget - extra
-            )
-        except BudgetError as exc:  # what the results leave is too small for the system message and the user's
-            raise BudgetError(
-                f"the tool results of this turn need {extra} tokens; with the system message and yours that is "
-                f"{exc.needed + extra}, more than the budget (--max-input-tokens) of {request.budget}",
-                needed=exc.needed + extra,
-                budget=request.budget,
-            ) from None
-        yield from request_notices(smaller)
-        return replace(smaller, budget=request.budget)
-
-    def _rounds_tokens(self, progress: Progress) -> int:
-        """What the turn's tool rounds add to a request, corrected by the calibration like the rest of it."""
-        counter = self.conversation.counter
-        return math.ceil(progress.tokens(counter) * counter.correction)
 
     def _log(self, kind: str, model: str, started: float, estimate: tuple[int, int | None], **more: Any) -> None:
         """One line in the request log (--log-requests), when there is one."""

@@ -8,12 +8,17 @@ message per call. :class:`Progress` keeps that true.
 from __future__ import annotations
 
 import time
+from collections.abc import Generator
 from dataclasses import replace
 from typing import Any
 
-from chatbot.engine.memory import Request
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import Request, Summarizer, fresh_results_request
 from chatbot.engine.tokens import TokenCounter
+from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, Turn
+from chatbot.errors import BudgetError
+from chatbot.events import ChatEvent, request_notices
 from chatbot.providers.base import StreamEnd, ToolCall, Usage
 
 INTERRUPTED_MARK = "[interrupted by the user]"
@@ -118,6 +123,26 @@ class Progress:
     def call_tokens(self, counter: TokenCounter) -> int:
         """Tokens the model wrote as tool calls (completion side)."""
         return sum(counter.count_message(m) for m in self.messages if m.get("role") == "assistant")
+
+
+def fit_round(
+    conv: Conversation, request: Request, rounds: list[Message], summarizer: Summarizer
+) -> Generator[ChatEvent, None, tuple[Request, list[Message]]]:
+    """What a later round of a turn sends: (the request, this turn's ``rounds`` as sent) within ``request.budget``.
+
+    The rounds re-send the turn so far. When that is over the budget, older turns make room (folded or dropped by
+    the memory rule); when even the system message and the user's alone leave too little, the results of this turn
+    are sent shortened (:func:`~chatbot.engine.memory.fresh_results_request`). Notices say what changed.
+    """
+    extra = rounds_cost(rounds, conv.counter)
+    if request.tokens + extra <= request.budget:  # (the first round always fits: it was built to)
+        return request, rounds
+    try:
+        smaller = conv.build_request(request.messages[-1], summarizer=summarizer, budget=request.budget - extra)
+    except BudgetError:  # the results leave too little for the system message and the user's: shorten them
+        smaller, rounds = fresh_results_request(conv, request.messages[-1], rounds, request.budget)
+    yield from request_notices(smaller)
+    return replace(smaller, budget=request.budget), rounds
 
 
 def _add(a: Usage, b: Usage) -> Usage:

@@ -83,7 +83,7 @@ class SummaryAhead:
         (waiting for it if needed), else one written now.
 
         Ctrl-C while waiting stops the wait, not the session: it is reported as a failed summary (the fold falls
-        back to dropping the oldest turns), and the job is forgotten.
+        back to sending the unsummarized turns that fit), and the job is forgotten.
         """
         job, self._job = self._job, None  # used once, whatever comes of it
         if job is None or job.inputs != (previous, turns, first):

@@ -1,7 +1,8 @@
 """A later tool round re-sends the turn so far: what happens when its tool results crowd the budget. Older turns make
 room (said once), a round that still fits is sent as it was built, the calibration's correction counts for the tool
 results too (no round is sent over the budget), and results that leave no room for the system message and the user's
-own are refused with an error that names the tool results and the real budget.
+own are sent shortened (the session keeps them whole); only calls that leave no room even so are refused, with an
+error that names the calls and the real budget.
 
 Counted with the word counter (one token a word, one a message). The echo model reports usage, so the counter learns a
 correction; ``Uncalibrated`` reports none, which keeps the counts exact (correction 1.0)."""
@@ -136,14 +137,38 @@ def test_without_tools_the_whole_budget_is_for_the_messages(make_app):
 
 
 @pytest.mark.parametrize("words", [250, 600])
-def test_tool_results_that_leave_no_room_for_the_system_message_and_the_users_are_refused(tool_chat, words):
+def test_results_that_leave_no_room_beside_the_system_message_and_the_users_are_sent_shortened(tool_chat, words):
     # 250 words leave a little of the budget, less than the system message and the user's need; 600 exceed it all
     chat, provider = tool_chat(400, system="rule " * 150)
     budget = 400 - chat.tool_definition_tokens()
+    events = list(chat.send(ask(words)))
+    done = events[-1]
+    assert isinstance(done, TurnDone) and not done.turn.interrupted  # the turn went on
+    second = provider.requests[-1][0]
+    assert sent_tokens(chat, second) <= budget
+    (result,) = [m for m in second if m["role"] == "tool"]
+    kept = int(result["content"].split("shortened for this request: ")[1].split()[0])
+    assert 0 < kept < words
+    assert result["content"].endswith(f"{kept} of about {words} tokens shown; the full result is stored]")
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert (
+        f"1 tool result(s) of this turn sent shortened to {kept} tokens each to fit the budget (--max-input-tokens); "
+        "the session keeps them whole"
+    ) in notices
+    stored = [m for m in chat.conversation.turns[-1].messages if m["role"] == "tool"]
+    assert [m["content"] for m in stored] == [page(words)]  # the session keeps it whole
+
+
+def test_a_round_whose_calls_alone_leave_no_room_is_refused(tool_chat):
+    probe, _ = tool_chat(400)
+    budget = 400 - probe.tool_definition_tokens()
+    # the system message and the user's take all but 5 tokens: the call message alone is more than that
+    chat, provider = tool_chat(400, system="rule " * (budget - 11))
     with pytest.raises(BudgetError) as refused:
-        list(chat.send(ask(words)))
+        list(chat.send(ask(20)))
     error = refused.value
-    assert error.message.startswith("the tool results of this turn need ")
+    assert error.message.startswith("the tool calls of this turn need ")
+    assert "even with their results shortened" in error.message
     assert f"the budget (--max-input-tokens) of {budget}" in error.message
     assert error.budget == budget and error.needed > budget
     assert len(provider.requests) == 1  # the round was never sent

@@ -152,7 +152,7 @@ def test_a_summary_that_fails_in_the_background_falls_back_and_backs_off(open_ch
         assert state(chat_ahead) == state(chat_now), text
         if text == "seven":
             warnings = [e.text for e in events if isinstance(e, Notice) and e.warning]
-            assert any("it is tried again before turn 8" in w for w in warnings)
+            assert any("is tried again before turn 8" in w for w in warnings)
     # failed first before turn 4; tried again before turns 5, 6 and 8 (the 1st, 2nd and 4th turn after), never 7
     assert [kind for kind, _ in ahead.calls].count("summary") == 4
     assert [kind for kind, _ in now.calls].count("summary") == 4

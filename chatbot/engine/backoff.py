@@ -9,9 +9,9 @@ from dataclasses import dataclass
 class SummaryBackoff:
     """When folding is tried again after a failed summary: on the 1st, 2nd, 4th, 8th... turn after the first failure.
 
-    Turns are counted by how many earlier turns a request has. In between, requests drop their oldest turns instead
-    of calling the summarizer; a success (or ``/summary now``) ends the backoff. Kept in memory only: a resumed
-    session tries again at once.
+    Turns are counted by how many earlier turns a request has. In between, requests send the unsummarized turns that
+    fit instead of calling the summarizer; a success (or ``/summary now``) ends the backoff. Kept in memory only: a
+    resumed session tries again at once.
     """
 
     failed_at: int | None = None  # earlier turns of the request whose summary failed first

@@ -8,9 +8,12 @@ summary, and how the summary is asked for.
   last ``keep_turns`` are folded into it; the request carries the summary and the uncovered turns.
 
 Then every strategy fits the request into the budget: over it, ``summary`` folds early (at most
-``MAX_EARLY_FOLDS`` times), the others drop their oldest turns. A fold is transactional: only a non-empty summary
-shorter than what it replaces is kept. After a failed fold, folds back off (:mod:`chatbot.engine.backoff`): the
-oldest turns are dropped until the 1st, 2nd, 4th, 8th... turn after the first failure.
+``MAX_EARLY_FOLDS`` times), with headroom: the turns it keeps verbatim take at most ``FOLD_HEADROOM`` of the room
+the budget leaves them, so that the next turns fit without a summary each; the others drop their oldest turns. A fold
+is transactional: only a non-empty summary shorter than what it replaces is kept. When no summary is made (it failed,
+it is backing off, or there is no summarizer), the request sends every unsummarized turn the budget has room for
+(the oldest dropped first) and says how many. After a failed fold, folds back off (:mod:`chatbot.engine.backoff`):
+the summarizer is called again on the 1st, 2nd, 4th, 8th... turn after the first failure.
 
 :func:`build_request` is the rule; :class:`~chatbot.engine.conversation.Conversation` holds the state it reads and
 the summary it may change. :func:`next_summary` says, without calling anything, what the next request's fold will
@@ -23,8 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chatbot.engine.tokens import TokenCounter
-from chatbot.engine.turn import Message, Turn, validate_request
+from chatbot.engine.tool_results import rounds_cost, sent_messages, shorten_to_fit, shorten_tool_result, turn_cost
+from chatbot.engine.turn import Message, validate_request
 from chatbot.errors import BudgetError, ChatbotError, UsageError
 
 if TYPE_CHECKING:
@@ -33,6 +36,10 @@ if TYPE_CHECKING:
 STRATEGIES = ("full", "window", "summary")
 #: how many times one request may fold turns into the summary to meet the budget
 MAX_EARLY_FOLDS = 3
+#: A fold the budget forces keeps verbatim only the newest turns that take at most this share of the room the budget
+#: leaves them (beside the system message, the summary and the new message). Folding just what does not fit made
+#: room for one more turn only: long turns then cost a summary call on almost every turn.
+FOLD_HEADROOM = 0.5
 #: A summary is asked for in at most ~250 words. The cap leaves room for reasoning models (gpt-oss spends part of
 #: max_tokens thinking) while stopping one that rambles; a summary cut off at the cap is refused, not kept.
 SUMMARY_MAX_TOKENS = 2048
@@ -113,8 +120,9 @@ def build_request(
             needed=bare,
             budget=budget,
         )
-    start, summarized = _strategy_start(conv, summarizer, warnings)
-    first, fixed, start, more = _fit_folding_early(conv, start, user_tokens, budget, summarizer, warnings)
+    problems: list[str] = []  # why no summary was made, if one was due
+    start, summarized = _strategy_start(conv, summarizer, problems)
+    first, fixed, start, more = _fit_folding_early(conv, start, user_tokens, budget, summarizer, problems)
     summarized += more
 
     include_summary = conv.memory.strategy == "summary" and bool(conv.summary)
@@ -123,6 +131,10 @@ def build_request(
         include_summary = False
         first, fixed = _fit(conv, start, user_tokens, False, budget)
     assert fixed is not None  # the bare system + user fit, checked above
+    if problems:
+        warnings.insert(
+            0, _without_summary(problems[0], len(conv.turns) - first, len(conv.turns) - conv.summary_covers)
+        )
 
     limit = conv.memory.tool_result_tokens
     messages: list[Message] = [conv.system_message(include_summary)]
@@ -146,11 +158,11 @@ def build_request(
     )
 
 
-def _strategy_start(conv: Conversation, summarizer: Summarizer | None, warnings: list[str]) -> tuple[int, int]:
+def _strategy_start(conv: Conversation, summarizer: Summarizer | None, problems: list[str]) -> tuple[int, int]:
     """The strategy's choice before the budget: (first earlier turn to send, turns folded into the summary now).
 
-    ``summary`` folds when more than ``summary_trigger`` turns are uncovered; when that fold fails it sends what
-    would have been kept and drops what would have been folded (the transactional fallback).
+    ``summary`` folds when more than ``summary_trigger`` turns are uncovered; when that fold fails, every uncovered
+    turn stays a candidate (the budget alone then decides what is sent).
     """
     cfg = conv.memory
     n = len(conv.turns)
@@ -160,10 +172,8 @@ def _strategy_start(conv: Conversation, summarizer: Summarizer | None, warnings:
         # with a step K the start moves K turns at once: the request's prefix stays the same for K-1 requests
         return max(0, (n - cfg.window_turns) // cfg.window_step * cfg.window_step), 0
     upto = _trigger_fold(conv)
-    if upto is None:
-        return conv.summary_covers, 0
-    done = _fold(conv, upto, summarizer, warnings)
-    return (conv.summary_covers, done) if done else (upto, 0)
+    done = 0 if upto is None else _fold(conv, upto, summarizer, problems)
+    return conv.summary_covers, done
 
 
 def _fit_folding_early(
@@ -172,21 +182,21 @@ def _fit_folding_early(
     user_tokens: int,
     budget: int,
     summarizer: Summarizer | None,
-    warnings: list[str],
+    problems: list[str],
 ) -> tuple[int, int | None, int, int]:
     """Fit turns[start:] into the budget: (first turn sent, fixed tokens or None, new start, turns folded).
 
-    Over budget, ``summary`` summarizes early instead of dropping: it folds at least what does not fit and as much
-    as the trigger would (all but the last keep_turns). The grown summary can push one more turn out, so it folds
-    again, a bounded number of times: each fold must shrink what it replaces, so this converges.
+    Over budget, ``summary`` summarizes early instead of dropping, with headroom (:func:`_early_fold_end`). The
+    grown summary can push one more turn out, so it folds again, a bounded number of times: each fold must shrink
+    what it replaces, so this converges. After a failed fold in this request it tries no other.
     """
     use_summary = conv.memory.strategy == "summary"
     first, fixed = _fit(conv, start, user_tokens, use_summary, budget)
     summarized = 0
     for _ in range(MAX_EARLY_FOLDS):
-        if not (use_summary and first > start and summarizer is not None and not warnings):
+        if not (use_summary and first > start and summarizer is not None and not problems):
             break
-        done = _fold(conv, max(first, len(conv.turns) - conv.memory.keep_turns), summarizer, warnings)
+        done = _fold(conv, _early_fold_end(conv, start, user_tokens, budget), summarizer, problems)
         if not done:
             break
         summarized += done
@@ -195,42 +205,29 @@ def _fit_folding_early(
     return first, fixed, start, summarized
 
 
-# --- tool results in earlier turns ----------------------------------------------------------------------------------
+def _early_fold_end(conv: Conversation, start: int, user_tokens: int, budget: int) -> int:
+    """Where a fold the budget forces ends: it folds the uncovered turns but the newest that take at most
+    ``FOLD_HEADROOM`` of the room the budget leaves beside the system message (with the summary) and the new
+    message, and at least as much as the trigger would (all but the last ``keep_turns``).
 
-#: how a shortened tool result ends in a request (the session keeps the whole result)
-SHORTENED_MARK = (
-    "[tool result shortened for this request: {kept} of about {total} tokens shown; the full result is stored]"
-)
-
-
-def shorten_tool_result(message: Message, counter: TokenCounter, limit: int | None) -> Message:
-    """``message`` as an earlier turn sends it: a ``tool`` result over ``limit`` tokens is cut, with a marker.
-
-    A 3,000-token search result matters to the turn that asked for it; re-sending it whole with every later
-    request costs its full size each time. The start of it stays, and the marker says how much there was.
+    Measured before the fold, so the kept turns can take a little more once the summary has grown; what is left is
+    the room the next turns fill before another fold is due.
     """
-    content = message.get("content")
-    if not limit or message.get("role") != "tool" or not isinstance(content, str):
-        return dict(message)
-    total = counter.count(content)
-    if total <= limit:
-        return dict(message)
-    keep = max(1, len(content) * limit // total)
-    mark = SHORTENED_MARK.format(kept=limit, total=total)
-    return {**message, "content": f"{content[:keep].rstrip()}\n{mark}"}
+    fixed = conv.counter.total(conv.system_tokens(True) + user_tokens)
+    room = max(0, budget - fixed)
+    roomy, _ = _fit(conv, start, user_tokens, True, budget - room + int(room * FOLD_HEADROOM))
+    return max(roomy, len(conv.turns) - conv.memory.keep_turns)
 
 
-def sent_messages(turn: Turn, counter: TokenCounter, limit: int | None) -> list[Message]:
-    """The messages of an earlier ``turn`` as a request carries them (tool results shortened beyond ``limit``)."""
-    return [shorten_tool_result(m, counter, limit) for m in turn.messages]
-
-
-def turn_cost(turn: Turn, counter: TokenCounter, limit: int | None) -> int:
-    """Raw tokens of an earlier ``turn`` as sent (cached on the turn, like its whole count)."""
-    if not limit or not turn.has_tool_calls:
-        return turn.tokens(counter)
-    return turn.cached_count(
-        ("sent", counter.key, limit), lambda: sum(counter.count_message(m) for m in sent_messages(turn, counter, limit))
+def _without_summary(problem: str, sent: int, unsummarized: int) -> str:
+    """The warning of a request made without the summary that was due: why, and how many turns it sends instead."""
+    if sent >= unsummarized:
+        return f"{problem}: this request sends all {unsummarized} unsummarized turn(s) instead"
+    if not sent:
+        return f"{problem}: the budget has no room for any of the {unsummarized} unsummarized turn(s)"
+    return (
+        f"{problem}: this request sends the last {sent} of {unsummarized} unsummarized turn(s), as many as the "
+        "budget has room for"
     )
 
 
@@ -258,10 +255,53 @@ def next_summary(conv: Conversation) -> tuple[str, list[list[Message]], int] | N
 def fold_now(conv: Conversation, summarizer: Summarizer) -> tuple[int, list[str]]:
     """``/summary now``: fold every uncovered turn but the last ``keep_turns``, whatever the trigger or backoff says.
 
-    Returns (turns folded, warnings); transactional like every fold.
+    Returns (turns folded, why none were); transactional like every fold.
     """
-    warnings: list[str] = []
-    return _fold(conv, len(conv.turns) - conv.memory.keep_turns, summarizer, warnings, force=True), warnings
+    problems: list[str] = []
+    return _fold(conv, len(conv.turns) - conv.memory.keep_turns, summarizer, problems, force=True), problems
+
+
+def fresh_results_request(
+    conv: Conversation, user: Message, rounds: list[Message], budget: int
+) -> tuple[Request, list[Message]]:
+    """A later tool round whose results do not fit beside even the system message and the user's alone: the request
+    without earlier turns or the summary, and ``rounds`` (this turn's calls and results) with the results shortened
+    to share what the budget leaves (:func:`~chatbot.engine.tool_results.shorten_to_fit`, marked as older results
+    are). The session keeps them whole.
+
+    Raises :class:`BudgetError` when even the calls, with their results shortened to one token, do not fit.
+    """
+    counter = conv.counter
+    raw = conv.system_tokens(False) + counter.count_message(user)
+    bare = counter.total(raw)
+    fitted = shorten_to_fit(rounds, counter, budget - bare)
+    if fitted is None:
+        needed = bare + rounds_cost([shorten_tool_result(m, counter, 1) for m in rounds], counter)
+        raise BudgetError(
+            f"the tool calls of this turn need {needed - bare} tokens even with their results shortened; with the "
+            f"system message and yours that is {needed}, more than the budget (--max-input-tokens) of {budget}",
+            needed=needed,
+            budget=budget,
+        )
+    sent, limit = fitted
+    cut = sum(a != b for a, b in zip(rounds, sent, strict=True))
+    warning = (
+        f"{cut} tool result(s) of this turn sent shortened to {limit} tokens each to fit the budget "
+        "(--max-input-tokens); the session keeps them whole"
+    )
+    request = Request(
+        messages=[conv.system_message(False), dict(user)],
+        tokens=bare,
+        uncorrected=raw + counter.chat_format.per_request,
+        budget=budget,
+        first_turn=len(conv.turns),
+        summary_included=False,
+        summary_covers=conv.summary_covers,
+        summarized=0,
+        dropped=len(conv.turns),
+        warnings=(warning,) if cut else (),
+    )
+    return request, sent
 
 
 def shrink_budget(conv: Conversation, request: Request) -> int | None:
@@ -304,25 +344,24 @@ def _fit(conv: Conversation, start: int, user_tokens: int, with_summary: bool, b
 
 
 def _fold(
-    conv: Conversation, upto: int, summarizer: Summarizer | None, warnings: list[str], *, force: bool = False
+    conv: Conversation, upto: int, summarizer: Summarizer | None, problems: list[str], *, force: bool = False
 ) -> int:
-    """Fold turns[summary_covers:upto] into the summary. Returns how many turns were folded (0 on failure).
+    """Fold turns[summary_covers:upto] into the summary. Returns how many turns were folded (0 when none were).
 
     Transactional: only a non-empty summary that is shorter than what it replaces is committed. A failure starts
-    (or continues) the backoff; while it lasts, no summarizer is called unless ``force``.
+    (or continues) the backoff; while it lasts, no summarizer is called unless ``force``. Why no summary was made
+    goes to ``problems`` (what the request sends instead is said by :func:`build_request`).
     """
     covers = conv.summary_covers
     n = len(conv.turns)
     if upto <= covers:
         return 0
     if summarizer is None:
-        warnings.append("no summarizer available: the oldest turns were dropped instead")
+        problems.append("no summarizer available")
         return 0
     if not (force or conv.backoff.due(n)):
-        warnings.append(
-            f"summarizing failed before; it is tried again before turn {conv.backoff.next_try(n) + 1} "
-            "(/summary now forces it): the oldest turns were dropped from this request"
-        )
+        next_try = conv.backoff.next_try(n) + 1
+        problems.append(f"summarizing failed before and is tried again before turn {next_try} (/summary now forces it)")
         return 0
     folded = conv.turns[covers:upto]
     problem = ""
@@ -330,14 +369,14 @@ def _fold(
         new = (summarizer(conv.summary, [list(t.messages) for t in folded], covers + 1) or "").strip()
     except Exception as exc:  # a summarizer is user-pluggable; never let it lose the turn
         new, reason = "", exc.message if isinstance(exc, ChatbotError) else str(exc)
-        problem = f"summarizing failed ({reason}); the oldest turns were dropped from this request"
+        problem = f"summarizing failed ({reason})"
     counter = conv.counter
     if not problem and not new:
-        problem = "the summary came back empty; the oldest turns were dropped from this request"
+        problem = "the summary came back empty"
     elif not problem and counter.count(new) >= counter.count(conv.summary) + sum(t.tokens(counter) for t in folded):
-        problem = "the summary was not shorter than what it replaces; it was not kept"
+        problem = "the summary was not shorter than what it replaces, so it was not kept"
     if problem:
-        warnings.append(problem)
+        problems.append(problem)
         conv.backoff.failed(n)
         return 0
     conv.set_summary(new, upto)

@@ -110,7 +110,7 @@ def test_summary_is_in_the_single_system_message_with_alternation(conv_factory, 
     ("behaviour", "warning"),
     [("raise", "failed"), ("empty", "empty"), ("longer", "not shorter"), ("provider", "failed")],
 )
-def test_failed_summary_changes_nothing_stored_and_drops_instead(conv_factory, behaviour, warning):
+def test_failed_summary_changes_nothing_stored_and_sends_every_unsummarized_turn(conv_factory, behaviour, warning):
     conv = conv_factory(6, strategy="summary", summary_trigger=4, keep_turns=2)
     conv.summary, conv.summary_covers = "old", 0
     stored = [t.to_dict() for t in conv.turns]
@@ -128,9 +128,9 @@ def test_failed_summary_changes_nothing_stored_and_drops_instead(conv_factory, b
     assert conv.summary == "old" and conv.summary_covers == 0
     assert [t.to_dict() for t in conv.turns] == stored
     assert any(warning in w for w in req.warnings)
-    # falls back to what would have been kept: the last keep_turns turns
-    assert user_contents(req.messages) == ["u5 u5 u5", "u6 u6 u6", "new"]
-    assert req.summarized == 0 and req.dropped == 4
+    # falls back to every unsummarized turn the budget has room for: here all of them
+    assert user_contents(req.messages) == [f"u{i} u{i} u{i}" for i in range(1, 7)] + ["new"]
+    assert req.summarized == 0 and req.dropped == 0
 
 
 # --- budget -------------------------------------------------------------------------------------------------------

@@ -9,12 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.engine.memory import (
-    MAX_EARLY_FOLDS,
-    SUMMARY_MAX_TOKENS,
-    MemoryConfig,
-    shorten_tool_result,
-)
+from chatbot.engine.memory import MAX_EARLY_FOLDS, SUMMARY_MAX_TOKENS, MemoryConfig
+from chatbot.engine.tool_results import shorten_tool_result
 from chatbot.errors import BudgetError, UsageError
 from tests.conftest import WordCounter
 
@@ -134,8 +130,11 @@ def test_a_summary_that_is_not_shorter_is_not_kept(conv_factory):
     long = " ".join(["w"] * (5 * TURN))  # as long as the five turns it would replace
     req = conv.build_request("hi", summarizer=lambda prev, turns, first: long)
     assert conv.summary == "" and conv.summary_covers == 0
-    assert (req.first_turn, req.summarized, req.dropped) == (5, 0, 5)
-    assert req.warnings == ("the summary was not shorter than what it replaces; it was not kept",)
+    assert (req.first_turn, req.summarized, req.dropped) == (0, 0, 0)
+    assert req.warnings == (
+        "the summary was not shorter than what it replaces, so it was not kept: this request sends all 9 "
+        "unsummarized turn(s) instead",
+    )
 
 
 def test_a_summary_one_token_shorter_is_kept(conv_factory):
@@ -153,7 +152,7 @@ def test_a_summary_one_token_shorter_is_kept(conv_factory):
         (RuntimeError("boom"), "summarizing failed (boom)"),
     ],
 )
-def test_a_failed_summary_drops_what_it_would_have_folded(conv_factory, answer, warning):
+def test_a_failed_summary_still_sends_what_it_would_have_folded(conv_factory, answer, warning):
     def summarize(prev, turns, first):
         if isinstance(answer, Exception):
             raise answer
@@ -161,15 +160,18 @@ def test_a_failed_summary_drops_what_it_would_have_folded(conv_factory, answer, 
 
     conv = conv_factory(9, summary_trigger=8, keep_turns=4)
     req = conv.build_request("hi", summarizer=summarize)
-    assert (req.first_turn, req.summarized, req.dropped, conv.summary_covers) == (5, 0, 5, 0)
+    assert (req.first_turn, req.summarized, req.dropped, conv.summary_covers) == (0, 0, 0, 0)
     assert len(req.warnings) == 1 and req.warnings[0].startswith(warning)
 
 
-def test_without_a_summarizer_the_oldest_turns_are_dropped(conv_factory):
+def test_without_a_summarizer_every_turn_that_fits_is_sent(conv_factory):
     conv = conv_factory(9, summary_trigger=8, keep_turns=4)
-    req = conv.build_request("hi")
-    assert (req.first_turn, req.dropped) == (5, 5)
-    assert req.warnings == ("no summarizer available: the oldest turns were dropped instead",)
+    req = conv.build_request("hi", budget=SYSTEM + 6 * TURN + USER)
+    assert (req.first_turn, req.dropped) == (3, 3)
+    assert req.warnings == (
+        "no summarizer available: this request sends the last 6 of 9 unsummarized turn(s), as many as the budget "
+        "has room for",
+    )
 
 
 def test_a_tight_budget_drops_exactly_the_oldest_turns_that_do_not_fit(conv_factory):
@@ -194,8 +196,9 @@ def test_over_budget_the_summary_strategy_folds_early(conv_factory, summarizer):
     conv = conv_factory(6, summary_trigger=8, keep_turns=4)  # below the trigger: only the budget makes it fold
     budget = SYSTEM + 3 * TURN + USER
     req = conv.build_request("hi", summarizer=summarizer, budget=budget)
-    # it folds at least what does not fit and as much as the trigger would: all but the last keep_turns
-    assert summarizer.calls[0] == ("", 1, 3)
+    # it folds at least as much as the trigger would (all but the last keep_turns), and so much that the turns it
+    # keeps take at most half the room beside the system message and the new one (12 of 24: one turn)
+    assert summarizer.calls[0] == ("", 1, 5)
     assert req.summary_included and req.summarized == conv.summary_covers
     assert req.tokens <= budget and req.dropped == 0
     assert req.first_turn == conv.summary_covers

@@ -1,12 +1,15 @@
-"""Tool results in memory: older turns send them shortened (with a marker), the session keeps them whole, and no
-strategy ever separates a call from its result."""
+"""Tool results in memory: older turns send them shortened (with a marker), this turn's go out shortened only when
+they do not fit the budget at all, the session keeps them whole, and no strategy ever separates a call from its
+result."""
 
 from __future__ import annotations
 
+from chatbot.engine import memory
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.memory import MemoryConfig, sent_messages, shorten_tool_result, turn_cost
+from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.tokens import TokenCounter
+from chatbot.engine.tool_results import rounds_cost, sent_messages, shorten_to_fit, shorten_tool_result, turn_cost
 from chatbot.engine.turn import Turn, validate_request
 
 
@@ -49,8 +52,8 @@ def test_short_results_and_disabled_shortening_are_sent_whole(counter):
     assert shorten_tool_result(user, counter, 50) == user  # only tool results are shortened
 
 
-def test_the_current_turns_results_are_never_shortened():
-    # build_request only holds earlier turns: the results of this turn are added whole by the tool loop
+def test_the_current_turns_results_are_not_shortened_by_the_earlier_turns_limit():
+    # build_request only holds earlier turns: the tool loop adds this turn's results, whole while they fit
     counter = TokenCounter()
     conv = Conversation("sys", MemoryConfig(strategy="full", tool_result_tokens=10), counter)
     request = conv.build_request("hello")
@@ -75,3 +78,31 @@ def test_the_summarizer_sees_calls_and_results_compactly():
     assert 'Assistant called tool search({"q": "x"})' in text
     assert "Tool result (search): word word" in text
     assert "… [14,999 characters]" in text and len(text) < 1000
+
+
+def test_this_turns_results_share_what_the_budget_leaves_under_one_common_limit(counter):
+    rounds = tool_turn(1, 300).messages[1:3] + tool_turn(2, 40).messages[1:3]
+    whole = rounds_cost(rounds, counter)
+    sent, limit = shorten_to_fit(rounds, counter, whole - 200)
+    assert rounds_cost(sent, counter) <= whole - 200
+    assert rounds_cost(shorten_to_fit(rounds, counter, whole - 199)[0], counter) > whole - 200  # the largest limit
+    assert 40 < limit < 300
+    assert sent[1]["content"].endswith(f"{limit} of about 300 tokens shown; the full result is stored]")
+    assert sent[3] == rounds[3]  # a result under the common limit is sent whole
+    assert [m["role"] for m in sent] == ["assistant", "tool", "assistant", "tool"]
+    calls_only = rounds_cost([rounds[0], rounds[2]], counter)
+    assert shorten_to_fit(rounds, counter, calls_only) is None  # no room for even the markers
+
+
+def test_a_fresh_result_over_the_budget_goes_out_shortened_without_earlier_turns(counter):
+    conv = Conversation("sys", MemoryConfig(strategy="full", max_input_tokens=200), counter)
+    conv.add_turn(tool_turn(1, 10))
+    rounds = tool_turn(2, 3000).messages[1:3]
+    user = {"role": "user", "content": "search 2"}
+    request, sent = memory.fresh_results_request(conv, user, rounds, 200)
+    assert request.messages == [{"role": "system", "content": "sys"}, user]
+    assert (request.first_turn, request.dropped) == (1, 1)
+    assert request.tokens + rounds_cost(sent, counter) <= 200
+    validate_request(request.messages + sent, in_turn=True)
+    assert rounds[1]["content"] == " ".join(["word"] * 3000)  # what is stored is not touched
+    assert request.warnings[0].startswith("1 tool result(s) of this turn sent shortened to ")

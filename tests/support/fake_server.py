@@ -126,6 +126,9 @@ class FakeConfig:
     cached_tokens: int | None = None  # reported as usage.prompt_tokens_details.cached_tokens (capped at the prompt)
     whole_reply: str | None = None  # the reply to non-streamed requests (summaries); None: ``reply``
     whole_delay: float = 0.0  # seconds before answering a non-streamed request (a slow summary model)
+    # models this server does not have: a request naming one is answered 404 ``model_not_found``, as OpenAI answers
+    # (e.g. a --summary-model that is gone, while the chat model works)
+    missing_models: tuple[str, ...] = ()
     flavor: str = "compatible"  # which provider it plays (see the module docstring and provider_rules.FLAVORS)
     context_window: int | None = None  # the model's context in tokens (prompt_tokens counted as above)
     # tool name -> JSON arguments: a request that offers the tool and ends with the user's message gets a reply
@@ -209,6 +212,10 @@ class _Handler(BaseHTTPRequestHandler):
         if rejected:
             message = f"Unsupported parameter: '{rejected[0]}' is not supported with this model."
             self._json(400, {"error": {"message": message, "type": "invalid_request_error", "param": rejected[0]}})
+            return
+        if body.get("model") in cfg.missing_models:
+            message = f"The model `{body['model']}` does not exist or you do not have access to it."
+            self._json(404, {"error": {"message": message, "type": "invalid_request_error", "code": "model_not_found"}})
             return
         refused = provider_rules.refusal(body, cfg.flavor) or self._context_refusal(body)
         if refused:

@@ -1,6 +1,6 @@
 """Summaries written ahead in the real interactive app (a pseudo-terminal): a turn that comes before the summary is
-done waits with a notice, Ctrl-C stops the wait (not the session) and the turn is answered with the oldest turns
-dropped; a summary finished in the background is used without waiting."""
+done waits with a notice, Ctrl-C stops the wait (not the session) and the turn is answered without the summary (with
+every turn the budget has room for); a summary finished in the background is used without waiting."""
 
 from __future__ import annotations
 
@@ -54,8 +54,8 @@ def test_ctrl_c_stops_waiting_for_the_summary_and_the_session_goes_on(spawn, tmp
     data = session_doc(tmp_path, "p")
     assert [t["messages"][0]["content"] for t in data["turns"]] == ["one", "two", "three", "four"]
     assert data["summary"] == {"text": "", "covers": 0}
-    # turn 4 went out as a failed summary leaves it: system, turn 3 (the one kept), then the new message
-    assert [m["content"] for m in chats[3]["messages"] if m["role"] == "user"] == ["three", "four"]
+    # turn 4 went out as a failed summary leaves it: system, every unsummarized turn (they fit), the new message
+    assert [m["content"] for m in chats[3]["messages"] if m["role"] == "user"] == ["one", "two", "three", "four"]
 
 
 def test_a_summary_finished_in_the_background_is_used_without_waiting(spawn, tmp_path):

@@ -1,0 +1,64 @@
+"""Memory through the real CLI, where it meets the rest: a tool result bigger than the whole budget, and a summary
+model that fails while the chat model works."""
+
+from __future__ import annotations
+
+from chatbot.engine.tokens import TokenCounter
+from tests.support.cli import assert_clean, run_chatbot, session_doc
+from tests.support.fake_server import FakeServer
+
+OPENAI = {"OPENAI_API_KEY": "test"}
+
+REPORT = '''
+def fetch_report() -> str:
+    """The whole quarterly report."""
+    return " ".join(f"line {i} of the report says that revenue grew again" for i in range(300))
+'''
+
+
+def test_a_tool_result_bigger_than_the_budget_is_sent_shortened_and_stored_whole(tmp_path):
+    (tmp_path / "report.py").write_text(REPORT)
+    script = [{"tool_calls": [["call_1", "fetch_report", "{}"]]}, "Revenue grew in every line."]
+    with FakeServer(replies=script) as server:
+        result = run_chatbot(
+            "--provider", "openai", "--base-url", server.base_url, "--session", "r",
+            "--functions", "report.py", "--max-input-tokens", "1500", "-p", "What does the report say?",
+            cwd=tmp_path, env=OPENAI,
+        )  # fmt: skip
+        requests = server.record.requests
+    assert result.returncode == 0, result.stderr
+    assert_clean(result)
+    assert result.stdout.strip() == "Revenue grew in every line."
+    whole = " ".join(f"line {i} of the report says that revenue grew again" for i in range(300))
+    assert TokenCounter().count(whole) > 3000  # twice the budget
+    (sent,) = [m for m in requests[1]["messages"] if m["role"] == "tool"]
+    start, mark = sent["content"].split("\n[tool result shortened for this request: ")
+    assert whole.startswith(start) and len(start) < len(whole) // 2
+    assert mark.endswith(f" of about {TokenCounter().count(whole)} tokens shown; the full result is stored]")
+    assert TokenCounter().count_request(requests[1]["messages"]) < 1500
+    assert "1 tool result(s) of this turn sent shortened to" in result.stderr
+    (turn,) = session_doc(tmp_path, "r")["turns"]
+    assert [m["content"] for m in turn["messages"] if m["role"] == "tool"] == [whole]
+    assert turn["messages"][-1]["content"] == "Revenue grew in every line."
+
+
+def test_a_failing_summary_model_still_sends_every_turn_the_budget_has_room_for(tmp_path):
+    lines = [f"message {n}" for n in range(1, 11)]
+    with FakeServer(reply="Noted.", missing_models=("gone-summarizer",)) as server:
+        result = run_chatbot(
+            "--provider", "openai", "--base-url", server.base_url, "--session", "m",
+            "--summary-model", "gone-summarizer", "--summary-trigger", "4", "--keep-turns", "2",
+            stdin="\n".join(lines) + "\n", cwd=tmp_path, env=OPENAI,
+        )  # fmt: skip
+        requests = server.record.requests
+    assert result.returncode == 0, result.stderr
+    assert_clean(result)
+    summaries = [r for r in requests if r["model"] == "gone-summarizer"]
+    chats = [r for r in requests if r["model"] != "gone-summarizer"]
+    assert summaries and len(chats) == 10
+    # the budget (6,000 tokens) has room for every turn: none is dropped for want of a summary
+    assert [m["content"] for m in chats[-1]["messages"] if m["role"] == "user"] == lines
+    assert "summarizing failed (" in result.stderr
+    assert "this request sends all 9 unsummarized turn(s) instead" in result.stderr
+    assert "earlier turn(s) not sent" not in result.stderr
+    assert len(session_doc(tmp_path, "m")["turns"]) == 10
