@@ -10,7 +10,9 @@ the table also times importing the heavy libraries that chatbot imports only whe
 groq SDKs, rich, prompt_toolkit). Then ``python -X importtime`` lists what ``--help`` imports beyond what the bare
 interpreter already does, heaviest first.
 
-Targets (issue 6): ``--version`` within 4x the bare interpreter, ``--help`` within 6x.
+Target: ``--version`` and ``--help`` each within 2x the bare interpreter (the README's promise).
+``tests/test_startup.py`` pins the cause rather than a time: neither imports the memory rule, the token counter,
+the provider interface, ``dataclasses`` or an SDK.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 from _common import machine  # bench/ is on sys.path when a script runs from it
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = {"--version": 4.0, "--help": 6.0}
+TARGETS = {"--version": 2.0, "--help": 2.0}
 REFERENCE_IMPORTS = ("openai", "groq", "rich.markdown", "prompt_toolkit")
 IMPORTTIME = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
 

@@ -6,19 +6,20 @@ No terminal code here: :mod:`chatbot.cli` and :mod:`chatbot.terminal` render wha
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from chatbot.chat import DEFAULT_TOOL_ROUNDS, Chat
 from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.options import option_problem
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import SessionError, UsageError
 from chatbot.providers.base import ChatProvider, ToolCall
 from chatbot.request_log import RequestLog
+from chatbot.storage import elsewhere_hint
 from chatbot.storage.base import SessionLock, SessionStore
-from chatbot.storage.session import Session, validate_id
+from chatbot.storage.session import Session, ToolSources, validate_id
 from chatbot.tools.registry import Registry
 
 DEFAULT_SYSTEM = (
@@ -27,24 +28,19 @@ DEFAULT_SYSTEM = (
 )
 
 
-# Fields the app itself writes in every request: an option may not replace them.
-RESERVED_OPTIONS = {"model", "messages", "stream", "stream_options", "tools", "tool_choice", "n"}
-_OPTION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-
-
 def parse_option(key: str, text: str) -> tuple[str, Any]:
-    """A model option from the command line or /set: ``text`` is JSON when it parses (``0.2``, ``true``,
-    ``["END"]``), else a plain string (``low``). Aliases: ``max_tokens`` for the reply limit."""
-    if not _OPTION_KEY.fullmatch(key):
-        raise UsageError(f"option name {key!r} must be letters, digits and '_' (e.g. temperature, top_p, seed)")
-    if key in RESERVED_OPTIONS:
-        raise UsageError(f"{key!r} is set by chatbot itself and cannot be an option")
+    """A model option from the command line, /set or the config file: ``text`` is JSON when it parses (``0.2``,
+    ``true``, ``["END"]``, ``{"type": "json_object"}``), else a plain string (``low``). Checked by the same rule as
+    a stored session's options (:func:`~chatbot.engine.options.option_problem`), so what is kept can be read back."""
     try:
         value = json.loads(text)
     except ValueError:
         value = text
-    if value is None or isinstance(value, dict):
-        raise UsageError(f"option {key} needs a value: a number, true/false, a string or a list, not {text!r}")
+    except RecursionError:
+        raise UsageError(f"option {key}: nested too deeply") from None
+    problem = option_problem(key, value)
+    if problem:
+        raise UsageError(f"{problem}, not {text!r}" if value is None else problem)
     return key, value
 
 
@@ -78,9 +74,12 @@ class App:
         counter_factory: Callable[[str], TokenCounter],
         *,
         tools: Registry | None = None,
+        tool_sources: ToolSources | None = None,
     ) -> None:
         self.store = store
         self.tools = tools
+        # where ``tools`` came from, remembered by every session opened (None: none given; each keeps its own)
+        self.tool_sources = tool_sources
         # asked before each tool call when set (--confirm-tools in terminal mode); every chat opened uses it
         self.confirm_tool: Callable[[ToolCall], bool] | None = None
         self.provider = provider
@@ -101,7 +100,8 @@ class App:
         if latest:
             session_id = self.store.latest()
             if session_id is None:
-                raise SessionError(f"no session to continue in {self.store.location}; start one without -c")
+                where = self.store.location
+                raise SessionError(f"no session to continue in {where}{elsewhere_hint(where)}; start one without -c")
         if session_id is not None:
             session_id = validate_id(session_id)
         lock = self.store.acquire(session_id) if session_id else None
@@ -163,6 +163,12 @@ class App:
         """Switch the chat model; the token counter follows the model's family (chat format, calibration)."""
         self.chat.set_model(model, self.counter_factory(model))
 
+    def attach_tools(self, tools: Registry, sources: ToolSources) -> None:
+        """Offer ``tools`` (from ``sources``) in the session in use and in every session opened after it."""
+        self.tools, self.tool_sources = tools, sources
+        self.chat.tools = tools
+        self.chat.session.tool_sources = sources
+
     def _confirm_tool(self, call: ToolCall) -> bool:
         # looked up at each call, so a front end may set confirm_tool after sessions are open
         return self.confirm_tool is None or self.confirm_tool(call)
@@ -192,6 +198,8 @@ class App:
         session.provider, session.model = self.settings.provider_name, model
         for key, value in self.settings.options.items():
             session.set_option(key, value)
+        if self.tool_sources is not None:
+            session.tool_sources = self.tool_sources
         return session
 
     def _create(self, session_id: str | None) -> Session:
@@ -206,6 +214,8 @@ class App:
         )
         for key, value in self.settings.options.items():
             session.set_option(key, value)
+        if self.tool_sources is not None:
+            session.tool_sources = self.tool_sources
         return session
 
     def _switch_to(self, session: Session, lock: SessionLock | None) -> None:

@@ -7,8 +7,10 @@ failures print one line (``chatbot: ...``) and exit with the error's code; nothi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
+import shlex
 import signal
 import sys
 from collections.abc import Sequence
@@ -148,7 +150,9 @@ def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
     if args.list_sessions:
         print(clean(commands.format_sessions(store)))
     elif args.search is not None:
-        print(clean(commands.format_hits(store, args.search)))
+        # from the shell, the shell's way to open one (in the same store, when it was named)
+        where = f" --store {shlex.quote(store.location)}" if args.store else ""
+        print(clean(commands.format_hits(store, args.search, opener=f"chatbot{where} --session ID")))
     elif args.import_sessions is not None:
         from chatbot.storage.transfer import import_sessions
 
@@ -166,23 +170,27 @@ def session_mode(
 
     if args.session is not None:
         validate_id(args.session)  # refused before any request or file access
-    toolbox = _open_tools(args)
-    try:
-        app = _make_app(args, store, toolbox, system, cfg)
-        try:
-            return _run_mode(app, args, system, attachments)
-        finally:
-            app.close()
-    finally:
+    with contextlib.ExitStack() as run:  # closed in reverse: the app (its lock), then the tools
+        toolbox = _open_tools(args)
         if toolbox is not None:
-            toolbox.close()
+            run.callback(toolbox.close)
+        app = _make_app(args, store, toolbox, system, cfg)
+        run.callback(app.close)
+        app.open(args.session, latest=args.cont)
+        if toolbox is None:  # no --functions/--mcp: a continued session's own tools come back
+            from chatbot.reattach import reattach
+
+            remembered = reattach(app, timeout=args.tool_timeout)
+            if remembered is not None:
+                run.callback(remembered.close)
+        return _run_mode(app, args, system, attachments)
 
 
 def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachments: list[Attachment]) -> int:
-    """Open the session and run terminal, one-shot or script mode."""
+    """Run terminal, one-shot or script mode on the session ``app`` has open."""
     from chatbot import modes
 
-    chat = app.open(args.session, latest=args.cont)
+    chat = app.chat
     chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
     if system is not None and chat.conversation.turns and system != chat.conversation.system:
         notice("--system shapes new sessions only; this one keeps its own (/system TEXT changes it)")
@@ -219,7 +227,7 @@ def _make_app(
         max_input_tokens=args.max_input_tokens,
         window_step=args.window_step,
     )
-    provider = _provider(args)
+    provider = _provider(args, cfg)
     interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
     settings = Settings(
         provider_name=args.provider,
@@ -238,22 +246,28 @@ def _make_app(
         retries=RETRIES,
     )
     counters = lambda model: make_counter(args.tokenizer, args.provider, model)  # noqa: E731
-    return App(store, provider, settings, counters, tools=toolbox.registry if toolbox else None)
+    if toolbox is None:
+        return App(store, provider, settings, counters)
+    from chatbot.storage.session import ToolSources
+    from chatbot.tools.setup import absolute_files
+
+    given = ToolSources(absolute_files(args.functions), tuple(args.mcp))  # remembered by the sessions opened
+    return App(store, provider, settings, counters, tools=toolbox.registry, tool_sources=given)
 
 
 def _open_tools(args: argparse.Namespace) -> Toolbox | None:
     """The tools of --functions and --mcp (None without them: nothing tool-related is even imported)."""
     if not (args.mcp or args.functions):
         return None
-    from chatbot.tools.setup import open_tools
+    from chatbot.tools.setup import absolute_files, open_tools
 
-    toolbox = open_tools(args.mcp, args.functions, timeout=args.tool_timeout)
+    toolbox = open_tools(args.mcp, absolute_files(args.functions), timeout=args.tool_timeout)
     for warning in toolbox.registry.warnings:
         notice(warning, warning=True)
     return toolbox
 
 
-def _provider(args: argparse.Namespace) -> ChatProvider:
+def _provider(args: argparse.Namespace, cfg: Config) -> ChatProvider:
     """The provider for ``args``; the user hears where the key goes when that is not simply the provider's server."""
     from chatbot.providers import make_provider
     from chatbot.providers.endpoint import endpoint_notices
@@ -262,7 +276,10 @@ def _provider(args: argparse.Namespace) -> ChatProvider:
     provider = make_provider(
         args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout, max_retries=0
     )
-    for line, warn in endpoint_notices(args.provider, args.base_url, args.dotenv):
+    # a base URL equal to the config file's came from there (the file's values are the flags' defaults)
+    from_file = args.base_url is not None and cfg.values.get("base_url") == args.base_url
+    source = f"base_url in {cfg.path}" if from_file else "--base-url"
+    for line, warn in endpoint_notices(args.provider, args.base_url, args.dotenv, source):
         notice(line, warning=warn)
     return provider
 

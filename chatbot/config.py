@@ -15,7 +15,6 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,14 +31,24 @@ _SECRET = re.compile(r"(^|_)(api_key|apikey|secret|password|token)$")
 _PATHS = {"functions", "system_file", "log_requests"}
 
 
-@dataclass(frozen=True)
 class Config:
-    """A loaded config file: flag defaults by argparse ``dest``, roles, and where each key was written."""
+    """A loaded config file: flag defaults by argparse ``dest``, and roles.
 
-    path: Path
-    exists: bool
-    values: dict[str, Any] = field(default_factory=dict)
-    roles: dict[str, str] = field(default_factory=dict)
+    A plain class, not a dataclass: ``dataclasses`` (and the ``inspect`` it imports) would cost every start-up,
+    ``chatbot --version`` included, about a fifth of a bare interpreter's start.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        exists: bool,
+        values: dict[str, Any] | None = None,
+        roles: dict[str, str] | None = None,
+    ) -> None:
+        self.path = path
+        self.exists = exists
+        self.values: dict[str, Any] = values or {}
+        self.roles: dict[str, str] = roles or {}
 
     def role(self, name: str) -> str:
         """The system prompt of role ``name``; a ConfigError lists the roles there are."""

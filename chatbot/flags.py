@@ -10,7 +10,7 @@ import argparse
 import os
 
 from chatbot import __version__
-from chatbot.engine.memory import STRATEGIES
+from chatbot.engine.strategies import STRATEGIES
 from chatbot.providers.table import PROVIDERS
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from tests.support.cli import one_error_line, run_chatbot, session_doc
+import pytest
+
+from tests.support.cli import assert_clean, one_error_line, run_chatbot, session_doc
 from tests.support.fake_server import FakeServer
 
 CODE_REPLY = "Here you go:\n\n```python\nprint('hi')\n```\n\nand a second:\n\n```sh\nls\n```\n"
@@ -37,6 +39,73 @@ def test_set_shows_sets_and_removes_options_in_script_mode(tmp_path):
     assert body["seed"] == 42 and body["reasoning_effort"] == "low"
     assert result.stdout == 'reasoning_effort = "low"\nseed = 42\nok\nreasoning_effort = "low"\n'
     assert session_doc(tmp_path, "set")["options"] == {"reasoning_effort": "low"}
+
+
+GROQ_OPTION_WAYS = {
+    "temperature": (["-o", "temperature", "0.3", "-p", "hi"], "", {"temperature": 0.3}),
+    "seed": (["-o", "seed", "7", "-p", "hi"], "", {"seed": 7}),
+    "set": ([], "/set temperature 0.3\nhi\n", {"temperature": 0.3}),
+}
+
+
+@pytest.mark.parametrize("way", GROQ_OPTION_WAYS)
+@pytest.mark.parametrize("stream", ["streamed", "--no-stream"])
+def test_groq_sends_options_and_asks_for_usage(tmp_path, way, stream):
+    args, script, options = GROQ_OPTION_WAYS[way]
+    more = ["--no-stream"] if stream == "--no-stream" else []
+    with FakeServer(reply="ok", flavour="groq") as server:  # usage in x_groq, as Groq streams it
+        result = run_chatbot(
+            *["--provider", "groq", "--base-url", server.root_url, "--session", "g", *more, *args],
+            stdin=script,
+            cwd=tmp_path,
+            env={"GROQ_API_KEY": "gsk-test"},
+        )
+        body = server.record.last_request()
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.endswith("ok\n") and body is not None
+    assert {key: body[key] for key in options} == options
+    assert ("stream_options" in body) == (stream == "streamed")  # usage asked for while streaming only
+    doc = session_doc(tmp_path, "g")
+    assert doc["options"] == options and doc["turns"][0]["usage"]["source"] == "provider"
+
+
+SCHEMA = {
+    "type": "json_schema",
+    "json_schema": {
+        "name": "answer",
+        "schema": {"type": "object", "properties": {"why": {"type": "string"}, "answer": {"type": "string"}}},
+    },
+}
+
+
+def test_json_object_options_reach_the_server_as_given_and_stay_with_the_session(tmp_path):
+    schema_text = json.dumps(SCHEMA)
+    with FakeServer(reply="{}") as server:
+        first = run_chatbot(
+            *openai_args(server, "--session", "js", "-o", "response_format", '{"type": "json_object"}', "-p", "hi"),
+            cwd=tmp_path,
+        )
+        second = run_chatbot(*openai_args(server, "--session", "js", "-p", "again"), cwd=tmp_path)
+        script = f"/set response_format {schema_text}\n/set\nthird\n"
+        third = run_chatbot(*openai_args(server, "--session", "js", "--no-stream"), stdin=script, cwd=tmp_path)
+        bodies = server.record.requests
+    for result in (first, second, third):
+        assert_clean(result)
+        assert result.returncode == 0, result.stderr
+    assert [body["response_format"] for body in bodies] == [{"type": "json_object"}] * 2 + [SCHEMA]
+    assert json.dumps(bodies[-1]["response_format"]) == schema_text  # the keys in the order given
+    assert f"response_format = {schema_text}" in third.stdout
+    assert json.dumps(session_doc(tmp_path, "js")["options"]) == json.dumps({"response_format": SCHEMA})
+
+
+def test_a_json_option_from_the_config_file_is_sent(tmp_path):
+    (tmp_path / "config.toml").write_text('[option]\nresponse_format = { type = "json_object" }\n')
+    with FakeServer(reply="{}") as server:
+        result = run_chatbot(*openai_args(server, "-p", "hi"), cwd=tmp_path)
+        body = server.record.last_request()
+    assert result.returncode == 0, result.stderr
+    assert body is not None and body["response_format"] == {"type": "json_object"}
 
 
 def test_a_rejected_option_shows_the_servers_message(tmp_path):

@@ -43,6 +43,23 @@ def test_sessions_go_to_the_user_data_folder_and_c_finds_them_from_anywhere(tmp_
     assert not (home / "sessions").exists() and not (elsewhere / "sessions").exists()
 
 
+def test_c_in_a_folder_with_its_own_sessions_says_where_the_others_are(tmp_path):
+    data = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    assert chatbot("--provider", "echo", "--session", "mine", "-p", "hi", cwd=tmp_path, env=data).returncode == 0
+    found = chatbot("--search", "hi", cwd=tmp_path, env=data).stdout.splitlines()
+    assert found[-1] == "1 matching turn(s); chatbot --session ID opens a session"  # the default store: no --store
+    project = tmp_path / "project"
+    (project / "sessions").mkdir(parents=True)
+    failed = chatbot("--provider", "echo", "-c", "-p", "again", cwd=project, env=data)
+    mine = tmp_path / "data" / "chatbot" / "sessions"
+    assert failed.returncode == 3
+    assert "no session to continue in sessions" in failed.stderr and "this folder's own" in failed.stderr
+    assert f"your other sessions are in {mine}" in failed.stderr
+    assert f"chatbot -c --sessions-dir {mine}" in failed.stderr
+    reached = chatbot("--provider", "echo", "-c", "--sessions-dir", str(mine), "-p", "again", cwd=project, env=data)
+    assert reached.returncode == 0 and "session mine (1 turn(s) stored)" in reached.stderr
+
+
 def test_a_folder_with_its_own_sessions_dir_keeps_using_it_and_an_empty_loose_one_is_tightened(tmp_path):
     (tmp_path / "sessions").mkdir()
     (tmp_path / "sessions").chmod(0o755)  # as a fresh clone has it
@@ -87,10 +104,13 @@ def test_search_import_and_export_through_the_command_line(kind, tmp_path, reque
     assert found.returncode == 0
     lines = found.stdout.splitlines()
     assert lines[1].split()[:2] == ["trip", "1"] and "plans for Paris" in lines[2]
-    assert lines[-1].startswith("1 matching turn(s)")
+    location = store[1] if kind == "json" else store[1].split("?")[0]  # (the redacted URL keeps its options)
+    assert lines[-1].startswith("1 matching turn(s); chatbot --store ")  # the shell's way, in this store, not /load
+    assert lines[-1].endswith(" --session ID opens a session") and location in lines[-1]
     script = "/search dogs\n/export out.md\n"
     result = chatbot("--provider", "echo", *store, "--session", "trip", stdin=script, cwd=tmp_path)
     assert result.returncode == 0 and "cats" in result.stdout
+    assert "1 matching turn(s); /load ID opens a session" in result.stdout  # in a chat, the chat command
     transcript = (tmp_path / "out.md").read_text()
     assert "## Turn 2" in transcript and "weather in May" in transcript
     assert chatbot(*store, "--search", " ", cwd=tmp_path).returncode == 2

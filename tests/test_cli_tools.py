@@ -213,7 +213,7 @@ def test_a_session_whose_every_turn_calls_a_tool_learns_the_provider_count_and_h
     budget, long = 1400, "Tides follow the moon because it pulls on the oceans of the turning earth. " * 8
     reply = " ".join(["The sea answers the moon with two bulges of water that follow it around."] * 6)
     calls = {"lookup": '{"topic": "tides"}'}
-    with FakeServer(flavor="vllm", reply=reply, prompt_tokens=count, calls_tool=calls) as server:
+    with FakeServer(flavour="vllm", reply=reply, prompt_tokens=count, calls_tool=calls) as server:
         for n in range(3):
             args = ["--memory", "full", "--max-input-tokens", str(budget), "--functions", "tools.py"]
             args += ["--session", "t"] if n == 0 else ["-c"]

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from chatbot.engine.strategies import STRATEGIES
 from chatbot.engine.tool_results import rounds_cost, sent_messages, shorten_to_fit, shorten_tool_result, turn_cost
 from chatbot.engine.turn import Message, validate_request
 from chatbot.errors import BudgetError, ChatbotError, UsageError
@@ -33,7 +34,6 @@ from chatbot.errors import BudgetError, ChatbotError, UsageError
 if TYPE_CHECKING:
     from chatbot.engine.conversation import Conversation
 
-STRATEGIES = ("full", "window", "summary")
 #: how many times one request may fold turns into the summary to meet the budget
 MAX_EARLY_FOLDS = 3
 #: A fold the budget forces keeps verbatim only the newest turns that take at most this share of the room the budget

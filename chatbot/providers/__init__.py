@@ -2,22 +2,34 @@
 
 Each provider's facts (class, default model, key and base-URL variables) are in :data:`PROVIDERS`
 (:mod:`chatbot.providers.table`). The SDK-backed modules are imported only inside :func:`make_provider`, so
-importing this package stays fast: ``chatbot --version`` never pays for the ``openai`` import.
+importing this package stays fast: ``chatbot --version`` never pays for the ``openai`` import, nor for the
+interface's dataclasses (``ChatProvider`` is imported on first use).
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+from typing import TYPE_CHECKING, Any
 
 from chatbot.errors import AuthenticationError, ConfigError, UsageError
-from chatbot.providers.base import ChatProvider
 from chatbot.providers.table import PROVIDERS, ProviderInfo
+
+if TYPE_CHECKING:
+    from chatbot.providers.base import ChatProvider
 
 __all__ = ["PROVIDERS", "ChatProvider", "ProviderInfo", "make_provider", "missing_key_message"]
 
 # Local OpenAI-compatible servers ignore the key, but the SDK insists on one.
 LOCAL_DUMMY_KEY = "not-needed"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ChatProvider":  # the interface, imported on first use: the flag table needs only PROVIDERS
+        from chatbot.providers.base import ChatProvider
+
+        return ChatProvider
+    raise AttributeError(f"module 'chatbot.providers' has no attribute {name!r}")
 
 
 def missing_key_message(env: str) -> str:

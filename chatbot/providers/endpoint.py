@@ -25,10 +25,14 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def endpoint_notices(provider: str, flag_url: str | None, from_dotenv: Collection[str]) -> list[tuple[str, bool]]:
+def endpoint_notices(
+    provider: str, flag_url: str | None, from_dotenv: Collection[str], flag_source: str = "--base-url"
+) -> list[tuple[str, bool]]:
     """Lines for the user as (text, is_warning) about where ``provider``'s key is sent; [] when nothing to say.
 
-    ``flag_url`` is ``--base-url``; ``from_dotenv`` the names of the variables ``.env`` set.
+    ``flag_url`` is the ``--base-url`` setting and ``flag_source`` where it came from (the flag, or the config
+    file: "base_url in PATH"); ``from_dotenv`` the names of the variables ``.env`` set. No key, no line: a local
+    server that is sent none has nothing of the user's.
     """
     info = PROVIDERS.get(provider)
     if info is None or info.key_env is None or not os.environ.get(info.key_env, "").strip():
@@ -38,7 +42,7 @@ def endpoint_notices(provider: str, flag_url: str | None, from_dotenv: Collectio
     if not url:
         return []
     if flag_url:
-        source = "--base-url"
+        source = flag_source
     elif info.base_url_env in from_dotenv:
         source = f"{info.base_url_env} in .env"
     else:

@@ -170,6 +170,18 @@ def completion_from_dict(data: Mapping[str, Any]) -> Completion:
     )
 
 
+def with_params(params: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` plus ``extra``, one ``extra_body`` holding both sides' body fields (an SDK takes it once only).
+
+    The groq SDK asks for usage through ``extra_body`` and model options travel there too: passing two would be a
+    TypeError, so they are merged; the app's own fields (``extra``) win over an option of the same name.
+    """
+    merged = {**params, **extra}
+    if "extra_body" in params and "extra_body" in extra:
+        merged["extra_body"] = {**params["extra_body"], **extra["extra_body"]}
+    return merged
+
+
 def _mentions_stream_options(exc: BaseException, sdk: SdkErrors) -> bool:
     """Whether ``exc`` is a 400 that blames ``stream_options`` (some OpenAI-compatible servers do not know it)."""
     if not isinstance(exc, sdk.status) or getattr(exc, "status_code", None) != 400:
@@ -250,7 +262,7 @@ class CompatProvider(ChatProvider):
         """Start a streamed request; retry once without stream_options when the server refuses them."""
         if self._ask_usage:
             try:
-                return self._client.chat.completions.create(stream=True, **params, **self._usage_params())
+                return self._client.chat.completions.create(stream=True, **with_params(params, self._usage_params()))
             except self.sdk_errors.status as exc:
                 if not _mentions_stream_options(exc, self.sdk_errors):
                     raise

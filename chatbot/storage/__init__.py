@@ -24,9 +24,40 @@ def default_location() -> Path:
     here = Path("sessions")
     if here.is_dir():
         return here
+    return user_location()
+
+
+def user_location() -> Path:
+    """The user's own sessions directory: ``sessions`` in the user data folder (``~/.local/share/chatbot/...``)."""
     import platformdirs
 
     return platformdirs.user_data_path("chatbot") / "sessions"
+
+
+def is_this_folders(location: str) -> bool:
+    """Whether ``location`` is this working directory's own ``./sessions``: a folder that came with what is here
+    (a cloned repository can carry one), not the user's own store, unless it is also the user data folder."""
+    if "://" in location and not location.startswith("file://"):
+        return False
+    path = Path(location.removeprefix("file://")).expanduser()
+    try:
+        return path.resolve() == Path("sessions").resolve() and path.resolve() != user_location().resolve()
+    except OSError:
+        return False
+
+
+def elsewhere_hint(location: str) -> str:
+    """For a message about this folder's ``./sessions``: where the user's other sessions are and how to reach them
+    ("" for any other store, or when the user data folder holds none)."""
+    if not is_this_folders(location):
+        return ""
+    mine = user_location()
+    if not mine.is_dir() or not any(mine.glob("*.json")):
+        return ""
+    return (
+        f"; {location} is this folder's own, used because it exists: your other sessions are in {mine} "
+        f"(chatbot -c --sessions-dir {mine} continues the newest there)"
+    )
 
 
 def open_store(location: str | os.PathLike[str]) -> SessionStore:

@@ -43,7 +43,8 @@ CREATE = [
         model text NOT NULL,
         totals jsonb NOT NULL,
         calibration jsonb NOT NULL,
-        options jsonb NOT NULL,
+        options json NOT NULL,
+        tool_sources json NOT NULL DEFAULT '{}',
         created_at text NOT NULL,
         updated_at text NOT NULL,
         turn_count integer NOT NULL,
@@ -72,12 +73,15 @@ SESSION_COLUMNS = (
     "totals",
     "calibration",
     "options",
+    "tool_sources",
     "created_at",
     "updated_at",
     "turn_count",
     "revision",
 )
 TURN_COLUMNS = ("session_id", "n", "created_at", "body", "data")
+#: columns added after the first tables were made: an earlier table gets them at open (:func:`_upgrade`)
+ADDED_COLUMNS = {"tool_sources"}
 
 LOCK = f"SELECT pg_try_advisory_lock({SESSION_KEY})"
 UNLOCK = f"SELECT pg_advisory_unlock({SESSION_KEY})"
@@ -158,7 +162,7 @@ def ensure_schema(conn: psycopg.Connection[Any], location: str) -> None:
         conn.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_KEY})")  # one creator at a time
         for table, wanted in (("chatbot_sessions", SESSION_COLUMNS), ("chatbot_turns", TURN_COLUMNS)):
             found = {r[0] for r in conn.execute(_COLUMNS_OF, (table,))}
-            if found and not set(wanted) <= found:
+            if found and not set(wanted) - ADDED_COLUMNS <= found:
                 raise SessionCorrupt(
                     f"the table {table} in {location} was not made by chatbot (it has no column "
                     f"{', '.join(sorted(set(wanted) - found))}); it was left untouched: point --store at another "
@@ -166,6 +170,7 @@ def ensure_schema(conn: psycopg.Connection[Any], location: str) -> None:
                 )
         for statement in CREATE:
             conn.execute(statement)
+        _upgrade(conn)
         row = conn.execute("SELECT max(version) FROM chatbot_schema").fetchone()
         if row is None or row[0] is None:
             conn.execute("INSERT INTO chatbot_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
@@ -176,6 +181,25 @@ def ensure_schema(conn: psycopg.Connection[Any], location: str) -> None:
             )
 
 
+def _upgrade(conn: psycopg.Connection[Any]) -> None:
+    """Bring tables made by an earlier chatbot up to date, in place (same schema version: nothing is lost, and an
+    earlier chatbot still reads and writes them).
+
+    ``tool_sources`` (where a session's tools came from) is added. ``options`` was ``jsonb``, which reorders an
+    object's keys: a JSON schema sent as an option (``response_format``) must reach the model as the user wrote it,
+    since models answer in the schema's key order. ``json`` keeps it.
+    """
+    kind = conn.execute(_TYPE_OF, ("chatbot_sessions", "options")).fetchone()
+    if kind is not None and kind[0] == "jsonb":
+        conn.execute("ALTER TABLE chatbot_sessions ALTER COLUMN options TYPE json USING options::json")
+    if conn.execute(_TYPE_OF, ("chatbot_sessions", "tool_sources")).fetchone() is None:
+        conn.execute("ALTER TABLE chatbot_sessions ADD COLUMN tool_sources json NOT NULL DEFAULT '{}'")
+
+
+_TYPE_OF = (
+    "SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = %s "
+    "AND column_name = %s"
+)
 _COLUMNS_OF = (
     "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = %s"
 )
@@ -216,5 +240,6 @@ def document(row: tuple[Any, ...], turns: list[tuple[int, Any]]) -> tuple[dict[s
     data["summary"] = {"text": cols["summary"], "covers": cols["summary_covers"]}
     data["turns"] = [t for _, t in turns]
     data["totals"], data["calibration"], data["options"] = cols["totals"], cols["calibration"], cols["options"]
+    data["tool_sources"] = cols["tool_sources"]
     problem = check_session_data(data)
     return (data, "") if not problem else ({}, problem)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import psycopg
-from psycopg.types.json import Jsonb
+from psycopg.types.json import Json, Jsonb
 
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
@@ -306,7 +306,8 @@ class PostgresStore:
         summary, pg = doc["summary"], sql.pg_text
         values = (doc["version"], pg(doc["title"]), pg(doc["system"]), pg(summary["text"]), summary["covers"],
                   pg(doc["provider"]), pg(doc["model"]), Jsonb(doc["totals"]), Jsonb(doc["calibration"]),
-                  Jsonb(doc["options"]), doc["created_at"], doc["updated_at"], len(turns))  # fmt: skip
+                  Json(doc["options"]), Json(doc["tool_sources"]), doc["created_at"], doc["updated_at"],
+                  len(turns))  # fmt: skip
         tail = [t.to_json() for t in turns[keep:]]
         try:
             with conn.transaction(), conn.cursor() as cur:

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from chatbot.engine.calibration import check_stored
+from chatbot.engine.options import option_problem
 from chatbot.engine.turn import validate_request
 from chatbot.errors import InvalidRequest
 
@@ -70,7 +71,7 @@ def check_session_data(data: object) -> str:
             return f"the field '{key}' is missing"
         if not isinstance(data[key], kind):
             return f"'{key}' must be {_KINDS[kind]}, found {_type_name(data[key])}"
-    problem = check_options(data.get("options", {}))
+    problem = check_options(data.get("options", {})) or check_tool_sources(data.get("tool_sources", {}))
     if problem:
         return problem
     turns = data["turns"]
@@ -96,19 +97,28 @@ def check_session_data(data: object) -> str:
 
 
 def check_options(options: object) -> str:
-    """What is wrong with a document's optional ``options`` (model options: name -> JSON value), or ""."""
+    """What is wrong with a document's optional ``options`` (model options: name -> JSON value), or "".
+
+    The rule is the one every option met before it was stored (:func:`~chatbot.engine.options.option_problem`).
+    """
     if not isinstance(options, dict):
         return f"'options' must be an object, found {_type_name(options)}"
     for key, value in options.items():
-        if not _is_option_value(value):
-            return f"'options.{key}' must be a string, number, true/false or a list of them, found {value!r}"
+        problem = option_problem(key, value)
+        if problem:
+            return f"'options.{key}': {problem}"
     return ""
 
 
-def _is_option_value(value: object) -> bool:
-    if isinstance(value, list):
-        return all(_is_option_value(v) and not isinstance(v, list) for v in value)
-    return isinstance(value, (str, bool)) or _is_number(value)
+def check_tool_sources(sources: object) -> str:
+    """What is wrong with a document's optional ``tool_sources`` (``functions`` paths, ``mcp`` specs), or ""."""
+    if not isinstance(sources, dict):
+        return f"'tool_sources' must be an object, found {_type_name(sources)}"
+    for key in ("functions", "mcp"):
+        items = sources.get(key, [])
+        if not isinstance(items, list) or not all(isinstance(i, str) and i.strip() and "\x00" not in i for i in items):
+            return f"'tool_sources.{key}' must be a list of non-empty strings, found {items!r}"
+    return ""
 
 
 def check_turn(turn: object) -> str:

@@ -37,6 +37,28 @@ def validate_id(session_id: object) -> str:
     return session_id
 
 
+@dataclass(frozen=True)
+class ToolSources:
+    """Where a session's tools came from: ``--functions`` files (absolute paths) and ``--mcp`` server specs (as
+    typed: a URL, or a stdio command line). Kept with the session so that continuing it can attach them again."""
+
+    functions: tuple[str, ...] = ()
+    mcp: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.functions or self.mcp)
+
+    def to_dict(self) -> dict[str, list[str]]:
+        """The document's ``tool_sources`` field."""
+        return {"functions": list(self.functions), "mcp": list(self.mcp)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> ToolSources:
+        """From a checked ``tool_sources`` field (absent in files written before it existed: none)."""
+        data = data or {}
+        return cls(tuple(data.get("functions") or ()), tuple(data.get("mcp") or ()))
+
+
 @dataclass
 class Session:
     """A stored conversation and what goes with it.
@@ -56,6 +78,7 @@ class Session:
     totals: Totals = field(default_factory=Totals)
     calibration: dict[str, Calibration] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)  # model options sent with every chat request (-o, /set)
+    tool_sources: ToolSources = field(default_factory=ToolSources)  # re-attached when the session is continued
 
     @classmethod
     def new(
@@ -111,6 +134,7 @@ class Session:
             "provider": self.provider,
             "model": self.model,
             "options": self.options,
+            "tool_sources": self.tool_sources.to_dict(),
             "system": conv.system,
             "summary": {"text": conv.summary, "covers": conv.summary_covers},
         }
@@ -177,6 +201,7 @@ class Session:
             # older files store a plain correction factor per model: Calibration.from_stored reads both forms
             calibration={k: Calibration.from_stored(v) for k, v in data["calibration"].items()},
             options=dict(data.get("options") or {}),  # absent in files written before options existed
+            tool_sources=ToolSources.from_dict(data.get("tool_sources")),
         )
 
 

@@ -226,8 +226,11 @@ def _search(app: App, arg: str, confirm: Confirm | None) -> Result:
     return Result(format_hits(app.store, arg))
 
 
-def format_hits(store: SessionStore, text: str) -> str:
-    """Past turns of every session that contain ``text``: session id, title, turn number, date and a snippet."""
+def format_hits(store: SessionStore, text: str, opener: str = "/load ID") -> str:
+    """Past turns of every session that contain ``text``: session id, title, turn number, date and a snippet.
+
+    ``opener`` is how the user opens one from where they are: ``/load ID`` in a chat, ``chatbot --session ID`` in
+    the shell (``--search``)."""
     if not text.strip():
         raise UsageError("usage: /search TEXT (or --search TEXT): finds past turns across all sessions")
     hits = store.search(text)
@@ -238,7 +241,7 @@ def format_hits(store: SessionStore, text: str) -> str:
         lines.append(f"  {hit.session_id:<22} {hit.turn:>4}  {hit.created_at[:10]:<10}  {preview(hit.title, 40)}")
         lines.append(f"  {'':<22} {'':>4}  {'':<10}  {hit.snippet}")
     more = " (the first 50; make the text more specific)" if len(hits) >= 50 else ""
-    return "\n".join([*lines, f"{len(hits)} matching turn(s){more}; /load ID opens a session"])
+    return "\n".join([*lines, f"{len(hits)} matching turn(s){more}; {opener} opens a session"])
 
 
 def _new(app: App, arg: str, confirm: Confirm | None) -> Result:

@@ -6,6 +6,9 @@ its tools are missing, the chat goes on.
 
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -31,11 +34,39 @@ class Toolbox:
             self.hub = None
 
 
-def open_tools(servers: Sequence[str], files: Sequence[str], *, timeout: float) -> Toolbox:
-    """Load ``files`` and connect to ``servers``; problems with servers land in ``registry.warnings``."""
+def absolute_files(files: Sequence[str]) -> tuple[str, ...]:
+    """``--functions`` paths made absolute (``~`` expanded), as a session remembers them: valid from any folder."""
+    return tuple(os.path.abspath(os.path.expanduser(path)) for path in files)
+
+
+def why_missing(kind: str, source: str) -> str:
+    """Why a ``kind`` ("functions" or "mcp") source cannot be on this machine, or "" when it may be: a functions file
+    that is not there, a stdio MCP command whose program is not found (an HTTP server is tried: connecting tells)."""
+    if kind == "functions":
+        return "" if os.path.isfile(source) else "no such file"
+    if source.startswith(("http://", "https://")):
+        return ""
+    try:
+        program = shlex.split(source)[0]
+    except (ValueError, IndexError):
+        return "not a command line"
+    return "" if shutil.which(program) else f"no program {program} here"
+
+
+def open_tools(servers: Sequence[str], files: Sequence[str], *, timeout: float, strict: bool = True) -> Toolbox:
+    """Load ``files`` and connect to ``servers``; problems with servers land in ``registry.warnings``.
+
+    A file that does not load is an error when the user named it now (``strict``), a warning when it was remembered
+    (the chat goes on without it).
+    """
     registry = Registry(timeout=timeout)
     for path in files:
-        registry.add(load_functions(path))
+        try:
+            registry.add(load_functions(path))
+        except ToolSourceError as exc:
+            if strict:
+                raise
+            registry.warnings.append(f"{exc.message}; its tools are not available")
     hub = None
     if servers:
         from chatbot.tools.mcp_client import McpHub  # the mcp SDK loads only when a server is named

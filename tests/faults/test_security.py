@@ -150,6 +150,19 @@ def test_a_loopback_base_url_from_the_command_line_is_named_without_warning(tmp_
     assert "plain http://" not in result.stderr
 
 
+def test_a_base_url_from_the_config_file_is_named_as_the_config_file(tmp_path):
+    with HostileServer() as server:
+        config = tmp_path / "config.toml"
+        config.write_text(f'provider = "openai"\nmodel = "m"\nbase_url = "{server.base_url}"\n')
+        keyed = run_chatbot("--session", "s1", stdin="", cwd=tmp_path, env={"OPENAI_API_KEY": "k"})
+        keyless = run_chatbot("--session", "s2", stdin="", cwd=tmp_path)
+    assert keyed.returncode == 0, keyed.stderr
+    assert f"OPENAI_API_KEY to {server.base_url} (set by base_url in {config})" in keyed.stderr
+    assert "--base-url" not in keyed.stderr
+    # a local server sent no key hears nothing about keys, run after run
+    assert keyless.returncode == 0 and "sending" not in keyless.stderr and "warning" not in keyless.stderr
+
+
 def test_a_markdown_link_shows_where_it_goes():
     from chatbot.terminal.render import MarkdownStream, make_console
 

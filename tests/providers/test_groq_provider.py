@@ -109,6 +109,36 @@ def test_complete(mock, provider):
     assert sent(route)["model"] == "llama-3.1-8b-instant" and "stream_options" not in sent(route)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{"temperature": 0.3}, {"seed": 7}, {"response_format": {"type": "json_object"}, "stop": ["END"]}],
+    ids=["temperature", "seed", "json-object"],
+)
+def test_stream_with_options_asks_for_usage_in_the_same_body(mock, provider, options):
+    # usage is asked for through extra_body (the groq SDK has no stream_options) and options travel there too: both
+    # must land in the one request body
+    body = sse(chunk("Hi"), chunk(None, finish="stop", x_groq_usage=usage(10, 1)), DONE)
+    route = mock.post(URL).respond(200, content=body, headers=SSE_HEADERS)
+    events = list(provider.stream(MESSAGES, options=options))
+    assert texts(events) == "Hi" and end(events).usage == Usage(10, 1, 11)
+    request = sent(route)
+    assert request["stream_options"] == {"include_usage": True}
+    assert {key: request[key] for key in options} == options
+
+
+def test_an_option_cannot_replace_the_usage_request(mock, provider):
+    route = mock.post(URL).respond(200, content=sse(chunk("Hi", finish="stop"), DONE), headers=SSE_HEADERS)
+    list(provider.stream(MESSAGES, options={"temperature": 0.3, "stream_options": {"include_usage": False}}))
+    assert sent(route)["stream_options"] == {"include_usage": True} and sent(route)["temperature"] == 0.3
+
+
+def test_complete_with_options(mock, provider):
+    route = mock.post(URL).respond(200, json=completion_body("{}", usage_=usage(40, 4)))
+    provider.complete(MESSAGES, options={"temperature": 0.3, "seed": 7})
+    request = sent(route)
+    assert request["temperature"] == 0.3 and request["seed"] == 7 and "stream_options" not in request
+
+
 GROQ_ERRORS = [
     pytest.param(401, error_body("Invalid API Key", type_="invalid_request_error", code="invalid_api_key"), {},
                  AuthenticationError, "GROQ_API_KEY", id="401"),

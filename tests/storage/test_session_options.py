@@ -34,7 +34,59 @@ def test_a_file_without_options_loads_with_none(tmp_path):
     assert store.load("old").options == {}
 
 
-@pytest.mark.parametrize("bad", [[], {"t": None}, {"t": {"x": 1}}, {"t": [[1]]}])
+#: a JSON schema for structured output: objects and lists nested, keys in the order the model should answer in
+SCHEMA_OPTION = {
+    "type": "json_schema",
+    "json_schema": {
+        "name": "answer",
+        "strict": True,
+        "schema": {
+            "type": "object",
+            "properties": {"reasoning": {"type": "string"}, "answer": {"type": ["string", "null"]}},
+            "required": ["reasoning", "answer"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+
+def test_json_object_options_round_trip_in_both_stores_keeping_their_key_order(open_test_store):
+    store = open_test_store()
+    session = store.create("j", system="s")
+    session.set_option("response_format", SCHEMA_OPTION)
+    session.set_option("logit_bias", {"50256": -100})
+    session.set_option("stop", [["a"], "b"])
+    with store.acquire("j"):
+        store.save(session)
+    loaded = open_test_store().load("j").options
+    assert loaded == {"response_format": SCHEMA_OPTION, "logit_bias": {"50256": -100}, "stop": [["a"], "b"]}
+    assert json.dumps(loaded) == json.dumps(session.options)  # the same keys in the same order, at every depth
+
+
+def test_an_options_column_of_an_earlier_postgres_store_keeps_its_sessions_and_then_key_order(open_pg, pg_url):
+    from tests.support.stores import admin
+
+    first = open_pg()
+    session = first.create("old", system="s")
+    session.set_option("seed", 7)
+    with first.acquire("old"):
+        first.save(session)
+    first.close()
+    with admin(pg_url) as conn:  # as an earlier chatbot made it: jsonb, which sorts an object's keys
+        conn.execute("ALTER TABLE chatbot_sessions ALTER COLUMN options TYPE jsonb USING options::jsonb")
+    store = open_pg()
+    session = store.load("old")
+    assert session.options == {"seed": 7}
+    session.set_option("response_format", SCHEMA_OPTION)
+    with store.acquire("old"):
+        store.save(session)
+    assert json.dumps(open_pg().load("old").options) == json.dumps({"seed": 7, "response_format": SCHEMA_OPTION})
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [[], {"t": None}, {"model": 1}, {"bad-name": 1}, {"t": float("nan")}, {"t": {"x": [float("inf")]}}],
+)
 def test_bad_options_are_refused_by_name(tmp_path, bad):
     store = JsonStore(tmp_path)
     with store.acquire("b"):

@@ -202,7 +202,8 @@ def test_permissions_warn_only_when_others_can_read_a_directory_with_files(tmp_p
         ({"summary": {"text": "s", "covers": -1}}, "'summary.covers'"),
         ({"summary": {"text": None, "covers": 0}}, "'summary.text' must be a string, found null"),
         ({"options": {"temperature": None}}, "'options.temperature'"),
-        ({"options": {"stop": [["nested"]]}}, "'options.stop'"),
+        ({"options": {"model": "m"}}, "'options.model'"),
+        ({"options": {"t": {"deep": float("nan")}}}, "'options.t'"),
         ({"options": []}, "'options' must be an object, found list"),
         ({"title": 3}, "'title' must be a string, found int"),
     ],
@@ -217,6 +218,7 @@ def test_the_document_bounds_that_are_accepted():
         {"calibration": {"m": 0.5}},  # below 1: a model counted higher locally than by its provider
         {"calibration": {"m": {"ratios": [0.5, 2.0], "turns": 2}}},
         {"options": {"stop": ["a", "b"], "temperature": 0.2, "stream_usage": True}},
+        {"options": {"response_format": {"type": "json_object"}, "stop": [["a"], None], "x": {"y": {"z": []}}}},
     ]
     for changes in accepted:
         assert check_session_data(document(**changes)) == ""

@@ -13,19 +13,19 @@ With ``prompt_tokens`` it reports usage the way a real server family counts (see
 the tool definitions a request offers count too), and ``replies`` scripts the answer to each request in turn (text,
 or calls of tools); ``calls_tool`` makes it call a tool whenever one is offered, as a model asked to use it does.
 
-``flavor`` plays one provider as it really behaves (:mod:`tests.support.provider_rules` holds what each checks):
+``flavour`` plays one provider as it really behaves (:mod:`tests.support.provider_rules` holds what each checks):
 
-- ``groq``: streamed usage only in ``x_groq.usage`` of the last chunk (a usage request in the body, where the groq
-  SDK puts it through ``extra_body``, is accepted and changes nothing);
+- ``groq``: streamed usage only in ``x_groq.usage`` of the finishing chunk (a usage request in the body, where the
+  groq SDK puts it through ``extra_body``, is accepted and changes nothing);
 - ``openai``: a usage chunk only when ``stream_options.include_usage`` is asked, ``stream_options`` refused
   without ``stream``, JSON mode refused unless the messages say "json";
-- ``vllm``, ``llamacpp``: their own wording of a context-length error;
-- every flavor but ``compatible`` (the lenient default) refuses options of the wrong type (``temperature`` as a
-  string) and an unknown ``response_format``, worded as OpenAI does. JSON mode (``json_object``, ``json_schema``)
-  makes the reply a JSON object.
+- every named flavour (``openai``, ``groq``, ``vllm``, ``llamacpp``; ``""``, the default, is a lenient
+  OpenAI-compatible server) refuses options of the wrong type (``temperature`` as a string) and an unknown
+  ``response_format``, worded as OpenAI does. JSON mode (``json_object``, ``json_schema``) makes the reply a JSON
+  object.
 
-With ``context_window`` a request whose ``prompt_tokens`` (plus ``max_tokens``, except on llama.cpp) exceed it is
-refused with the flavor's context-length error, naming the limit.
+With ``context`` a request whose ``prompt_tokens`` (plus ``max_tokens``, except on llama.cpp) exceed it is refused
+with the context-length error of ``context_wording`` (OpenAI, vLLM or llama.cpp), naming the limit.
 
 As a script (prints ``listening on http://127.0.0.1:PORT/v1`` once it is ready; run from the repository root)::
 
@@ -126,18 +126,58 @@ class FakeConfig:
     cached_tokens: int | None = None  # reported as usage.prompt_tokens_details.cached_tokens (capped at the prompt)
     whole_reply: str | None = None  # the reply to non-streamed requests (summaries); None: ``reply``
     whole_delay: float = 0.0  # seconds before answering a non-streamed request (a slow summary model)
+    # the model's context window: a request whose prompt_tokens (with max_tokens, where the server counts the reply
+    # in, as vLLM and OpenAI do) are over it is answered 400 with the server's own context-length error
+    context: int | None = None
+    context_wording: str = "vllm"  # a key of CONTEXT_ERRORS
     # models this server does not have: a request naming one is answered 404 ``model_not_found``, as OpenAI answers
     # (e.g. a --summary-model that is gone, while the chat model works)
     missing_models: tuple[str, ...] = ()
-    flavor: str = "compatible"  # which provider it plays (see the module docstring and provider_rules.FLAVORS)
-    context_window: int | None = None  # the model's context in tokens (prompt_tokens counted as above)
+    # which provider it plays (see the module docstring and provider_rules.FLAVOURS): "groq" streams usage in
+    # ``x_groq.usage`` of the finishing chunk, never as a ``usage`` chunk; "" (default): a lenient OpenAI-compatible
+    # server, OpenAI's usage chunk when include_usage asks for it
+    flavour: str = ""
     # tool name -> JSON arguments: a request that offers the tool and ends with the user's message gets a reply
     # calling it (then, with the result in, the text reply). Scripted replies go first.
     calls_tool: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.flavor not in provider_rules.FLAVORS:
-            raise ValueError(f"unknown flavor {self.flavor!r}: one of {provider_rules.FLAVORS}")
+        if self.flavour not in provider_rules.FLAVOURS:
+            raise ValueError(f"unknown flavour {self.flavour!r}: one of {provider_rules.FLAVOURS}")
+
+
+def _openai_context(context: int, prompt: int, reply: int) -> tuple[int, dict[str, Any]]:
+    asked = f"you requested {prompt + reply} tokens ({prompt} in the messages, {reply} in the completion)"
+    message = f"This model's maximum context length is {context} tokens. However, " + (
+        f"{asked}." if reply else f"your messages resulted in {prompt} tokens."
+    )
+    message += " Please reduce the length of the messages" + (" or completion." if reply else ".")
+    error = {"message": message, "type": "invalid_request_error", "param": "messages"}
+    return 400, {"error": {**error, "code": "context_length_exceeded"}}
+
+
+def _vllm_context(context: int, prompt: int, reply: int) -> tuple[int, dict[str, Any]]:
+    message = (
+        f"This model's maximum context length is {context} tokens. However, you requested {prompt + reply} tokens "
+        f"({prompt} in the messages, {reply} in the completion). Please reduce the length of the messages or "
+        "completion."
+    )
+    return 400, {"object": "error", "message": message, "type": "BadRequestError", "param": None, "code": 400}
+
+
+def _llamacpp_context(context: int, prompt: int, reply: int) -> tuple[int, dict[str, Any]]:
+    message = f"request ({prompt} tokens) exceeds the available context size ({context} tokens), try increasing it"
+    error = {"code": 400, "message": message, "type": "exceed_context_size_error"}
+    return 400, {"error": {**error, "n_prompt_tokens": prompt, "n_ctx": context}}
+
+
+#: a context-length error as each server words it: (context, prompt tokens, max_tokens) -> (status, body).
+#: llama.cpp checks the prompt alone (the reply shares the context as it goes); vLLM and OpenAI add max_tokens.
+CONTEXT_ERRORS: dict[str, Callable[[int, int, int], tuple[int, dict[str, Any]]]] = {
+    "openai": _openai_context,
+    "vllm": _vllm_context,
+    "llamacpp": _llamacpp_context,
+}
 
 
 @dataclass
@@ -148,6 +188,7 @@ class Record:
     paths: list[str] = field(default_factory=list)  # the path of each chat request (the SDK's route)
     disconnects: int = 0  # streams the client closed before the end
     replies_sent: int = 0  # scripted replies used (the index of the next one)
+    context_errors: int = 0  # requests answered with a context-length error (``FakeConfig.context``)
 
     def last_request(self) -> dict[str, Any] | None:
         """The body of the last chat request."""
@@ -162,9 +203,17 @@ def split_text(text: str, n: int) -> list[str]:
 
 
 def _words(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> int:
-    """Words plus 3 a message, and the words of the tool definitions (a request's JSON, split at spaces)."""
-    definitions = sum(len(json.dumps(t).split()) for t in tools or [])
-    return sum(len(str(m.get("content") or "").split()) + 3 for m in messages) + definitions
+    """The default count: words plus 3 a message, and the words of the tool definitions (servers render them into
+    the prompt)."""
+    return sum(len(str(m.get("content") or "").split()) + 3 for m in messages) + len(json.dumps(tools or []).split())
+
+
+def prompt_count(cfg: FakeConfig, body: dict[str, Any]) -> int:
+    """``prompt_tokens`` of a request body: its messages and, when it offers tools, their definitions."""
+    count = cfg.prompt_tokens or _words
+    tools = body.get("tools")
+    messages = body.get("messages") or []
+    return count(messages, tools) if tools else count(messages)  # type: ignore[call-arg]
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -217,7 +266,9 @@ class _Handler(BaseHTTPRequestHandler):
             message = f"The model `{body['model']}` does not exist or you do not have access to it."
             self._json(404, {"error": {"message": message, "type": "invalid_request_error", "code": "model_not_found"}})
             return
-        refused = provider_rules.refusal(body, cfg.flavor) or self._context_refusal(body)
+        if cfg.context is not None and self._over_context(body):
+            return
+        refused = provider_rules.refusal(body, cfg.flavour)
         if refused:
             self._json(*refused)
             return
@@ -239,20 +290,17 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._whole(body, reply if cfg.whole_reply is None else cfg.whole_reply)
 
-    def _prompt_tokens(self, body: dict[str, Any], *, with_tools: bool = True) -> int:
-        """``prompt_tokens`` of a request: its messages in the chat format, and the tools it offers."""
-        messages, tools = body.get("messages") or [], body.get("tools") if with_tools else None
-        count = self.server.config.prompt_tokens or _words
-        return count(messages, tools) if tools else count(messages)
-
-    def _context_refusal(self, body: dict[str, Any]) -> provider_rules.Refusal | None:
-        limit = self.server.config.context_window
-        if limit is None:
-            return None
-        prompt = self._prompt_tokens(body)
-        tools = prompt - self._prompt_tokens(body, with_tools=False) if body.get("tools") else 0
-        reply = body.get("max_tokens") or body.get("max_completion_tokens")
-        return provider_rules.context_error(self.server.config.flavor, limit, prompt, tools, reply)
+    def _over_context(self, body: dict[str, Any]) -> bool:
+        """Answer a request over the context window with the server's error (True), or leave it alone."""
+        cfg = self.server.config
+        assert cfg.context is not None
+        prompt = prompt_count(cfg, body)
+        reply = 0 if cfg.context_wording == "llamacpp" else int(body.get("max_tokens") or 0)
+        if prompt + reply <= cfg.context:
+            return False
+        self.server.record.context_errors += 1
+        self._json(*CONTEXT_ERRORS[cfg.context_wording](cfg.context, prompt, reply))
+        return True
 
     def _tool_call(self, body: dict[str, Any]) -> dict[str, Any] | None:
         """The call a model makes when a tool of ``calls_tool`` is offered and the user has just spoken."""
@@ -269,7 +317,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _usage(self, body: dict[str, Any], reply: str) -> dict[str, Any]:
         cfg = self.server.config
-        prompt = self._prompt_tokens(body)
+        prompt = prompt_count(cfg, body)
         completion = len(reply.split())
         usage: dict[str, Any] = {"prompt_tokens": prompt, "completion_tokens": completion}
         usage["total_tokens"] = prompt + completion
@@ -346,12 +394,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def _closing(self, body: dict[str, Any], base: dict[str, Any], finish: str, reply: str) -> list[dict[str, Any]]:
-        """A stream's last chunks: the finish reason, and the usage where the flavor puts it (Groq: always, in
+        """A stream's last chunks: the finish reason, and the usage where the flavour puts it (Groq: always, in
         ``x_groq.usage`` of the finish chunk; others: a chunk of its own, only when the request asks for it)."""
         last = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
         if not self.server.config.include_usage:
             return [last]
-        if self.server.config.flavor == "groq":
+        if self.server.config.flavour == "groq":
             return [{**last, "x_groq": {"id": "req_fake", "usage": self._usage(body, reply)}}]
         if (body.get("stream_options") or {}).get("include_usage"):
             return [last, {**base, "choices": [], "usage": self._usage(body, reply)}]
@@ -486,8 +534,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cached-tokens", type=int, help="report this many cached prompt tokens")
     parser.add_argument("--whole-reply", help="the reply to non-streamed requests (summaries)")
     parser.add_argument("--whole-delay", type=float, default=0.0, help="seconds before a non-streamed reply")
-    parser.add_argument("--flavor", choices=provider_rules.FLAVORS, default="compatible", help="the provider it plays")
-    parser.add_argument("--context-window", type=int, help="refuse requests longer than this many tokens")
+    parser.add_argument("--context", type=int, help="the context window: longer requests get a context error")
+    parser.add_argument("--context-wording", choices=list(CONTEXT_ERRORS), default="vllm")
+    parser.add_argument("--flavour", choices=provider_rules.FLAVOURS, default="", help="the provider it plays")
     args = parser.parse_args(argv)
     prompt_tokens = None
     if args.prompt_tokens != "words":
@@ -510,8 +559,9 @@ def main(argv: list[str] | None = None) -> None:
         cached_tokens=args.cached_tokens,
         whole_reply=args.whole_reply,
         whole_delay=args.whole_delay,
-        flavor=args.flavor,
-        context_window=args.context_window,
+        context=args.context,
+        context_wording=args.context_wording,
+        flavour=args.flavour,
     )
     print(f"listening on {server.base_url}", flush=True)
     try:

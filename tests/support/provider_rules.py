@@ -1,12 +1,12 @@
 """What real providers check in a chat request and how they word a refusal, for the scripted server.
 
-:mod:`tests.support.fake_server` asks these rules about every request; a ``flavor`` names the server family it
-plays (``openai``, ``groq``, ``vllm``, ``llamacpp``; ``compatible`` is a lenient OpenAI-compatible server):
+:mod:`tests.support.fake_server` asks these rules about every request; a ``flavour`` names the server family it
+plays (``openai``, ``groq``, ``vllm``, ``llamacpp``; ``""`` is a lenient OpenAI-compatible server). A request too
+long for the model's context is refused by the server itself (``FakeConfig.context``).
 
 - :func:`refusal`: the 400 a server answers for a request it will not take: an option of the wrong type
   (``temperature`` as a string), a ``response_format`` it does not know, JSON mode without the word "json" in the
   messages (OpenAI), ``stream_options`` on a request that does not stream (OpenAI).
-- :func:`context_error`: the error for a request longer than the model's context, worded as each family words it.
 - :func:`json_reply`: the reply a model in JSON mode gives (the scripted text inside a JSON object).
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-FLAVORS = ("compatible", "openai", "groq", "vllm", "llamacpp")
+FLAVOURS = ("", "openai", "groq", "vllm", "llamacpp")
 
 Refusal = tuple[int, dict[str, Any]]
 
@@ -57,7 +57,7 @@ def _option_refusal(body: dict[str, Any]) -> Refusal | None:
     return None
 
 
-def _format_refusal(body: dict[str, Any], flavor: str) -> Refusal | None:
+def _format_refusal(body: dict[str, Any], flavour: str) -> Refusal | None:
     fmt = body.get("response_format")
     if fmt is None:
         return None
@@ -68,52 +68,21 @@ def _format_refusal(body: dict[str, Any], flavor: str) -> Refusal | None:
     if kind == "json_schema" and not isinstance((fmt.get("json_schema") or {}).get("schema"), dict):
         return _invalid("Missing required parameter: 'response_format.json_schema'.", "response_format.json_schema")
     said_json = "json" in json.dumps(body.get("messages") or []).lower()
-    if kind == "json_object" and flavor in ("openai", "groq") and not said_json:
+    if kind == "json_object" and flavour in ("openai", "groq") and not said_json:
         message = "'messages' must contain the word 'json' in some form, to use 'response_format' of type "
         message += "'json_object'."
         return _invalid(message, "messages")
     return None
 
 
-def refusal(body: dict[str, Any], flavor: str) -> Refusal | None:
-    """The 400 ``flavor``'s server answers ``body`` with, or None when it takes the request."""
-    if flavor == "compatible":
+def refusal(body: dict[str, Any], flavour: str) -> Refusal | None:
+    """The 400 ``flavour``'s server answers ``body`` with, or None when it takes the request."""
+    if not flavour:
         return None
-    if flavor == "openai" and "stream_options" in body and not body.get("stream"):
+    if flavour == "openai" and "stream_options" in body and not body.get("stream"):
         message = "The 'stream_options' parameter is only allowed when 'stream' is enabled."
         return _invalid(message, "stream_options", "invalid_value")
-    return _option_refusal(body) or _format_refusal(body, flavor)
-
-
-def context_error(flavor: str, limit: int, prompt: int, tools: int, max_tokens: int | None) -> Refusal | None:
-    """The answer to a request of ``prompt`` tokens (``tools`` of them tool definitions) over a ``limit``-token
-    context, as ``flavor`` words it; None when it fits. OpenAI and vLLM count ``max_tokens`` against the context
-    too; llama.cpp only the prompt."""
-    reply = 0 if flavor == "llamacpp" else max_tokens or 0
-    if prompt + reply <= limit:
-        return None
-    head = f"This model's maximum context length is {limit} tokens. However, "
-    if flavor == "llamacpp":
-        message = f"request ({prompt} tokens) exceeds the available context size ({limit} tokens), try increasing it"
-        body = {"code": 400, "message": message, "type": "exceed_context_size_error"}
-        return 400, {"error": {**body, "n_prompt_tokens": prompt, "n_ctx": limit}}
-    if flavor == "groq":
-        message = "Please reduce the length of the messages or completion."
-        return _invalid(message, "messages", "context_length_exceeded")
-    if flavor == "vllm":
-        if max_tokens:
-            asked = f"you requested {prompt + reply} tokens ({prompt} in the messages, {reply} in the completion)"
-            message = head + asked + ". Please reduce the length of the messages or completion."
-        else:
-            message = head + f"your request has {prompt} input tokens. Please reduce the length of the input messages."
-        return 400, {"error": {"message": message, "type": "BadRequestError", "param": None, "code": 400}}
-    if tools:
-        parts = f"{prompt - tools} in the messages, {tools} in the functions"
-        message = head + f"your messages resulted in {prompt} tokens ({parts}). Please reduce the length of the "
-        message += "messages or functions."
-    else:
-        message = head + f"your messages resulted in {prompt} tokens. Please reduce the length of the messages."
-    return _invalid(message, "messages", "context_length_exceeded")
+    return _option_refusal(body) or _format_refusal(body, flavour)
 
 
 def _instance(schema: dict[str, Any], text: str) -> Any:
