@@ -112,10 +112,11 @@ def marks(cell: Cell) -> list[pytest.MarkDecorator]:
 
 
 @pytest.fixture
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | None]:
-    """None for the JSON store (./sessions, the default here), else a scratch PostgreSQL schema's URL."""
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A JSON store of the user's own (a folder given with --store: a session in this folder's ./sessions, which a
+    cloned repository can carry, never re-attaches its tools), else a scratch PostgreSQL schema's URL."""
     if request.param == "json":
-        yield None
+        yield str(tmp_path / "store")
         return
     with scratch_schema(postgres_base_url()) as url:
         yield url
@@ -155,12 +156,12 @@ def question(cell: Cell, n: int) -> str:
     return f"{QUESTIONS[n]}{ask} {SENTENCE * 16}"
 
 
-def run_conversation(cell: Cell, server: FakeServer, cwd: Path, store: str | None) -> list[Any]:
+def run_conversation(cell: Cell, server: FakeServer, cwd: Path, store: str) -> list[Any]:
     """Three turns: the first sets everything, the next two continue with ``-c`` and only the run's own flags."""
     provider_flags, env, _ = provider_setup(cell, server)
     run = [*provider_flags, *MEMORY[cell.memory], "--max-input-tokens", str(BUDGET)]
     run += ["--no-stream"] if cell.stream == "no-stream" else []
-    run += ["--store", store] if store else []
+    run += ["--store", store]
     first = ["--session", "combo", *OPTIONS[cell.options][0]]
     if cell.tools == "functions":
         (cwd / "tools.py").write_text(FUNCTIONS, encoding="utf-8")
@@ -203,11 +204,9 @@ def check_requests(cell: Cell, server: FakeServer, count: Callable[..., int]) ->
     return chat
 
 
-def check_stored(
-    cell: Cell, cwd: Path, store: str | None, chat: list[dict[str, Any]], count: Callable[..., int]
-) -> None:
+def check_stored(cell: Cell, store: str, chat: list[dict[str, Any]], count: Callable[..., int]) -> None:
     """The three turns are stored (each tool call with its result) and the provider's usage is in the totals."""
-    session = open_store(store or cwd / "sessions").load("combo")
+    session = open_store(store).load("combo")
     turns = session.conversation.turns
     assert len(turns) == 3
     for n, turn in enumerate(turns):
@@ -230,9 +229,7 @@ def check_stored(
     [pytest.param(cell, cell.store, id=cell.name, marks=marks(cell)) for cell in CELLS],
     indirect=["store_url"],
 )
-def test_every_pair_of_features_completes_a_resumed_conversation(
-    cell: Cell, store_url: str | None, tmp_path: Path
-) -> None:
+def test_every_pair_of_features_completes_a_resumed_conversation(cell: Cell, store_url: str, tmp_path: Path) -> None:
     count = qwen()
     flavour = {"groq": "groq", "openai": "openai", "compatible": "vllm"}[cell.provider]
     calls = {name: arguments for name, arguments, _ in TOOL_CALLS.values()}
@@ -246,7 +243,7 @@ def test_every_pair_of_features_completes_a_resumed_conversation(
             else:
                 assert REPLY in result.stdout
         chat = check_requests(cell, server, count)
-    check_stored(cell, tmp_path, store_url, chat, count)
+    check_stored(cell, store_url, chat, count)
 
 
 def test_the_pairwise_set_covers_every_pair_of_feature_values() -> None:
