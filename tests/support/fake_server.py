@@ -205,7 +205,8 @@ def split_text(text: str, n: int) -> list[str]:
 def _words(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> int:
     """The default count: words plus 3 a message, and the words of the tool definitions (servers render them into
     the prompt)."""
-    return sum(len(str(m.get("content") or "").split()) + 3 for m in messages) + len(json.dumps(tools or []).split())
+    words = sum(len(str(m.get("content") or "").split()) + 3 for m in messages)
+    return words + (len(json.dumps(tools).split()) if tools else 0)
 
 
 def prompt_count(cfg: FakeConfig, body: dict[str, Any]) -> int:
