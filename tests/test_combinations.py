@@ -43,6 +43,7 @@ FEATURES = OrderedDict(
     tools=["none", "functions", "mcp"],
     memory=["full", "window", "summary"],
     store=["json", "postgres"],
+    context=["ample", "tight"],  # tight: the server's context window is smaller than the budget
 )
 
 
@@ -53,6 +54,7 @@ class Cell(NamedTuple):
     tools: str
     memory: str
     store: str
+    context: str
 
     @property
     def name(self) -> str:
@@ -62,7 +64,7 @@ class Cell(NamedTuple):
 PAIRWISE = [Cell(*pairs) for pairs in AllPairs(FEATURES)]
 # Cells a user met that pairs alone need not hold: Groq with an option, streamed (three values at once), as in
 # `chatbot --provider groq -o temperature 0.3`
-MET = [Cell("groq", "stream", "temperature", "none", "summary", "json")]
+MET = [Cell("groq", "stream", "temperature", "none", "summary", "json", "ample")]
 CELLS = PAIRWISE + [cell for cell in MET if cell not in PAIRWISE]
 
 # the flags of each option, and what each puts in the request body
@@ -92,12 +94,20 @@ def lookup(topic: str) -> str:
 '''
 
 BUDGET = 1400
+CONTEXT = 1000  # a tight server's window: a first turn fits it, a request that carries an earlier turn does not
+# the context-length error each provider's server words (Groq words it as OpenAI does, naming the limit)
+WORDING = {"groq": "openai", "openai": "openai", "compatible": "vllm"}
 SENTENCE = "Tides rise and fall twice a day because the moon and the sun pull on the oceans of the turning earth. "
 REPLY = " ".join(["The sea answers the moon: two bulges of water follow it around the planet as the earth turns."] * 6)
 QUESTIONS = ["Why are there tides?", "Why are some tides higher?", "What is a neap tide?"]
 
 # Known bugs, fixed on other branches: (does the cell meet it?, the bug and the branch that fixes it)
 KNOWN_BUGS: list[tuple[Callable[[Cell], bool], str]] = [
+    (
+        lambda c: c.context == "tight" and c.memory == "summary" and c.tools != "none",
+        "a context window the server names is not learned: a summary asks 2048 reply tokens against a 1000-token "
+        "window and the next request hits it again (seams-calibration)",
+    ),
     (
         lambda c: c.tools == "mcp",
         "tools inflate the calibration: the five MCP tool definitions count in the provider's prompt_tokens, not in "
@@ -175,16 +185,27 @@ def run_conversation(cell: Cell, server: FakeServer, cwd: Path, store: str) -> l
     return results
 
 
-def check_requests(cell: Cell, server: FakeServer, count: Callable[..., int]) -> list[dict[str, Any]]:
-    """Every request asked for the cell's model, options and tools; every one held the budget by the server's count.
+def prompt_tokens(body: dict[str, Any], count: Callable[..., int]) -> int:
+    """A request's prompt_tokens by the server's count: its messages and the tools it offers."""
+    return count(body["messages"], body["tools"]) if body.get("tools") else count(body["messages"])
 
-    Returns the chat requests (summaries left out)."""
+
+def check_requests(cell: Cell, server: FakeServer, count: Callable[..., int]) -> list[dict[str, Any]]:
+    """Every request asked for the cell's model, options and tools; every one held the budget by the server's count;
+    a tight server's window, once named in an error, was kept.
+
+    Returns the chat requests the server answered (summaries and refused requests left out)."""
     model = provider_setup(cell, server)[2]
     wanted = OPTIONS[cell.options][1]
-    chat = [r for r in server.record.requests if not is_summary_request(r["messages"])]
+    window = CONTEXT if cell.context == "tight" else BUDGET
+    answered = [r for r in server.record.requests if prompt_tokens(r, count) <= window]
+    chat = [r for r in answered if not is_summary_request(r["messages"])]
+    assert server.record.context_errors <= 1, (
+        f"the window the server named was not learned: {server.record.context_errors} context errors"
+    )
     for n, body in enumerate(server.record.requests):
         assert body["model"] == model, f"request {n}: {body['model']!r}"
-        prompt = count(body["messages"], body.get("tools")) if body.get("tools") else count(body["messages"])
+        prompt = prompt_tokens(body, count)
         assert prompt <= BUDGET, f"request {n}: {prompt} tokens by the server's count, over the budget of {BUDGET}"
     for n, body in enumerate(chat):
         assert {k: body.get(k) for k in wanted} == wanted, f"chat request {n} lost the options"
@@ -219,7 +240,7 @@ def check_stored(cell: Cell, store: str, chat: list[dict[str, Any]], count: Call
             assert results == []
     totals = session.totals  # a turn's model calls count as one request, their usage added up
     assert totals.requests == 3 == totals.reported_requests
-    counted = sum(count(b["messages"], b.get("tools")) if b.get("tools") else count(b["messages"]) for b in chat)
+    counted = sum(prompt_tokens(body, count) for body in chat)
     assert totals.prompt_tokens == counted
     assert totals.completion_tokens > 0
 
@@ -233,7 +254,8 @@ def test_every_pair_of_features_completes_a_resumed_conversation(cell: Cell, sto
     count = qwen()
     flavour = {"groq": "groq", "openai": "openai", "compatible": "vllm"}[cell.provider]
     calls = {name: arguments for name, arguments, _ in TOOL_CALLS.values()}
-    with FakeServer(flavour=flavour, reply=REPLY, prompt_tokens=count, calls_tool=calls) as server:
+    context = {"context": CONTEXT, "context_wording": WORDING[cell.provider]} if cell.context == "tight" else {}
+    with FakeServer(flavour=flavour, reply=REPLY, prompt_tokens=count, calls_tool=calls, **context) as server:
         results = run_conversation(cell, server, tmp_path, store_url)
         for n, result in enumerate(results):
             assert_clean(result)
