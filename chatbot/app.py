@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from chatbot.chat import DEFAULT_TOOL_ROUNDS, Chat
@@ -172,6 +173,11 @@ class App:
     def _confirm_tool(self, call: ToolCall) -> bool:
         # looked up at each call, so a front end may set confirm_tool after sessions are open
         return self.confirm_tool is None or self.confirm_tool(call)
+
+    def keep(self) -> tuple[Path | None, str]:
+        """Keep the session in use in a rescue file, for a caller about to give up on it (an unexpected error):
+        (its path, "") or (None, why nowhere took it; "" when no session is open). Never raises."""
+        return self._chat.keep() if self._chat is not None else (None, "")
 
     def close(self) -> None:
         """Release the session lock."""

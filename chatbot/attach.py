@@ -17,6 +17,7 @@ from typing import Any
 
 from chatbot.engine.tokens import image_size, image_tokens_for_size
 from chatbot.errors import UsageError
+from chatbot.storage.files import NotRegularFile, read_regular
 
 MAX_TEXT_BYTES = 512 * 1024  # larger text would not fit any sensible budget; the budget check still applies below
 MAX_IMAGE_BYTES = 20 * 1024 * 1024  # OpenAI's limit for one image
@@ -82,12 +83,7 @@ def read_file(path_text: str) -> Attachment:
     path = Path(path_text).expanduser()
     if path.is_dir():
         raise UsageError(f"{path_text} is a directory; attach files one by one")
-    try:
-        size = path.stat().st_size
-        with path.open("rb") as handle:
-            data = handle.read(MAX_IMAGE_BYTES + 1)
-    except OSError as exc:
-        raise UsageError(f"cannot read {path_text}: {exc.strerror or exc}") from None
+    data, size = read_limited(path, MAX_IMAGE_BYTES, path_text)
     mime = next((m for magic, m in IMAGE_TYPES.items() if data.startswith(magic)), None)
     if mime is not None:
         if size > MAX_IMAGE_BYTES:
@@ -97,6 +93,20 @@ def read_file(path_text: str) -> Attachment:
     if size > MAX_TEXT_BYTES:
         raise UsageError(f"{path_text} is {size:,} bytes; text files can be at most {MAX_TEXT_BYTES:,}")
     return Attachment(path_text, text=decode_text(data, path_text))
+
+
+def read_limited(path: Path, limit: int, name: str) -> tuple[bytes, int]:
+    """At most ``limit`` + 1 bytes of the regular file ``path`` and its size (what was read, when that is more than
+    the size said: a growing file, ``/proc``), or one UsageError naming the problem (a FIFO, a device, a socket)."""
+    try:
+        data, st = read_regular(path, limit + 1)
+    except NotRegularFile as exc:
+        raise UsageError(
+            f"{name} is {exc.strerror}: only files are read (save a command's output to one first)"
+        ) from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+    return data, max(st.st_size, len(data))
 
 
 def compose(text: str, attachments: list[Attachment] | tuple[Attachment, ...]) -> Content:

@@ -13,7 +13,8 @@ from dataclasses import replace
 from typing import Any
 
 from chatbot.attach import Content, Outbox
-from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request, fold_now
+from chatbot.budget import learn_from_usage, message_budget, retry_budget, summary_max_tokens, tools_estimate
+from chatbot.engine.memory import Request, fold_now
 from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
@@ -27,16 +28,16 @@ from chatbot.errors import (
     SummaryError,
     UsageError,
 )
-from chatbot.events import ChatEvent, Notice, ToolFinished, ToolStarted, TurnDone, request_notices
+from chatbot.events import ChatEvent, Notice, Saving, TurnDone, request_notices
 from chatbot.open_session import OpenSession
-from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDelta, ToolCall, Usage
+from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDelta, ToolCall
 from chatbot.request_log import RequestLog
 from chatbot.retry import retrying
 from chatbot.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.summaries import SummaryAhead
-from chatbot.tools.base import ToolOutcome
+from chatbot.tool_round import run_round, tool_notices
 from chatbot.tools.registry import Registry
 
 #: default cap on model calls answered by tool results within one turn
@@ -90,8 +91,9 @@ class Chat(OpenSession):
     # --- turns ------------------------------------------------------------------------------------------------
 
     def next_request(self, text: str = "") -> Request:
-        """The request ``text`` would send next, without calling the model or changing anything stored."""
-        return self.conversation.preview_request(text)
+        """The request ``text`` would send next (in its budget), calling no model and changing nothing stored."""
+        budget = message_budget(self.conversation, self._offered(), self.max_output_tokens)
+        return self.conversation.preview_request(text, budget)
 
     def send(self, text: Content) -> Generator[ChatEvent, None, None]:
         """Send ``text`` (with any attached files) as the next user message and stream the reply.
@@ -110,12 +112,11 @@ class Chat(OpenSession):
     def _send(self, text: Content) -> Generator[ChatEvent, None, None]:
         text = self.outbox.take(text)
         self._pending = text
-        for source in self.tools.gone() if self.tools is not None else []:  # (a registry with none left is falsy)
-            yield Notice(f"MCP server {source} stopped; its tools are gone (the chat goes on without them)", True)
+        yield from tool_notices(self.tools, self.conversation.counter, self.conversation.memory.max_input_tokens)
         if self._ahead.waiting(self.conversation):
             yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
         message: Message = {"role": "user", "content": text}
-        budget = self._message_budget()
+        budget = message_budget(self.conversation, self._offered(), self.max_output_tokens)
         request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
         yield from request_notices(request)
         try:
@@ -123,14 +124,15 @@ class Chat(OpenSession):
         except ContextLengthError as exc:
             if self._pending is None:
                 raise  # a later round failed after tools ran: that turn is stored, so it is not sent again
-            # Not the end: shrink the request to half and retry once, telling the user.
-            budget = self.conversation.shrink_budget(request)
-            if budget is None:
+            # Not the end: retry once under the window the server named (learned), or with half the request
+            retry, told = retry_budget(self.conversation, request, exc, self._offered(), self.max_output_tokens)
+            yield from (Notice(text, True) for text in told)
+            if retry is None:
                 raise ContextLengthError(
                     f"{exc.message}; the request holds only the system message and yours, so there is nothing to "
                     "drop: shorten the message or use a model with a larger context"
                 ) from None
-            request = self.conversation.build_request(message, summarizer=self._summarize, budget=budget)
+            request = self.conversation.build_request(message, summarizer=self._summarize, budget=retry)
             yield Notice(f"{exc.message}; retrying once with a smaller request ({request.tokens} tokens)", True)
             yield from request_notices(request)
             done = yield from self._turn(request)
@@ -151,12 +153,12 @@ class Chat(OpenSession):
 
     def tool_definition_tokens(self) -> int:
         """Tokens the tool definitions add to every request (they ride beside the messages)."""
-        return self.tools.definition_tokens(self.conversation.counter) if self.tools else 0
+        budget = self.conversation.memory.max_input_tokens
+        return self.tools.definition_tokens(self.conversation.counter, budget) if self.tools else 0
 
-    def _message_budget(self) -> int | None:
-        # the tool definitions are part of what the model reads, so they come out of the same budget
-        extra = self.tool_definition_tokens()
-        return self.conversation.memory.max_input_tokens - extra if extra else None
+    def _offered(self) -> int:
+        # the tool definitions a turn's first call offers (none with --max-tool-rounds 0): they take budget
+        return self.tool_definition_tokens() if self.max_tool_rounds else 0
 
     def _events(self, messages: list[Message], tools: list[Message]) -> Generator[StreamEvent, None, None]:
         """The provider's events for one model call: streamed, or (--no-stream) the whole reply at once."""
@@ -169,8 +171,9 @@ class Chat(OpenSession):
 
     def _turn(self, request: Request) -> Generator[ChatEvent, None, TurnDone]:
         """One turn: ask the model; while it calls tools, run them and ask again; store the whole exchange."""
-        progress = Progress(time.monotonic())
-        offered = self.tools.openai_tools() if self.tools else []
+        progress = Progress(time.monotonic(), self.conversation.turns)
+        budget = self.conversation.memory.max_input_tokens  # (tools that do not fit in it are left out)
+        offered = self.tools.openai_tools(self.conversation.counter, budget) if self.tools else []
         rounds = 0
         try:
             while True:
@@ -179,8 +182,8 @@ class Chat(OpenSession):
                 calls = yield from self._reply(request, sent, progress, [] if final else offered)
                 if not calls or final:
                     break
-                for call in progress.open_round(calls):
-                    yield from self._run_call(call, progress)
+                assert self.tools is not None  # (calls come back only when tools were offered)
+                yield from run_round(self.tools, self.confirm_tool, calls, progress)
                 rounds += 1
                 if rounds >= self.max_tool_rounds:
                     yield Notice(
@@ -200,6 +203,7 @@ class Chat(OpenSession):
                 self._record(request, progress, interrupted=True, mark=f"[the turn stopped: {exc.message}]")
                 self._pending = None
             raise
+        yield Saving()
         if progress.finish_reason is None and progress.answer().strip():
             # the stream just ended (no finish reason, no [DONE]): a reply cut short must not pass for a whole one
             return self._record(request, progress, interrupted=True, mark=INCOMPLETE_MARK)
@@ -214,7 +218,8 @@ class Chat(OpenSession):
         messages = request.messages + rounds
         if rounds:
             validate_request(messages, in_turn=True)
-        estimate = request.tokens + rounds_cost(rounds, self.conversation.counter)
+        offered = tools_estimate(self.conversation, self._offered()) if tools else 0  # the server counts them too
+        estimate = request.tokens + rounds_cost(rounds, self.conversation.counter) + offered
         started, first = time.monotonic(), None
         stream = retrying(lambda: self._events(messages, tools), self.retries)
         try:
@@ -248,19 +253,6 @@ class Chat(OpenSession):
             raise
         return calls
 
-    def _run_call(self, call: ToolCall, progress: Progress) -> Generator[ChatEvent, None, None]:
-        """Run one call (after asking, with --confirm-tools) and add its result to ``progress``."""
-        assert self.tools is not None
-        yield ToolStarted(call)
-        if self.confirm_tool is not None and not self.confirm_tool(call):
-            outcome = ToolOutcome(call.name, "Error: the user refused this tool call.", error=True)
-        else:
-            outcome = self.tools.call(call.name, call.arguments)
-        progress.add_result(call, outcome.text)
-        yield ToolFinished(call, outcome.text, outcome.error)
-        if outcome.notice:
-            yield Notice(outcome.notice, True)
-
     def _log(self, kind: str, model: str, started: float, estimate: tuple[int, int | None], **more: Any) -> None:
         """One line in the request log (--log-requests), when there is one."""
         if self.log is not None:
@@ -293,7 +285,7 @@ class Chat(OpenSession):
             usage.cached_tokens if usage else None,
         )
         if progress.first_call and not interrupted:  # the first call's request was counted whole: learn from it
-            self._calibrate(*progress.first_call)
+            learn_from_usage(self.conversation, *progress.first_call, self._offered())
         try:
             self.save()
         except SaveFailed:
@@ -321,7 +313,8 @@ class Chat(OpenSession):
         estimate = self.conversation.counter.count_request(messages) if self.log else 0
         started = time.monotonic()
         try:
-            completion = self.provider.complete(messages, model=model, max_tokens=SUMMARY_MAX_TOKENS)
+            cap = summary_max_tokens(messages, self.session.context_for(model))
+            completion = self.provider.complete(messages, model=model, max_tokens=cap)
         except ChatbotError as exc:
             self._log("summary", model, started, (estimate, None), summarized=len(turns), error=type(exc).__name__)
             raise
@@ -329,7 +322,7 @@ class Chat(OpenSession):
         self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
         if completion.finish_reason == "length":
             # a summary cut mid-sentence would silently lose whatever came last
-            raise SummaryError(f"the summary was cut off at {SUMMARY_MAX_TOKENS} tokens")
+            raise SummaryError(f"the summary was cut off at {cap} tokens")
         return completion.text
 
     def summarize_now(self) -> tuple[int, list[str]]:
@@ -345,11 +338,6 @@ class Chat(OpenSession):
         return done, warnings
 
     # --- accounting -------------------------------------------------------------------------------------------
-
-    def _calibrate(self, request: Request, usage: Usage) -> None:
-        # the counter learns into the session's calibration for this model (see _apply_calibration); prompt_tokens
-        # counts the cached prefix too (a cache discounts tokens, it does not remove them): cached_tokens plays no part
-        self.conversation.counter.calibrate(request.uncorrected, usage.prompt_tokens)
 
     def _apply_calibration(self) -> None:
         # each model has its own calibration, stored in the session; one never seen before starts uncorrected

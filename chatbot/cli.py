@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
-import os
 import shlex
 import signal
 import sys
@@ -25,6 +24,7 @@ from chatbot.modes import notice, stderr_line
 if TYPE_CHECKING:
     from chatbot.app import App
     from chatbot.attach import Attachment
+    from chatbot.chat import Chat
     from chatbot.config import Config
     from chatbot.providers.base import ChatProvider
     from chatbot.storage.base import SessionStore
@@ -35,11 +35,21 @@ RETRIES = 2  # a failed request (no answer, 429, 5xx) is tried this many more ti
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``chatbot`` script. Returns the exit status."""
+    try:
+        return _main(argv)
+    except Exception as exc:  # a bug no layer expected: one line, the traceback in a log file, status 70
+        from chatbot.crash import report
+
+        return report(exc)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """Parse, run, and turn every expected failure into one line and its exit status."""
     from chatbot import config
     from chatbot.terminal.safety import guard_process, quiet_stdout
 
     closed = guard_process()  # signals handled like Ctrl-C, total output encoding, no closed standard streams
-    dotenv = _load_dotenv()  # before the parser reads its defaults: CHATBOT_* may come from .env too
+    dotenv = _load_dotenv()  # provider keys only: a folder's .env decides nothing else
     parser = build_parser()
     problem: ChatbotError | None = None
     try:
@@ -63,7 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             quiet_stdout()  # the interpreter's last flush of stdout would fail again, with a traceback
         return exc.exit_code
     except KeyboardInterrupt as exc:
-        stderr_line("")
+        note = exc.note if isinstance(exc, Interrupted) else ""  # a save it stopped: where the session was rescued
+        stderr_line(f"chatbot: {clean(note)}" if note else "")
         return exc.exit_code if isinstance(exc, Interrupted) else 130
     except BrokenPipeError:
         # the reader went away (`chatbot ... | head`): stop quietly, like other Unix tools killed by SIGPIPE
@@ -75,6 +86,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 128 + signal.SIGHUP
         stderr_line(f"chatbot: {exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}")
         return OutputError.exit_code
+
+
+def _load_dotenv() -> frozenset[str]:
+    """Take the provider keys of ``./.env`` (see :mod:`chatbot.envfile`), say so, and return their names."""
+    from chatbot import envfile
+
+    found = envfile.load()
+    for line, warn in found.notices():
+        notice(line, warning=warn)
+    return found.taken
 
 
 def _check_combinations(args: argparse.Namespace) -> None:
@@ -96,12 +117,13 @@ def _check_combinations(args: argparse.Namespace) -> None:
 def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
     """The system message for new sessions: --system, --system-file or --role."""
     if args.system_file:
-        from chatbot.attach import decode_text
+        from chatbot.attach import MAX_TEXT_BYTES, decode_text, read_limited
 
-        try:
-            text = decode_text(Path(args.system_file).expanduser().read_bytes(), args.system_file)
-        except OSError as exc:
-            raise UsageError(f"cannot read --system-file {args.system_file}: {exc.strerror or exc}") from None
+        name = f"--system-file {args.system_file}"
+        data, size = read_limited(Path(args.system_file).expanduser(), MAX_TEXT_BYTES, name)
+        if size > MAX_TEXT_BYTES:
+            raise UsageError(f"{name} is {size:,} bytes; a system message can be at most {MAX_TEXT_BYTES:,}")
+        text = decode_text(data, args.system_file)
         if not text.strip():
             raise UsageError(f"--system-file {args.system_file} is empty")
         return text.strip()
@@ -156,7 +178,13 @@ def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
     elif args.import_sessions is not None:
         from chatbot.storage.transfer import import_sessions
 
-        print(import_sessions(args.import_sessions, store).summary(args.import_sessions, store.location))
+        report = import_sessions(args.import_sessions, store)
+        print(report.summary(args.import_sessions, store.location))
+        if report.refused and not (report.imported or report.updated or report.unchanged):
+            from chatbot.errors import SessionError
+
+            stderr_line(f"chatbot: nothing was imported from {clean(args.import_sessions)}: every session was refused")
+            return SessionError.exit_code
     else:
         return None
     return 0
@@ -176,14 +204,21 @@ def session_mode(
             run.callback(toolbox.close)
         app = _make_app(args, store, toolbox, system, cfg)
         run.callback(app.close)
-        app.open(args.session, latest=args.cont)
+        _open_session(app, args)
         if toolbox is None:  # no --functions/--mcp: a continued session's own tools come back
             from chatbot.reattach import reattach
 
             remembered = reattach(app, timeout=args.tool_timeout)
             if remembered is not None:
                 run.callback(remembered.close)
-        return _run_mode(app, args, system, attachments)
+        try:
+            return _run_mode(app, args, system, attachments)
+        except Exception as exc:
+            if not isinstance(exc, (ChatbotError, OSError)):  # a bug: what the session holds must not go with it
+                from chatbot.crash import rescue_open_session
+
+                rescue_open_session(app)
+            raise
 
 
 def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachments: list[Attachment]) -> int:
@@ -208,6 +243,27 @@ def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachment
             chat.outbox.add(attachment)
         return modes.one_shot(app, args.prompt, args)
     return modes.script(app, sys.stdin, args)
+
+
+def _open_session(app: App, args: argparse.Namespace) -> Chat:
+    """Open the session of ``args``; the first resume of one from this directory's ./sessions shows what it brings
+    (a cloned folder can ship a session with its own system prompt and options)."""
+    from chatbot import local_sessions
+
+    here = Path("sessions")
+    local = args.store is None and Path(app.store.location) == here  # the default: this folder's ./sessions
+    resumed = args.cont or (args.session is not None and app.store.exists(args.session))
+    session_id = args.session
+    if args.cont:  # the newest session that loads: damaged ones are skipped, each named
+        session_id, skipped = app.store.choose_latest()
+        for info in skipped:
+            notice(f"-c skips session {info.id}, which cannot be loaded: {info.broken}", warning=True)
+    chat = app.open(session_id, latest=session_id is None and args.cont)
+    if local and not local_sessions.is_known(here, chat.session.id):
+        if resumed:
+            notice(local_sessions.first_resume_notice(here, chat.session), warning=True)
+        local_sessions.remember(here, chat.session.id)
+    return chat
 
 
 def _make_app(
@@ -295,26 +351,3 @@ def _refuse_undecodable(args: argparse.Namespace) -> None:
                 raise UsageError(
                     f"{flag} contains bytes that are not valid UTF-8; check the terminal's encoding"
                 ) from None
-
-
-#: what a ``.env`` file may not set: it travels with a folder (a cloned repository), so it must not choose the config
-#: file, or code to run (the config file's ``functions`` and ``mcp`` run code); those come from the user's own shell
-DOTENV_REFUSED = ("CHATBOT_CONFIG", "CHATBOT_FUNCTIONS", "CHATBOT_MCP")
-
-
-def _load_dotenv() -> frozenset[str]:
-    """Read ``.env`` in the working directory into the environment (never overriding what is set).
-
-    Runs before the parser reads its defaults (CHATBOT_* may come from .env too). Returns the names it set.
-    """
-    if not os.path.exists(".env"):
-        return frozenset()
-    from dotenv import load_dotenv
-
-    before = {k for k, v in os.environ.items() if v}
-    load_dotenv(".env", override=False)
-    added = {k for k, v in os.environ.items() if v and k not in before}
-    for name in sorted(added.intersection(DOTENV_REFUSED)):
-        del os.environ[name]
-        notice(f".env may not set {name} (a folder's .env must not choose what runs); it was ignored", warning=True)
-    return frozenset(added.difference(DOTENV_REFUSED))

@@ -29,6 +29,8 @@ _SECRET = re.compile(r"(^|_)(api_key|apikey|secret|password|token)$")
 #: settings that name files: a relative path is relative to the config file's folder, not to wherever chatbot runs
 #: (a file in the current folder must never be picked up, or run, because a config file names it)
 _PATHS = {"functions", "system_file", "log_requests"}
+#: an argument of an ``mcp`` command with one of these endings is a script file (``python my_server.py``)
+_SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".sh", ".rb", ".pl", ".php", ".jar", ".lua")
 
 
 class Config:
@@ -95,6 +97,8 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion: [[[[...]]]] exhausts the stack
+        raise ConfigError(f"{path}: not a usable config file: its values are nested too deeply") from None
     actions = flag_actions(parser)
     values: dict[str, Any] = {}
     roles: dict[str, str] = {}
@@ -113,12 +117,42 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
 
 
 def _relative_to(folder: Path, dest: str, value: Any) -> Any:
-    """``value`` with relative file paths made relative to ``folder`` (for the settings in ``_PATHS``)."""
+    """``value`` with relative file paths made relative to ``folder`` (for the settings in ``_PATHS`` and ``mcp``)."""
+    if dest == "mcp" and isinstance(value, list):
+        return [_mcp_command(folder, str(v)) for v in value]
     if dest not in _PATHS:
         return value
     if isinstance(value, list):
         return [str(folder / Path(v).expanduser()) for v in value]
     return str(folder / Path(value).expanduser()) if isinstance(value, str) else value
+
+
+def _mcp_command(folder: Path, command: str) -> str:
+    """An ``mcp`` command line with its relative program (``bin/server``) and relative script arguments
+    (``my_server.py``, ``./data``) resolved against ``folder``: never the current folder's file of that name.
+
+    A URL, a bare program name (found on PATH), options (``-m``, ``--x=y``) and package names are left alone.
+    """
+    import shlex
+
+    if "://" in command.split(" ", 1)[0]:
+        return command  # a streamable HTTP server
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return command  # unbalanced quotes: the tools layer reports it
+    if not argv:
+        return command
+
+    def resolve(arg: str, program: bool) -> str:
+        if Path(arg).is_absolute() or arg.startswith(("-", "~", "@")) or "://" in arg:
+            return arg
+        if arg.startswith(("./", "../")) or (program and "/" in arg) or arg.endswith(_SCRIPT_SUFFIXES):
+            return str(folder / arg)
+        return arg
+
+    resolved = [resolve(argv[0], True)] + [resolve(arg, False) for arg in argv[1:]]
+    return command if resolved == argv else shlex.join(resolved)
 
 
 def apply(parser: argparse.ArgumentParser, config: Config, environ: Mapping[str, str] = os.environ) -> None:
@@ -174,6 +208,10 @@ def report(
             value = {k: _json_or_text(v) for k, v in value}
         if dest == "base_url" and env and dest not in given:
             value = environ.get(env)
+        if dest == "store" and isinstance(value, str):
+            from chatbot.storage import mask_password
+
+            value = mask_password(value)  # a postgresql:// URL may hold a password
         lines.append(f"  {key} = {json.dumps(value, ensure_ascii=False)}  ({source})")
     names = ", ".join(sorted(config.roles)) or "none"
     lines.append(f"  roles: {names}")

@@ -31,11 +31,17 @@ process ends with. The CLI prints ``chatbot: <message>`` and exits with the code
         └── ConnectionFailed
 
     KeyboardInterrupt ── Interrupted   (a signal or a closed output stopped a reply: handled like Ctrl-C)
+
+Anything else is a bug (``INTERNAL_ERROR``, 70, EX_SOFTWARE): still one line, ``chatbot: internal error: <type>:
+<message> (details in <log file>)``; the traceback goes to a private log file and the open session to a rescue file.
 """
 
 from __future__ import annotations
 
 import signal
+
+#: the exit status of an exception no layer expected (a bug): EX_SOFTWARE of sysexits.h
+INTERNAL_ERROR = 70
 
 
 class ChatbotError(Exception):
@@ -91,7 +97,11 @@ class StoreUnavailable(SessionError):
 
 class SaveFailed(SessionError):
     """A session could not be written (read-only directory, full disk, file size limit); the message says where
-    the session was rescued to, when it could be."""
+    the session was rescued to, when it could be, and ``rescued`` names that file (None: no rescue file took it)."""
+
+    def __init__(self, message: str, *, rescued: str | None = None) -> None:
+        super().__init__(message)
+        self.rescued = rescued
 
 
 class OutputError(ChatbotError):
@@ -107,10 +117,14 @@ class Interrupted(KeyboardInterrupt):
     ``exit_code`` (128 + the signal number, as shells report a death by that signal).
     """
 
-    def __init__(self, reason: str, exit_code: int) -> None:
+    def __init__(self, reason: str, exit_code: int, *, unsaved: bool = False, note: str = "") -> None:
         super().__init__(reason)
         self.reason = reason
         self.exit_code = exit_code
+        # raised out of a save that never reached its store (a signal while it waited for the database): the
+        # session still has to be rescued; ``note`` then says where it went, the one line printed on the way out
+        self.unsaved = unsaved
+        self.note = note
 
     @classmethod
     def by_signal(cls, signum: int) -> Interrupted:
@@ -168,7 +182,12 @@ class TokenRateLimitError(RateLimitError):
 
 
 class ContextLengthError(ProviderError):
-    """The request is longer than the model's context window."""
+    """The request is longer than the model's context window; ``limit`` is that window in tokens, when the server
+    named it (None when it did not)."""
+
+    def __init__(self, message: str, *, limit: int | None = None) -> None:
+        super().__init__(message)
+        self.limit = limit
 
 
 class ServerError(ProviderError):

@@ -35,6 +35,11 @@ class TurnDone:
 
 
 @dataclass(frozen=True)
+class Saving:
+    """The reply is complete and the turn is being saved: a wait now is the session store's, not the model's."""
+
+
+@dataclass(frozen=True)
 class ToolStarted:
     """The model called a tool; it runs now."""
 
@@ -50,7 +55,7 @@ class ToolFinished:
     error: bool = False
 
 
-ChatEvent = Notice | TextDelta | ReasoningDelta | ToolStarted | ToolFinished | TurnDone
+ChatEvent = Notice | TextDelta | ReasoningDelta | ToolStarted | ToolFinished | Saving | TurnDone
 
 
 def request_notices(request: Request) -> Iterator[Notice]:

@@ -115,7 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     sessions.add_argument("--list-sessions", action="store_true", help="list sessions and exit")
     sessions.add_argument("--search", metavar="TEXT", help="find past turns across sessions and exit")
     sessions.add_argument(
-        "--import-sessions", metavar="DIR", help="copy the JSON sessions of DIR into the store in use and exit"
+        "--import-sessions",
+        metavar="PATH",
+        help="copy the JSON sessions of PATH (a folder, or one session or rescue file) into the store in use and exit",
     )
 
     memory = p.add_argument_group("memory")

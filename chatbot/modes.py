@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from chatbot.engine.text import clean, is_blank
-from chatbot.errors import ChatbotError, Interrupted, OutputError, UsageError
+from chatbot.errors import ChatbotError, Interrupted, OutputError, SaveFailed, UsageError
 
 if TYPE_CHECKING:
     from chatbot.app import App
@@ -34,14 +34,14 @@ def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) ->
     """Send one message and write the reply to ``out`` as plain text; notices go to stderr. Returns the turn."""
     from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
     from chatbot.providers.base import ReasoningDelta, TextDelta
-    from chatbot.terminal.waiting import WAIT_NOTICE, watch
+    from chatbot.terminal.waiting import wait_notice, watch
     from chatbot.tools.base import describe_call, preview
 
     done: TurnDone | None = None
     wrote = False
     events = app.chat.send(text)
     try:
-        for event in watch(events, lambda: notice(WAIT_NOTICE)):
+        for event in watch(events, lambda last: notice(wait_notice(last))):
             if isinstance(event, TextDelta):
                 out.write(clean(event.text))
                 out.flush()
@@ -72,14 +72,25 @@ def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) ->
         if broken:
             raise
         raise OutputError(f"cannot write the reply to standard output: {exc.strerror}; the turn is saved") from None
-    except ChatbotError:
+    except ChatbotError as exc:
         if wrote:  # a failed attempt's partial line is ended and marked, so a retry's reply does not glue onto it
             with contextlib.suppress(OSError):
-                out.write("\n[failed: this partial reply was not stored]\n")
+                out.write(f"\n{failed_mark(app, exc)}\n")
                 out.flush()
         raise
     finally:
         events.close()
+
+
+def failed_mark(app: App, exc: ChatbotError) -> str:
+    """The line that ends a reply cut by ``exc`` in plain output: where what was shown went."""
+    if isinstance(exc, SaveFailed):
+        if exc.rescued:
+            return f"[not saved in the session store: this reply was kept in {exc.rescued}]"
+        return "[not saved: the session store refused it and no rescue file could be written]"
+    if app.chat.pending is None:  # the turn was recorded (tools had run): kept, marked with the reason
+        return f"[stopped: {exc.message}; what came so far is stored]"
+    return "[failed: this partial reply was not stored]"
 
 
 def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
@@ -150,8 +161,11 @@ def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
 def list_models(args: argparse.Namespace) -> int:
     """--list-models: the endpoint's models, one a line; the configured one marked."""
     from chatbot.providers import make_provider
+    from chatbot.providers.endpoint import endpoint_notices
     from chatbot.terminal.commands import format_models
 
     provider = make_provider(args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout)
+    for line, warn in endpoint_notices(args.provider, args.base_url, getattr(args, "dotenv", ())):
+        notice(line, warning=warn)  # the key goes with the request for the list, as with a chat request
     print(clean(format_models(provider)))
     return 0

@@ -60,11 +60,12 @@ def print_extract(app: App, text: str, send: Sender, *, show_reasoning: bool) ->
     llm does, with a notice on stderr)."""
     buffer = io.StringIO()
     done = send(app, text, buffer, show_reasoning=show_reasoning)
-    reply = done.turn.answer_text if done else buffer.getvalue()
+    # what is printed is what a user would have seen: blocks are found in the cleaned reply (no hidden sequences)
+    reply = clean(done.turn.answer_text if done else buffer.getvalue())
     blocks = code_blocks(reply)
     if not blocks:
         print("chatbot: the reply has no fenced code block; printing all of it", file=sys.stderr)
-    out = clean(blocks[0] if blocks else reply)  # what is shown is what a user would run: no hidden sequences
+    out = blocks[0] if blocks else reply
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     sys.stdout.flush()
     return 0

@@ -1,20 +1,24 @@
 """The session in use: its edits and its saving, below the chat loop (:class:`chatbot.chat.Chat` builds on it).
 
 Every change a slash command makes goes through a method here and is saved at once. A save that fails (a
-read-only directory, a full disk) writes the session to a rescue file and says where, so a turn already shown is
-never lost; a shared store that is away (:class:`StoreUnavailable`) keeps the turn in memory instead.
+read-only directory, a full disk, any error at all, or a signal while the database was awaited) writes what the store
+does not hold to a rescue file and says where, so a turn already shown is never lost; a shared store that is away
+(:class:`StoreUnavailable`) keeps the turn in memory instead. :meth:`OpenSession.rescue` is that path on its own,
+for a caller that must give up on the session (the command's last line of defence).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from chatbot.attach import Content
 from chatbot.engine.conversation import Conversation
+from chatbot.engine.options import option_problem
 from chatbot.engine.turn import Turn
-from chatbot.errors import ChatbotError, SaveFailed, StoreUnavailable, UsageError
+from chatbot.errors import ChatbotError, Interrupted, SaveFailed, StoreUnavailable, UsageError
 from chatbot.storage.base import SessionStore
-from chatbot.storage.rescue import rescue
+from chatbot.storage.rescue import import_hint, rescue
 from chatbot.storage.session import Session
 
 
@@ -28,6 +32,7 @@ class OpenSession:
         self._replacing: tuple[Turn, str, int] | None = None
         # the user message of a turn that failed before anything was stored, kept for /retry
         self._pending: Content | None = None
+        self._stored = self._encoded()  # the turns the store holds (each turn's cached JSON, by identity)
 
     @property
     def conversation(self) -> Conversation:
@@ -89,7 +94,13 @@ class OpenSession:
         return text
 
     def set_option(self, key: str, value: Any) -> None:
-        """Send ``key: value`` with every later chat request of this session (None removes it) and save."""
+        """Send ``key: value`` with every later chat request of this session (None removes it) and save.
+
+        A value the session reader would refuse (NaN, a NUL character, ...) is refused here, before it is stored.
+        """
+        problem = option_problem(key, value) if value is not None else ""
+        if problem:
+            raise UsageError(problem)
         self.session.set_option(key, value)
         self.save()
 
@@ -111,8 +122,10 @@ class OpenSession:
     def save(self) -> None:
         """Write the session (atomically) when a store is attached.
 
-        When that fails (a read-only directory, a full disk), the session is written to a rescue file instead and
-        :class:`SaveFailed` says where, so a turn already shown is never lost.
+        When that fails (a read-only directory, a full disk, any other error), what the store does not hold is
+        written to a rescue file instead and :class:`SaveFailed` says where, so a turn already shown is never lost.
+        A signal that stopped a save waiting for the database is raised again once the session is rescued, with a
+        ``note`` naming the file.
         """
         if self.store is None:
             return
@@ -120,12 +133,51 @@ class OpenSession:
             self.store.save(self.session)
         except StoreUnavailable:
             raise  # a shared store that is away keeps the turn in memory and saves it when it is back
-        except (OSError, ChatbotError) as exc:
-            reason = exc.message if isinstance(exc, ChatbotError) else f"{exc.strerror or exc}"
-            path, problem = rescue(self.session)
-            where = (
-                f"it was kept in {path} (copy it into the sessions directory as {self.session.id}.json to resume)"
-                if path
-                else f"it could not be kept anywhere either ({problem})"
-            )
-            raise SaveFailed(f"cannot save session {self.session.id}: {reason}; {where}") from None
+        except Interrupted as exc:
+            if not exc.unsaved:
+                raise
+            raise Interrupted(exc.reason, exc.exit_code, note=self.rescue(exc.reason)) from None
+        except Exception as exc:  # every failure: OSError, a store's refusal, or a bug in the way
+            if isinstance(exc, ChatbotError):
+                reason = exc.message
+            elif isinstance(exc, OSError):
+                reason = f"{exc.strerror or exc}"
+            else:
+                reason = f"{type(exc).__name__}: {exc}"
+            path, line = self._rescue(reason)
+            raise SaveFailed(line, rescued=str(path) if path else None) from None
+        self._stored = self._encoded()
+
+    def rescue(self, reason: str) -> str:
+        """Write what the store does not hold of this session to a rescue file and return the line that tells the
+        user why (``reason``) and where, or why nowhere took it. Never raises: it is what a failing caller does last."""
+        return self._rescue(reason)[1]
+
+    def _rescue(self, reason: str) -> tuple[Path | None, str]:
+        """:meth:`rescue`, with the rescue file's path (None: nowhere took it)."""
+        sid = self.session.id
+        path, problem = self.keep()
+        if path is None:
+            return None, f"cannot save session {sid}: {reason}; it could not be kept anywhere either ({problem})"
+        return path, f"cannot save session {sid}: {reason}; it was kept in {path} ({import_hint(path)})"
+
+    def keep(self) -> tuple[Path | None, str]:
+        """Write what the store does not hold of this session to a rescue file (:func:`chatbot.storage.rescue.rescue`:
+        the unsaved turns first, then the whole session): (its path, "") or (None, why nowhere took it). Never
+        raises."""
+        try:
+            return rescue(self.session, self._stored_turns())
+        except Exception as exc:  # the rescue catches its own failures; this is the very last resort
+            return None, f"{type(exc).__name__}: {exc}"
+
+    def _encoded(self) -> list[bytes]:
+        return [t.to_json() for t in self.conversation.turns]
+
+    def _stored_turns(self) -> int:
+        """How many leading turns the store holds as they are (a turn changed since has a new JSON object)."""
+        n = 0
+        for turn, json in zip(self.conversation.turns, self._stored, strict=False):
+            if turn.to_json() is not json:
+                break
+            n += 1
+        return n

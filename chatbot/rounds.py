@@ -8,7 +8,7 @@ message per call. :class:`Progress` keeps that true.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -33,8 +33,11 @@ class Progress:
     Interrupted at any point, :meth:`closed_messages` still pairs every call with a result.
     """
 
-    def __init__(self, started_at: float) -> None:
+    def __init__(self, started_at: float, earlier: Iterable[Turn] = ()) -> None:
         self.started_at = started_at
+        # every call id of the session so far (``earlier`` turns): a repeated id would pair a result with the wrong
+        # call in later requests, so a new call never reuses one
+        self._ids = {c.get("id") for t in earlier for m in t.messages for c in m.get("tool_calls") or ()}
         self.messages: list[Message] = []  # assistant messages with tool_calls and their tool results, in order
         self.parts: list[str] = []  # text of the reply being streamed
         self.open: dict[str, ToolCall] = {}  # calls of the last round that have no result yet
@@ -62,12 +65,15 @@ class Progress:
             self.usage = _add(self.usage, end.usage) if self.usage else end.usage
 
     def open_round(self, calls: list[ToolCall]) -> list[ToolCall]:
-        """The reply asked for ``calls``: store it as an assistant message; return the calls with unique ids."""
-        seen = {m["tool_call_id"] for m in self.messages if m.get("role") == "tool"}
+        """The reply asked for ``calls``: store it as an assistant message; return the calls with ids unique in the
+        session (a repeated id gets the first free suffix ``_N``, from N = the call's place in the round)."""
         unique = []
         for n, call in enumerate(calls):
-            unique.append(replace(call, id=f"{call.id}_{n}") if call.id in seen else call)
-            seen.add(unique[-1].id)
+            new_id = call.id
+            while new_id in self._ids:
+                new_id, n = f"{call.id}_{n}", n + 1
+            self._ids.add(new_id)
+            unique.append(replace(call, id=new_id) if new_id != call.id else call)
         text = "".join(self.parts)
         self.messages.append(
             {"role": "assistant", "content": text or None, "tool_calls": [c.to_message_dict() for c in unique]}

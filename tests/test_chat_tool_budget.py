@@ -86,8 +86,10 @@ def test_a_round_that_still_fits_is_sent_as_built_and_its_notices_come_once(tool
     first, second = provider.requests[-2][0], provider.requests[-1][0]
     assert second[: len(first)] == first  # the same earlier turns, the round added after them
     assert sent_tokens(chat, second) <= LIMIT - chat.tool_definition_tokens()
-    # the turn's prompt estimate adds up what each of its two requests was counted at
-    assert done.turn.usage["estimated_prompt_tokens"] == sent_tokens(chat, first) + sent_tokens(chat, second)
+    # the turn's prompt estimate adds up what each of its two requests was counted at, with the tool definitions
+    # both offered (the server counts them too; uncalibrated, so counted as they are)
+    both = sent_tokens(chat, first) + sent_tokens(chat, second)
+    assert done.turn.usage["estimated_prompt_tokens"] == both + 2 * chat.tool_definition_tokens()
 
 
 def test_a_round_that_fills_the_budget_exactly_is_sent_as_built(tool_chat):

@@ -117,6 +117,7 @@ def test_key_from_dotenv_is_used_and_never_stored(tmp_path):
         )
     assert result.returncode == 0, result.stderr
     assert result.stdout == "ok\n"
+    assert "using GROQ_API_KEY from .env" in result.stderr
     for path in (tmp_path / "sessions").rglob("*"):
         if path.is_file():
             assert b"gsk-test-dotenv-secret-123" not in path.read_bytes()
@@ -181,11 +182,13 @@ def test_a_session_resumed_on_another_provider_uses_that_providers_model(tmp_pat
     assert session_doc(tmp_path, "sw")["model"] == "gpt-4o-mini"
 
 
-def test_chatbot_settings_can_come_from_dotenv(tmp_path):
-    (tmp_path / ".env").write_text("CHATBOT_PROVIDER=echo\nCHATBOT_SESSIONS_DIR=elsewhere\n")
-    result = run_chatbot("--session", "d", "-p", "hi", cwd=tmp_path)
+def test_chatbot_settings_in_dotenv_are_ignored_with_one_notice(tmp_path):
+    (tmp_path / ".env").write_text("CHATBOT_PROVIDER=groq\nCHATBOT_SESSIONS_DIR=elsewhere\n")
+    result = run_chatbot("--session", "d", "-p", "hi", cwd=tmp_path, env={"CHATBOT_PROVIDER": "echo"})
     assert result.returncode == 0, result.stderr
-    assert (tmp_path / "elsewhere" / "d.json").exists()
+    assert (tmp_path / "sessions" / "d.json").exists() and not (tmp_path / "elsewhere").exists()
+    (line,) = [s for s in result.stderr.splitlines() if "ignored" in s]
+    assert "CHATBOT_PROVIDER, CHATBOT_SESSIONS_DIR" in line and "provider keys only" in line
 
 
 def test_undecodable_input_does_not_crash(tmp_path):

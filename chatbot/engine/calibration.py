@@ -1,7 +1,8 @@
 """Self-calibration of a token count against the provider's ``prompt_tokens``, per model.
 
 Every reply that reports usage gives one ratio: what the provider counted for the request over what we counted
-(without correction). :class:`Calibration` keeps the last ``WINDOW`` ratios and multiplies our counts by
+(without correction), both less the chat format's fixed tokens per request, so that the ratio is the rate of the
+request's own tokens. :class:`Calibration` keeps the last ``WINDOW`` ratios and multiplies those counts by
 
     factor = correction * (1 + margin)
 
@@ -26,8 +27,13 @@ from typing import Any
 
 #: how many recent ratios the median and the margin look at
 WINDOW = 8
-#: requests smaller than this teach nothing: a few tokens of chat-format guesswork would swing the ratio
+#: requests smaller than this (their own tokens, the chat format's fixed ones left out) teach nothing: a few tokens
+#: of chat-format guesswork would swing the ratio
 MIN_TOKENS = 50
+#: requests smaller than this may raise the count but never lower it. On a small request a chat format that is not
+#: the server's (a model name that misleads: 20 tokens of date preamble assumed and not sent) is most of the
+#: difference, and a ratio of 0.72 learned from a greeting put the next, larger request 14% under the server's count.
+SMALL_TOKENS = 400
 #: a ratio outside [1/MAX_RATIO, MAX_RATIO] is a provider quirk or a bug, not a signal (also the stored bound)
 MAX_RATIO = 3.0
 #: the margin's floor and ceiling, and its value while only one ratio is known
@@ -51,16 +57,22 @@ class Calibration:
 
     ratios: list[float] = field(default_factory=list)  # oldest first, at most WINDOW
     turns: int = 0  # provider counts learned from, in all
+    #: the model's context window in tokens, as the server named it in a context-length error (None: never named)
+    context: int | None = None
 
-    def learn(self, local_total: int, provider_prompt_tokens: int) -> bool:
+    def learn(self, local_total: int, provider_prompt_tokens: int, fixed: int = 0) -> bool:
         """Learn from a request we counted as ``local_total`` (uncorrected) and the provider as its prompt tokens.
 
-        Tiny requests and absurd ratios are ignored (returns False); a provider count of 0 or less is an absurd ratio.
+        ``fixed``: the chat format's tokens per request, which come off both counts: the ratio is the rate of the
+        request's own tokens, and the correction applies to those alone. Tiny requests and absurd ratios are
+        ignored (returns False; a provider count of 0 or less is an absurd ratio), and a small request may only
+        raise the count, never lower it (see ``SMALL_TOKENS``).
         """
-        if local_total < MIN_TOKENS:
+        own = local_total - fixed
+        if own < MIN_TOKENS:
             return False
-        ratio = provider_prompt_tokens / local_total
-        if not sane_ratio(ratio):
+        ratio = (provider_prompt_tokens - fixed) / own
+        if not sane_ratio(ratio) or (ratio < 1 and own < SMALL_TOKENS):
             return False
         # rounded for a readable file, and kept within the bounds the validator checks (1/3 rounds below 1/3)
         stored = min(MAX_RATIO, max(1 / MAX_RATIO, round(ratio, 4)))
@@ -100,16 +112,24 @@ class Calibration:
 
     # --- the stored form (owned by chatbot.storage.session.Session, checked by chatbot.storage.schema) -----------
 
+    @property
+    def learned(self) -> bool:
+        """Whether there is anything to keep: a provider count learned from, or a context window named."""
+        return bool(self.turns or self.context)
+
     def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready form: ``{"ratios": [...], "turns": n}``."""
-        return {"ratios": list(self.ratios), "turns": self.turns}
+        """The JSON-ready form: ``{"ratios": [...], "turns": n}``, with ``"context": n`` once a server named it."""
+        stored: dict[str, Any] = {"ratios": list(self.ratios), "turns": self.turns}
+        if self.context:
+            stored["context"] = self.context
+        return stored
 
     @classmethod
     def from_stored(cls, value: Any) -> Calibration:
         """Rebuild from :meth:`to_dict`, or from an older file's plain correction factor (one learned ratio)."""
         if isinstance(value, dict):
             ratios = [float(r) for r in value["ratios"]][-WINDOW:]
-            return cls(ratios, max(int(value["turns"]), len(ratios)))
+            return cls(ratios, max(int(value["turns"]), len(ratios)), value.get("context"))
         return cls([float(value)], 1)
 
 
@@ -123,4 +143,7 @@ def check_stored(value: object, where: str = "calibration") -> str:
         return f"'{where}.ratios' must be a list of numbers {bounds}, found {ratios!r}"
     if not isinstance(turns, int) or isinstance(turns, bool) or turns < 0:
         return f"'{where}.turns' must be a whole number of at least 0, found {turns!r}"
+    context = value.get("context", 1)
+    if not isinstance(context, int) or isinstance(context, bool) or context < 1:
+        return f"'{where}.context' must be a whole number of tokens of at least 1, found {context!r}"
     return ""

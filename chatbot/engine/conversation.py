@@ -108,8 +108,9 @@ class Conversation:
         """
         return memory.build_request(self, user, summarizer, budget)
 
-    def preview_request(self, user: str | Message = "") -> Request:
-        """The request ``user`` would send next, without calling a model or changing anything stored.
+    def preview_request(self, user: str | Message = "", budget: int | None = None) -> Request:
+        """The request ``user`` would send next (under ``budget``, default ``max_input_tokens``), without calling a
+        model or changing anything stored.
 
         When a summary is due, a placeholder stands in for it (``Request.summarized`` says how many turns it folds);
         its size is only known once the model has written it.
@@ -123,7 +124,7 @@ class Conversation:
             summary_covers=self.summary_covers,
         )
         dry_run.backoff = replace(self.backoff)
-        return memory.build_request(dry_run, user, memory.placeholder_summarizer)
+        return memory.build_request(dry_run, user, memory.placeholder_summarizer, budget)
 
     def shrink_budget(self, request: Request) -> int | None:
         """The budget for the one retry after a provider's context-length error (see :mod:`chatbot.engine.memory`)."""

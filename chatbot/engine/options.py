@@ -22,7 +22,9 @@ def option_problem(key: object, value: object) -> str:
     """What is wrong with model option ``key: value`` for the user to read, or "" when it may be sent and stored.
 
     The key: letters, digits and '_', not a field chatbot sets itself. The value: not null (null means "remove"),
-    else JSON: a string, a finite number, true/false, a list or an object of such values (null allowed inside).
+    else JSON: a string, a finite number, true/false, a list or an object of such values (null allowed inside). Not
+    NaN or infinity (JSON has no such numbers: the file could not be read back), and no text a store cannot keep: a
+    NUL character or a lone surrogate (PostgreSQL's jsonb refuses both), in a value or an object's key.
     """
     if not isinstance(key, str) or not _KEY.fullmatch(key):
         return f"option name {key!r} must be letters, digits and '_' (e.g. temperature, top_p, seed)"
@@ -37,15 +39,26 @@ def option_problem(key: object, value: object) -> str:
 def _value_problem(value: object, depth: int) -> str:
     if depth > MAX_DEPTH:
         return f"nested deeper than {MAX_DEPTH} levels"
-    if value is None or isinstance(value, (str, bool, int)):
+    if value is None or isinstance(value, (bool, int)):
         return ""
+    if isinstance(value, str):
+        return _text_problem(value)
     if isinstance(value, float):
         # NaN and Infinity are not JSON: the server would refuse them, and the session reader too
-        return "" if math.isfinite(value) else f"{value} is not a number JSON allows"
+        return "" if math.isfinite(value) else f"must be a finite number, found {value!r}"
     if isinstance(value, list):
         return next((p for p in (_value_problem(v, depth + 1) for v in value) if p), "")
     if isinstance(value, dict):
         if not all(isinstance(k, str) for k in value):
             return "an object's keys must be strings"
-        return next((p for p in (_value_problem(v, depth + 1) for v in value.values()) if p), "")
+        problems = (_text_problem(k) or _value_problem(v, depth + 1) for k, v in value.items())
+        return next((p for p in problems if p), "")
     return f"{type(value).__name__} is not a JSON value"
+
+
+def _text_problem(text: str) -> str:
+    if "\x00" in text:
+        return "must not contain a NUL character (\\u0000)"
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        return "must not contain a lone surrogate (\\ud800-\\udfff)"
+    return ""

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from chatbot.engine.calibration import Calibration
+from chatbot.engine.tool_text import tool_text
 from chatbot.errors import ConfigError
 
 # The text is cut into pieces the way Llama 3's pre-tokenizer cuts it (words, numbers, punctuation runs, line
@@ -86,6 +87,8 @@ class ChatFormat:
     breaks escaped, which costs tokens in code and JSON), as Llama 3.1 and harmony do.
     ``result_names``: the template writes a tool result's function ``name`` (harmony's result header does; Llama
     3.1's ``ipython`` message and Qwen's ``<tool_response>`` do not), so a tool message's name counts.
+    ``tool_style``: how the template writes the definitions of the tools a request offers
+    (:func:`~chatbot.engine.tool_text.tool_text`).
     The numbers below are checked against each family's real template and tokenizer (tests/engine/
     test_chat_formats.py): plain chat counts exactly what the template makes, given the exact text counts.
     """
@@ -97,18 +100,28 @@ class ChatFormat:
     per_call: int = 15
     quote_tools: bool = False
     result_names: bool = True
+    tool_style: str = "typescript"  # how the template writes tool definitions (chatbot.engine.tool_text)
 
 
 # Llama 3: <|start_header_id|>role<|end_header_id|>\n\n ... <|eot_id|> is 5 tokens a message (every role name
 # is one token); <|begin_of_text|> and the assistant header that primes the reply add 5 per request.
-LLAMA3_FORMAT = ChatFormat(per_message=5, per_request=5, name="llama3", trim=True, result_names=False)
+LLAMA3_FORMAT = ChatFormat(
+    per_message=5, per_request=5, name="llama3", trim=True, result_names=False, tool_style="llama3.1"
+)
 # Llama 3.1, 3.2, 3.3: the template also opens the system message with "Cutting Knowledge Date: December 2023\n
 # Today Date: 26 Jul 2024\n\n" (20 tokens, always, before the system content). We assume the request has a system
 # message, as every request of this app does; without one the template adds a whole system message (25 tokens).
 # A tool call is written {"name": "...", "parameters": ...} with the arguments JSON-quoted again; a tool result goes
 # under the ipython role, JSON-quoted, without its name: 9 tokens beyond the name, the quoted arguments and the result.
 LLAMA31_FORMAT = ChatFormat(
-    per_message=5, per_request=25, name="llama3.1", trim=True, per_call=9, quote_tools=True, result_names=False
+    per_message=5,
+    per_request=25,
+    name="llama3.1",
+    trim=True,
+    per_call=9,
+    quote_tools=True,
+    result_names=False,
+    tool_style="llama3.1",
 )
 # OpenAI's published count: 3 tokens a message plus its role (one token), 3 to prime the reply.
 OPENAI_FORMAT = ChatFormat(per_message=4, per_request=3, name="openai", per_call=10)
@@ -119,10 +132,12 @@ OPENAI_FORMAT = ChatFormat(per_message=4, per_request=3, name="openai", per_call
 # A call is <|start|>assistant to=functions.NAME<|channel|>commentary json<|message|>"quoted arguments"<|call|>, its
 # result <|start|>functions.NAME to=assistant<|channel|>commentary<|message|>"quoted result"<|end|>: the name twice
 # (the call's and the result message's), 11 tokens more per call.
-HARMONY_FORMAT = ChatFormat(per_message=5, per_request=64, name="harmony", per_call=11, quote_tools=True)
+HARMONY_FORMAT = ChatFormat(
+    per_message=5, per_request=64, name="harmony", per_call=11, quote_tools=True, tool_style="harmony"
+)
 # ChatML (Qwen): <|im_start|>role\n ... <|im_end|>\n is 5 tokens a message; <|im_start|>assistant\n primes the reply.
 # A tool call is <tool_call>\n{"name": ..., "arguments": ...}\n</tool_call>; a result is wrapped in <tool_response>.
-CHATML_FORMAT = ChatFormat(per_message=5, per_request=3, name="chatml", result_names=False)
+CHATML_FORMAT = ChatFormat(per_message=5, per_request=3, name="chatml", result_names=False, tool_style="chatml")
 
 
 # Images (OpenAI's documented rule for detail "high"/"auto"): scale to fit 2048x2048, then the shorter side to
@@ -235,16 +250,25 @@ class TokenCounter:
         """
         return sum(self.count_message(m) for m in messages) + self.chat_format.per_request
 
+    def count_tools(self, tools: list[dict[str, Any]]) -> int:
+        """Uncorrected tokens the definitions of ``tools`` (OpenAI ``tools`` entries) add to a request, as the chat
+        template writes them into the prompt (servers count them in ``prompt_tokens``); 0 for none."""
+        return self.count(tool_text(tools, self.chat_format.tool_style)) if tools else 0
+
     def total(self, raw_message_tokens: int) -> int:
-        """A whole request's count from the sum of its messages' counts, with the format and correction."""
-        return math.ceil((raw_message_tokens + self.chat_format.per_request) * self.correction)
+        """A whole request's count from the sum of its messages' counts, with the format and correction.
+
+        The correction applies to the messages: the per-request format tokens are fixed, and are left out of what
+        calibration learns too (see :meth:`calibrate`).
+        """
+        return self.chat_format.per_request + math.ceil(raw_message_tokens * self.correction)
 
     def calibrate(self, local_total: int, provider_prompt_tokens: int) -> float:
         """Learn from the provider's ``prompt_tokens`` for a request we counted as ``local_total`` (uncorrected).
 
         See :class:`~chatbot.engine.calibration.Calibration`. Returns the new :attr:`correction`.
         """
-        self.calibration.learn(local_total, provider_prompt_tokens)
+        self.calibration.learn(local_total, provider_prompt_tokens, self.chat_format.per_request)
         return self.correction
 
     @property

@@ -1,18 +1,31 @@
-"""Where the API key goes: a line for the user whenever that is not simply the provider's own server.
+"""Where the API key and the conversation go: a line for the user whenever that is not simply the provider's server.
 
-A ``.env`` file in the working directory can set ``OPENAI_BASE_URL`` or ``GROQ_BASE_URL`` and so send the user's key
-to another host; the user is told which URL a key is sent to when the URL came from ``.env`` or is not the
-provider's default, and warned when the key would travel over plain ``http://`` to a host that is not this machine.
+The line is computed from the final request target, whatever set it: the base URL (``--base-url``, the config file,
+``$OPENAI_BASE_URL`` / ``$GROQ_BASE_URL``), the proxy the HTTP client will go through (``HTTPS_PROXY``,
+``HTTP_PROXY``, ``ALL_PROXY``, in either case, less ``NO_PROXY``) and the CA bundle it will trust (``SSL_CERT_FILE``,
+else ``SSL_CERT_DIR``, unless it is the system's own), and whether or not a key is set (without one, the
+conversation still goes there). Plain ``http://`` to a host that is not this machine is warned about; a base URL or
+proxy URL that carries an API key (the value of a provider's key variable, or a key-shaped ``gsk_…`` / ``sk-…``
+string) is refused, because every server and log on the way would read it.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import os
-from collections.abc import Collection
-from urllib.parse import urlsplit
+import re
+import urllib.request
+from collections.abc import Collection, Mapping
+from urllib.parse import unquote, urlsplit
 
+from chatbot.errors import ConfigError
 from chatbot.providers.table import PROVIDERS
+
+#: the CA bundle variables the HTTP client (httpx) reads, the first one set wins: whoever holds a certificate they
+#: trust can read the traffic (REQUESTS_CA_BUNDLE is read by requests, not by httpx: it changes nothing here)
+CA_VARIABLES = ("SSL_CERT_FILE", "SSL_CERT_DIR")
+#: what Groq and OpenAI keys look like
+_KEY_SHAPE = re.compile(r"(gsk_|sk-)[A-Za-z0-9_-]{20,}")
 
 
 def is_loopback(host: str) -> bool:
@@ -25,39 +38,107 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def proxy_for(url: str, environ: Mapping[str, str] = os.environ) -> tuple[str, str] | None:
+    """(proxy URL, the variable that set it) the HTTP client sends ``url`` through, or None (none, or NO_PROXY)."""
+    parts = urlsplit(url)
+    proxies = {k: v for k, v in urllib.request.getproxies_environment().items() if v}
+    if not proxies or urllib.request.proxy_bypass(parts.hostname or ""):  # NO_PROXY
+        return None
+    for scheme in (parts.scheme, "all"):
+        if scheme in proxies:
+            name = next((n for n in environ if n.lower() == f"{scheme}_proxy" and environ[n] == proxies[scheme]), "")
+            return proxies[scheme], name or f"{scheme.upper()}_PROXY"
+    return None
+
+
+def refuse_keys_in(url: str, what: str, environ: Mapping[str, str] = os.environ) -> None:
+    """A ConfigError when ``url`` carries an API key (never repeating the key)."""
+    text = unquote(url)
+    for info in PROVIDERS.values():
+        value = environ.get(info.key_env or "", "").strip()
+        if len(value) >= 8 and value in text:
+            raise ConfigError(f"the {what} holds the value of {info.key_env}; refusing to send your key there")
+    if _KEY_SHAPE.search(text):
+        raise ConfigError(f"the {what} holds a string that looks like an API key; refusing to send it there")
+
+
 def endpoint_notices(
     provider: str, flag_url: str | None, from_dotenv: Collection[str], flag_source: str = "--base-url"
 ) -> list[tuple[str, bool]]:
-    """Lines for the user as (text, is_warning) about where ``provider``'s key is sent; [] when nothing to say.
+    """Lines for the user as (text, is_warning) about where ``provider``'s key and conversation go; [] when they go
+    straight to the provider's own server.
 
     ``flag_url`` is the ``--base-url`` setting and ``flag_source`` where it came from (the flag, or the config
-    file: "base_url in PATH"); ``from_dotenv`` the names of the variables ``.env`` set. No key, no line: a local
-    server that is sent none has nothing of the user's.
+    file: "base_url in PATH"); ``from_dotenv`` the names of the variables ``.env`` set. Raises ConfigError when
+    the base URL or the proxy URL carries a key.
     """
     info = PROVIDERS.get(provider)
-    if info is None or info.key_env is None or not os.environ.get(info.key_env, "").strip():
-        return []  # no key, nothing of the user's to send
+    if info is None or info.key_env is None:
+        return []  # no key and no server: nothing leaves this machine
     env_url = os.environ.get(info.base_url_env or "") or None
     url = flag_url or env_url
-    if not url:
-        return []
-    if flag_url:
-        source = flag_source
-    elif info.base_url_env in from_dotenv:
-        source = f"{info.base_url_env} in .env"
-    else:
-        source = f"${info.base_url_env}"
-    key_source = "; the key is from .env" if info.key_env in from_dotenv else ""
+    target = url or info.default_base_url
+    refuse_keys_in(target, "base URL")
+    proxy = proxy_for(target)
+    if proxy is not None:
+        refuse_keys_in(proxy[0], f"proxy URL of ${proxy[1]}")
+    has_key = bool(os.environ.get(info.key_env, "").strip())
+    what = f"your {info.key_env}" if has_key else "the conversation"
     notices: list[tuple[str, bool]] = []
-    if url.rstrip("/") != info.default_base_url.rstrip("/") or source.endswith(".env"):
-        notices.append((f"sending your {info.key_env} to {url} (set by {source}{key_source})", False))
-    parts = urlsplit(url)
+    route = _route(target, proxy)
+    if not has_key and not route and is_loopback(urlsplit(target).hostname or ""):
+        return []  # a local server sent no key: nothing of the user's leaves this machine
+    if url:
+        if flag_url:
+            source = flag_source
+        elif info.base_url_env in from_dotenv:
+            source = f"{info.base_url_env} in .env"
+        else:
+            source = f"${info.base_url_env}"
+        key_source = "; the key is from .env" if info.key_env in from_dotenv else ""
+        key_source += "" if has_key else f"; no {info.key_env} is set"
+        if url.rstrip("/") != info.default_base_url.rstrip("/") or source.endswith(".env") or route:
+            notices.append((f"sending {what} to {url} (set by {source}{key_source}){route}", False))
+    elif route:
+        notices.append((f"sending {what} to {target}{route}", False))
+    parts = urlsplit(target)
     if parts.scheme == "http" and not is_loopback(parts.hostname or ""):
+        crossing = "the key and the conversation cross" if has_key else "the conversation crosses"
         notices.append(
             (
-                f"{url} is plain http:// to another host: the key and the conversation cross the network "
+                f"{target} is plain http:// to another host: {crossing} the network "
                 "unencrypted; use https:// unless you trust every network in between",
                 True,
             )
         )
     return notices
+
+
+def ca_bundle(environ: Mapping[str, str] = os.environ) -> tuple[str, str] | None:
+    """(variable, path) of the CA bundle the HTTP client trusts instead of its own, or None when that is the default
+    or the system's own bundle (a distribution's SSL_CERT_FILE often names it)."""
+    import ssl
+
+    name = next((n for n in CA_VARIABLES if environ.get(n)), None)
+    if name is None:
+        return None
+    paths = ssl.get_default_verify_paths()
+    usual = {paths.openssl_cafile, paths.openssl_capath}
+    try:
+        import certifi
+
+        usual.add(certifi.where())
+    except ImportError:  # pragma: no cover - httpx depends on certifi
+        pass
+    if os.path.realpath(environ[name]) in {os.path.realpath(p) for p in usual if p}:
+        return None
+    return name, environ[name]
+
+
+def _route(target: str, proxy: tuple[str, str] | None) -> str:
+    """What lies between this machine and ``target``: a proxy, and the CA bundle trusted for https://."""
+    route = f" through the proxy {proxy[0]} (${proxy[1]})" if proxy else ""
+    bundle = ca_bundle()
+    if bundle and urlsplit(target).scheme == "https":
+        route += f", trusting the certificates of ${bundle[0]} ({bundle[1]})"
+    return route

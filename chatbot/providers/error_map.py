@@ -66,7 +66,17 @@ _CONTEXT_PATTERNS = re.compile(
     r"|maximum context length"  # vLLM, OpenAI: "This model's maximum context length is N tokens"
     r"|longer than the model's context length"  # vLLM
     r"|exceeds? the (available )?context (size|length|window)"  # llama.cpp: "the request exceeds the available ..."
-    r"|context (length|window) (is )?exceeded",
+    r"|context (length|window) (is )?exceeded"
+    r"|prompt \(\d+ tokens\) is too long",  # vLLM: "Input prompt (9000 tokens) is too long and exceeds limit of 8192"
+    re.IGNORECASE,
+)
+# Where a context-length error names the window, in each server's words (never the size that was asked for).
+_CONTEXT_LIMITS = re.compile(
+    r"maximum context length is (\d+)"  # OpenAI, vLLM, Groq: "This model's maximum context length is 8192 tokens"
+    r"|context (?:size|length|window) \((\d+)(?: tokens)?\)"  # llama.cpp "(8192 tokens)", vLLM "(4096)"
+    r"|maximum model length (?:of |is )?(\d+)"  # vLLM: "longer than the maximum model length of 4096"
+    r"|exceeds limit of (\d+)"  # vLLM: "Input prompt (9000 tokens) is too long and exceeds limit of 8192"
+    r"|context (?:length|window) of (\d+)",
     re.IGNORECASE,
 )
 _KEY_CODES = {"invalid_api_key", "invalid_authentication", "authentication_error"}
@@ -143,6 +153,18 @@ def brief(text: str) -> str:
     return flat if len(flat) <= BRIEF_CHARS else flat[: BRIEF_CHARS - 1] + "…"
 
 
+def context_limit(err: Mapping[str, Any], message: str) -> int | None:
+    """The context window a context-length error names, in tokens (llama.cpp also sends it as ``n_ctx``), or None."""
+    n_ctx = err.get("n_ctx")
+    if isinstance(n_ctx, int) and not isinstance(n_ctx, bool) and n_ctx > 0:
+        return n_ctx
+    match = _CONTEXT_LIMITS.search(message)
+    if match is None:
+        return None
+    limit = int(next(g for g in match.groups() if g is not None))
+    return limit or None
+
+
 def classify_error(
     status: int | None, body: object, message: str, headers: Mapping[str, str] | None, ctx: ErrorContext
 ) -> ProviderError:
@@ -156,7 +178,9 @@ def classify_error(
 
     # Before the status: llama.cpp used to answer 500 and vLLM 400 for an over-long prompt, and it can come mid-stream.
     if _CONTEXT_PATTERNS.search(" ".join((code, kind, full))):
-        return ContextLengthError(f"the request is longer than model {ctx.model!r} can read: {detail}")
+        return ContextLengthError(
+            f"the request is longer than model {ctx.model!r} can read: {detail}", limit=context_limit(err, full)
+        )
     if status in (401, 403) or code in _KEY_CODES:
         what = "was rejected" if status != 403 else "is not allowed to do this"
         return AuthenticationError(

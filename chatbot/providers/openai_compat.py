@@ -8,6 +8,7 @@ Chunks are turned into plain dicts at once, so no SDK type leaves this module or
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any, ClassVar
@@ -90,7 +91,8 @@ class _CallParts:
 
     def add(self, piece: Mapping[str, Any]) -> None:
         self.id = self.id or _text(piece.get("id"))
-        function = piece.get("function") or {}
+        function = piece.get("function")
+        function = function if isinstance(function, Mapping) else {}
         # some servers repeat the name in every piece; it is the same name, never a continuation
         self.name = self.name or _text(function.get("name"))
         self.arguments.append(_text(function.get("arguments")))
@@ -100,13 +102,19 @@ class _CallParts:
         return ToolCall(self.id or f"call_{position}", self.name, "".join(self.arguments))
 
 
+def _pieces(value: object) -> list[Mapping[str, Any]]:
+    """The tool-call pieces of ``value``: a list of objects. A server's junk (``"abc"``, ``5``, ``[5]``) is skipped."""
+    return [piece for piece in value if isinstance(piece, Mapping)] if isinstance(value, list) else []
+
+
 def tool_calls_from_message(message: Mapping[str, Any]) -> tuple[ToolCall, ...]:
-    """The tool calls of a whole (non-streamed) assistant message."""
-    calls = []
-    for position, raw in enumerate(message.get("tool_calls") or []):
+    """The tool calls of a whole (non-streamed) assistant message; pieces that name no function are junk, skipped."""
+    calls: list[ToolCall] = []
+    for raw in _pieces(message.get("tool_calls")):
         parts = _CallParts()
         parts.add(raw)
-        calls.append(parts.call(position))
+        if parts.name:
+            calls.append(parts.call(len(calls)))
     return tuple(calls)
 
 
@@ -147,13 +155,14 @@ class StreamState:
             content = _text(delta.get("content"))
             if content:
                 yield TextDelta(content)
-            for piece in delta.get("tool_calls") or []:
+            for piece in _pieces(delta.get("tool_calls")):
                 index = piece.get("index")
                 self._calls.setdefault(index if isinstance(index, int) else len(self._calls), _CallParts()).add(piece)
 
     def tool_calls(self) -> list[ToolCall]:
-        """The assembled tool calls, in index order."""
-        return [self._calls[i].call(n) for n, i in enumerate(sorted(self._calls))]
+        """The assembled tool calls, in index order; one that never got a function name is junk, skipped."""
+        named = [self._calls[i] for i in sorted(self._calls) if self._calls[i].name]
+        return [parts.call(n) for n, parts in enumerate(named)]
 
     def end(self) -> StreamEnd:
         """The closing event. Neither [DONE] nor a finish reason: the finish reason stays None (incomplete)."""
@@ -162,11 +171,15 @@ class StreamState:
 
 def completion_from_dict(data: Mapping[str, Any]) -> Completion:
     """A :class:`Completion` from a non-streamed response dict."""
-    choices = data.get("choices") or []
-    first = choices[0] if choices else {}
-    message = first.get("message") or {}
+    choices = data.get("choices")
+    first = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], Mapping) else {}
+    message = first.get("message")
+    message = message if isinstance(message, Mapping) else {}
     return Completion(
-        _text(message.get("content")), chunk_usage(data), first.get("finish_reason"), tool_calls_from_message(message)
+        _text(message.get("content")),
+        chunk_usage(data),
+        _text(first.get("finish_reason")) or None,
+        tool_calls_from_message(message),
     )
 
 
@@ -180,6 +193,21 @@ def with_params(params: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str
     if "extra_body" in params and "extra_body" in extra:
         merged["extra_body"] = {**params["extra_body"], **extra["extra_body"]}
     return merged
+
+
+def model_ids(raw: bytes, where: str) -> list[str]:
+    """The sorted model ids of a ``GET /models`` answer. Entries that are not ``{"id": "..."}`` are skipped; an answer
+    without a list of models is a :class:`ProviderError` naming what came instead."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        data = None
+    listed = data.get("data", []) if isinstance(data, Mapping) else None
+    if not isinstance(listed, list):
+        shown = " ".join(raw.decode("utf-8", "replace").split())[:80]
+        raise ProviderError(f"{where} answered the list of models with something else: {shown!r}")
+    ids = (item.get("id") for item in listed if isinstance(item, Mapping))
+    return sorted({i for i in ids if isinstance(i, str) and i})
 
 
 def _mentions_stream_options(exc: BaseException, sdk: SdkErrors) -> bool:
@@ -305,14 +333,16 @@ class CompatProvider(ChatProvider):
         model = model or self.model
         try:
             response = self._client.chat.completions.create(**self._params(messages, model, max_tokens, tools, options))
-            return completion_from_dict(response.to_dict())
+            # warnings off: pydantic would print its own about odd fields (junk the code below skips) over the chat
+            return completion_from_dict(response.to_dict(warnings=False))
         except self.sdk_errors.caught as exc:
             raise self._error(exc, model) from exc
 
     def list_models(self) -> list[str]:
         """The model ids the endpoint's ``GET /models`` route lists, sorted (plain strings: no SDK type leaves)."""
         try:
-            page = self._client.models.list()
-            return sorted(str(item.id) for item in page)
+            # the raw answer, read below: the SDK's page object trusts the server's ``data`` and crashes on junk
+            raw = self._client.models.with_raw_response.list()
         except self.sdk_errors.caught as exc:
             raise self._error(exc, self.model) from exc
+        return model_ids(raw.content, f"{self.name} ({self.base_url})")

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from chatbot.errors import ConfigError
@@ -60,11 +61,29 @@ def elsewhere_hint(location: str) -> str:
     )
 
 
+_SECRET_PARAMETER = re.compile(r"([?&](?:ssl)?password=)[^&#]*", re.IGNORECASE)
+
+
+def mask_password(location: str) -> str:
+    """``location`` as it may be shown (``--config``, notices, errors): a store URL's password, in its user part or
+    a ``password=`` parameter, replaced by ``***``. Plain text work only: a malformed URL is masked too, never an
+    error."""
+    scheme, sep, rest = location.partition("://")
+    if not sep:
+        return location
+    query = min([i for i in (rest.find("?"), rest.find("#")) if i >= 0], default=len(rest))
+    at = rest.rfind("@", 0, query)
+    if at >= 0 and ":" in rest[:at]:
+        rest = rest[: rest.index(":")] + ":***" + rest[at:]
+    return scheme + sep + _SECRET_PARAMETER.sub(r"\1***", rest)
+
+
 def open_store(location: str | os.PathLike[str]) -> SessionStore:
     """The store at ``location``: ``postgresql://…`` (or ``postgres://…``) is a PostgreSQL store; a directory path
     (or ``file://`` URL) is a JSON-file store."""
     text = os.fspath(location)
     if text.startswith(("postgresql://", "postgres://")):
+        _check_url(text)
         try:
             from chatbot.storage.postgres_store import PostgresStore
         except ImportError:
@@ -80,3 +99,18 @@ def open_store(location: str | os.PathLike[str]) -> SessionStore:
     if text.startswith("file://"):
         text = text[len("file://") :]
     return JsonStore(text)
+
+
+def _check_url(url: str) -> None:
+    """Refuse a ``postgresql://`` URL that cannot be read (``h:notaport``, ``[::1``) before any connection is tried.
+
+    The URL itself is not repeated: it may hold a password.
+    """
+    from urllib.parse import urlsplit
+
+    try:
+        urlsplit(url).port  # noqa: B018 - reading the port is the check (a port that is not a number raises)
+    except ValueError as exc:
+        raise ConfigError(
+            f"the store is not a valid postgresql:// URL ({exc}); the form is postgresql://USER@HOST:PORT/DB"
+        ) from None

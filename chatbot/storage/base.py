@@ -91,6 +91,10 @@ class SessionStore(Protocol):
         """The id of the most recently used session that loads, or None."""
         ...
 
+    def choose_latest(self) -> tuple[str | None, list[SessionInfo]]:
+        """What ``-c`` continues: :meth:`latest`, and the damaged sessions newer than it, which it skips."""
+        ...
+
     def rename(self, session_id: str, title: str) -> None:
         """Give a stored session a title."""
         ...
@@ -127,3 +131,14 @@ def make_id(taken: Callable[[str], bool], where: str) -> str:
         if not taken(sid):
             return sid
     raise SessionError(f"could not find an unused session id in {where}")
+
+
+def latest_healthy(listing: list[SessionInfo]) -> tuple[str | None, list[SessionInfo]]:
+    """What ``-c`` continues, from a store's listing (newest first): the newest session that loads (None when none
+    does), and the damaged ones newer than it, which it skips (the caller names them)."""
+    skipped: list[SessionInfo] = []
+    for info in listing:
+        if not info.broken:
+            return info.id, skipped
+        skipped.append(info)
+    return None, skipped

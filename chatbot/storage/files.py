@@ -26,15 +26,33 @@ class NotRegularFile(OSError):
     would block forever)."""
 
 
-def read_regular(path: Path) -> tuple[bytes, os.stat_result]:
-    """The bytes and stat of a regular file; raises :class:`NotRegularFile` for anything else, OSError as usual."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    st = os.fstat(fd)
+def kind(mode: int) -> str:
+    """What a file of ``mode`` is, in a user's words ("a named pipe (FIFO)", "a device", ...)."""
+    kinds = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+    found = [name for test, name in kinds if test(mode)]
+    return found[0] if found else "a regular file" if stat.S_ISREG(mode) else "a device"
+
+
+def read_regular(path: Path, limit: int | None = None) -> tuple[bytes, os.stat_result]:
+    """The bytes (at most ``limit`` of them, when given) and stat of a regular file, symlinks followed.
+
+    Anything else raises :class:`NotRegularFile` naming what it is, without a read: a FIFO would block or feed
+    without end, ``/dev/zero`` never ends. OSError as usual otherwise. The limit holds whatever the size said: a file
+    can grow while it is read, and some (``/proc``) say 0.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)  # a FIFO opens without a writer
+    except OSError as exc:
+        if exc.errno != errno.ENXIO:
+            raise
+        fd = -1  # a socket cannot be opened at all: say what it is
+    st = os.fstat(fd) if fd >= 0 else os.stat(path)
     if not stat.S_ISREG(st.st_mode):  # checked before fdopen, which fails on a directory with a plain OSError
-        os.close(fd)
-        raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
+        if fd >= 0:
+            os.close(fd)
+        raise NotRegularFile(errno.EINVAL, f"{kind(st.st_mode)}, not a regular file", str(path))
     with os.fdopen(fd, "rb") as f:
-        return f.read(), st
+        return f.read(-1 if limit is None else limit), st
 
 
 def open_private_directory(d: Path) -> list[str]:
@@ -136,7 +154,7 @@ def write_atomic(path: Path, payload: bytes) -> tuple[int, ...]:
 
     A kill at any moment leaves the old or the new file. Returns the new file's :func:`fingerprint`.
     """
-    with _signals_deferred():  # Ctrl-C, SIGTERM and SIGHUP stop a reply, never a save half-way
+    with signals_deferred():  # Ctrl-C, SIGTERM and SIGHUP stop a reply, never a save half-way
         return _write_atomic(path, payload)
 
 
@@ -144,7 +162,7 @@ _DEFERRED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextmanager
-def _signals_deferred() -> Iterator[None]:
+def signals_deferred() -> Iterator[None]:
     """Hold Ctrl-C, SIGTERM and SIGHUP until the block ends, then deliver the first that came.
 
     Blocking them with a signal mask is not enough: the mask is per thread, so with any other thread alive (a

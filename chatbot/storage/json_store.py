@@ -42,7 +42,7 @@ from chatbot.errors import (
     SessionNotFound,
 )
 from chatbot.storage import files
-from chatbot.storage.base import locked_message, make_id
+from chatbot.storage.base import latest_healthy, locked_message, make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.schema import decode_session
 from chatbot.storage.session import (
@@ -284,10 +284,11 @@ class JsonStore:
 
     def latest(self) -> str | None:
         """The id of the most recently used session that loads (for ``-c``), or None."""
-        for info in self.list_sessions():
-            if not info.broken:
-                return info.id
-        return None
+        return self.choose_latest()[0]
+
+    def choose_latest(self) -> tuple[str | None, list[SessionInfo]]:
+        """What ``-c`` continues: the newest session that loads, and the damaged ones newer than it (skipped)."""
+        return latest_healthy(self.list_sessions())
 
     # --- writing ----------------------------------------------------------------------------------------------
 

@@ -13,6 +13,9 @@ the ``postgres`` extra (psycopg 3). What it promises:
 - **A lost connection loses nothing the user saw**: the failed save raises :class:`StoreUnavailable` (the chat keeps
   the turn and says so), the next save reconnects, takes its locks again and writes everything missing, and
   :meth:`PostgresStore.close` writes what still could not be saved to a rescue JSON file and names it.
+- **A frozen network costs a bounded wait** (:mod:`~.pg_wait`): a database call is waited for at most 10 s, a
+  connection at most 5 s; a signal during the wait still arrives, and a save it stops says so
+  (:class:`~chatbot.errors.Interrupted` with ``unsaved``) so the session is rescued.
 """
 
 from __future__ import annotations
@@ -32,13 +35,15 @@ from psycopg.types.json import Json, Jsonb
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import now_iso
-from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
+from chatbot.errors import Interrupted, SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
 from chatbot.storage import pg_schema as sql
+from chatbot.storage import pg_wait
 from chatbot.storage.base import locked_message, make_id
 from chatbot.storage.export import export_markdown
-from chatbot.storage.schema import SCHEMA_VERSION, check_turn
+from chatbot.storage.rescue import rescue_in
+from chatbot.storage.schema import check_turn
 from chatbot.storage.session import SearchHit, Session, SessionInfo, search_turns, validate_id
-from chatbot.storage.transfer import default_rescue_dir, write_rescue
+from chatbot.storage.transfer import default_rescue_dir
 
 T = TypeVar("T")
 
@@ -89,19 +94,19 @@ class PostgresStore:
 
     def _connection(self) -> psycopg.Connection[Any]:
         """The live connection: (re)connects, makes sure of the schema, and takes this store's locks again."""
-        if self._conn is not None and not self._conn.closed:
+        if self._conn is not None and pg_wait.usable(self._conn):
             return self._conn
         name = f"chatbot pid {os.getpid()} on {socket.gethostname()}"  # the server keeps its first 63 characters
         try:
-            conn = psycopg.connect(self.url, autocommit=True, application_name=name, connect_timeout=5)
+            conn = pg_wait.connect(self.url, name)
         except psycopg.Error as exc:
             raise StoreUnavailable(f"cannot reach the session store {self.location}: {sql.first_line(exc)}") from None
         self._conn = conn
         try:
-            sql.ensure_schema(conn, self.location)
-            for lock in self._locks.values():
-                if conn.execute(sql.LOCK, (lock.id,)).fetchone() == (True,):
-                    lock.connection = conn  # taken again; else another process has it now
+            pg_wait.answer(conn, self._set_up)
+        except psycopg.OperationalError as exc:
+            self._drop()
+            raise StoreUnavailable(f"lost the session store {self.location}: {sql.first_line(exc)}") from None
         except psycopg.Error as exc:
             self._drop()
             raise SessionError(f"the session store {self.location} failed: {sql.first_line(exc)}") from None
@@ -110,25 +115,35 @@ class PostgresStore:
             raise
         return conn
 
+    def _set_up(self, conn: psycopg.Connection[Any]) -> None:
+        """A new connection's first work: its statement timeout, the schema, this store's locks taken again."""
+        pg_wait.bound_statements(conn)
+        sql.ensure_schema(conn, self.location)
+        for lock in self._locks.values():
+            if conn.execute(sql.LOCK, (lock.id,)).fetchone() == (True,):
+                lock.connection = conn  # taken again; else another process has it now
+
     def _drop(self) -> None:
         """Forget a broken connection (its advisory locks are gone with it)."""
         conn, self._conn = self._conn, None
         if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.close()
+            pg_wait.close(conn)
 
     def _run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
         """Run ``work`` on the connection; a connection lost on the way is made again and the work retried once."""
         for attempt in (1, 2):
             conn = self._connection()
             try:
-                return work(conn)
+                return pg_wait.answer(conn, work)
             except psycopg.OperationalError as exc:
                 self._drop()
                 if attempt == 2:
                     raise StoreUnavailable(f"lost the session store {self.location}: {sql.first_line(exc)}") from None
             except psycopg.Error as exc:
                 raise SessionError(f"the session store {self.location} failed: {sql.first_line(exc)}") from None
+            except KeyboardInterrupt:  # a signal during the wait: the connection was given up
+                self._drop()
+                raise
         raise AssertionError("unreachable")  # the second attempt returns or raises
 
     # --- locking ----------------------------------------------------------------------------------------------
@@ -156,16 +171,15 @@ class PostgresStore:
         return lock is not None and lock.held
 
     def _lock_is_live(self, lock: AdvisoryLock) -> bool:
-        live = self._conn is not None and not self._conn.closed
-        return live and lock.connection is self._conn and self._locks.get(lock.id) is lock
+        return pg_wait.usable(self._conn) and lock.connection is self._conn and self._locks.get(lock.id) is lock
 
     def _release(self, lock: AdvisoryLock) -> None:
         if self._locks.get(lock.id) is not lock:
             return
         del self._locks[lock.id]
-        if lock.connection is self._conn:
+        if lock.connection is self._conn and pg_wait.usable(self._conn):
             with contextlib.suppress(psycopg.Error):  # a lost connection took the lock with it
-                lock.connection.execute(sql.UNLOCK, (lock.id,))
+                pg_wait.answer(lock.connection, lambda c: c.execute(sql.UNLOCK, (lock.id,)))
 
     # --- reading ----------------------------------------------------------------------------------------------
 
@@ -204,13 +218,7 @@ class PostgresStore:
         """Read a session; :class:`SessionNotFound`, or :class:`SessionCorrupt` naming it and the fault."""
         sid = validate_id(session_id)
 
-        def read(conn: psycopg.Connection[Any]) -> tuple[Any, list[Any]]:
-            with conn.transaction():  # one snapshot of the row and its turns
-                return conn.execute(sql.SELECT_SESSION, (sid,)).fetchone(), conn.execute(
-                    sql.SELECT_TURNS, (sid,)
-                ).fetchall()
-
-        row, turns = self._run(read)
+        row, turns = self._run(lambda conn: sql.read_session(conn, sid))
         if row is None:
             raise SessionNotFound(f"no session {sid} in {self.location}")
         data, problem = sql.document(row, turns)
@@ -226,24 +234,17 @@ class PostgresStore:
         return session
 
     def list_sessions(self) -> list[SessionInfo]:
-        """Every session, newest first; a row that cannot be a valid session is listed with ``broken`` set."""
-        out = []
-        for sid, version, title, turns, updated, model, covers, first in self._run(
-            lambda c: c.execute(sql.LIST).fetchall()
-        ):
-            broken = ""
-            if version > SCHEMA_VERSION:
-                broken = (
-                    f"it has version {version}, written by a newer chatbot; this one reads version {SCHEMA_VERSION}"
-                )
-            elif not 0 <= covers <= turns:
-                broken = f"'summary.covers' must be an integer from 0 to {turns} (the number of turns), found {covers}"
-            out.append(SessionInfo(sid, sql.shown_title(title, first), turns, updated, model, broken=broken))
-        return out
+        """Every session, newest first; one that would not load (its row or any turn row) has ``broken`` set."""
+        return self._run(sql.listing)
 
     def latest(self) -> str | None:
         """The id of the most recently used session that loads, or None."""
-        return next((info.id for info in self.list_sessions() if not info.broken), None)
+        return self.choose_latest()[0]
+
+    def choose_latest(self) -> tuple[str | None, list[SessionInfo]]:
+        """What ``-c`` continues: the newest session that loads, and the damaged ones newer than it (skipped); reads
+        the turn rows of those sessions only, not of the whole store as :meth:`list_sessions` does."""
+        return self._run(sql.newest_loadable)
 
     def search(self, text: str, limit: int = 50) -> list[SearchHit]:
         """Stored turns of every session whose text contains ``text`` (case-insensitive), newest sessions first."""
@@ -279,7 +280,12 @@ class PostgresStore:
         if touch:
             session.updated_at = now_iso()
         try:
-            self._run(lambda conn: self._write(conn, session))
+            try:
+                self._run(lambda conn: self._write(conn, session))
+            except Interrupted as exc:  # SIGTERM, SIGHUP while the database was awaited: the process ends, unsaved
+                raise Interrupted(exc.reason, exc.exit_code, unsaved=True) from None
+            except KeyboardInterrupt:  # Ctrl-C stops the wait, not the chat: kept as for a lost connection
+                raise StoreUnavailable(f"the wait for the session store {self.location} was cancelled") from None
         except StoreUnavailable as exc:
             self._unsaved[sid] = session
             raise StoreUnavailable(
@@ -306,7 +312,7 @@ class PostgresStore:
         summary, pg = doc["summary"], sql.pg_text
         values = (doc["version"], pg(doc["title"]), pg(doc["system"]), pg(summary["text"]), summary["covers"],
                   pg(doc["provider"]), pg(doc["model"]), Jsonb(doc["totals"]), Jsonb(doc["calibration"]),
-                  Json(doc["options"]), Json(doc["tool_sources"]), doc["created_at"], doc["updated_at"],
+                  Json(sql.pg_json(doc["options"])), Json(doc["tool_sources"]), doc["created_at"], doc["updated_at"],
                   len(turns))  # fmt: skip
         tail = [t.to_json() for t in turns[keep:]]
         try:
@@ -375,12 +381,10 @@ class PostgresStore:
                 with self.acquire(sid) if not self.holds(sid) else contextlib.nullcontext():
                     self.save(session, touch=False)
             except SessionError:
-                path = write_rescue(session, self.rescue_dir)
+                path, problem = rescue_in(self.rescue_dir, session)
+                kept = f"all of it is in {path}: `chatbot --store URL --import-sessions {path}` brings it back"
+                problems.append(f"session {sid} could not be saved to {self.location}; {kept if path else problem}")
                 self._unsaved.pop(sid, None)
-                problems.append(
-                    f"session {sid} could not be saved to {self.location}; all of it is in {path}: "
-                    f"`chatbot --store URL --import-sessions {path.parent}` brings it back"
-                )
         for lock in list(self._locks.values()):
             lock.release()
         self._drop()

@@ -74,6 +74,9 @@ def check_session_data(data: object) -> str:
     problem = check_options(data.get("options", {})) or check_tool_sources(data.get("tool_sources", {}))
     if problem:
         return problem
+    after = data.get("rescued_after", 0)  # a small rescue file: the turns that follow the stored first ones
+    if not isinstance(after, int) or isinstance(after, bool) or after < 0:
+        return f"'rescued_after' must be a whole number of at least 0, found {after!r}"
     turns = data["turns"]
     for i, turn in enumerate(turns):
         problem = check_turn(turn)

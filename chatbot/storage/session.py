@@ -100,6 +100,11 @@ class Session:
         """``model``'s calibration, the one the counter learns into (a new, empty one for a model never seen)."""
         return self.calibration.setdefault(model, Calibration())
 
+    def context_for(self, model: str) -> int | None:
+        """The context window a server named for ``model``, in tokens (None when none has); changes nothing."""
+        calibration = self.calibration.get(model)
+        return calibration.context if calibration else None
+
     # --- changes ----------------------------------------------------------------------------------------------
 
     def set_option(self, key: str, value: Any) -> None:
@@ -141,7 +146,7 @@ class Session:
 
     def _trailer(self) -> dict[str, Any]:
         # a model that has learned nothing yet is left out (its calibration is the default)
-        calibration = {model: c.to_dict() for model, c in self.calibration.items() if c.turns}
+        calibration = {model: c.to_dict() for model, c in self.calibration.items() if c.learned}
         return {"totals": self.totals.to_dict(), "calibration": calibration}
 
     def fields(self) -> dict[str, Any]:
@@ -167,6 +172,13 @@ class Session:
             parts += (b",", turn.to_json()) if i else (turn.to_json(),)
         parts += (b"],", tail[1:])
         return b"".join(parts)  # one join: a multi-megabyte intermediate would cost its page faults again
+
+    def rescue_json(self, after: int) -> bytes:
+        """A small rescue: this document with only the turns after the first ``after`` (those its store does not
+        hold yet) and ``rescued_after: after``; the summary is left out (it covers turns that are not here)."""
+        turns = [t.to_dict() for t in self.conversation.turns[after:]]
+        header = {**self._header(), "summary": {"text": "", "covers": 0}, "rescued_after": after}
+        return json_bytes({**header, "turns": turns, **self._trailer()})
 
     @classmethod
     def from_dict(

@@ -1,6 +1,7 @@
-"""``--import-sessions DIR``: copy JSON session files into the store in use (any store), safely repeatable.
+"""``--import-sessions PATH``: copy JSON session files into the store in use (any store), safely repeatable.
 
-Each ``<id>.json`` in the folder is, for the store:
+PATH is a folder (every ``*.json`` in it) or one file. A file is named ``<id>.json``, or is a rescue file
+(``chatbot-rescue-….json``, whose session id is the one inside it). Each is, for the store:
 
 - **imported** when the store has no session with that id;
 - **unchanged** when the store already holds exactly this session (so a second run changes nothing);
@@ -8,6 +9,10 @@ Each ``<id>.json`` in the folder is, for the store:
   how a rescue file written while the database was unreachable goes back in;
 - **refused** otherwise (a broken file, an id in use by another process, or a different session under the same id),
   each named with the reason. Nothing in the store is overwritten by a file that does not continue it.
+
+A small rescue file (``rescued_after: N``: only the turns after the first N, which the store held when it was
+written) has its turns **appended** to the stored session that still ends at (or within) them, counted as updated,
+or unchanged when the store has them all; with no such session stored, they become a session of their own.
 
 A store that cannot reach its database writes what it could not save with :func:`write_rescue`.
 """
@@ -47,26 +52,62 @@ class ImportReport:
 def import_sessions(directory: str | os.PathLike[str], store: SessionStore) -> ImportReport:
     """Copy every session file of ``directory`` into ``store`` (see the module docstring for what happens to each)."""
     source = Path(directory)
-    if not source.is_dir():
-        raise UsageError(f"--import-sessions: {source} is not a directory")
+    if source.is_dir():
+        paths = sorted(source.glob("*.json"))  # rescue files sort by their time: each continues the one before
+    elif source.is_file():
+        paths = [source]
+    else:
+        raise UsageError(f"--import-sessions: {source} is not a directory or a session file")
     report = ImportReport()
-    for path in sorted(source.glob("*.json")):
-        sid = path.stem
-        if not ID_PATTERN.fullmatch(sid):
+    for path in paths:
+        rescued = path.name.startswith(RESCUE_PREFIX)
+        if not rescued and not ID_PATTERN.fullmatch(path.stem):
             report.refused.append(f"{path.name}: the file name is not a session id")
             continue
         try:
-            data, problem = decode_session(path.read_bytes())
+            data, problem = decode_session(files.read_regular(path)[0])  # a FIFO or /dev/zero is refused unread
+        except files.NotRegularFile as exc:
+            data, problem = {}, f"it is {exc.strerror}"
         except OSError as exc:
             data, problem = {}, f"cannot read it: {exc.strerror}"
+        sid = str(data.get("id")) if rescued else path.stem
+        if not problem and not ID_PATTERN.fullmatch(sid):
+            problem = f"the session id {sid!r} inside it is not a valid id"
         if problem:
             report.refused.append(f"{path.name}: {problem}")
             continue
         try:
-            _import_one(store, Session.from_dict(data, sid), report)
+            if "rescued_after" in data:
+                _append_rescued(store, Session.from_dict(data, sid), data["rescued_after"], report)
+            else:
+                _import_one(store, Session.from_dict(data, sid), report)
         except SessionError as exc:
             report.refused.append(f"{path.name}: {exc.message}")
     return report
+
+
+def _append_rescued(store: SessionStore, rescued: Session, after: int, report: ImportReport) -> None:
+    """A small rescue: its turns follow the stored session's first ``after`` turns."""
+    with store.acquire(rescued.id):
+        if not store.exists(rescued.id):
+            store.save(rescued, touch=False)  # the stored turns are gone: the rescued ones make a session
+            report.imported += 1
+            return
+        current = store.load(rescued.id)
+        have = [t.to_dict() for t in current.conversation.turns[after:]]
+        new = rescued.conversation.turns
+        new_dicts = [t.to_dict() for t in new]
+        if len(current.conversation.turns) >= after and have[: len(new)] == new_dicts:
+            report.unchanged += 1  # the store holds them all already
+            return
+        if len(current.conversation.turns) < after or new_dicts[: len(have)] != have:
+            raise SessionError(
+                f"session {rescued.id} in the store no longer ends with the turns these follow; it was left as it is"
+            )
+        for turn in new[len(have) :]:
+            current.conversation.add_turn(turn)
+        store.save(current)
+        report.updated += 1
 
 
 def _import_one(store: SessionStore, session: Session, report: ImportReport) -> None:
@@ -90,6 +131,9 @@ def _continues(new: Session, stored: Session) -> bool:
     old_turns = [t.to_dict() for t in stored.conversation.turns]
     new_turns = [t.to_dict() for t in new.conversation.turns[: len(old_turns)]]
     return new.created_at == stored.created_at and new_turns == old_turns and new.updated_at >= stored.updated_at
+
+
+RESCUE_PREFIX = "chatbot-rescue-"  # how every rescue file's name begins (chatbot.storage.rescue)
 
 
 def default_rescue_dir() -> Path:

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from chatbot.app import App
+from chatbot.budget import input_budget
 from chatbot.engine.turn import content_text, one_line
 from chatbot.errors import ChatbotError, UsageError
 from chatbot.providers.base import ChatProvider
@@ -139,7 +140,8 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
     )
     if app.tools:
         lines.append(
-            f"the request also carries {len(app.tools.specs())} tool definition(s), about "
+            f"the request also carries {len(app.tools.openai_tools(counter, conv.memory.max_input_tokens))} tool "
+            "definition(s), about "
             f"{chat.tool_definition_tokens()} tokens, counted in the budget (/tools lists them)"
         )
     if request.summary_included:
@@ -188,6 +190,13 @@ def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
         else:
             lines.append(f"  last turn: estimate prompt {u.get('estimated_prompt_tokens')} (no provider count)")
     lines.append(f"  correction for {chat.model}: {counter.calibration.describe()}")
+    context = counter.calibration.context
+    if context:
+        budget = input_budget(chat.conversation.memory.max_input_tokens, context, chat.max_output_tokens)
+        lines.append(
+            f"  context of {chat.model}: {context} tokens, as the server said; requests are kept under {budget} "
+            f"(the rest is room for the reply)"
+        )
     return Result("\n".join(lines))
 
 
@@ -332,9 +341,17 @@ def _tools(app: App, arg: str, confirm: Confirm | None) -> Result:
         f"{len(specs)} tool(s) the model may call (sent with every request, "
         f"about {app.chat.tool_definition_tokens()} tokens):"
     ]
+    conv = app.chat.conversation
+    fitting = app.tools.fitting(conv.counter, conv.memory.max_input_tokens) if app.tools else ([], [])
+    left_out = {s.name for s in fitting[1]}
     for source in dict.fromkeys(s.source for s in specs):
         lines.append(f"from {source}:")
-        lines += [f"  {s.name:<{width}}  {preview(s.description, 70)}" for s in specs if s.source == source]
+        lines += [
+            f"  {s.name:<{width}}  {'[left out: does not fit] ' if s.name in left_out else ''}"
+            f"{preview(s.description, 70)}"
+            for s in specs
+            if s.source == source
+        ]
     return Result("\n".join(lines))
 
 

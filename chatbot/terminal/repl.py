@@ -24,13 +24,13 @@ from chatbot.app import App
 from chatbot.attach import Content
 from chatbot.engine.text import clean, is_blank
 from chatbot.errors import BudgetError, ChatbotError, Interrupted, OutputError
-from chatbot.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
+from chatbot.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
 from chatbot.terminal import commands
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.render import make_console, make_stream
-from chatbot.terminal.waiting import WAIT_NOTICE, watch
-from chatbot.tools.base import describe_call, preview
+from chatbot.terminal.waiting import wait_notice, watch
+from chatbot.tools.base import describe_call, preview, shown_arguments
 
 HISTORY_MAX_BYTES = 512 * 1024
 
@@ -99,6 +99,7 @@ class Repl:
         self.app = app
         self.one_shot = one_shot  # -p: the process ends after this turn, so there is no /retry to suggest
         self._always: set[str] = set()  # tools the user allowed for the rest of the run
+        self._asking = False  # a --confirm-tools question waits for the user (no "waiting for..." notice then)
         if confirm_tools:
             app.confirm_tool = self._confirm_tool
         self.plain = plain
@@ -142,6 +143,11 @@ class Repl:
             except ChatbotError as exc:
                 self._error(exc.message)
                 return False
+            except Interrupted:
+                raise  # SIGTERM, SIGHUP: leave
+            except KeyboardInterrupt:  # Ctrl-C stops a slow command (/models on a silent server), not the app
+                self._notice(f"{line.split()[0]} cancelled")
+                return False
             if result.output:
                 self.console.print(Text(clean(result.output), style="dim" if result.notice else ""))
             if result.clipboard is not None:
@@ -181,11 +187,13 @@ class Repl:
         stream = make_stream(self.console, plain=self.plain, show_reasoning=self.show_reasoning)
         done: TurnDone | None = None
         events = chat.send(text)
-        shown: list[bool] = []  # the wait notice only before the reply starts: later the live tail is on screen
+        shown: list[bool] = []  # the server's wait notice only before the reply starts: later the tail is on screen
 
-        def waiting() -> None:
-            if not shown:
-                self._notice(WAIT_NOTICE)
+        def waiting(last: object) -> None:
+            # not once the reply shows (its live tail is on screen), nor while the user is asked about a tool call;
+            # a slow save is told even after the reply
+            if (not shown and not self._asking) or isinstance(last, Saving):
+                self._notice(wait_notice(last))
 
         try:
             for event in watch(events, waiting):
@@ -227,6 +235,8 @@ class Repl:
             self._error(f"{exc.message}{retry}")
             return exc.exit_code
         finally:
+            with contextlib.suppress(Exception):  # after a bug too, the live display ends: the cursor comes back
+                stream.abort("")  # (nothing to do once the reply finished or was aborted above)
             events.close()  # on any other failure too, before the caller releases the session's lock
         if done is not None:
             self._usage_line(done)
@@ -282,7 +292,16 @@ class Repl:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 # everything typed lands here: private like the session files
-                os.close(os.open(path, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600))
+                fd = os.open(path, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600)
+                info = os.fstat(fd)
+                os.close(fd)
+                if info.st_uid != os.geteuid() or info.st_mode & 0o022:  # another user's, or a shared file
+                    self._notice(
+                        f"the input history file {path} is not private to you (owned by another user or "
+                        "writable by others); what you type is not kept in it",
+                        warning=True,
+                    )
+                    raise PermissionError(path)
                 cap_history(path)
                 history = FileHistory(str(path))
             except OSError:
@@ -313,11 +332,18 @@ class Repl:
         if call.name in self._always:
             return True
         session: PromptSession[str] = PromptSession(**{k: v for k, v in self._pt_io.items() if v is not None})
-        question = f"run {describe_call(call.name, call.arguments, 200)}? [y]es / [n]o / [a]lways for {call.name} "
+        name = preview(call.name, 60)
+        # what is confirmed is what was shown, whole: no cut, no padding that pushes the rest out of view
+        self.console.print(Text(f"{name} is to run with these arguments ({len(call.arguments):,} characters):"))
+        self.console.print(Text(shown_arguments(call.arguments) or "(none)", style="bold"))
+        self._asking = True
         try:
-            answer = session.prompt(question).strip().lower()
+            answer = session.prompt(f"run {name} with these arguments? [y]es / [n]o / [a]lways for {name} ")
         except EOFError:
             return False
+        finally:
+            self._asking = False
+        answer = answer.strip().lower()
         if answer in ("a", "always"):
             self._always.add(call.name)
             return True

@@ -8,6 +8,7 @@ import json
 
 from chatbot.app import App, parse_option
 from chatbot.attach import read_file
+from chatbot.engine.text import clean
 from chatbot.engine.turn import one_line
 from chatbot.errors import UsageError
 from chatbot.terminal.blocks import code_blocks
@@ -81,7 +82,8 @@ def _edit(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 def _copy(app: App, arg: str, confirm: Confirm | None) -> Result:
     turns = app.chat.conversation.turns
-    reply = turns[-1].answer_text if turns else ""
+    # what was shown, not what was stored: a sequence the screen dropped may hide a line ("curl … | sh") in between
+    reply = clean(turns[-1].answer_text) if turns else ""
     if not reply:
         raise UsageError("no reply to copy yet")
     if arg not in ("", "code"):

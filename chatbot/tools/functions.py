@@ -4,6 +4,9 @@ Every public function defined in the file (not imported into it) is one tool: it
 description, and a parameter schema read from its signature and type hints (``str``, ``int``, ``float``, ``bool``,
 ``list``, ``dict``, ``Optional``/``X | None``, ``Literal``). Defaults make a parameter optional. The result is
 ``str(return value)`` (JSON for lists and dicts).
+
+The file is imported and its functions run in a child process (:mod:`chatbot.tools.function_process`), so a call
+that never returns can be stopped: the chatbot process itself never imports the file.
 """
 
 from __future__ import annotations
@@ -76,7 +79,8 @@ def function_spec(fn: Callable[..., Any], source: str) -> ToolSpec:
     return ToolSpec(fn.__name__, description or f"the function {fn.__name__}", schema, source)
 
 
-def _as_text(value: Any) -> str:
+def as_text(value: Any) -> str:
+    """A function's return value as the tool result: a string as it is, anything else as JSON (else ``str``)."""
     if isinstance(value, str):
         return value
     try:
@@ -86,7 +90,9 @@ def _as_text(value: Any) -> str:
 
 
 class FunctionTool(Tool):
-    """A Python function as a tool. A call that outlives the timeout is abandoned (its thread is left to finish)."""
+    """A Python function of this process as a tool (the library's way; ``--functions`` runs its file in a child
+    process instead, see :mod:`chatbot.tools.function_process`). A call that outlives the timeout is abandoned: its
+    thread is left to finish, and a function that holds the GIL (a runaway regex) cannot be stopped at all."""
 
     def __init__(self, fn: Callable[..., Any], source: str) -> None:
         self.fn = fn
@@ -109,11 +115,15 @@ class FunctionTool(Tool):
             raise ToolFailed(f"{self.spec.name} did not finish within {timeout:g} seconds")
         if "error" in outcome:
             raise outcome["error"]
-        return _as_text(outcome.get("value"))
+        return as_text(outcome.get("value"))
 
 
-def load_functions(path: str) -> list[Tool]:
-    """The tools of the file at ``path``. Raises ToolSourceError when it cannot be loaded or defines none."""
+def import_functions(path: str) -> dict[str, Callable[..., Any]]:
+    """Import the file at ``path`` (in the calling process) and return its public functions by name.
+
+    Raises ToolSourceError when it cannot be loaded or defines none. :mod:`chatbot.tools.function_worker` calls this
+    in the child process that runs the tools; the chatbot process itself never imports the file.
+    """
     file = Path(path)
     if not file.is_file():
         raise ToolSourceError(f"--functions {path}: no such file")
@@ -128,11 +138,24 @@ def load_functions(path: str) -> list[Tool]:
     except (Exception, SystemExit) as exc:  # the user's file (it may even exit): say what went wrong, no traceback
         sys.modules.pop(module_name, None)
         raise ToolSourceError(f"--functions {path} failed to load: {type(exc).__name__}: {exc}") from None
-    tools: list[Tool] = [
-        FunctionTool(fn, str(path))
+    functions: dict[str, Callable[..., Any]] = {
+        name: fn
         for name, fn in vars(module).items()
         if inspect.isfunction(fn) and not name.startswith("_") and fn.__module__ == module_name
-    ]
-    if not tools:
+    }
+    if not functions:
         raise ToolSourceError(f"--functions {path} defines no public functions")
-    return tools
+    return functions
+
+
+def load_functions(path: str) -> list[Tool]:
+    """The tools of the file at ``path``, run in one child process of their own (started here, once).
+
+    Raises ToolSourceError when the file cannot be loaded or defines none (the child reports its import error).
+    """
+    from chatbot.tools.function_process import FunctionProcess, ProcessTool
+
+    if not Path(path).is_file():
+        raise ToolSourceError(f"--functions {path}: no such file")
+    process = FunctionProcess(path)
+    return [ProcessTool(process, spec) for spec in process.start()]

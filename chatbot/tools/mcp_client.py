@@ -12,9 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import shlex
+import sys
 import tempfile
 import threading
+from collections.abc import AsyncIterator
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import AsyncExitStack
@@ -23,8 +26,13 @@ from typing import Any
 from chatbot.errors import ToolFailed, ToolSourceError
 from chatbot.tools.base import Tool, ToolSpec
 
-#: seconds to start a server, initialize the session and list its tools
+#: seconds to start a server, initialize the session and list its tools (at most; --tool-timeout when shorter)
 CONNECT_TIMEOUT = 20.0
+#: seconds the closing may take in all, for every server at once (the SDK closes a stdio server's stdin, waits 2 s,
+#: then SIGTERMs its process group, waits 2 s, then SIGKILLs it)
+CLOSE_TIMEOUT = 10.0
+# the loggers the SDK writes to (its client session logs under the bare name "client")
+_SDK_LOGGERS = ("mcp", "mcp_types", "client")
 
 
 def is_http(server: str) -> bool:
@@ -54,6 +62,27 @@ def result_text(content: list[Any], structured: Any) -> str:
     return "\n".join(parts)
 
 
+@contextlib.asynccontextmanager
+async def _deadline(seconds: float) -> AsyncIterator[None]:
+    """``asyncio.timeout`` (Python 3.11+), or the same by hand on 3.10: cancel this task at the deadline and raise
+    TimeoutError. The block runs in this task, as the SDK's contexts entered in it require."""
+    if sys.version_info >= (3, 11):
+        async with asyncio.timeout(seconds):
+            yield
+        return
+    task, fired = asyncio.current_task(), []  # pragma: no cover - Python 3.10
+    assert task is not None
+    handle = asyncio.get_running_loop().call_later(seconds, lambda: (fired.append(True), task.cancel()))
+    try:
+        yield
+    except asyncio.CancelledError:
+        if fired:
+            raise TimeoutError from None
+        raise
+    finally:
+        handle.cancel()
+
+
 class McpServer:
     """One server: its connection task on the hub's loop, its tools, whether it is still alive."""
 
@@ -63,6 +92,8 @@ class McpServer:
         self.alive = False
         self.error = ""  # why it is not alive
         self.session: Any = None
+        self.task: asyncio.Task[None] | None = None  # the connection task
+        self.connecting = False  # still starting: cancelled at close (once closing, it is never interrupted)
         self._stop: asyncio.Event | None = None
         # closed with the process; the server's own log goes here so it cannot scribble over the terminal UI
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
@@ -77,24 +108,36 @@ class McpServer:
         argv = shlex.split(self.address)
         if not argv:
             raise ToolSourceError("--mcp needs a URL or a command line")
-        return stdio_client(StdioServerParameters(command=argv[0], args=argv[1:]), errlog=self._stderr)
+        # bytes that are not UTF-8 make a junk line (skipped), not a dead connection
+        params = StdioServerParameters(command=argv[0], args=argv[1:], encoding_error_handler="replace")
+        return stdio_client(params, errlog=self._stderr)
 
-    async def run(self, ready: Future[list[Any]]) -> None:
-        """Connect, list the tools (handed to ``ready``), then hold the session open until stopped."""
+    async def run(self, ready: Future[list[Any]], timeout: float) -> None:
+        """Connect within ``timeout`` seconds, list the tools (handed to ``ready``), then hold the session open until
+        stopped. However it ends, leaving the transport stops a stdio server's whole process group (the SDK starts it
+        in a session of its own and kills that on the way out)."""
         from mcp.client.session import ClientSession
 
         self._stop = asyncio.Event()
+        self.task = asyncio.current_task()
         try:
             async with AsyncExitStack() as stack:
-                read, write = await stack.enter_async_context(self._transport())
-                self.session = await stack.enter_async_context(ClientSession(read, write))
-                await self.session.initialize()
-                listed = await self.session.list_tools()
+                self.connecting = True
+                try:
+                    async with _deadline(timeout):  # a server that never answers initialize is given up
+                        read, write = await stack.enter_async_context(self._transport())
+                        self.session = await stack.enter_async_context(ClientSession(read, write))
+                        await self.session.initialize()
+                        listed = await self.session.list_tools()
+                finally:
+                    self.connecting = False
                 self.alive = True
                 ready.set_result(list(listed.tools))
                 await self._stop.wait()
         except BaseException as exc:  # the SDK raises exception groups; all mean the same: this server is gone
-            self.error = describe_error(exc) + self._stderr_tail()
+            why = describe_error(exc)
+            late = why == "TimeoutError" and not self.alive  # (asyncio.timeout's, possibly in an exception group)
+            self.error = (f"no answer within {timeout:g} seconds" if late else why) + self._stderr_tail()
             if not ready.done():
                 ready.set_exception(ToolSourceError(self.error))
             if isinstance(exc, asyncio.CancelledError):
@@ -155,14 +198,29 @@ class McpTool(Tool):
         return self.server.hub.submit(self.server.call(self.spec.name, arguments, timeout), timeout + 5, self)
 
 
+def silence_sdk_logging() -> None:
+    """Keep the SDK's own log (a traceback for every junk line a server writes) off the chat.
+
+    What goes wrong reaches the user as one ``chatbot:`` warning per server, from this module; the SDK logs under
+    ``mcp.*`` and, for its client session, under ``client``.
+    """
+    for name in _SDK_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [logging.NullHandler()]
+        logger.propagate = False
+
+
 class McpHub:
     """The background event-loop thread and every MCP server connected through it."""
 
-    def __init__(self) -> None:
+    def __init__(self, connect_timeout: float = CONNECT_TIMEOUT) -> None:
+        """``connect_timeout``: seconds each server gets to start, answer ``initialize`` and list its tools."""
+        self.connect_timeout = connect_timeout
         try:
             import mcp  # noqa: F401 - fail early with an install hint
         except ImportError:
             raise ToolSourceError("--mcp needs the mcp SDK: pip install 'chatbot[mcp]'") from None
+        silence_sdk_logging()
         self.loop = asyncio.new_event_loop()
         self.servers: list[McpServer] = []
         self._thread = threading.Thread(target=self.loop.run_forever, name="chatbot-mcp", daemon=True)
@@ -173,12 +231,12 @@ class McpHub:
         server = McpServer(self, address)
         self.servers.append(server)
         ready: Future[list[Any]] = Future()
-        asyncio.run_coroutine_threadsafe(server.run(ready), self.loop)
+        running = asyncio.run_coroutine_threadsafe(server.run(ready, self.connect_timeout), self.loop)
         try:
-            listed = ready.result(CONNECT_TIMEOUT)
-        except FutureTimeout:
-            server.error = f"no answer within {CONNECT_TIMEOUT:g} seconds"
-            self.loop.call_soon_threadsafe(server.stop)
+            listed = ready.result(self.connect_timeout + CLOSE_TIMEOUT)  # the task gives up first, and says why
+        except FutureTimeout:  # the loop itself is stuck
+            running.cancel()
+            server.error = f"no answer within {self.connect_timeout:g} seconds"
             raise ToolSourceError(f"MCP server {address} could not be reached: {server.error}") from None
         except ToolSourceError as exc:
             raise ToolSourceError(f"MCP server {address} could not be reached: {exc.message}") from None
@@ -209,16 +267,23 @@ class McpHub:
             raise ToolFailed(f"MCP server {server.address} stopped ({server.error}); its tools are gone") from None
 
     def close(self) -> None:
-        """Close every session (stdio servers end with it) and stop the loop thread."""
+        """Close every session, then stop the loop thread. A server that does not end is killed with its process
+        group: on every way out (an answer, an error, Ctrl-C, SIGTERM), no stdio server outlives chatbot."""
         for server in self.servers:
             self.loop.call_soon_threadsafe(server.stop)
         pending = asyncio.run_coroutine_threadsafe(self._drain(), self.loop)
         with contextlib.suppress(Exception):  # closing is best effort: the process is ending anyway
-            pending.result(5)
+            pending.result(CLOSE_TIMEOUT + 1)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(5)
 
     async def _drain(self) -> None:
-        tasks = [t for t in asyncio.all_tasks(self.loop) if t is not asyncio.current_task()]
+        """Wait for the connection tasks to end. One still connecting (a server that has not answered
+        ``initialize``) is cancelled: leaving its transport kills the server's process group. One already closing is
+        never cancelled, which could cut the SDK's kill escalation short."""
+        tasks = [s.task for s in self.servers if s.task is not None and not s.task.done()]
+        for server in self.servers:
+            if server.connecting and server.task is not None:
+                server.task.cancel()
         if tasks:
-            await asyncio.wait(tasks, timeout=4)
+            await asyncio.wait(tasks, timeout=CLOSE_TIMEOUT)

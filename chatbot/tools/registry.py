@@ -20,6 +20,10 @@ from chatbot.tools.schema import check_arguments
 DEFAULT_TIMEOUT = 60.0
 #: a result longer than this many characters is cut before it is stored or sent (about 4,000 tokens)
 MAX_RESULT_CHARS = 16_000
+#: the tool definitions may take at most this share of the input budget; the rest is for the conversation
+TOOLS_SHARE = 0.5
+#: tools named in the notice about tools left out (the rest are counted)
+NAMED_LEFT_OUT = 5
 
 
 def cut_result(text: str, limit: int = MAX_RESULT_CHARS) -> tuple[str, bool]:
@@ -37,6 +41,9 @@ class Registry:
         self._tools: dict[str, Tool] = {}
         self.warnings: list[str] = []
         self._reported_gone: set[str] = set()
+        self._reported_left_out: frozenset[str] = frozenset()
+        # tokens of each tool's definition, per counter (kept with it, so its id cannot be reused)
+        self._sizes: dict[int, tuple[TokenCounter, dict[str, int]]] = {}
         self.add(tools)
 
     def add(self, tools: Iterable[Tool]) -> None:
@@ -54,14 +61,58 @@ class Registry:
         """The tools that can run now, in the order they were added."""
         return [t.spec for t in self._tools.values() if t.available]
 
-    def openai_tools(self) -> list[dict[str, Any]]:
-        """The ``tools`` request parameter (empty when there are none)."""
-        return [spec.to_openai() for spec in self.specs()]
+    def openai_tools(self, counter: TokenCounter | None = None, budget: int | None = None) -> list[dict[str, Any]]:
+        """The ``tools`` request parameter (empty when there are none): with ``counter`` and ``budget`` (input
+        tokens), only the tools that fit (:meth:`fitting`)."""
+        specs = self.specs() if counter is None or budget is None else self.fitting(counter, budget)[0]
+        return [spec.to_openai() for spec in specs]
 
-    def definition_tokens(self, counter: TokenCounter) -> int:
-        """Tokens the ``tools`` parameter adds to every request (0 without tools)."""
-        tools = self.openai_tools()
-        return counter.count(json.dumps(tools)) if tools else 0
+    def definition_tokens(self, counter: TokenCounter, budget: int | None = None) -> int:
+        """Tokens (uncorrected) the ``tools`` parameter adds to every request, as the model's chat template writes
+        them into the prompt (0 without tools); with ``budget``, of the tools that fit (:meth:`fitting`)."""
+        tools = self.openai_tools(counter, budget)
+        return counter.count_tools(tools) if tools else 0
+
+    def fitting(self, counter: TokenCounter, budget: int) -> tuple[list[ToolSpec], list[ToolSpec]]:
+        """The tools offered within an input ``budget``, and those left out.
+
+        The definitions may take at most :data:`TOOLS_SHARE` of the budget (a server can list 3,000 tools, or one
+        with a 1 MB description): beyond that the largest are left out first, so the most tools stay offered.
+        """
+        specs = self.specs()
+        _counter, sizes = self._sizes.setdefault(id(counter), (counter, {}))
+        for spec in specs:
+            if spec.name not in sizes:
+                sizes[spec.name] = counter.count(json.dumps(spec.to_openai()))
+        total, limit = sum(sizes[s.name] for s in specs), int(budget * TOOLS_SHARE)
+        left_out: set[str] = set()
+        # largest first; between equals, the one added last
+        for spec in sorted(reversed(specs), key=lambda s: sizes[s.name], reverse=True):
+            if total <= limit:
+                break
+            left_out.add(spec.name)
+            total -= sizes[spec.name]
+        return [s for s in specs if s.name not in left_out], [s for s in specs if s.name in left_out]
+
+    def left_out_notice(self, counter: TokenCounter, budget: int) -> str:
+        """What to tell the user when tools are left out (:meth:`fitting`); empty when the same were told before."""
+        _offered, left_out = self.fitting(counter, budget)
+        names = frozenset(s.name for s in left_out)
+        if not names or names == self._reported_left_out:
+            return ""
+        self._reported_left_out = names
+        shown = ", ".join(s.name for s in left_out[:NAMED_LEFT_OUT])
+        more = f" and {len(left_out) - NAMED_LEFT_OUT} more" if len(left_out) > NAMED_LEFT_OUT else ""
+        count = f"{len(left_out)} tool{'s' if len(left_out) > 1 else ''}"
+        return (
+            f"{count} left out, the largest first: their definitions do not fit in half the input budget "
+            f"(--max-input-tokens {budget}): {shown}{more}"
+        )
+
+    def close(self) -> None:
+        """Release every tool (the worker processes of ``--functions`` files end)."""
+        for tool in self._tools.values():
+            tool.close()
 
     def gone(self) -> list[str]:
         """Sources whose tools stopped being available since the last call (each is reported once)."""

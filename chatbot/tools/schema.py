@@ -1,58 +1,67 @@
-"""A small JSON Schema check for tool arguments: enough to tell a model what it got wrong.
+"""Tool arguments checked against the tool's JSON Schema, with ``jsonschema`` (any draft a schema names, 2020-12
+when it names none), and told back to the model in one line it can act on.
 
-It checks the object shape, required properties, unknown properties (when the schema forbids them) and the
-``type``/``enum`` of each property. It is not a full validator; a tool's own checks (an MCP server validates too)
-still apply.
+A schema that is itself invalid (a server's mistake) does not stop the call: it is not checked here, and the tool's
+own checks (an MCP server validates too) still apply.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-_TYPES: dict[str, tuple[type, ...]] = {
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "array": (list,),
-    "object": (dict,),
-    "null": (type(None),),
-}
+from jsonschema import exceptions, validators
+from jsonschema.protocols import Validator
+
+#: at most this many problems are named in one message
+MAX_PROBLEMS = 5
 
 
-def _fits(value: Any, kind: str) -> bool:
-    if kind in ("integer", "number") and isinstance(value, bool):
-        return False  # JSON true is not a number, though Python's bool is an int
-    return isinstance(value, _TYPES.get(kind, (object,)))
+def _validator(schema: dict[str, Any]) -> Validator | None:
+    cls = validators.validator_for(schema, default=validators.Draft202012Validator)
+    try:
+        cls.check_schema(schema)
+    except exceptions.SchemaError:
+        return None
+    return cls(schema)
 
 
-def _type_problem(name: str, value: Any, schema: dict[str, Any]) -> str | None:
-    kinds = schema.get("type")
-    if kinds is None and "anyOf" in schema:
-        kinds = [s.get("type") for s in schema["anyOf"] if isinstance(s, dict) and s.get("type")]
-    if isinstance(kinds, str):
-        kinds = [kinds]
-    if kinds and not any(_fits(value, k) for k in kinds):
-        return f"{name!r} should be {' or '.join(kinds)}, not {type(value).__name__} {value!r:.40}"
-    enum = schema.get("enum")
-    if isinstance(enum, list) and value not in enum:
-        return f"{name!r} must be one of {enum}"
-    return None
+def _where(error: exceptions.ValidationError) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
+
+
+def _describe(error: exceptions.ValidationError, schema: dict[str, Any]) -> str:
+    """One problem in words a model reads: the argument's name first."""
+    where = _where(error)
+    if error.validator == "required" and not where:
+        missing = [n for n in error.validator_value if isinstance(error.instance, dict) and n not in error.instance]
+        plural = "s" if len(missing) > 1 else ""
+        return f"missing required argument{plural} {', '.join(repr(n) for n in missing)}"
+    if error.validator == "additionalProperties" and not where and isinstance(error.instance, dict):
+        known = list((schema.get("properties") or {}).keys())
+        unknown = [k for k in error.instance if k not in known]
+        names = ", ".join(repr(k) for k in unknown)
+        return f"unknown argument {names} (known: {', '.join(known) or 'none'})"
+    if error.validator == "type" and where:
+        kinds = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        value = error.instance
+        return f"{where!r} should be {' or '.join(map(str, kinds))}, not {_json_type(value)} {value!r:.40}"
+    return f"{where!r}: {error.message}" if where else str(error.message)
+
+
+def _json_type(value: Any) -> str:
+    names = {bool: "bool", int: "int", float: "float", str: "str", list: "list", dict: "dict", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
 
 
 def check_arguments(arguments: Any, schema: dict[str, Any]) -> list[str]:
     """What is wrong with ``arguments`` under ``schema`` (an object schema); empty when they fit."""
     if not isinstance(arguments, dict):
-        return [f"the arguments must be a JSON object, not {type(arguments).__name__}"]
-    properties = schema.get("properties") or {}
-    problems = [f"missing required argument {name!r}" for name in schema.get("required") or [] if name not in arguments]
-    for name, value in arguments.items():
-        if name not in properties:
-            if schema.get("additionalProperties") is False or properties:
-                problems.append(f"unknown argument {name!r} (known: {', '.join(properties) or 'none'})")
-            continue
-        if isinstance(properties[name], dict):
-            problem = _type_problem(name, value, properties[name])
-            if problem:
-                problems.append(problem)
+        return [f"the arguments must be a JSON object, not {_json_type(arguments)}"]
+    validator = _validator(schema) if isinstance(schema, dict) else None
+    if validator is None:
+        return []
+    errors = sorted(validator.iter_errors(arguments), key=lambda e: (list(e.absolute_path), str(e.message)))
+    problems = list(dict.fromkeys(_describe(e, schema) for e in errors))  # (two missing names: one line)
+    if len(problems) > MAX_PROBLEMS:
+        problems[MAX_PROBLEMS:] = [f"and {len(problems) - MAX_PROBLEMS} more"]
     return problems

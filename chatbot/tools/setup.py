@@ -28,7 +28,8 @@ class Toolbox:
         self.hub = hub
 
     def close(self) -> None:
-        """Close every MCP session (stdio servers exit)."""
+        """Stop the functions' worker processes and close every MCP session (stdio servers exit)."""
+        self.registry.close()
         if self.hub is not None:
             self.hub.close()
             self.hub = None
@@ -57,24 +58,29 @@ def open_tools(servers: Sequence[str], files: Sequence[str], *, timeout: float, 
     """Load ``files`` and connect to ``servers``; problems with servers land in ``registry.warnings``.
 
     A file that does not load is an error when the user named it now (``strict``), a warning when it was remembered
-    (the chat goes on without it).
+    (the chat goes on without it). A server gets ``timeout`` seconds (at most ``CONNECT_TIMEOUT``) to start and list
+    its tools. Whatever stops this half-way (a file that does not load, Ctrl-C, SIGTERM) stops what was already
+    started.
     """
-    registry = Registry(timeout=timeout)
-    for path in files:
-        try:
-            registry.add(load_functions(path))
-        except ToolSourceError as exc:
-            if strict:
-                raise
-            registry.warnings.append(f"{exc.message}; its tools are not available")
-    hub = None
-    if servers:
-        from chatbot.tools.mcp_client import McpHub  # the mcp SDK loads only when a server is named
-
-        hub = McpHub()
-        for server in servers:
+    toolbox = Toolbox(Registry(timeout=timeout), None)
+    try:
+        for path in files:
             try:
-                registry.add(hub.connect(server))
+                toolbox.registry.add(load_functions(path))
             except ToolSourceError as exc:
-                registry.warnings.append(f"{exc.message}; its tools are not available")
-    return Toolbox(registry, hub)
+                if strict:
+                    raise
+                toolbox.registry.warnings.append(f"{exc.message}; its tools are not available")
+        if servers:
+            from chatbot.tools.mcp_client import CONNECT_TIMEOUT, McpHub  # the SDK loads only when a server is named
+
+            toolbox.hub = McpHub(connect_timeout=min(timeout, CONNECT_TIMEOUT))
+            for server in servers:
+                try:
+                    toolbox.registry.add(toolbox.hub.connect(server))
+                except ToolSourceError as exc:
+                    toolbox.registry.warnings.append(f"{exc.message}; its tools are not available")
+    except BaseException:
+        toolbox.close()
+        raise
+    return toolbox

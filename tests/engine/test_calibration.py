@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from chatbot.engine.calibration import FIRST_MARGIN, MAX_MARGIN, MIN_MARGIN, WINDOW, Calibration, check_stored
-from chatbot.engine.tokens import OPENAI_FORMAT, TokenCounter
+from chatbot.engine.calibration import (
+    FIRST_MARGIN,
+    MAX_MARGIN,
+    MIN_MARGIN,
+    SMALL_TOKENS,
+    WINDOW,
+    Calibration,
+    check_stored,
+)
+from chatbot.engine.tokens import LLAMA31_FORMAT, OPENAI_FORMAT, TokenCounter
 
 
 def test_nothing_learned_means_no_correction():
@@ -66,6 +76,26 @@ def test_tiny_requests_and_absurd_ratios_teach_nothing():
     assert not calibration.learn(1000, 200)  # ratio 0.2
     assert not calibration.learn(1000, 0)  # the provider reported nothing
     assert calibration.turns == 0 and calibration.factor == 1.0
+
+
+def test_a_small_request_may_raise_the_count_but_never_lower_it():
+    """A greeting's request is mostly chat format: a format that is not the server's (20 tokens of preamble assumed
+    and not sent) made it teach 0.72, and the next, larger request went 14% under the server's count."""
+    calibration = Calibration()
+    assert not calibration.learn(SMALL_TOKENS - 1, SMALL_TOKENS - 100)  # would lower: a small request cannot
+    assert calibration.learn(SMALL_TOKENS - 1, SMALL_TOKENS + 50)  # raising is safe: the estimate errs high
+    assert calibration.learn(SMALL_TOKENS, SMALL_TOKENS - 40)  # a request of SMALL_TOKENS may lower it
+    assert calibration.turns == 2
+
+
+def test_the_formats_fixed_tokens_are_left_out_of_the_ratio_and_the_correction():
+    counter = TokenCounter(LLAMA31_FORMAT)  # 25 tokens a request, whatever it holds
+    fixed = LLAMA31_FORMAT.per_request
+    counter.calibrate(1000 + fixed, 900 + fixed)
+    assert counter.calibration.correction == pytest.approx(0.9)  # the rate of the messages' own tokens
+    assert counter.total(1000) == fixed + math.ceil(1000 * counter.correction)
+    # a greeting (68 by our count, 47 by a server without the 20-token date preamble) teaches nothing at all
+    assert not TokenCounter(LLAMA31_FORMAT).calibration.learn(68, 47, fixed)
 
 
 def test_counter_total_follows_its_calibration():

@@ -19,7 +19,7 @@ def test_ratios_are_sane_up_to_three_either_way_inclusive():
     assert not sane_ratio(True) and not sane_ratio("1.0")
     cal = Calibration()
     assert cal.learn(100, 300) and not cal.learn(100, 301)
-    assert cal.learn(300, 100) and cal.ratios == [3.0, 1 / 3]  # rounding would fall under the bound: kept on it
+    assert cal.learn(3000, 1000) and cal.ratios == [3.0, 1 / 3]  # rounding would fall under the bound: kept on it
 
 
 def test_a_stored_turn_count_of_zero_is_valid_and_below_zero_is_not():

@@ -7,12 +7,14 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from chatbot.engine.memory import MemoryConfig
 from tests.support.cli import chatbot_env, openai_flags, run_chatbot
 from tests.support.hostile_server import DONE, Answer, HostileServer, chunk, reply
+from tests.support.stores import admin
 
 NO_RETRY = {"OPENAI_MAX_RETRIES": "0"}
 
@@ -88,6 +90,21 @@ def test_a_failed_partial_line_is_ended_and_marked_before_the_retry(tmp_path):
     assert "partial-from-failed-attempt RETRIED-OK" not in result.stdout
     lines = result.stdout.splitlines()
     assert lines[0] == "partial-from-failed-attempt" and "not stored" in lines[1] and lines[-1] == "RETRIED-OK"
+
+
+def test_a_reply_the_store_refused_is_marked_with_where_it_was_kept_not_as_lost(tmp_path, pg_url):
+    flags = ("--provider", "echo", "--store", pg_url, "--session", "s1")
+    env = {"CHATBOT_ECHO_DELAY": "0", "CHATBOT_RESCUE_DIR": str(tmp_path / "rescue")}
+    assert run_chatbot(*flags, "-p", "first", cwd=tmp_path, env=env).returncode == 0
+    with admin(pg_url) as conn:  # the database refuses every further turn (a quota, as a full disk would)
+        conn.execute("ALTER TABLE chatbot_turns ADD CONSTRAINT quota CHECK (n <= 1)")
+    result = run_chatbot(*flags, stdin="second\n", cwd=tmp_path, env=env)
+    assert result.returncode == 3 and "quota" in result.stderr
+    assert "not stored" not in result.stdout
+    mark = result.stdout.splitlines()[-1]
+    assert mark.startswith("[not saved in the session store: this reply was kept in ")
+    kept = Path(mark.split(" was kept in ", 1)[1].removesuffix("]"))
+    assert kept.parent == tmp_path / "rescue" and "second" in kept.read_text()
 
 
 @pytest.mark.parametrize("flag", ["-p", "--system", "--model"])

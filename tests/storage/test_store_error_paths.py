@@ -134,27 +134,27 @@ def test_a_postgres_store_without_psycopg_is_a_config_error(monkeypatch):
         open_store("postgresql://localhost/x")
 
 
-def test_import_refuses_what_it_cannot_read_and_a_source_that_is_no_directory(tmp_path, monkeypatch):
+def test_import_refuses_what_it_cannot_read_and_a_source_that_is_neither_folder_nor_file(tmp_path, monkeypatch):
     source = tmp_path / "src"
     source.mkdir()
     (source / "bad name!.json").write_text("{}")
     (source / "ok.json").write_text("{}")
     store = JsonStore(tmp_path / "dst")
-    real = Path.read_bytes
+    real = files.read_regular
 
-    def read_bytes(self):
-        if self.name == "ok.json":
+    def read_regular(path, limit=None):
+        if path.name == "ok.json":
             raise OSError(errno.EIO, "Input/output error")
-        return real(self)
+        return real(path, limit)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(files, "read_regular", read_regular)
     report = import_sessions(source, store)
     assert report.refused == [
         "bad name!.json: the file name is not a session id",
         "ok.json: cannot read it: Input/output error",
     ]
-    with pytest.raises(UsageError, match="is not a directory"):
-        import_sessions(source / "ok.json", store)
+    with pytest.raises(UsageError, match="is not a directory or a session file"):
+        import_sessions(source / "missing.json", store)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a directory to another user")

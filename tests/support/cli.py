@@ -109,7 +109,7 @@ def assert_clean(result: subprocess.CompletedProcess[str]) -> None:
 def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
     """The single ``chatbot: ...`` error line of a failed run (asserts there is exactly one and no traceback)."""
     assert "Traceback" not in result.stderr, result.stderr
-    notices = ("chatbot: session ", "chatbot: warning: ", "chatbot: sending your ")  # context, retries: not errors
+    notices = ("chatbot: session ", "chatbot: warning: ", "chatbot: sending ", "chatbot: using ")  # not errors
     lines = [s for s in result.stderr.splitlines() if s.startswith("chatbot: ") and not s.startswith(notices)]
     assert len(lines) == 1, result.stderr
     return lines[0]

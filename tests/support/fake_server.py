@@ -2,7 +2,8 @@
 
 Serves ``POST .../chat/completions`` (streamed as real SSE, or not) and ``GET .../models`` on 127.0.0.1; any path
 prefix works, so both the openai SDK (``/v1/...``) and the groq SDK (``/openai/v1/...``) can use it. It records every
-request body so tests can check what was sent, and notices when a client hangs up mid-stream.
+request body so tests can check what was sent (and each request's target and Authorization header: as the HTTP
+proxy of a client it sees absolute URLs, and still answers), and notices when a client hangs up mid-stream.
 
 In tests::
 
@@ -118,18 +119,15 @@ class FakeConfig:
     # a text reply; {"content": str, "tool_calls": [[id, name, arguments], ...]} a reply that calls tools (streamed
     # tool calls interleave and their arguments arrive in pieces). Error modes apply once these run out.
     replies: list[str | dict[str, Any]] = field(default_factory=list)
-    # how ``prompt_tokens`` is counted from the request's messages: e.g. a real template and tokenizer from
-    # tests.support.chat_templates (default: words plus 3 a message)
-    prompt_tokens: Callable[[list[dict[str, Any]]], int] | None = None
+    # how ``prompt_tokens`` is counted from the request's messages (and its ``tools``, passed as a second argument
+    # when the request offers any): e.g. a real template and tokenizer from tests.support.chat_templates (default:
+    # words plus 3 a message, plus the words of the tool definitions)
+    prompt_tokens: Callable[..., int] | None = None
     models: list[str] | None = None  # what GET /models lists (None: just ``model``)
     reject: tuple[str, ...] = ()  # request fields answered with a 400 naming them, as servers do for unknown options
     cached_tokens: int | None = None  # reported as usage.prompt_tokens_details.cached_tokens (capped at the prompt)
     whole_reply: str | None = None  # the reply to non-streamed requests (summaries); None: ``reply``
     whole_delay: float = 0.0  # seconds before answering a non-streamed request (a slow summary model)
-    # the model's context window: a request whose prompt_tokens (with max_tokens, where the server counts the reply
-    # in, as vLLM and OpenAI do) are over it is answered 400 with the server's own context-length error
-    context: int | None = None
-    context_wording: str = "vllm"  # a key of CONTEXT_ERRORS
     # models this server does not have: a request naming one is answered 404 ``model_not_found``, as OpenAI answers
     # (e.g. a --summary-model that is gone, while the chat model works)
     missing_models: tuple[str, ...] = ()
@@ -137,6 +135,10 @@ class FakeConfig:
     # ``x_groq.usage`` of the finishing chunk, never as a ``usage`` chunk; "" (default): a lenient OpenAI-compatible
     # server, OpenAI's usage chunk when include_usage asks for it
     flavour: str = ""
+    # the model's context window: a request whose prompt_tokens (with max_tokens, where the server counts the reply
+    # in, as vLLM and OpenAI do) are over it is answered 400 with the server's own context-length error
+    context: int | None = None
+    context_wording: str = "vllm"  # a key of CONTEXT_ERRORS
     # tool name -> JSON arguments: a request that offers the tool and ends with the user's message gets a reply
     # calling it (then, with the result in, the text reply). Scripted replies go first.
     calls_tool: dict[str, str] = field(default_factory=dict)
@@ -188,6 +190,9 @@ class Record:
     paths: list[str] = field(default_factory=list)  # the path of each chat request (the SDK's route)
     disconnects: int = 0  # streams the client closed before the end
     replies_sent: int = 0  # scripted replies used (the index of the next one)
+    #: every request's target as it arrived (a proxy sees absolute URLs) and its Authorization header ("" if none)
+    targets: list[str] = field(default_factory=list)
+    authorizations: list[str] = field(default_factory=list)
     context_errors: int = 0  # requests answered with a context-length error (``FakeConfig.context``)
 
     def last_request(self) -> dict[str, Any] | None:
@@ -237,7 +242,12 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _note(self) -> None:
+        self.server.record.targets.append(self.path)
+        self.server.record.authorizations.append(self.headers.get("Authorization") or "")
+
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        self._note()
         if self.path.rstrip("/").endswith("/models"):
             cfg = self.server.config
             names = [cfg.model] if cfg.models is None else cfg.models
@@ -246,6 +256,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(404, {"error": {"message": f"no route {self.path}"}})
 
     def do_POST(self) -> None:  # noqa: N802
+        self._note()
         length = int(self.headers.get("Content-Length") or 0)
         try:
             body = json.loads(self.rfile.read(length) or b"{}")
@@ -560,9 +571,9 @@ def main(argv: list[str] | None = None) -> None:
         cached_tokens=args.cached_tokens,
         whole_reply=args.whole_reply,
         whole_delay=args.whole_delay,
+        flavour=args.flavour,
         context=args.context,
         context_wording=args.context_wording,
-        flavour=args.flavour,
     )
     print(f"listening on {server.base_url}", flush=True)
     try:

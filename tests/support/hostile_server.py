@@ -3,7 +3,7 @@
 Where :mod:`tests.support.fake_server` behaves like a well-made OpenAI-compatible server, this one misbehaves on
 purpose: SSE that ends without ``[DONE]``, chunks that are JSON but not objects, an HTML page with status 200,
 a connection dropped mid-stream, a server that never answers, ``Retry-After`` in the far future. Each request takes
-the next :class:`Answer` of the script (the last one repeats)::
+the next :class:`Answer` of the script (the last one repeats); ``GET /models`` takes one as well::
 
     with HostileServer(Answer(events=[chunk("hi"), b"data: [1,2,3]\\n\\n"])) as server:
         ...  # --provider openai --base-url server.base_url
@@ -67,6 +67,12 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
         self.server.requests.append(json.loads(raw or b"{}"))
+        self._answer()
+
+    def do_GET(self) -> None:  # noqa: N802 - ``GET /models`` (--list-models, /models) takes the next answer too
+        self._answer()
+
+    def _answer(self) -> None:
         answer = self.server.next_answer()
         if answer.hang:
             time.sleep(answer.hang)

@@ -1,9 +1,14 @@
-"""A TCP proxy in front of the test PostgreSQL that can lose the answer to a COMMIT.
+"""A TCP proxy in front of the test PostgreSQL that can lose the answer to a COMMIT, or freeze like a partition.
 
 The worst moment for a network cut: the server has committed a save, the client never hears so. ``lose_next_commit``
 arms the proxy: it forwards the next ``COMMIT`` to the server, waits for the server's answer (the commit is done),
 then closes both sides without passing the answer on, and waits until the server's backend of that connection is gone
 (so its advisory locks are free again, as after any cut). Everything else is passed on byte for byte.
+
+``freeze_on(marker)`` is a network partition: once the client sends bytes holding ``marker`` (a statement's text),
+nothing more passes, either way, on any connection, old or new; every socket stays open and silent, as behind a dead
+router. On loopback the proxy's own kernel acknowledges every packet, so TCP keepalives cannot tell: only a deadline
+of the client's own ends the wait. ``frozen`` is set at the moment it happens.
 """
 
 from __future__ import annotations
@@ -32,15 +37,23 @@ class CommitLosingProxy:
         self.url = urlunsplit(parts._replace(netloc=netloc, query=query))  # no TLS: the proxy reads the queries
         self.armed = False
         self.commits_lost = 0
+        self._freeze_marker: bytes | None = None
+        self.frozen = threading.Event()
+        self._held: list[socket.socket] = []  # the sockets of a frozen network, kept open and silent
         self._closing = False
         threading.Thread(target=self._accept, daemon=True).start()
 
     def lose_next_commit(self) -> None:
         self.armed = True
 
+    def freeze_on(self, marker: bytes) -> None:
+        self._freeze_marker = marker
+
     def close(self) -> None:
         self._closing = True
         self._listener.close()
+        for sock in self._held:
+            sock.close()
 
     def _accept(self) -> None:
         while not self._closing:
@@ -48,6 +61,9 @@ class CommitLosingProxy:
                 client, _ = self._listener.accept()
             except OSError:
                 return
+            if self.frozen.is_set():
+                self._held.append(client)  # the handshake never gets an answer
+                continue
             upstream = socket.create_connection(self.server)
             threading.Thread(target=self._pipe, args=(client, upstream), daemon=True).start()
 
@@ -60,6 +76,12 @@ class CommitLosingProxy:
                 for sock in ready:
                     data = sock.recv(65536)
                     if not data:
+                        return
+                    if self.frozen.is_set() or (
+                        sock is client and self._freeze_marker is not None and self._freeze_marker in data
+                    ):
+                        self.frozen.set()
+                        self._held += [client.dup(), upstream.dup()]  # open and silent until close()
                         return
                     if sock is client and self.armed and COMMIT in data:
                         self.armed = False

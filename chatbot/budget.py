@@ -1,0 +1,101 @@
+"""What one request may hold, and what a server's answer teaches about it.
+
+- **The budget** of a request's messages is ``--max-input-tokens``, capped by the model's context window once a
+  server has named it (less room for the reply), less what the tool definitions take: they ride beside the
+  messages, and servers count them in the prompt (:func:`message_budget`).
+- **Calibration** compares the local count with the server's ``prompt_tokens``, which include the tool definitions
+  the request offered: so the local count it is compared with includes them too (:func:`learn_from_usage`).
+- **A context-length error that names the window** ("maximum context length is 3000 tokens") is learned for the
+  model, kept in the session with its calibration, and every later request is built under it; the user is told once
+  (:func:`retry_budget`). An error that names nothing halves the request for its one retry, as before.
+"""
+
+from __future__ import annotations
+
+import math
+
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request
+from chatbot.engine.tokens import rough_count
+from chatbot.engine.turn import Message, content_text
+from chatbot.errors import ContextLengthError
+from chatbot.providers.base import Usage
+
+#: without --max-output-tokens, the share of a named context window left for the reply (at most REPLY_MOST tokens)
+REPLY_SHARE = 4
+REPLY_MOST = 4096
+
+
+def reply_room(context: int, max_output_tokens: int | None) -> int:
+    """Tokens of a ``context``-token window kept for the reply: ``--max-output-tokens`` when set, else a quarter of
+    the window (at most ``REPLY_MOST``); never more than half of it."""
+    room = max_output_tokens or min(context // REPLY_SHARE, REPLY_MOST)
+    return min(room, context // 2)
+
+
+def input_budget(max_input_tokens: int, context: int | None, max_output_tokens: int | None) -> int:
+    """What a whole request may count: ``--max-input-tokens``, or less when the server's window (``context``, None
+    when unknown) leaves less once the reply has its room."""
+    if not context:
+        return max_input_tokens
+    return min(max_input_tokens, context - reply_room(context, max_output_tokens))
+
+
+def message_budget(conv: Conversation, tool_tokens: int, max_output_tokens: int | None) -> int:
+    """The budget for a request's messages: :func:`input_budget` for the model in use, less the tool definitions
+    (``tool_tokens``, uncorrected: the calibration's correction applies to them as to the messages)."""
+    counter = conv.counter
+    whole = input_budget(conv.memory.max_input_tokens, counter.calibration.context, max_output_tokens)
+    return whole - tools_estimate(conv, tool_tokens)
+
+
+def tools_estimate(conv: Conversation, tool_tokens: int) -> int:
+    """What tool definitions of ``tool_tokens`` (uncorrected) add to a request's estimate, corrected like it."""
+    return math.ceil(tool_tokens * conv.counter.correction)
+
+
+def learn_from_usage(conv: Conversation, request: Request, usage: Usage, tool_tokens: int) -> None:
+    """Let the counter learn from a reply's ``prompt_tokens`` for ``request``, sent with tool definitions of
+    ``tool_tokens`` (0 when none were offered): the server counted them, so the local count holds them too.
+
+    ``prompt_tokens`` counts the cached prefix too (a cache discounts tokens, it does not remove them).
+    """
+    conv.counter.calibrate(request.uncorrected + tool_tokens, usage.prompt_tokens)
+
+
+def retry_budget(
+    conv: Conversation, request: Request, exc: ContextLengthError, tool_tokens: int, max_output_tokens: int | None
+) -> tuple[int | None, list[str]]:
+    """The budget for the one retry after ``request`` met a context-length error, and what to tell the user.
+
+    A window the error names is learned for the model (its calibration keeps it) and the retry is built under it,
+    said once per new window. When the error names none, or the request already fit the named window by the local
+    count (the count ran under the server's), the request is halved. None: nothing can be left out.
+    """
+    told = []
+    calibration = conv.counter.calibration
+    if exc.limit:
+        if calibration.context != exc.limit:
+            calibration.context = exc.limit
+            room = reply_room(exc.limit, max_output_tokens)
+            told.append(
+                f"the server's context is {exc.limit} tokens: requests are kept under it from now on "
+                f"({exc.limit - room} for the request, {room} for the reply)"
+            )
+        budget = message_budget(conv, tool_tokens, max_output_tokens)
+        if budget < request.tokens:
+            return budget, told
+    return conv.shrink_budget(request), told
+
+
+def summary_max_tokens(messages: list[Message], context: int | None) -> int:
+    """``max_tokens`` for a summary request: ``SUMMARY_MAX_TOKENS``, or what the model's named window leaves after
+    the request (servers such as vLLM refuse a prompt plus ``max_tokens`` over the window).
+
+    Counted roughly (it errs high) with 10 tokens a message for the chat format: this runs on the thread that writes
+    summaries ahead, where a tokenizer shared with the main thread must not be used.
+    """
+    if not context:
+        return SUMMARY_MAX_TOKENS
+    prompt = sum(rough_count(content_text(m.get("content"))) + 10 for m in messages)
+    return max(1, min(SUMMARY_MAX_TOKENS, context - prompt))

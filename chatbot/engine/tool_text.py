@@ -1,0 +1,89 @@
+"""How chat templates write a request's tool definitions into the prompt, so that they are counted as servers count
+them: a server renders the ``tools`` parameter into the prompt, and its ``prompt_tokens`` include it.
+
+- ``llama3.1``: Meta's template puts ``Environment: ipython`` in the system message and, in the first user message,
+  an instruction followed by each tool as indented JSON (``tojson(indent=4)``).
+- ``chatml``: Qwen's template appends a ``# Tools`` section to the system message: each tool as one line of JSON
+  between ``<tools>`` tags, then how to answer with a ``<tool_call>``.
+- ``harmony`` (gpt-oss) and ``typescript`` (OpenAI's own models): a TypeScript-like ``namespace functions`` in the
+  developer message, one ``type name = (_: {...}) => any;`` per tool; harmony also names the commentary channel in
+  its system message.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+Tool = dict[str, Any]
+
+_LLAMA31 = (
+    "Environment: ipython\n"
+    "Given the following functions, please respond with a JSON for a function call with its proper arguments that "
+    'best answers the given prompt.\n\nRespond in the format {"name": function name, "parameters": dictionary of '
+    "argument name and its value}.Do not use variables.\n\n"
+)
+_CHATML_HEAD = (
+    "\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with "
+    "function signatures within <tools></tools> XML tags:\n<tools>"
+)
+_CHATML_TAIL = (
+    "\n</tools>\n\nFor each function call, return a json object with function name and arguments within "
+    '<tool_call></tool_call> XML tags:\n<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n'
+    "</tool_call>"
+)
+_HARMONY_CHANNEL = "\nCalls to these tools must go to the commentary channel: 'functions'."
+
+
+def tool_text(tools: list[Tool], style: str) -> str:
+    """The text ``style``'s template adds to the prompt for ``tools`` (OpenAI ``tools`` entries); "" for none."""
+    if not tools:
+        return ""
+    if style == "llama3.1":
+        return _LLAMA31 + "".join(json.dumps(t, ensure_ascii=False, indent=4) + "\n\n" for t in tools)
+    if style == "chatml":
+        return _CHATML_HEAD + "".join("\n" + json.dumps(t, ensure_ascii=False) for t in tools) + _CHATML_TAIL
+    namespace = "# Tools\n\n## functions\n\nnamespace functions {\n\n"
+    namespace += "".join(_typescript_function(t.get("function") or {}) for t in tools) + "} // namespace functions"
+    return (_HARMONY_CHANNEL if style == "harmony" else "") + namespace
+
+
+def _typescript_function(function: Tool) -> str:
+    """One tool as harmony's ``render_tool_namespace`` writes it."""
+    out = f"// {function.get('description') or ''}\ntype {function.get('name') or ''} = "
+    parameters = function.get("parameters") or {}
+    properties = parameters.get("properties") or {}
+    if not properties:
+        return out + "() => any;\n\n"
+    required = parameters.get("required") or []
+    out += "(_: {\n"
+    for name, spec in properties.items():
+        if isinstance(spec, dict) and spec.get("description"):
+            out += f"// {spec['description']}\n"
+        out += f"{name}{'' if name in required else '?'}: {_typescript_type(spec)}"
+        if isinstance(spec, dict) and "default" in spec:
+            out += f", // default: {json.dumps(spec['default'], ensure_ascii=False)}"
+        out += ",\n"
+    return out + "}) => any;\n\n"
+
+
+def _typescript_type(spec: Any) -> str:
+    """A JSON Schema type as TypeScript (harmony's ``render_typescript_type``, for the common shapes)."""
+    if not isinstance(spec, dict):
+        return "any"
+    kind = spec.get("type")
+    if kind == "array":
+        items = spec.get("items")
+        inner = _typescript_type(items) if isinstance(items, dict) else "any"
+        return inner + "[]" if len(inner) <= 50 else "any[]"
+    if kind == "string" and spec.get("enum"):
+        return '"' + '" | "'.join(str(v) for v in spec["enum"]) + '"'
+    if kind in ("number", "integer"):
+        return "number"
+    if kind in ("string", "boolean"):
+        return str(kind)
+    if kind == "object" and spec.get("properties"):
+        required = spec.get("required") or []
+        fields = [f"{n}{'' if n in required else '?'}: {_typescript_type(s)}" for n, s in spec["properties"].items()]
+        return "{\n" + ", ".join(fields) + "}"
+    return "object" if kind == "object" else "any"

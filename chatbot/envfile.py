@@ -1,0 +1,66 @@
+"""The ``.env`` file of the working directory: it supplies provider keys, and nothing else.
+
+A ``.env`` travels with a folder (a cloned repository), so nothing in it may decide where requests go (base URLs,
+proxies, CA bundles), what runs (the config folder, tools) or where files are written (history, sessions): any such
+variable moves the key, the conversation or code execution into the hands of whoever wrote the folder. So only the
+provider key variables of :data:`~chatbot.providers.table.PROVIDERS` are read; the real environment always wins;
+``${...}`` is never expanded (a value is taken literally, and nothing else is exported); and the user is told which
+keys were taken and which lines were ignored.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import MutableMapping
+from typing import NamedTuple
+
+from chatbot.providers.table import PROVIDERS
+
+#: the only variables a .env may set: the key variable of each provider
+KEY_VARIABLES = frozenset(info.key_env for info in PROVIDERS.values() if info.key_env)
+_MAX_NAMED = 8  # ignored names listed in the notice; more are counted
+
+
+class DotEnv(NamedTuple):  # (not a dataclass: --version and --help must not pay for importing dataclasses)
+    """What ``.env`` held: the key variables taken into the environment, and every other name, ignored."""
+
+    taken: frozenset[str] = frozenset()
+    ignored: tuple[str, ...] = ()
+    problem: str = ""  # why the file could not be read at all
+
+    def notices(self) -> list[tuple[str, bool]]:
+        """Lines for the user as (text, is_warning): which keys came from .env, and what it was not allowed to set."""
+        lines = [(f"cannot read .env ({self.problem}); nothing was taken from it", True)] if self.problem else []
+        if self.taken:
+            lines.append((f"using {', '.join(sorted(self.taken))} from .env", False))
+        if self.ignored:
+            shown = ", ".join(self.ignored[:_MAX_NAMED])
+            more = f" and {len(self.ignored) - _MAX_NAMED} more" if len(self.ignored) > _MAX_NAMED else ""
+            lines.append(
+                (
+                    f".env: ignored {shown}{more}: a .env file supplies provider keys only "
+                    f"({', '.join(sorted(KEY_VARIABLES))}); set anything else in your shell or the config file",
+                    True,
+                )
+            )
+        return lines
+
+
+def load(path: str = ".env", environ: MutableMapping[str, str] = os.environ) -> DotEnv:
+    """Take the provider keys of ``path`` into ``environ`` (never overriding a set variable); ignore the rest."""
+    if not os.path.isfile(path):
+        return DotEnv()
+    from dotenv import dotenv_values
+
+    try:
+        values = dotenv_values(path, interpolate=False)  # literal values: `${OTHER}` is text, never a lookup
+    except (OSError, UnicodeDecodeError) as exc:
+        return DotEnv(problem=getattr(exc, "strerror", None) or str(exc))
+    taken, ignored = set(), []
+    for name, value in values.items():
+        if name not in KEY_VARIABLES:
+            ignored.append(name)
+        elif value and value.strip() and not environ.get(name, "").strip():  # the real environment wins
+            environ[name] = value.strip()
+            taken.add(name)
+    return DotEnv(frozenset(taken), tuple(ignored))

@@ -1,0 +1,49 @@
+"""Bounded waits on a real PostgreSQL connection: a call that does not answer in time costs its connection, never
+a crash, and a connection still in use by a helper that would not stop is never closed under it."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import psycopg
+import pytest
+
+from chatbot.storage import pg_wait
+
+
+@pytest.fixture
+def conn(pg_url: str):  # type: ignore[no-untyped-def]
+    connection = pg_wait.connect(pg_url, "chatbot pg_wait test")
+    yield connection
+    pg_wait.close(connection)
+
+
+def test_an_answer_in_time_is_returned_and_the_connection_stays_usable(conn):
+    assert pg_wait.answer(conn, lambda c: c.execute("SELECT 41 + 1").fetchone()) == (42,)
+    assert pg_wait.usable(conn)
+
+
+def test_a_statement_that_outlives_the_deadline_costs_the_connection(conn, monkeypatch):
+    monkeypatch.setattr(pg_wait, "ANSWER_TIMEOUT", 0.5)
+    started = time.monotonic()
+    with pytest.raises(psycopg.OperationalError, match="no answer in 0.5 seconds"):
+        pg_wait.answer(conn, lambda c: c.execute("SELECT pg_sleep(30)"))
+    assert time.monotonic() - started < 5  # the socket was shut: the helper's wait ended at once
+    assert not pg_wait.usable(conn)
+
+
+def test_a_helper_that_will_not_stop_keeps_its_connection_open_and_unused(conn, monkeypatch):
+    monkeypatch.setattr(pg_wait, "ANSWER_TIMEOUT", 0.2)
+    release = threading.Event()
+    with pytest.raises(psycopg.OperationalError):
+        pg_wait.answer(conn, lambda c: release.wait(30))  # busy elsewhere than the socket: shutting it is no help
+    assert not conn.closed and not pg_wait.usable(conn)  # abandoned: never closed under the helper
+    pg_wait.close(conn)
+    assert not conn.closed
+    release.set()
+
+
+def test_the_server_ends_a_statement_before_the_deadline(conn):
+    pg_wait.bound_statements(conn)
+    assert conn.execute("SHOW statement_timeout").fetchone() == (f"{int(pg_wait.ANSWER_TIMEOUT) - 1}s",)

@@ -1,0 +1,106 @@
+"""The worker process of a --functions file: one per file, stoppable, restarted after a kill, plain data across."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from chatbot.errors import ToolSourceError
+from chatbot.tools.functions import load_functions
+from chatbot.tools.registry import Registry
+
+FILE = '''
+import os
+import time
+
+CALLS = []
+
+
+def count() -> int:
+    """How many calls this worker has run."""
+    CALLS.append(1)
+    return len(CALLS)
+
+
+def chatty() -> str:
+    """Prints, which must not break the answers."""
+    print("hello from the tool")
+    print('{"result": "forged"}')
+    return "real"
+
+
+def pid() -> int:
+    """The worker's process id."""
+    return os.getpid()
+
+
+def vanish() -> str:
+    """Ends the worker in the middle of the call."""
+    print("about to go")
+    os._exit(3)
+
+
+def nap(seconds: float) -> str:
+    """Sleeps."""
+    time.sleep(seconds)
+    return "awake"
+'''
+
+
+@pytest.fixture
+def registry(tmp_path):
+    path = tmp_path / "worker_tools.py"
+    path.write_text(FILE)
+    registry = Registry(load_functions(str(path)), timeout=1)
+    yield registry
+    registry.close()
+
+
+def test_the_functions_run_in_one_long_lived_worker_not_in_this_process(registry):
+    assert [registry.call("count", "").text for _ in range(3)] == ["1", "2", "3"]
+    assert int(registry.call("pid", "").text) != os.getpid()
+
+
+def test_what_a_function_prints_does_not_reach_its_result(registry):
+    assert registry.call("chatty", "").text == "real"
+    assert registry.call("count", "").text == "1"
+
+
+def test_a_timeout_kills_the_worker_and_the_next_call_gets_a_fresh_one(registry):
+    first = int(registry.call("pid", "").text)
+    registry.call("count", "")
+    started = time.monotonic()
+    slow = registry.call("nap", '{"seconds": 30}')
+    assert slow.error and slow.text.endswith("nap did not finish within 1 seconds; it was stopped")
+    assert time.monotonic() - started < 5
+    assert int(registry.call("pid", "").text) != first
+    assert registry.call("count", "").text == "1"  # the file was imported afresh
+
+
+def test_a_worker_that_exits_mid_call_is_a_tool_error_and_comes_back(registry):
+    gone = registry.call("vanish", "")
+    assert gone.error and "ended (exit status 3); it said: about to go" in gone.text
+    assert registry.call("count", "").text == "1"
+
+
+def test_closing_ends_the_worker(tmp_path):
+    path = tmp_path / "worker_tools.py"
+    path.write_text(FILE)
+    registry = Registry(load_functions(str(path)))
+    worker = int(registry.call("pid", "").text)
+    registry.close()
+    with pytest.raises(ProcessLookupError):
+        os.kill(worker, 0)
+
+
+def test_a_file_that_imports_its_neighbour_loads_and_one_that_fails_says_why(tmp_path):
+    (tmp_path / "helper.py").write_text("def double(x):\n    return 2 * x\n")
+    (tmp_path / "uses.py").write_text("from helper import double\n\ndef twice(x: int) -> int:\n    return double(x)\n")
+    registry = Registry(load_functions(str(tmp_path / "uses.py")))
+    assert registry.call("twice", '{"x": 21}').text == "42"
+    registry.close()
+    (tmp_path / "bad.py").write_text("raise ValueError('no config')\n")
+    with pytest.raises(ToolSourceError, match="failed to load: ValueError: no config"):
+        load_functions(str(tmp_path / "bad.py"))
