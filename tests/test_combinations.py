@@ -14,8 +14,8 @@ stored; every request holds the budget by the server's own count (the budget is 
 every memory strategy has to act by the third turn); and a server whose context window is smaller than the budget
 answers at most one context-length error: the window it names is learned.
 
-Cells that fail because of a bug being fixed on another branch are marked strict xfail (``KNOWN_BUGS``): once the
-fix merges the mark must go, and strict xfail says so.
+Cells that fail because of a known bug not fixed yet are marked strict xfail (``KNOWN_BUGS``): once the fix merges
+the mark must go, and strict xfail says so.
 """
 
 from __future__ import annotations
@@ -104,17 +104,18 @@ SENTENCE = "Tides rise and fall twice a day because the moon and the sun pull on
 REPLY = " ".join(["The sea answers the moon: two bulges of water follow it around the planet as the earth turns."] * 6)
 QUESTIONS = ["Why are there tides?", "Why are some tides higher?", "What is a neap tide?"]
 
-# Known bugs, fixed on other branches: (does the cell meet it?, the bug and the branch that fixes it)
+# Known bugs, not fixed yet: (does the cell meet it?, the bug). Both were found by this suite once the seams-*
+# branches had merged; no branch fixes them yet.
 KNOWN_BUGS: list[tuple[Callable[[Cell], bool], str]] = [
     (
         lambda c: c.context == "tight" and c.memory == "summary" and c.tools != "none",
-        "a context window the server names is not learned: a summary asks 2048 reply tokens against a 1300-token "
-        "window and the next request hits it again (seams-calibration)",
+        "a summary's context-length error names the window but is not learned: the summary asks 2048 reply tokens "
+        "against the 1300-token window turn after turn, and the next chat request hits the window too",
     ),
     (
-        lambda c: c.tools == "mcp",
-        "tools inflate the calibration: the five MCP tool definitions count in the provider's prompt_tokens, not in "
-        "what calibration compares, and the next turn stops over a budget it fits (seams-calibration)",
+        lambda c: c.provider == "compatible" and c.tools == "mcp",
+        "a correction learned from requests that are mostly tool definitions (counted about 6% high) undercounts "
+        "the prose of later requests: 1396 estimated, 1435 by a Qwen server, over the 1400 budget",
     ),
 ]
 
