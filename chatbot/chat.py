@@ -230,7 +230,7 @@ class Chat(OpenSession):
                 if first is None and self.streaming and not isinstance(event, StreamEnd):
                     first = time.monotonic()
                 if isinstance(event, StreamEnd):
-                    progress.end_round(event, estimate)
+                    progress.end_round(event, estimate, request)
                     more = {"summarized": request.summarized, "dropped": request.dropped}
                     kind = "tool_call" if calls else "chat"
                     completion = self.conversation.counter.count("".join(progress.parts))
@@ -284,9 +284,8 @@ class Chat(OpenSession):
             usage.completion_tokens if usage else None,
             usage.cached_tokens if usage else None,
         )
-        if usage and not interrupted and progress.rounds == 1:
-            # one call: the estimate and the reported count are of the same request (into the model's calibration)
-            learn_from_usage(self.conversation, request, usage, self._offered())
+        if progress.first_call and not interrupted:  # the first call's request was counted whole: learn from it
+            learn_from_usage(self.conversation, *progress.first_call, self._offered())
         try:
             self.save()
         except SaveFailed:
