@@ -13,7 +13,15 @@ from dataclasses import replace
 from typing import Any
 
 from chatbot.attach import Content, Outbox
-from chatbot.budget import learn_from_usage, message_budget, retry_budget, summary_max_tokens, tools_estimate
+from chatbot.budget import (
+    learn_from_usage,
+    learn_window,
+    message_budget,
+    retry_budget,
+    summary_max_tokens,
+    tools_estimate,
+    window_notice,
+)
 from chatbot.engine.memory import Request, fold_now
 from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.tokens import TokenCounter
@@ -116,8 +124,14 @@ class Chat(OpenSession):
         if self._ahead.waiting(self.conversation):
             yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
         message: Message = {"role": "user", "content": text}
+        calibration = self.conversation.counter.calibration
+        window = calibration.context
         budget = message_budget(self.conversation, self._offered(), self.max_output_tokens)
         request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
+        if calibration.context and calibration.context != window:  # a summary's context error named the window
+            yield Notice(window_notice(calibration.context, self.max_output_tokens), True)
+            budget = message_budget(self.conversation, self._offered(), self.max_output_tokens)
+            request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
         yield from request_notices(request)
         try:
             done = yield from self._turn(request)
@@ -312,9 +326,15 @@ class Chat(OpenSession):
         # same tokenizer (always counting here made tests/terminal/test_pty_summaries.py fail one run in three)
         estimate = self.conversation.counter.count_request(messages) if self.log else 0
         started = time.monotonic()
+        cap = summary_max_tokens(messages, self.session.context_for(model))
         try:
-            cap = summary_max_tokens(messages, self.session.context_for(model))
-            completion = self.provider.complete(messages, model=model, max_tokens=cap)
+            try:
+                completion = self.provider.complete(messages, model=model, max_tokens=cap)
+            except ContextLengthError as exc:  # it names the model's window: keep it, and ask within it once more
+                if not learn_window(self.session.calibration_for(model), exc):
+                    raise
+                cap = summary_max_tokens(messages, exc.limit)
+                completion = self.provider.complete(messages, model=model, max_tokens=cap)
         except ChatbotError as exc:
             self._log("summary", model, started, (estimate, None), summarized=len(turns), error=type(exc).__name__)
             raise
