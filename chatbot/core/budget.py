@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from chatbot.engine.calibration import Calibration
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request
 from chatbot.engine.tokens import rough_count
@@ -60,7 +61,24 @@ def learn_from_usage(conv: Conversation, request: Request, usage: Usage, tool_to
 
     ``prompt_tokens`` counts the cached prefix too (a cache discounts tokens, it does not remove them).
     """
-    conv.counter.calibrate(request.uncorrected + tool_tokens, usage.prompt_tokens)
+    conv.counter.calibrate(request.uncorrected + tool_tokens, usage.prompt_tokens, tool_tokens)
+
+
+def learn_window(calibration: Calibration, exc: ContextLengthError) -> bool:
+    """Keep the window a context-length error named in the model's ``calibration``; whether it was news."""
+    if not exc.limit or calibration.context == exc.limit:
+        return False
+    calibration.context = exc.limit
+    return True
+
+
+def window_notice(context: int, max_output_tokens: int | None) -> str:
+    """What the user is told, once, when a model's window is learned."""
+    room = reply_room(context, max_output_tokens)
+    return (
+        f"the server's context is {context} tokens: requests are kept under it from now on "
+        f"({context - room} for the request, {room} for the reply)"
+    )
 
 
 def retry_budget(
@@ -73,15 +91,9 @@ def retry_budget(
     count (the count ran under the server's), the request is halved. None: nothing can be left out.
     """
     told = []
-    calibration = conv.counter.calibration
     if exc.limit:
-        if calibration.context != exc.limit:
-            calibration.context = exc.limit
-            room = reply_room(exc.limit, max_output_tokens)
-            told.append(
-                f"the server's context is {exc.limit} tokens: requests are kept under it from now on "
-                f"({exc.limit - room} for the request, {room} for the reply)"
-            )
+        if learn_window(conv.counter.calibration, exc):
+            told.append(window_notice(exc.limit, max_output_tokens))
         budget = message_budget(conv, tool_tokens, max_output_tokens)
         if budget < request.tokens:
             return budget, told
@@ -92,10 +104,11 @@ def summary_max_tokens(messages: list[Message], context: int | None) -> int:
     """``max_tokens`` for a summary request: ``SUMMARY_MAX_TOKENS``, or what the model's named window leaves after
     the request (servers such as vLLM refuse a prompt plus ``max_tokens`` over the window).
 
-    Counted roughly (it errs high) with 10 tokens a message for the chat format: this runs on the thread that writes
-    summaries ahead, where a tokenizer shared with the main thread must not be used.
+    Counted roughly with 10 tokens a message for the chat format, plus a tenth for safety: this runs on the thread
+    that writes summaries ahead, where a tokenizer shared with the main thread must not be used, and the rough count
+    runs under some tokenizers' (1,163 for a prompt Qwen counts as 1,176).
     """
     if not context:
         return SUMMARY_MAX_TOKENS
     prompt = sum(rough_count(content_text(m.get("content"))) + 10 for m in messages)
-    return max(1, min(SUMMARY_MAX_TOKENS, context - prompt))
+    return max(1, min(SUMMARY_MAX_TOKENS, context - math.ceil(prompt * 1.1)))

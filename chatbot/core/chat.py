@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from chatbot.core.attach import Content, Outbox
-from chatbot.core.budget import learn_from_usage, message_budget, retry_budget, tools_estimate
+from chatbot.core.budget import learn_from_usage, message_budget, retry_budget, tools_estimate, window_notice
 from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, request_notices
 from chatbot.core.open_session import OpenSession
 from chatbot.core.retry import retrying
@@ -114,8 +114,14 @@ class Chat:
         if self._ahead.waiting(self.conversation):
             yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
         message: Message = {"role": "user", "content": text}
+        calibration = self.conversation.counter.calibration
+        window = calibration.context
         budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
         request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
+        if calibration.context and calibration.context != window:  # a summary's context error named the window
+            yield Notice(window_notice(calibration.context, self.run.max_output_tokens), True)
+            budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
+            request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
         yield from request_notices(request)
         try:
             done, stored = yield from self._turn(request, message)
@@ -227,7 +233,7 @@ class Chat:
                 if first is None and self.run.stream and not isinstance(event, StreamEnd):
                     first = time.monotonic()
                 if isinstance(event, StreamEnd):
-                    progress.end_round(event, estimate)
+                    progress.end_round(event, estimate, request)
                     more = {"summarized": request.summarized, "dropped": request.dropped}
                     kind = "tool_call" if calls else "chat"
                     completion = self.conversation.counter.count("".join(progress.parts))
@@ -288,9 +294,8 @@ class Chat:
             usage.completion_tokens if usage else None,
             usage.cached_tokens if usage else None,
         )
-        if usage and not interrupted and progress.rounds == 1:
-            # one call: the estimate and the reported count are of the same request (into the model's calibration)
-            learn_from_usage(self.conversation, request, usage, self._offered())
+        if progress.first_call and not interrupted:  # the first call's request was counted whole: learn from it
+            learn_from_usage(self.conversation, *progress.first_call, self._offered())
         told: list[Notice] = []
         try:
             self.open_session.save()

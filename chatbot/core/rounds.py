@@ -46,14 +46,19 @@ class Progress:
         self.finish_reason: str | None = None
         self.rounds = 0  # model calls made
         self.estimated_prompt = 0  # summed over the turn's model calls
+        # the first call's request and its usage: the one call of a turn whose request is the turn's request alone
+        # (later ones also re-send the tool rounds), so the one the calibration learns from, tools called or not
+        self.first_call: tuple[Request, Usage] | None = None
 
     def started(self) -> bool:
         """Whether anything worth keeping has happened (answer text, or tool calls)."""
         return bool("".join(self.parts).strip() or self.messages)
 
-    def end_round(self, end: StreamEnd, estimated_prompt: int) -> None:
-        """A model call ended: add up what it cost."""
+    def end_round(self, end: StreamEnd, estimated_prompt: int, request: Request | None = None) -> None:
+        """A model call of ``request`` (and the tool rounds so far) ended: add up what it cost."""
         self.rounds += 1
+        if self.rounds == 1 and end.usage is not None and request is not None:
+            self.first_call = (request, end.usage)
         self.estimated_prompt += estimated_prompt
         self.finish_reason = end.finish_reason
         if end.usage is not None:

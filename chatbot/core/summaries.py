@@ -19,13 +19,13 @@ import threading
 import time
 from typing import Any
 
-from chatbot.core.budget import summary_max_tokens
+from chatbot.core.budget import learn_window, summary_max_tokens
 from chatbot.core.settings import RunSettings
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import Summarizer, next_summary
 from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.turn import Message
-from chatbot.errors import ChatbotError, SummaryError
+from chatbot.errors import ChatbotError, ContextLengthError, SummaryError
 from chatbot.providers.base import ChatProvider
 from chatbot.storage.session import Session
 
@@ -55,9 +55,15 @@ class SummaryCall:
         # same tokenizer (always counting here made tests/terminal/test_pty_summaries.py fail one run in three)
         estimate = self.session.conversation.counter.count_request(messages) if self.run.log else 0
         started = time.monotonic()
+        cap = summary_max_tokens(messages, self.session.context_for(model))
         try:
-            cap = summary_max_tokens(messages, self.session.context_for(model))
-            completion = self.provider.complete(messages, model=model, max_tokens=cap)
+            try:
+                completion = self.provider.complete(messages, model=model, max_tokens=cap)
+            except ContextLengthError as exc:  # it names the model's window: keep it, and ask within it once more
+                if not learn_window(self.session.calibration_for(model), exc):
+                    raise
+                cap = summary_max_tokens(messages, exc.limit)
+                completion = self.provider.complete(messages, model=model, max_tokens=cap)
         except ChatbotError as exc:
             self._log(model, started, estimate, summarized=len(turns), error=type(exc).__name__)
             raise

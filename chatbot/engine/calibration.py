@@ -34,6 +34,10 @@ MIN_TOKENS = 50
 #: the server's (a model name that misleads: 20 tokens of date preamble assumed and not sent) is most of the
 #: difference, and a ratio of 0.72 learned from a greeting put the next, larger request 14% under the server's count.
 SMALL_TOKENS = 400
+#: and so may a request whose tool definitions are more than this share of its own tokens: a template writes them
+#: as JSON, which a count errs on otherwise than on prose (the rough estimate runs ~6% higher on it), so a ratio
+#: learned mostly from definitions put the prose of later requests under the server's count.
+TOOLS_MOST = 0.5
 #: a ratio outside [1/MAX_RATIO, MAX_RATIO] is a provider quirk or a bug, not a signal (also the stored bound)
 MAX_RATIO = 3.0
 #: the margin's floor and ceiling, and its value while only one ratio is known
@@ -60,19 +64,20 @@ class Calibration:
     #: the model's context window in tokens, as the server named it in a context-length error (None: never named)
     context: int | None = None
 
-    def learn(self, local_total: int, provider_prompt_tokens: int, fixed: int = 0) -> bool:
+    def learn(self, local_total: int, provider_prompt_tokens: int, fixed: int = 0, tools: int = 0) -> bool:
         """Learn from a request we counted as ``local_total`` (uncorrected) and the provider as its prompt tokens.
 
         ``fixed``: the chat format's tokens per request, which come off both counts: the ratio is the rate of the
         request's own tokens, and the correction applies to those alone. Tiny requests and absurd ratios are
-        ignored (returns False; a provider count of 0 or less is an absurd ratio), and a small request may only
-        raise the count, never lower it (see ``SMALL_TOKENS``).
+        ignored (returns False; a provider count of 0 or less is an absurd ratio), and a small request, or one made
+        mostly of tool definitions (``tools`` of the total), may only raise the count, never lower it (see
+        ``SMALL_TOKENS`` and ``TOOLS_MOST``).
         """
         own = local_total - fixed
         if own < MIN_TOKENS:
             return False
         ratio = (provider_prompt_tokens - fixed) / own
-        if not sane_ratio(ratio) or (ratio < 1 and own < SMALL_TOKENS):
+        if not sane_ratio(ratio) or (ratio < 1 and (own < SMALL_TOKENS or tools > own * TOOLS_MOST)):
             return False
         # rounded for a readable file, and kept within the bounds the validator checks (1/3 rounds below 1/3)
         stored = min(MAX_RATIO, max(1 / MAX_RATIO, round(ratio, 4)))

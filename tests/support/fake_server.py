@@ -10,8 +10,23 @@ In tests::
     with FakeServer(reply="Hello there", chunks=3) as server:
         provider = make_provider("openai", base_url=server.base_url)
 
-With ``prompt_tokens`` it reports usage the way a real server family counts (see :mod:`tests.support.chat_templates`),
-and ``replies`` scripts the answer to each request in turn (text, or calls of tools).
+With ``prompt_tokens`` it reports usage the way a real server family counts (see :mod:`tests.support.chat_templates`:
+the tool definitions a request offers count too), and ``replies`` scripts the answer to each request in turn (text,
+or calls of tools); ``calls_tool`` makes it call a tool whenever one is offered, as a model asked to use it does.
+
+``flavour`` plays one provider as it really behaves (:mod:`tests.support.provider_rules` holds what each checks):
+
+- ``groq``: streamed usage only in ``x_groq.usage`` of the finishing chunk (a usage request in the body, where the
+  groq SDK puts it through ``extra_body``, is accepted and changes nothing);
+- ``openai``: a usage chunk only when ``stream_options.include_usage`` is asked, ``stream_options`` refused
+  without ``stream``, JSON mode refused unless the messages say "json";
+- every named flavour (``openai``, ``groq``, ``vllm``, ``llamacpp``; ``""``, the default, is a lenient
+  OpenAI-compatible server) refuses options of the wrong type (``temperature`` as a string) and an unknown
+  ``response_format``, worded as OpenAI does. JSON mode (``json_object``, ``json_schema``) makes the reply a JSON
+  object.
+
+With ``context`` a request whose ``prompt_tokens`` (plus ``max_tokens``, except on llama.cpp) exceed it is refused
+with the context-length error of ``context_wording`` (OpenAI, vLLM or llama.cpp), naming the limit.
 
 As a script (prints ``listening on http://127.0.0.1:PORT/v1`` once it is ready; run from the repository root)::
 
@@ -29,6 +44,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from tests.support import provider_rules
 
 # Error modes: the status and body real servers answer with.
 ERRORS: dict[str, tuple[int, dict[str, Any]]] = {
@@ -114,13 +131,21 @@ class FakeConfig:
     # models this server does not have: a request naming one is answered 404 ``model_not_found``, as OpenAI answers
     # (e.g. a --summary-model that is gone, while the chat model works)
     missing_models: tuple[str, ...] = ()
-    # "groq": a stream reports usage as Groq does, in ``x_groq.usage`` of the chunk that finishes (asked for or
-    # not), never as a separate ``usage`` chunk; "" (default): OpenAI's usage chunk, when include_usage asks for it
+    # which provider it plays (see the module docstring and provider_rules.FLAVOURS): "groq" streams usage in
+    # ``x_groq.usage`` of the finishing chunk, never as a ``usage`` chunk; "" (default): a lenient OpenAI-compatible
+    # server, OpenAI's usage chunk when include_usage asks for it
     flavour: str = ""
     # the model's context window: a request whose prompt_tokens (with max_tokens, where the server counts the reply
     # in, as vLLM and OpenAI do) are over it is answered 400 with the server's own context-length error
     context: int | None = None
     context_wording: str = "vllm"  # a key of CONTEXT_ERRORS
+    # tool name -> JSON arguments: a request that offers the tool and ends with the user's message gets a reply
+    # calling it (then, with the result in, the text reply). Scripted replies go first.
+    calls_tool: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.flavour not in provider_rules.FLAVOURS:
+            raise ValueError(f"unknown flavour {self.flavour!r}: one of {provider_rules.FLAVOURS}")
 
 
 def _openai_context(context: int, prompt: int, reply: int) -> tuple[int, dict[str, Any]]:
@@ -162,6 +187,7 @@ class Record:
     """What the server saw."""
 
     requests: list[dict[str, Any]] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)  # the path of each chat request (the SDK's route)
     disconnects: int = 0  # streams the client closed before the end
     replies_sent: int = 0  # scripted replies used (the index of the next one)
     #: every request's target as it arrived (a proxy sees absolute URLs) and its Authorization header ("" if none)
@@ -241,6 +267,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(404, {"error": {"message": f"no route {self.path}"}})
             return
         self.server.record.requests.append(body)
+        self.server.record.paths.append(self.path)
         cfg = self.server.config
         rejected = [name for name in cfg.reject if name in body]
         if rejected:
@@ -253,7 +280,11 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if cfg.context is not None and self._over_context(body):
             return
-        scripted = self._next_scripted()
+        refused = provider_rules.refusal(body, cfg.flavour)
+        if refused:
+            self._json(*refused)
+            return
+        scripted = self._next_scripted() or self._tool_call(body)
         if isinstance(scripted, dict):
             self._calls(body, scripted)
             return
@@ -265,7 +296,7 @@ class _Handler(BaseHTTPRequestHandler):
             status, err = ERRORS[cfg.error]
             self._json(status, err, {"retry-after": "2"} if status == 429 else None)
             return
-        reply = cfg.reply if scripted is None else scripted
+        reply = provider_rules.json_reply(body, cfg.reply if scripted is None else scripted)
         if body.get("stream"):
             self._stream(body, reply)
         else:
@@ -282,6 +313,19 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.record.context_errors += 1
         self._json(*CONTEXT_ERRORS[cfg.context_wording](cfg.context, prompt, reply))
         return True
+
+    def _tool_call(self, body: dict[str, Any]) -> dict[str, Any] | None:
+        """The call a model makes when a tool of ``calls_tool`` is offered and the user has just spoken."""
+        messages = body.get("messages") or []
+        if not messages or messages[-1].get("role") != "user":
+            return None
+        offered = [(t.get("function") or {}).get("name") for t in body.get("tools") or []]
+        for name, arguments in self.server.config.calls_tool.items():
+            if name in offered:
+                with self.server.lock:
+                    n = len(self.server.record.requests)
+                return {"content": "", "tool_calls": [[f"call_{n}", name, arguments]]}
+        return None
 
     def _usage(self, body: dict[str, Any], reply: str) -> dict[str, Any]:
         cfg = self.server.config
@@ -338,9 +382,9 @@ class _Handler(BaseHTTPRequestHandler):
         base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time())}
         base["model"] = body.get("model") or cfg.model
 
-        def event(delta: dict[str, Any] | None, finish: str | None = None, **extra: Any) -> bytes:
-            choices = [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}]
-            return b"data: " + json.dumps({**base, "choices": choices, **extra}).encode() + b"\n\n"
+        def event(delta: dict[str, Any]) -> bytes:
+            choices = [{"index": 0, "delta": delta, "finish_reason": None}]
+            return b"data: " + json.dumps({**base, "choices": choices}).encode() + b"\n\n"
 
         events = [event({"role": "assistant", "content": ""})]
         if cfg.reasoning:
@@ -349,13 +393,7 @@ class _Handler(BaseHTTPRequestHandler):
         events += [event({"content": piece}) for piece in split_text(reply, cfg.chunks)]
         if cfg.error == "midstream":
             events.insert(2, b'data: {"error": {"message": "model overloaded", "type": "server_error"}}\n\n')
-        if cfg.flavour == "groq" and cfg.include_usage:
-            events.append(event({}, "stop", x_groq={"id": "req_fake", "usage": self._usage(body, reply)}))
-        else:
-            events.append(event({}, "stop"))
-        wants_usage = (body.get("stream_options") or {}).get("include_usage")
-        if cfg.include_usage and wants_usage and cfg.flavour != "groq":
-            events.append(event(None, usage=self._usage(body, reply)))
+        events += [b"data: " + json.dumps(e).encode() + b"\n\n" for e in self._closing(body, base, "stop", reply)]
         events.append(b"data: [DONE]\n\n")
         try:
             for data in events:
@@ -366,6 +404,18 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             self.server.record.disconnects += 1
             self.close_connection = True
+
+    def _closing(self, body: dict[str, Any], base: dict[str, Any], finish: str, reply: str) -> list[dict[str, Any]]:
+        """A stream's last chunks: the finish reason, and the usage where the flavour puts it (Groq: always, in
+        ``x_groq.usage`` of the finish chunk; others: a chunk of its own, only when the request asks for it)."""
+        last = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
+        if not self.server.config.include_usage:
+            return [last]
+        if self.server.config.flavour == "groq":
+            return [{**last, "x_groq": {"id": "req_fake", "usage": self._usage(body, reply)}}]
+        if (body.get("stream_options") or {}).get("include_usage"):
+            return [last, {**base, "choices": [], "usage": self._usage(body, reply)}]
+        return [last]
 
     def _calls(self, body: dict[str, Any], step: dict[str, Any]) -> None:
         """One scripted reply that calls tools (text and/or tool calls), streamed (pieces interleaved) or whole."""
@@ -403,12 +453,7 @@ class _Handler(BaseHTTPRequestHandler):
         base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time())}
         base["model"] = body.get("model") or self.server.config.model
         events = [{**base, "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas]
-        last = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
-        if self.server.config.flavour == "groq":
-            last["x_groq"] = {"id": "req_fake", "usage": self._usage(body, content or "")}
-        events.append(last)
-        if (body.get("stream_options") or {}).get("include_usage") and self.server.config.flavour != "groq":
-            events.append({**base, "choices": [], "usage": self._usage(body, content or "")})
+        events += self._closing(body, base, finish, content or "")
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Transfer-Encoding", "chunked")
@@ -501,9 +546,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cached-tokens", type=int, help="report this many cached prompt tokens")
     parser.add_argument("--whole-reply", help="the reply to non-streamed requests (summaries)")
     parser.add_argument("--whole-delay", type=float, default=0.0, help="seconds before a non-streamed reply")
-    parser.add_argument("--flavour", choices=["", "groq"], default="", help="groq: stream usage in x_groq.usage")
     parser.add_argument("--context", type=int, help="the context window: longer requests get a context error")
     parser.add_argument("--context-wording", choices=list(CONTEXT_ERRORS), default="vllm")
+    parser.add_argument("--flavour", choices=provider_rules.FLAVOURS, default="", help="the provider it plays")
     args = parser.parse_args(argv)
     prompt_tokens = None
     if args.prompt_tokens != "words":
