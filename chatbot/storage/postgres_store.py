@@ -36,8 +36,8 @@ from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import now_iso
 from chatbot.errors import Interrupted, SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
+from chatbot.storage import pg_migrate, pg_wait
 from chatbot.storage import pg_schema as sql
-from chatbot.storage import pg_wait
 from chatbot.storage.base import locked_message, make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.rescue import rescue_in
@@ -118,7 +118,9 @@ class PostgresStore:
     def _set_up(self, conn: psycopg.Connection[Any]) -> None:
         """A new connection's first work: its statement timeout, the schema, this store's locks taken again."""
         pg_wait.bound_statements(conn)
-        sql.ensure_schema(conn, self.location)
+        for warning in pg_migrate.ensure_schema(conn, self.location):
+            if warning not in self.warnings:  # once, however often the connection is made again
+                self.warnings.append(warning)
         for lock in self._locks.values():
             if conn.execute(sql.LOCK, (lock.id,)).fetchone() == (True,):
                 lock.connection = conn  # taken again; else another process has it now
@@ -190,10 +192,7 @@ class PostgresStore:
     def exists(self, session_id: str) -> bool:
         """Whether a session with this id is stored (loadable or not)."""
         sid = validate_id(session_id)
-        return (
-            self._run(lambda c: c.execute("SELECT 1 FROM chatbot_sessions WHERE id = %s", (sid,)).fetchone())
-            is not None
-        )
+        return self._run(lambda c: c.execute(sql.EXISTS, (sid,)).fetchone()) is not None
 
     def create(
         self,
@@ -247,11 +246,13 @@ class PostgresStore:
         return self._run(sql.newest_loadable)
 
     def search(self, text: str, limit: int = 50) -> list[SearchHit]:
-        """Stored turns of every session whose text contains ``text`` (case-insensitive), newest sessions first."""
-        query = " ".join(text.split())
+        """Stored turns of this role's sessions whose text contains ``text`` (case-insensitive): the turns with the
+        most occurrences first, then the newest (the order of :func:`~.session.ranked`)."""
+        query = sql.pg_text(" ".join(text.split()))
         if not query:
             return []
-        rows = self._run(lambda c: c.execute(sql.SEARCH, (sql.like_escape(query), limit)).fetchall())
+        params = {"text": query, "pattern": sql.like_escape(query), "limit": limit}
+        rows = self._run(lambda c: c.execute(sql.SEARCH, params).fetchall())
         hits = []
         for sid, title, n, _created, turn, first in rows:
             if check_turn(turn):  # a row damaged by something else: not searched, and never a crash
@@ -346,7 +347,7 @@ class PostgresStore:
 
     def _refuse_conflict(self, cur: psycopg.Cursor[Any], sid: str) -> NoReturn:
         """Raise unless the row's revision is the one of our own save whose commit went unanswered."""
-        row = cur.execute("SELECT revision FROM chatbot_sessions WHERE id = %s", (sid,)).fetchone()
+        row = cur.execute(sql.REVISION, (sid,)).fetchone()
         attempt = self._attempt.get(sid)
         if row is not None and attempt is not None and row[0] == attempt[0]:
             raise _Retry("adopt")
@@ -368,7 +369,7 @@ class PostgresStore:
         if not self.exists(sid):
             raise SessionNotFound(f"no session {sid} in {self.location}")
         with self.acquire(sid):
-            self._run(lambda c: c.execute("DELETE FROM chatbot_sessions WHERE id = %s", (sid,)))
+            self._run(lambda c: c.execute(sql.DELETE, (sid,)))
             for table in (self._revision, self._stored, self._unsaved):
                 table.pop(sid, None)
 
