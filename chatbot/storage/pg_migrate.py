@@ -52,14 +52,25 @@ _COLUMNS_OF = (
 )
 
 
+def ready(conn: psycopg.Connection[Any]) -> list[str] | None:
+    """The usual case, in a bounded wait: the tables are at this version (reads only: any role may check), and the
+    warnings for the user (no trigram index: searches scan); None when :func:`ensure_schema` has work to do."""
+    with conn.transaction():
+        if _version(conn) != SCHEMA_VERSION or not _current(conn):
+            return None
+        if conn.execute("SELECT to_regclass(%s)", (TRIGRAM_INDEX,)).fetchone() == (None,):
+            _trigram_index(conn)  # pg_trgm may have been installed since (only the tables' owner can index)
+        return _search_warnings(conn)
+
+
 def ensure_schema(conn: psycopg.Connection[Any], location: str) -> list[str]:
     """Make sure the tables are at this version (create or migrate them, one process at a time); refuse a newer
-    schema or tables chatbot did not make. Returns warnings for the user (no trigram index: searches scan)."""
+    schema or tables chatbot did not make. Returns warnings for the user (no trigram index: searches scan).
+
+    A migration rebuilds keys and indexes over every stored turn: no statement limit applies to it, and the caller
+    waits for it longer (:data:`~.pg_wait.MIGRATION_TIMEOUT`)."""
     with conn.transaction():
-        if _version(conn) == SCHEMA_VERSION and _current(conn):  # the usual case: reads only, any role may do it
-            if conn.execute("SELECT to_regclass(%s)", (TRIGRAM_INDEX,)).fetchone() == (None,):
-                _trigram_index(conn)  # pg_trgm may have been installed since (only the tables' owner can index)
-            return _search_warnings(conn)
+        conn.execute("SET LOCAL statement_timeout = 0")
         conn.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_KEY})")  # one creator at a time
         _refuse_foreign(conn, location)
         version = _version(conn)
@@ -149,6 +160,6 @@ def _search_warnings(conn: psycopg.Connection[Any]) -> list[str]:
         return []
     return [
         "searches in this session store scan every turn: the trigram index could not be made (the PostgreSQL "
-        "extension pg_trgm is missing or may not be created by this role). A database owner can run "
-        "`CREATE EXTENSION pg_trgm;` and open the store once with the role that owns the tables"
+        "extension pg_trgm is missing, or this role may not create or use it). A database owner can run "
+        "`CREATE EXTENSION pg_trgm SCHEMA public;` and open the store once with the role that owns the tables"
     ]

@@ -103,7 +103,13 @@ class PostgresStore:
             raise StoreUnavailable(f"cannot reach the session store {self.location}: {sql.first_line(exc)}") from None
         self._conn = conn
         try:
-            pg_wait.answer(conn, self._set_up)
+            pg_wait.answer(conn, pg_wait.bound_statements)
+            warnings = pg_wait.answer(conn, pg_migrate.ready)
+            if warnings is None:  # the tables are made or migrated (once): it may take minutes on a large store
+                make = lambda c: pg_migrate.ensure_schema(c, self.location)  # noqa: E731
+                warnings = pg_wait.answer(conn, make, pg_wait.MIGRATION_TIMEOUT)
+            self.warnings += [w for w in warnings if w not in self.warnings]  # once, however often it reconnects
+            pg_wait.answer(conn, self._take_locks_again)
         except psycopg.OperationalError as exc:
             self._drop()
             raise StoreUnavailable(f"lost the session store {self.location}: {sql.first_line(exc)}") from None
@@ -115,12 +121,8 @@ class PostgresStore:
             raise
         return conn
 
-    def _set_up(self, conn: psycopg.Connection[Any]) -> None:
-        """A new connection's first work: its statement timeout, the schema, this store's locks taken again."""
-        pg_wait.bound_statements(conn)
-        for warning in pg_migrate.ensure_schema(conn, self.location):
-            if warning not in self.warnings:  # once, however often the connection is made again
-                self.warnings.append(warning)
+    def _take_locks_again(self, conn: psycopg.Connection[Any]) -> None:
+        """A new connection takes this store's locks again (each one another process took meanwhile is lost)."""
         for lock in self._locks.values():
             if conn.execute(sql.LOCK, (lock.id,)).fetchone() == (True,):
                 lock.connection = conn  # taken again; else another process has it now
