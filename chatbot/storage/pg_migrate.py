@@ -22,7 +22,15 @@ import psycopg
 from psycopg import sql as q
 
 from chatbot.errors import SessionCorrupt
-from chatbot.storage.pg_schema import ADDED_COLUMNS, CREATE, SCHEMA_KEY, SCHEMA_VERSION, SESSION_COLUMNS, TURN_COLUMNS
+from chatbot.storage.pg_schema import (
+    ADDED_COLUMNS,
+    CREATE,
+    MINE,
+    SCHEMA_KEY,
+    SCHEMA_VERSION,
+    SESSION_COLUMNS,
+    TURN_COLUMNS,
+)
 
 TRIGRAM_INDEX = "chatbot_turns_body_trgm"
 
@@ -30,7 +38,7 @@ _POLICIES = [
     "ALTER TABLE {t} ENABLE ROW LEVEL SECURITY",
     "ALTER TABLE {t} FORCE ROW LEVEL SECURITY",
     "DROP POLICY IF EXISTS chatbot_own_rows ON {t}",
-    "CREATE POLICY chatbot_own_rows ON {t} USING (owner = current_user) WITH CHECK (owner = current_user)",
+    "CREATE POLICY chatbot_own_rows ON {t} USING ({mine}) WITH CHECK ({mine})",
 ]
 _TO_OWNERS = [
     "ALTER TABLE chatbot_sessions ADD COLUMN owner text NOT NULL DEFAULT {me}",  # every row is the migrator's
@@ -89,7 +97,7 @@ def ensure_schema(conn: psycopg.Connection[Any], location: str) -> list[str]:
         _upgrade_columns(conn)
         for table in ("chatbot_sessions", "chatbot_turns"):
             for statement in _POLICIES:
-                conn.execute(statement.format(t=table))
+                conn.execute(statement.format(t=table, mine=MINE))
         conn.execute("DELETE FROM chatbot_schema")
         conn.execute("INSERT INTO chatbot_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
         _trigram_index(conn)

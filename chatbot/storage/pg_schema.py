@@ -71,6 +71,8 @@ CREATE = [
         FOREIGN KEY (owner, session_id) REFERENCES chatbot_sessions (owner, id) ON DELETE CASCADE
     )""",
     "CREATE INDEX IF NOT EXISTS chatbot_sessions_owner_updated ON chatbot_sessions (owner, updated_at DESC)",
+    # a role's turns newest first: the search walks it for a query that matches many turns
+    "CREATE INDEX IF NOT EXISTS chatbot_turns_owner_recent ON chatbot_turns (owner, created_at DESC, session_id, n)",
 ]
 
 SESSION_COLUMNS = (
@@ -97,7 +99,9 @@ ADDED_COLUMNS = {"tool_sources"}
 
 # Every statement names its rows with ``owner = current_user`` (the column defaults to it on insert): row-level
 # security already hides other roles' rows, but not from a superuser or a BYPASSRLS role, which still acts on its own.
-MINE = "owner = current_user"
+# current_user is a ``name``, whose collation is "C": compared in the column's own collation, the (owner, ...) indexes
+# serve the condition (else every lookup scans a whole index)
+MINE = 'owner = current_user::text COLLATE "default"'
 LOCK = f"SELECT pg_try_advisory_lock({SESSION_KEY})"
 UNLOCK = f"SELECT pg_advisory_unlock({SESSION_KEY})"
 # who holds a session's lock: the application_name every chatbot connection sets ("chatbot pid N on HOST");
@@ -129,14 +133,18 @@ NEWEST = f"SELECT id FROM chatbot_sessions WHERE {MINE} ORDER BY updated_at DESC
 # each session's turn numbers and turns as one JSON text, decoded in one call (a row per turn costs 5x more)
 LIST_TURNS = f"""SELECT session_id, array_agg(n ORDER BY n), json_agg(data ORDER BY n)::text
     FROM chatbot_turns WHERE {MINE} GROUP BY session_id"""
-# case-insensitive substring of the whole query, as the JSON store matches it; the best matches first (the most
-# occurrences in the turn), then the newest turns. The trigram index (pg_trgm, when it could be made) serves the
-# ILIKE; the count is made for matching turns only, and the session's title is read for the turns shown.
+# case-insensitive substring of the whole query, as the JSON store matches it: of the newest matching turns
+# (SEARCH_WINDOW of them), the ones with the most occurrences first, then the newest (session.ranked). The trigram
+# index (pg_trgm, when it could be made) finds the turns of a rare query; for a common one the planner walks the
+# role's turns newest first and stops at the window, so neither reads every match. The count is made for the window
+# only, and the session's title is read for the turns shown.
 SEARCH = rf"""SELECT t.session_id, s.title, t.n, t.created_at, t.data,
     (SELECT f.data FROM chatbot_turns f WHERE f.owner = t.owner AND f.session_id = t.session_id AND f.n = 1)
     FROM (SELECT owner, session_id, n, created_at, data,
             (length(lower(body)) - length(replace(lower(body), lower(%(text)s), ''))) / length(lower(%(text)s)) AS hits
-          FROM chatbot_turns WHERE {MINE} AND body ILIKE '%%' || %(pattern)s || '%%' ESCAPE '\'
+          FROM (SELECT owner, session_id, n, created_at, data, body FROM chatbot_turns
+                WHERE {MINE} AND body ILIKE '%%' || %(pattern)s || '%%' ESCAPE '\'
+                ORDER BY created_at DESC, session_id, n LIMIT %(window)s) newest
           ORDER BY hits DESC, created_at DESC, session_id, n LIMIT %(limit)s) t
     JOIN chatbot_sessions s ON s.owner = t.owner AND s.id = t.session_id
     ORDER BY t.hits DESC, t.created_at DESC, t.session_id, t.n"""

@@ -42,7 +42,7 @@ from chatbot.storage.base import locked_message, make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.rescue import rescue_in
 from chatbot.storage.schema import check_turn
-from chatbot.storage.session import SearchHit, Session, SessionInfo, search_turns, validate_id
+from chatbot.storage.session import SEARCH_WINDOW, SearchHit, Session, SessionInfo, search_turns, validate_id
 from chatbot.storage.transfer import default_rescue_dir
 
 T = TypeVar("T")
@@ -253,7 +253,7 @@ class PostgresStore:
         query = sql.pg_text(" ".join(text.split()))
         if not query:
             return []
-        params = {"text": query, "pattern": sql.like_escape(query), "limit": limit}
+        params = {"text": query, "pattern": sql.like_escape(query), "limit": limit, "window": SEARCH_WINDOW}
         rows = self._run(lambda c: c.execute(sql.SEARCH, params).fetchall())
         hits = []
         for sid, title, n, _created, turn, first in rows:

@@ -277,10 +277,16 @@ def search_turns(session_id: str, title: str, turns: list[dict[str, Any]], query
     return hits
 
 
+#: how many of the newest matching turns a search ranks: a query found in more turns than that (a common word in a
+#: large store) ranks the newest of them, so its cost stays bounded
+SEARCH_WINDOW = 1000
+
+
 def ranked(hits: list[SearchHit]) -> list[SearchHit]:
-    """Search hits in the order both stores give them: the most occurrences first, then the newest turn (then by
-    session id and turn number, so the order is total)."""
+    """Search hits in the order both stores give them: of the newest :data:`SEARCH_WINDOW` turns, those where the
+    query occurs most first, then the newest (then by session id and turn number, so the order is total)."""
     hits = sorted(hits, key=lambda h: (h.session_id, h.turn))
     hits.sort(key=lambda h: h.created_at, reverse=True)
+    del hits[SEARCH_WINDOW:]
     hits.sort(key=lambda h: h.matches, reverse=True)
     return hits
