@@ -106,3 +106,22 @@ def test_without_pg_trgm_the_store_warns_and_searches_by_scanning_until_it_is_in
     again = PostgresStore(url, tmp_path)  # the tables' owner makes the index now
     assert again.warnings == [] and [h.turn for h in again.search("find me")] == [1]
     again.close()
+
+
+@pytest.mark.parametrize("query", ["김치찌개", "ecipe 김", "DEPLOY"])
+def test_the_trigram_index_serves_korean_and_substring_queries(open_pg, pg_url, query):
+    """The plan of the search's match finds the turns through the trigram index (the planner told to avoid scans,
+    as it would on a large table), for any language and any substring of three characters or more."""
+    store = open_pg()
+    session = store.create("s", system="s")
+    session.conversation.add_turn(Turn([{"role": "user", "content": "a kimchi stew recipe 김치찌개 to deploy"}]))
+    with store.acquire("s"):
+        store.save(session)
+    with admin(pg_url) as conn:
+        conn.execute("SET enable_seqscan = off")
+        plan = conn.execute(
+            "EXPLAIN SELECT n FROM chatbot_turns WHERE body ILIKE '%%' || %s || '%%'", (query,)
+        ).fetchall()
+        found = conn.execute("SELECT n FROM chatbot_turns WHERE body ILIKE '%%' || %s || '%%'", (query,)).fetchall()
+    assert TRIGRAM_INDEX in " ".join(line for (line,) in plan) and found == [(1,)]
+    assert [h.turn for h in store.search(query)] == [1]

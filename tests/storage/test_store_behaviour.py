@@ -381,6 +381,20 @@ def test_search_ranks_turns_by_how_often_the_whole_query_occurs_then_newest_firs
     assert [(h.session_id, h.turn) for h in store.search("may paris")] == []
 
 
+def test_a_query_found_in_more_turns_than_the_window_ranks_only_the_newest_of_them(store, monkeypatch):
+    """A common word in a large store costs the newest SEARCH_WINDOW matches, not every one: both stores alike."""
+    from chatbot.storage import postgres_store, session
+
+    for module in (session, postgres_store):
+        monkeypatch.setattr(module, "SEARCH_WINDOW", 2)
+    s = store.create("w", system="s")
+    for minute, text in enumerate(("tea tea tea", "tea", "coffee", "tea and tea")):
+        when = f"2026-03-01T10:0{minute}:00+00:00"
+        s.conversation.add_turn(Turn([{"role": "user", "content": text}], created_at=when))
+    saved(store, s)
+    assert [(h.turn, h.matches) for h in store.search("tea")] == [(4, 2), (2, 1)]
+
+
 # --- import -----------------------------------------------------------------------------------------------------
 
 
