@@ -22,6 +22,7 @@ import psycopg
 from psycopg import sql as q
 
 from chatbot.errors import SessionCorrupt
+from chatbot.storage import pg_wait
 from chatbot.storage.pg_schema import (
     ADDED_COLUMNS,
     CREATE,
@@ -58,6 +59,15 @@ _COLUMNS_OF = (
     "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() "
     "AND table_name = %s"
 )
+
+
+def open_tables(conn: psycopg.Connection[Any], location: str) -> list[str]:
+    """What a new connection does first: check the tables (a bounded wait), else make or migrate them (a long one:
+    building indexes over a large store takes minutes). Returns the warnings for the user."""
+    warnings = pg_wait.answer(conn, ready)
+    if warnings is None:
+        warnings = pg_wait.answer(conn, lambda c: ensure_schema(c, location), pg_wait.MIGRATION_TIMEOUT)
+    return warnings
 
 
 def ready(conn: psycopg.Connection[Any]) -> list[str] | None:

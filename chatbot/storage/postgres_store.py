@@ -9,6 +9,8 @@ the ``postgres`` extra (psycopg 3). What it promises:
 - **One process at a time per session**, on any host: a session-level advisory lock on this store's connection.
   A second process is refused with the JSON store's message, naming the holder ("pid 42 on laptop"); a killed
   process's lock goes with its connection.
+- **Each role its own sessions**: every statement names ``owner = current_user`` and row-level security holds every
+  other role to it (:mod:`~.pg_migrate`); a role's lock keys hash its name, so roles never meet in a lock either.
 - **Nothing overwritten blindly**: a save names the revision it last saw; changed or invalid rows are refused.
 - **A lost connection loses nothing the user saw**: the failed save raises :class:`StoreUnavailable` (the chat keeps
   the turn and says so), the next save reconnects, takes its locks again and writes everything missing, and
@@ -104,10 +106,7 @@ class PostgresStore:
         self._conn = conn
         try:
             pg_wait.answer(conn, pg_wait.bound_statements)
-            warnings = pg_wait.answer(conn, pg_migrate.ready)
-            if warnings is None:  # the tables are made or migrated (once): it may take minutes on a large store
-                make = lambda c: pg_migrate.ensure_schema(c, self.location)  # noqa: E731
-                warnings = pg_wait.answer(conn, make, pg_wait.MIGRATION_TIMEOUT)
+            warnings = pg_migrate.open_tables(conn, self.location)
             self.warnings += [w for w in warnings if w not in self.warnings]  # once, however often it reconnects
             pg_wait.answer(conn, self._take_locks_again)
         except psycopg.OperationalError as exc:
