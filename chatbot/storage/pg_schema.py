@@ -16,6 +16,8 @@ brings an earlier version's up to date, and refuses a database whose schema is n
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -132,7 +134,9 @@ LIST = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE {MINE} 
 NEWEST = f"SELECT id FROM chatbot_sessions WHERE {MINE} ORDER BY updated_at DESC, id LIMIT %s OFFSET %s"
 # each session's turn numbers and turns as one JSON text, decoded in one call (a row per turn costs 5x more)
 LIST_TURNS = f"""SELECT session_id, array_agg(n ORDER BY n), json_agg(data ORDER BY n)::text
-    FROM chatbot_turns WHERE {MINE} GROUP BY session_id"""
+    FROM chatbot_turns WHERE {MINE} AND session_id = ANY(%s) GROUP BY session_id"""
+#: sessions whose turns one database call of a listing reads (a call must answer within pg_wait.ANSWER_TIMEOUT)
+LIST_CHUNK = 2000
 # case-insensitive substring of the whole query, as the JSON store matches it: of the newest matching turns
 # (SEARCH_WINDOW of them), the ones with the most occurrences first, then the newest (session.ranked). The trigram
 # index (pg_trgm, when it could be made) finds the turns of a rare query; for a common one the planner walks the
@@ -244,20 +248,34 @@ def read_session(conn: psycopg.Connection[Any], sid: str) -> tuple[Any, list[Any
         return conn.execute(SELECT_SESSION, (sid,)).fetchone(), conn.execute(SELECT_TURNS, (sid,)).fetchall()
 
 
-def listing(conn: psycopg.Connection[Any]) -> list[SessionInfo]:
+def listing(run: Callable[[Callable[[psycopg.Connection[Any]], Any]], Any]) -> list[SessionInfo]:
     """Every session, newest first, each checked as :func:`document` checks it for a load (its row and every turn
     row), so a session that would not load is listed with ``broken`` set, as the JSON store lists a bad file.
 
-    The turns come one session at a time, and are decoded only when their session is listed.
+    ``run`` is the store's way to make one bounded database call. The turns are read :data:`LIST_CHUNK` sessions a
+    call, so a large store's listing is many short calls, not one that outlasts its wait; a session that looks
+    damaged is read again on its own, in one snapshot, so a save made between two calls never shows as damage.
     """
-    with conn.transaction():  # one snapshot of the rows and their turns
-        rows = conn.execute(LIST).fetchall()
-        by_id = {sid: (numbers, text) for sid, numbers, text in conn.execute(LIST_TURNS)}
+    rows = run(lambda c: c.execute(LIST).fetchall())
     out = []
-    for row in rows:
-        numbers, text = by_id.pop(row[0], ([], "[]"))
-        out.append(listed(row, list(zip(numbers, json.loads(text), strict=True))))
+    for start in range(0, len(rows), LIST_CHUNK):
+        chunk = rows[start : start + LIST_CHUNK]
+        ids = [row[0] for row in chunk]
+        by_id = {sid: (n, text) for sid, n, text in run(partial(_turns_of, ids=ids))}
+        for row in chunk:
+            numbers, text = by_id.pop(row[0], ([], "[]"))
+            info = listed(row, list(zip(numbers, json.loads(text), strict=True)))
+            if info.broken:  # or changed since the row was read: look again, at this session alone
+                again, turns = run(partial(read_session, sid=row[0]))
+                if again is None:
+                    continue  # deleted meanwhile
+                info = listed(again, turns)
+            out.append(info)
     return out
+
+
+def _turns_of(conn: psycopg.Connection[Any], ids: list[str]) -> list[Any]:
+    return conn.execute(LIST_TURNS, (ids,)).fetchall()
 
 
 def newest_loadable(conn: psycopg.Connection[Any]) -> tuple[str | None, list[SessionInfo]]:

@@ -235,7 +235,7 @@ class PostgresStore:
 
     def list_sessions(self) -> list[SessionInfo]:
         """Every session, newest first; one that would not load (its row or any turn row) has ``broken`` set."""
-        return self._run(sql.listing)
+        return sql.listing(self._run)
 
     def latest(self) -> str | None:
         """The id of the most recently used session that loads, or None."""
