@@ -23,6 +23,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -165,14 +166,191 @@ def compare(args: argparse.Namespace, tmp: str) -> None:
             print(f"{name:<10} {lost:>10} {p50:>8.2f} {p99:>8.2f} {wall:>7.2f}")
 
 
+# --- a team's store: search, listing, -c and a save over many sessions (--team N) ------------------------------
+
+_WORDS = 5000  # the vocabulary of the generated turns: made-up words, each in about 1% of the turns
+
+
+def _vocabulary(rng: random.Random, n: int, size: int = 7) -> list[str]:
+    return ["".join(rng.choices("abcdefghijklmnoprstuvwy", k=size)) for _ in range(n)]
+
+
+class _TeamData:
+    """Generated turns: words from a vocabulary, 20 common words in 10% of turns each, 20 rare words in 5 turns."""
+
+    def __init__(self, sessions: int, turns: int, seed: int = 7) -> None:
+        rng = random.Random(seed)
+        self.sessions, self.turns, self.rng = sessions, turns, rng
+        self.vocabulary = _vocabulary(rng, _WORDS)
+        self.common = _vocabulary(rng, 20, 8)
+        self.rare = _vocabulary(rng, 20, 11)
+        total = sessions * turns
+        self.rare_at = {k: self.rare[k % 20] for k in rng.sample(range(total), 100)}
+
+    def text(self, k: int, words: int) -> str:
+        picked = self.rng.choices(self.vocabulary, k=words)
+        picked += [w for w in self.common if self.rng.random() < 0.1]
+        if k in self.rare_at:
+            picked.append(self.rare_at[k])
+        self.rng.shuffle(picked)
+        return " ".join(picked)
+
+    def when(self, k: int) -> str:
+        return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(1_700_000_000 + k * 31))
+
+    def session_rows(self, head: tuple):
+        """Each session's row, in COPY's column order (its turns are made by :meth:`turn_rows`)."""
+        for s in range(self.sessions):
+            first, last = self.when(s * self.turns), self.when(s * self.turns + self.turns - 1)
+            yield (f"team-{s:06d}", *head, first, last, self.turns, 1)
+
+    def turn_rows(self):
+        """Each session's turn rows, in COPY's column order."""
+        for s in range(self.sessions):
+            sid, rows = f"team-{s:06d}", []
+            for n in range(1, self.turns + 1):
+                k = s * self.turns + n - 1
+                when, user, reply = self.when(k), self.text(k, 12), self.text(-1, 28)
+                data = {"messages": [{"role": "user", "content": user}, {"role": "assistant", "content": reply}],
+                        "usage": {"prompt_tokens": 100 + n, "completion_tokens": 40}, "latency": 1.1,
+                        "created_at": when, "interrupted": False}  # fmt: skip
+                rows.append((sid, n, when, f"{user}\n{reply}", json.dumps(data, separators=(",", ":"))))
+            yield sid, rows
+
+
+def _load_team(url: str, data: _TeamData) -> dict[str, float]:
+    """Tables made by the store, then filled with COPY (the trigram index dropped first, built again after)."""
+    import psycopg
+
+    from chatbot.storage import pg_schema as sql
+
+    store = open_store(url)
+    session = store.create("template", system="You are a helpful assistant.", provider="groq", model="m")
+    with store.acquire("template"):
+        store.save(session)
+    store.close()
+    timings: dict[str, float] = {}
+    with psycopg.connect(url, autocommit=True) as conn:
+        cols = "version, title, system, summary, summary_covers, provider, model, totals::text, calibration::text, "
+        head = conn.execute(f"SELECT {cols} options::text, tool_sources::text FROM chatbot_sessions").fetchone()
+        conn.execute("DELETE FROM chatbot_sessions")
+        conn.execute("DROP INDEX chatbot_turns_body_trgm")
+        t0 = time.perf_counter()
+        with conn.cursor() as cur:
+            with cur.copy(f"COPY chatbot_sessions ({', '.join(sql.SESSION_COLUMNS)}) FROM STDIN") as copy:
+                for row in data.session_rows(head):
+                    copy.write_row(row)
+            with cur.copy(f"COPY chatbot_turns ({', '.join(sql.TURN_COLUMNS)}) FROM STDIN") as copy:
+                for _, rows in data.turn_rows():
+                    for row in rows:
+                        copy.write_row(row)
+        conn.execute("ANALYZE chatbot_sessions")
+        conn.execute("ANALYZE chatbot_turns")
+        timings["COPY s"] = time.perf_counter() - t0
+    return timings
+
+
+def _build_index(url: str) -> float:
+    import psycopg
+
+    from chatbot.storage import pg_migrate
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SET maintenance_work_mem = '256MB'")
+        t0 = time.perf_counter()
+        conn.execute("SET statement_timeout = 0")
+        with conn.transaction():
+            pg_migrate._trigram_index(conn)
+        conn.execute("ANALYZE chatbot_turns")
+        took = time.perf_counter() - t0
+        assert conn.execute("SELECT to_regclass('chatbot_turns_body_trgm')").fetchone() != (None,)
+    return took
+
+
+def _percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return ms(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
+
+
+def _searches(store, words: list[str]) -> tuple[float, float, int]:
+    """(p50 ms, p99 ms, hits of the first query) of one search per word."""
+    samples, first = [], -1
+    for word in words:
+        t0 = time.perf_counter()
+        hits = store.search(word)
+        samples.append(time.perf_counter() - t0)
+        first = len(hits) if first < 0 else first
+    return (*_percentiles(samples), first)
+
+
+def team(args: argparse.Namespace, tmp: str) -> None:
+    """The team table: N sessions x 20 turns in PostgreSQL (COPY), and the same search on JSON files."""
+    data = _TeamData(args.team, 20)
+    print(f"\nteam store: {args.team:,} sessions x 20 turns = {args.team * 20:,} turns in PostgreSQL (COPY)")
+    with scratch(args.postgres) as url, scratch(args.postgres) as empty:
+        timings = _load_team(url, data)
+        print(f"loaded in {timings['COPY s']:.1f} s")
+        store = open_store(url)
+        for label, words in (("rare", data.rare[:3]), ("common", data.common[:3])):
+            p50, _, found = _searches(store, words)
+            print(f"search {label} word, no index (scan): p50 {p50:.0f} ms ({found} hits shown)")
+        store.close()
+        print(f"trigram index built in {_build_index(url):.1f} s")
+        store = open_store(url)
+        assert not store.warnings, store.warnings
+        print(f"{'measure':<34} {'p50 ms':>8} {'p99 ms':>8}")
+        for label, words in (("search rare word (20 words)", data.rare), ("search common word (20)", data.common)):
+            p50, p99, found = _searches(store, words)
+            print(f"{label:<34} {p50:>8.1f} {p99:>8.1f}   ({found} hits shown)")
+        try:
+            listing = timed(store.list_sessions, 3)
+            print(f"{'list_sessions (--list-sessions)':<34} {ms(listing):>8.1f} {max(listing) * 1000:>8.1f}   (3 runs)")
+        except Exception as exc:  # the listing reads every turn: at this size it may not answer in time
+            print(f"list_sessions (--list-sessions) failed: {exc}")
+            store.close()
+            store = open_store(url)
+        latest = timed(store.choose_latest, 20)
+        print(f"{'choose_latest (-c)':<34} {_percentiles(latest)[0]:>8.1f} {_percentiles(latest)[1]:>8.1f}")
+        saves: dict[str, list[float]] = {"empty": [], "team": []}
+        targets = {"empty": open_store(empty), "team": store}
+        for k in range(4):  # alternate the databases so drift hits both alike
+            for name, target in targets.items():
+                saves[name] += turn_save(target, f"bench-save-{k}", 20, TEXTS[args.text], 20)
+        targets["empty"].close()
+        ratio = ms(saves["team"]) / ms(saves["empty"])
+        print(f"one turn's save at 20 turns: empty database {ms(saves['empty']):.2f} ms, team database "
+              f"{ms(saves['team']):.2f} ms ({ratio:.2f}x)")  # fmt: skip
+        store.close()
+    _json_search(tmp, _TeamData(1000, 20))
+
+
+def _json_search(tmp: str, data: _TeamData) -> None:
+    """The same search on the JSON store: 1,000 sessions x 20 turns."""
+    store = JsonStore(Path(tmp) / "team-json")
+    for sid, turn_rows in data.turn_rows():
+        session = store.create(sid, system="You are a helpful assistant.")
+        for _, _, _, _, turn_json in turn_rows:
+            session.conversation.add_turn(Turn.from_dict(json.loads(turn_json)))
+        with store.acquire(sid):
+            store.save(session)
+    for label, words in (("rare", data.rare), ("common", data.common)):
+        p50, p99, found = _searches(store, words)
+        print(f"JSON store, 20,000 turns, search {label} word: p50 {p50:.0f} ms, p99 {p99:.0f} ms ({found} hits shown)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", help="where to write (default: a temporary directory)")
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--text", choices=sorted(TEXTS), default="english", help="what the messages are made of")
     parser.add_argument("--postgres", default=os.environ.get("CHATBOT_TEST_POSTGRES"), help="a PostgreSQL URL")
+    parser.add_argument("--team", type=int, metavar="N", help="only the team table: N sessions of 20 turns")
     args = parser.parse_args()
     print(f"machine: {machine()}")
+    if args.team:
+        with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+            team(args, tmp)
+        return
 
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         store = JsonStore(Path(tmp) / "sessions")

@@ -104,7 +104,8 @@ class SessionStore(Protocol):
         ...
 
     def search(self, text: str, limit: int = 50) -> list[SearchHit]:
-        """Stored turns of every session whose text contains ``text`` (case-insensitive), newest sessions first."""
+        """Stored turns of the caller's sessions whose text contains ``text`` (case-insensitive): the turns where it
+        occurs most first, then the newest (:func:`~chatbot.storage.session.ranked`)."""
         ...
 
     def export(self, session_id: str) -> str:

@@ -51,6 +51,7 @@ from chatbot.storage.session import (
     Session,
     SessionInfo,
     document_title,
+    ranked,
     search_turns,
     validate_id,
 )
@@ -269,14 +270,13 @@ class JsonStore:
         return [info for _, _, info in entries]
 
     def search(self, text: str, limit: int = 50) -> list[SearchHit]:
-        """Stored turns whose text contains ``text`` (case-insensitive), newest sessions first; broken files skipped."""
-        found: list[tuple[str, list[SearchHit]]] = []
+        """Stored turns whose text contains ``text`` (case-insensitive), the turns with the most occurrences first,
+        then the newest (:func:`~.session.ranked`); broken files skipped."""
+        found: list[SearchHit] = []
         for sid, _, data, problem in self._documents():
             if not problem:
-                title = document_title(data)
-                found.append((data["updated_at"], search_turns(sid, title, data["turns"], text)))
-        found.sort(key=lambda e: e[0], reverse=True)
-        return [hit for _, hits in found for hit in hits][:limit]
+                found += search_turns(sid, document_title(data), data["turns"], text)
+        return ranked(found)[:limit]
 
     def export(self, session_id: str) -> str:
         """The Markdown transcript of a stored session."""

@@ -4,38 +4,48 @@ Kept apart from :mod:`chatbot.storage.postgres_store` so the store reads as what
 the SQL it rests on. Three tables, all prefixed ``chatbot_`` so they can share a database with other things::
 
     chatbot_schema    one row: the schema version this database holds
-    chatbot_sessions  one row per session: every document field but the turns, in its own column, plus
+    chatbot_sessions  one row per session: (owner, id), every document field but the turns in its own column,
                       turn_count (how many turn rows belong to it) and revision (bumped by every save)
-    chatbot_turns     one row per turn: (session_id, n) with n from 1, the turn's JSON, and its text for search
+    chatbot_turns     one row per turn: (owner, session_id, n) with n from 1, the turn's JSON, its text for search
 
-The app creates the tables on first use and refuses a database whose schema is newer than it knows.
+Every row belongs to the database role that wrote it (``owner``, defaulting to ``current_user``), and row-level
+security policies keep each role to its own rows. The app creates the tables on first use (:mod:`~.pg_migrate`),
+brings an earlier version's up to date, and refuses a database whose schema is newer than it knows.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import psycopg
 
 from chatbot.engine.text import preview
 from chatbot.engine.turn import Turn, content_text
-from chatbot.errors import SessionCorrupt
 from chatbot.storage.schema import check_session_data
 from chatbot.storage.session import SessionInfo
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
-# Advisory locks belong to the whole database, while a store is one schema (the first on the search_path): so each
-# key hashes a string naming the schema. A session's: "chatbot-session:SCHEMA/ID" (an id never holds a "/"); the
-# lock of whoever creates the tables: "chatbot-schema:SCHEMA". Stores in two schemas never wait for each other.
-SESSION_KEY = "hashtextextended('chatbot-session:' || current_schema() || '/' || %s, 0)"
+# Advisory locks belong to the whole database, while a store is one schema (the first on the search_path) and one
+# role's sessions in it: so each key hashes a string naming the role and the schema. A session's:
+# "chatbot-session:ROLE.SCHEMA/ID" (quoted identifiers, and an id never holds a "/"); the lock of whoever creates or
+# migrates the tables: "chatbot-schema:SCHEMA". Stores in two schemas never wait for each other, and neither do two
+# roles: a role's lock only ever guards its own rows (row-level security keeps it from anyone else's).
+SESSION_KEY = (
+    "hashtextextended('chatbot-session:' || quote_ident(current_user) || '.' || quote_ident(current_schema()) || '/' "
+    "|| %s, 0)"
+)
 SCHEMA_KEY = "hashtextextended('chatbot-schema:' || current_schema(), 0)"
 
+#: the tables of this version (created by :mod:`~.pg_migrate`, which also brings earlier ones up to it)
 CREATE = [
     """CREATE TABLE IF NOT EXISTS chatbot_schema (version integer NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS chatbot_sessions (
-        id text PRIMARY KEY,
+        owner text NOT NULL DEFAULT current_user,
+        id text NOT NULL,
         version integer NOT NULL,
         title text NOT NULL,
         system text NOT NULL,
@@ -50,17 +60,22 @@ CREATE = [
         created_at text NOT NULL,
         updated_at text NOT NULL,
         turn_count integer NOT NULL,
-        revision bigint NOT NULL
+        revision bigint NOT NULL,
+        PRIMARY KEY (owner, id)
     )""",
     """CREATE TABLE IF NOT EXISTS chatbot_turns (
-        session_id text NOT NULL REFERENCES chatbot_sessions (id) ON DELETE CASCADE,
+        owner text NOT NULL DEFAULT current_user,
+        session_id text NOT NULL,
         n integer NOT NULL,
         created_at text NOT NULL,
         body text NOT NULL,
         data json NOT NULL,
-        PRIMARY KEY (session_id, n)
+        PRIMARY KEY (owner, session_id, n),
+        FOREIGN KEY (owner, session_id) REFERENCES chatbot_sessions (owner, id) ON DELETE CASCADE
     )""",
-    "CREATE INDEX IF NOT EXISTS chatbot_sessions_updated ON chatbot_sessions (updated_at DESC)",
+    "CREATE INDEX IF NOT EXISTS chatbot_sessions_owner_updated ON chatbot_sessions (owner, updated_at DESC)",
+    # a role's turns newest first: the search walks it for a query that matches many turns
+    "CREATE INDEX IF NOT EXISTS chatbot_turns_owner_recent ON chatbot_turns (owner, created_at DESC, session_id, n)",
 ]
 
 SESSION_COLUMNS = (
@@ -82,9 +97,14 @@ SESSION_COLUMNS = (
     "revision",
 )
 TURN_COLUMNS = ("session_id", "n", "created_at", "body", "data")
-#: columns added after the first tables were made: an earlier table gets them at open (:func:`_upgrade`)
+#: columns added after the first tables were made: an earlier table gets them at open (:mod:`~.pg_migrate`)
 ADDED_COLUMNS = {"tool_sources"}
 
+# Every statement names its rows with ``owner = current_user`` (the column defaults to it on insert): row-level
+# security already hides other roles' rows, but not from a superuser or a BYPASSRLS role, which still acts on its own.
+# current_user is a ``name``, whose collation is "C": compared in the column's own collation, the (owner, ...) indexes
+# serve the condition (else every lookup scans a whole index)
+MINE = 'owner = current_user::text COLLATE "default"'
 LOCK = f"SELECT pg_try_advisory_lock({SESSION_KEY})"
 UNLOCK = f"SELECT pg_advisory_unlock({SESSION_KEY})"
 # who holds a session's lock: the application_name every chatbot connection sets ("chatbot pid N on HOST");
@@ -94,30 +114,45 @@ HOLDER = f"""SELECT coalesce(a.application_name, '') FROM pg_locks l JOIN pg_sta
     AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
     AND ((l.classid::bigint << 32) | l.objid::bigint) = {SESSION_KEY} LIMIT 1"""
 
-SELECT_SESSION = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE id = %s"
-SELECT_TURNS = "SELECT n, data FROM chatbot_turns WHERE session_id = %s ORDER BY n"
+SELECT_SESSION = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE {MINE} AND id = %s"
+SELECT_TURNS = f"SELECT n, data FROM chatbot_turns WHERE {MINE} AND session_id = %s ORDER BY n"
+EXISTS = f"SELECT 1 FROM chatbot_sessions WHERE {MINE} AND id = %s"
+REVISION = f"SELECT revision FROM chatbot_sessions WHERE {MINE} AND id = %s"
+DELETE = f"DELETE FROM chatbot_sessions WHERE {MINE} AND id = %s"
 # the database counts the revisions: 1 for a new row, one more per update; each statement returns the row's new one
 # (none when the id is taken, or the row is not at the revision the store last saw)
 INSERT_SESSION = (
     f"INSERT INTO chatbot_sessions ({', '.join(SESSION_COLUMNS)}) VALUES ({'%s, ' * (len(SESSION_COLUMNS) - 1)}1) "
-    "ON CONFLICT (id) DO NOTHING RETURNING revision"
+    "ON CONFLICT (owner, id) DO NOTHING RETURNING revision"
 )
 UPDATE_SESSION = (
     f"UPDATE chatbot_sessions SET {', '.join(f'{c} = %s' for c in SESSION_COLUMNS[1:-1])}, revision = revision + 1 "
-    "WHERE id = %s AND revision = %s RETURNING revision"
+    f"WHERE {MINE} AND id = %s AND revision = %s RETURNING revision"
 )
-DELETE_TURNS_AFTER = "DELETE FROM chatbot_turns WHERE session_id = %s AND n > %s"
+DELETE_TURNS_AFTER = f"DELETE FROM chatbot_turns WHERE {MINE} AND session_id = %s AND n > %s"
 INSERT_TURN = f"INSERT INTO chatbot_turns ({', '.join(TURN_COLUMNS)}) VALUES (%s, %s, %s, %s, %s)"
-LIST = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions ORDER BY updated_at DESC, id"
+LIST = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE {MINE} ORDER BY updated_at DESC, id"
+NEWEST = f"SELECT id FROM chatbot_sessions WHERE {MINE} ORDER BY updated_at DESC, id LIMIT %s OFFSET %s"
 # each session's turn numbers and turns as one JSON text, decoded in one call (a row per turn costs 5x more)
-LIST_TURNS = """SELECT session_id, array_agg(n ORDER BY n), json_agg(data ORDER BY n)::text
-    FROM chatbot_turns GROUP BY session_id"""
-# case-insensitive substring, like the JSON store; the session's newest first, its turns in order
-SEARCH = r"""SELECT s.id, s.title, t.n, t.created_at, t.data,
-    (SELECT f.data FROM chatbot_turns f WHERE f.session_id = s.id AND f.n = 1)
-    FROM chatbot_turns t JOIN chatbot_sessions s ON s.id = t.session_id
-    WHERE t.body ILIKE '%%' || %s || '%%' ESCAPE '\'
-    ORDER BY s.updated_at DESC, s.id, t.n LIMIT %s"""
+LIST_TURNS = f"""SELECT session_id, array_agg(n ORDER BY n), json_agg(data ORDER BY n)::text
+    FROM chatbot_turns WHERE {MINE} AND session_id = ANY(%s) GROUP BY session_id"""
+#: sessions whose turns one database call of a listing reads (a call must answer within pg_wait.ANSWER_TIMEOUT)
+LIST_CHUNK = 2000
+# case-insensitive substring of the whole query, as the JSON store matches it: of the newest matching turns
+# (SEARCH_WINDOW of them), the ones with the most occurrences first, then the newest (session.ranked). The trigram
+# index (pg_trgm, when it could be made) finds the turns of a rare query; for a common one the planner walks the
+# role's turns newest first and stops at the window, so neither reads every match. The count is made for the window
+# only, and the session's title is read for the turns shown.
+SEARCH = rf"""SELECT t.session_id, s.title, t.n, t.created_at, t.data,
+    (SELECT f.data FROM chatbot_turns f WHERE f.owner = t.owner AND f.session_id = t.session_id AND f.n = 1)
+    FROM (SELECT owner, session_id, n, created_at, data,
+            (length(lower(body)) - length(replace(lower(body), lower(%(text)s), ''))) / length(lower(%(text)s)) AS hits
+          FROM (SELECT owner, session_id, n, created_at, data, body FROM chatbot_turns
+                WHERE {MINE} AND body ILIKE '%%' || %(pattern)s || '%%' ESCAPE '\'
+                ORDER BY created_at DESC, session_id, n LIMIT %(window)s) newest
+          ORDER BY hits DESC, created_at DESC, session_id, n LIMIT %(limit)s) t
+    JOIN chatbot_sessions s ON s.owner = t.owner AND s.id = t.session_id
+    ORDER BY t.hits DESC, t.created_at DESC, t.session_id, t.n"""
 
 
 def shown_title(title: str, first_turn: object) -> str:
@@ -168,55 +203,6 @@ def redact(url: str) -> str:
     return mask_password(url)
 
 
-def ensure_schema(conn: psycopg.Connection[Any], location: str) -> None:
-    """Create the tables if needed (one process at a time); refuse a newer schema or tables chatbot did not make."""
-    with conn.transaction():
-        conn.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_KEY})")  # one creator at a time
-        for table, wanted in (("chatbot_sessions", SESSION_COLUMNS), ("chatbot_turns", TURN_COLUMNS)):
-            found = {r[0] for r in conn.execute(_COLUMNS_OF, (table,))}
-            if found and not set(wanted) - ADDED_COLUMNS <= found:
-                raise SessionCorrupt(
-                    f"the table {table} in {location} was not made by chatbot (it has no column "
-                    f"{', '.join(sorted(set(wanted) - found))}); it was left untouched: point --store at another "
-                    f"database or schema"
-                )
-        for statement in CREATE:
-            conn.execute(statement)
-        _upgrade(conn)
-        row = conn.execute("SELECT max(version) FROM chatbot_schema").fetchone()
-        if row is None or row[0] is None:
-            conn.execute("INSERT INTO chatbot_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
-        elif row[0] > SCHEMA_VERSION:
-            raise SessionCorrupt(
-                f"the session store {location} has chatbot schema version {row[0]}, made by a newer "
-                f"chatbot; this one knows version {SCHEMA_VERSION}: upgrade chatbot"
-            )
-
-
-def _upgrade(conn: psycopg.Connection[Any]) -> None:
-    """Bring tables made by an earlier chatbot up to date, in place (same schema version: nothing is lost, and an
-    earlier chatbot still reads and writes them).
-
-    ``tool_sources`` (where a session's tools came from) is added. ``options`` was ``jsonb``, which reorders an
-    object's keys: a JSON schema sent as an option (``response_format``) must reach the model as the user wrote it,
-    since models answer in the schema's key order. ``json`` keeps it.
-    """
-    kind = conn.execute(_TYPE_OF, ("chatbot_sessions", "options")).fetchone()
-    if kind is not None and kind[0] == "jsonb":
-        conn.execute("ALTER TABLE chatbot_sessions ALTER COLUMN options TYPE json USING options::json")
-    if conn.execute(_TYPE_OF, ("chatbot_sessions", "tool_sources")).fetchone() is None:
-        conn.execute("ALTER TABLE chatbot_sessions ADD COLUMN tool_sources json NOT NULL DEFAULT '{}'")
-
-
-_TYPE_OF = (
-    "SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = %s "
-    "AND column_name = %s"
-)
-_COLUMNS_OF = (
-    "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = %s"
-)
-
-
 def first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
@@ -263,34 +249,51 @@ def read_session(conn: psycopg.Connection[Any], sid: str) -> tuple[Any, list[Any
         return conn.execute(SELECT_SESSION, (sid,)).fetchone(), conn.execute(SELECT_TURNS, (sid,)).fetchall()
 
 
-def listing(conn: psycopg.Connection[Any]) -> list[SessionInfo]:
+def listing(run: Callable[[Callable[[psycopg.Connection[Any]], Any]], Any]) -> list[SessionInfo]:
     """Every session, newest first, each checked as :func:`document` checks it for a load (its row and every turn
     row), so a session that would not load is listed with ``broken`` set, as the JSON store lists a bad file.
 
-    The turns come one session at a time, and are decoded only when their session is listed.
+    ``run`` is the store's way to make one bounded database call. The turns are read :data:`LIST_CHUNK` sessions a
+    call, so a large store's listing is many short calls, not one that outlasts its wait; a session that looks
+    damaged is read again on its own, in one snapshot, so a save made between two calls never shows as damage.
     """
-    with conn.transaction():  # one snapshot of the rows and their turns
-        rows = conn.execute(LIST).fetchall()
-        by_id = {sid: (numbers, text) for sid, numbers, text in conn.execute(LIST_TURNS)}
+    rows = run(lambda c: c.execute(LIST).fetchall())
     out = []
-    for row in rows:
-        numbers, text = by_id.pop(row[0], ([], "[]"))
-        out.append(listed(row, list(zip(numbers, json.loads(text), strict=True))))
+    for start in range(0, len(rows), LIST_CHUNK):
+        chunk = rows[start : start + LIST_CHUNK]
+        ids = [row[0] for row in chunk]
+        by_id = {sid: (n, text) for sid, n, text in run(partial(_turns_of, ids=ids))}
+        for row in chunk:
+            numbers, text = by_id.pop(row[0], ([], "[]"))
+            info = listed(row, list(zip(numbers, json.loads(text), strict=True)))
+            if info.broken:  # or changed since the row was read: look again, at this session alone
+                again, turns = run(partial(read_session, sid=row[0]))
+                if again is None:
+                    continue  # deleted meanwhile
+                info = listed(again, turns)
+            out.append(info)
     return out
+
+
+def _turns_of(conn: psycopg.Connection[Any], ids: list[str]) -> list[Any]:
+    return conn.execute(LIST_TURNS, (ids,)).fetchall()
 
 
 def newest_loadable(conn: psycopg.Connection[Any]) -> tuple[str | None, list[SessionInfo]]:
     """The newest session that loads (None when none does) and the damaged ones newer than it, reading the turn rows
     of those sessions only (``-c`` on a large store costs one session's turns, not the store's)."""
     skipped: list[SessionInfo] = []
-    for (sid,) in conn.execute("SELECT id FROM chatbot_sessions ORDER BY updated_at DESC, id").fetchall():
-        row, turns = read_session(conn, sid)
-        if row is None:
-            continue  # deleted meanwhile
-        info = listed(row, turns)
-        if not info.broken:
-            return sid, skipped
-        skipped.append(info)
+    page, offset = 20, 0
+    while ids := conn.execute(NEWEST, (page, offset)).fetchall():
+        for (sid,) in ids:
+            row, turns = read_session(conn, sid)
+            if row is None:
+                continue  # deleted meanwhile
+            info = listed(row, turns)
+            if not info.broken:
+                return sid, skipped
+            skipped.append(info)
+        offset += page
     return None, skipped
 
 

@@ -28,6 +28,8 @@ T = TypeVar("T")
 
 #: seconds one database call (a save's whole transaction, a lock, a listing) may wait for its answer
 ANSWER_TIMEOUT = 10.0
+#: seconds the one-time creation or migration of the tables may take (it builds indexes over every stored turn)
+MIGRATION_TIMEOUT = 900.0
 #: seconds a new connection (TCP, TLS and the login) may take, for each address the host name has
 CONNECT_TIMEOUT = 5
 # connections given up on whose helper thread had not finished: never used again, never closed under the helper
@@ -55,8 +57,8 @@ def bound_statements(conn: psycopg.Connection[Any]) -> None:
     conn.execute("SELECT set_config('statement_timeout', %s, false)", (str(int(ANSWER_TIMEOUT * 1000) - 1000),))
 
 
-def answer(conn: psycopg.Connection[Any], work: Callable[[psycopg.Connection[Any]], T]) -> T:
-    """``work(conn)``, waited for at most :data:`ANSWER_TIMEOUT` seconds on the caller's thread.
+def answer(conn: psycopg.Connection[Any], work: Callable[[psycopg.Connection[Any]], T], timeout: float = 0.0) -> T:
+    """``work(conn)``, waited for at most ``timeout`` (else :data:`ANSWER_TIMEOUT`) seconds on the caller's thread.
 
     Raises :class:`psycopg.OperationalError` when no answer came in time, and whatever a signal handler raises
     during the wait (``conn`` is then closed, or at least no longer :func:`usable`); otherwise returns or raises what
@@ -75,13 +77,13 @@ def answer(conn: psycopg.Connection[Any], work: Callable[[psycopg.Connection[Any
 
     threading.Thread(target=run, name="chatbot-database", daemon=True).start()
     try:
-        finished.wait(ANSWER_TIMEOUT)
+        finished.wait(timeout or ANSWER_TIMEOUT)
     except BaseException:  # a signal (or Ctrl-C) while waiting
         _give_up(conn, finished)
         raise
     if not outcome:
         _give_up(conn, finished)
-        raise psycopg.OperationalError(f"no answer in {ANSWER_TIMEOUT:g} seconds (is the network down?)")
+        raise psycopg.OperationalError(f"no answer in {timeout or ANSWER_TIMEOUT:g} seconds (is the network down?)")
     done, value = outcome[0]
     if not done:
         raise value

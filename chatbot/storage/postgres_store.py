@@ -9,6 +9,8 @@ the ``postgres`` extra (psycopg 3). What it promises:
 - **One process at a time per session**, on any host: a session-level advisory lock on this store's connection.
   A second process is refused with the JSON store's message, naming the holder ("pid 42 on laptop"); a killed
   process's lock goes with its connection.
+- **Each role its own sessions**: every statement names ``owner = current_user`` and row-level security holds every
+  other role to it (:mod:`~.pg_migrate`); a role's lock keys hash its name, so roles never meet in a lock either.
 - **Nothing overwritten blindly**: a save names the revision it last saw; changed or invalid rows are refused.
 - **A lost connection loses nothing the user saw**: the failed save raises :class:`StoreUnavailable` (the chat keeps
   the turn and says so), the next save reconnects, takes its locks again and writes everything missing, and
@@ -36,13 +38,13 @@ from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import now_iso
 from chatbot.errors import Interrupted, SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
+from chatbot.storage import pg_migrate, pg_wait
 from chatbot.storage import pg_schema as sql
-from chatbot.storage import pg_wait
 from chatbot.storage.base import locked_message, make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.rescue import rescue_in
 from chatbot.storage.schema import check_turn
-from chatbot.storage.session import SearchHit, Session, SessionInfo, search_turns, validate_id
+from chatbot.storage.session import SEARCH_WINDOW, SearchHit, Session, SessionInfo, search_turns, validate_id
 from chatbot.storage.transfer import default_rescue_dir
 
 T = TypeVar("T")
@@ -103,7 +105,10 @@ class PostgresStore:
             raise StoreUnavailable(f"cannot reach the session store {self.location}: {sql.first_line(exc)}") from None
         self._conn = conn
         try:
-            pg_wait.answer(conn, self._set_up)
+            pg_wait.answer(conn, pg_wait.bound_statements)
+            warnings = pg_migrate.open_tables(conn, self.location)
+            self.warnings += [w for w in warnings if w not in self.warnings]  # once, however often it reconnects
+            pg_wait.answer(conn, self._take_locks_again)
         except psycopg.OperationalError as exc:
             self._drop()
             raise StoreUnavailable(f"lost the session store {self.location}: {sql.first_line(exc)}") from None
@@ -115,10 +120,8 @@ class PostgresStore:
             raise
         return conn
 
-    def _set_up(self, conn: psycopg.Connection[Any]) -> None:
-        """A new connection's first work: its statement timeout, the schema, this store's locks taken again."""
-        pg_wait.bound_statements(conn)
-        sql.ensure_schema(conn, self.location)
+    def _take_locks_again(self, conn: psycopg.Connection[Any]) -> None:
+        """A new connection takes this store's locks again (each one another process took meanwhile is lost)."""
         for lock in self._locks.values():
             if conn.execute(sql.LOCK, (lock.id,)).fetchone() == (True,):
                 lock.connection = conn  # taken again; else another process has it now
@@ -190,10 +193,7 @@ class PostgresStore:
     def exists(self, session_id: str) -> bool:
         """Whether a session with this id is stored (loadable or not)."""
         sid = validate_id(session_id)
-        return (
-            self._run(lambda c: c.execute("SELECT 1 FROM chatbot_sessions WHERE id = %s", (sid,)).fetchone())
-            is not None
-        )
+        return self._run(lambda c: c.execute(sql.EXISTS, (sid,)).fetchone()) is not None
 
     def create(
         self,
@@ -235,7 +235,7 @@ class PostgresStore:
 
     def list_sessions(self) -> list[SessionInfo]:
         """Every session, newest first; one that would not load (its row or any turn row) has ``broken`` set."""
-        return self._run(sql.listing)
+        return sql.listing(self._run)
 
     def latest(self) -> str | None:
         """The id of the most recently used session that loads, or None."""
@@ -247,11 +247,13 @@ class PostgresStore:
         return self._run(sql.newest_loadable)
 
     def search(self, text: str, limit: int = 50) -> list[SearchHit]:
-        """Stored turns of every session whose text contains ``text`` (case-insensitive), newest sessions first."""
-        query = " ".join(text.split())
+        """Stored turns of this role's sessions whose text contains ``text`` (case-insensitive): the turns with the
+        most occurrences first, then the newest (the order of :func:`~.session.ranked`)."""
+        query = sql.pg_text(" ".join(text.split()))
         if not query:
             return []
-        rows = self._run(lambda c: c.execute(sql.SEARCH, (sql.like_escape(query), limit)).fetchall())
+        params = {"text": query, "pattern": sql.like_escape(query), "limit": limit, "window": SEARCH_WINDOW}
+        rows = self._run(lambda c: c.execute(sql.SEARCH, params).fetchall())
         hits = []
         for sid, title, n, _created, turn, first in rows:
             if check_turn(turn):  # a row damaged by something else: not searched, and never a crash
@@ -346,7 +348,7 @@ class PostgresStore:
 
     def _refuse_conflict(self, cur: psycopg.Cursor[Any], sid: str) -> NoReturn:
         """Raise unless the row's revision is the one of our own save whose commit went unanswered."""
-        row = cur.execute("SELECT revision FROM chatbot_sessions WHERE id = %s", (sid,)).fetchone()
+        row = cur.execute(sql.REVISION, (sid,)).fetchone()
         attempt = self._attempt.get(sid)
         if row is not None and attempt is not None and row[0] == attempt[0]:
             raise _Retry("adopt")
@@ -368,7 +370,7 @@ class PostgresStore:
         if not self.exists(sid):
             raise SessionNotFound(f"no session {sid} in {self.location}")
         with self.acquire(sid):
-            self._run(lambda c: c.execute("DELETE FROM chatbot_sessions WHERE id = %s", (sid,)))
+            self._run(lambda c: c.execute(sql.DELETE, (sid,)))
             for table in (self._revision, self._stored, self._unsaved):
                 table.pop(sid, None)
 

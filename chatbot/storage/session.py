@@ -246,6 +246,7 @@ class SearchHit:
     turn: int  # 1-based turn number
     created_at: str
     snippet: str
+    matches: int = 1  # how often the query occurs in the turn: the search's ranking
 
 
 def snippet(text: str, query: str, width: int = 80) -> str:
@@ -260,13 +261,33 @@ def snippet(text: str, query: str, width: int = 80) -> str:
 
 
 def search_turns(session_id: str, title: str, turns: list[dict[str, Any]], query: str) -> list[SearchHit]:
-    """The turns of one decoded session document whose user or assistant text contains ``query``."""
+    """The turns of one decoded session document whose user, assistant or tool text contains ``query``
+    (case-insensitive, whitespace runs as one space), each with how often it occurs in the turn."""
     hits = []
+    wanted = " ".join(query.split()).lower()
     for number, turn in enumerate(turns, start=1):
+        found, count = "", 0
         for message in turn["messages"]:
+            if message.get("role") not in ("user", "assistant", "tool"):
+                continue
             text = content_text(message.get("content"))
-            found = snippet(text, query) if message.get("role") in ("user", "assistant", "tool") else ""
-            if found:
-                hits.append(SearchHit(session_id, title, number, str(turn.get("created_at", "")), found))
-                break
+            count += " ".join(text.split()).lower().count(wanted) if wanted else 0
+            found = found or snippet(text, query)
+        if found:
+            hits.append(SearchHit(session_id, title, number, str(turn.get("created_at", "")), found, count))
+    return hits
+
+
+#: how many of the newest matching turns a search ranks: a query found in more turns than that (a common word in a
+#: large store) ranks the newest of them, so its cost stays bounded
+SEARCH_WINDOW = 1000
+
+
+def ranked(hits: list[SearchHit]) -> list[SearchHit]:
+    """Search hits in the order both stores give them: of the newest :data:`SEARCH_WINDOW` turns, those where the
+    query occurs most first, then the newest (then by session id and turn number, so the order is total)."""
+    hits = sorted(hits, key=lambda h: (h.session_id, h.turn))
+    hits.sort(key=lambda h: h.created_at, reverse=True)
+    del hits[SEARCH_WINDOW:]
+    hits.sort(key=lambda h: h.matches, reverse=True)
     return hits

@@ -474,9 +474,11 @@ def test_a_stream_with_no_chunks_is_a_server_error(httpx2_mock, provider, body):
 def test_fake_server_runs_as_a_script(clean_env, tmp_path):
     reply = tmp_path / "reply.txt"
     reply.write_text("Scripted reply for benchmarks.", encoding="utf-8")
-    server = str(Path(__file__).parents[1] / "support" / "fake_server.py")
-    script = [sys.executable, server, "--port", "0", "--reply-file", str(reply), "--chunks", "5", "--delay", "0.001"]
-    with subprocess.Popen(script, stdout=subprocess.PIPE, text=True) as proc:
+    # run as its docstring says: a module of the tests package, from the repository root
+    root = Path(__file__).parents[2]
+    script = [sys.executable, "-m", "tests.support.fake_server", "--port", "0", "--reply-file", str(reply)]
+    script += ["--chunks", "5", "--delay", "0.001"]
+    with subprocess.Popen(script, stdout=subprocess.PIPE, text=True, cwd=root) as proc:
         try:
             line = proc.stdout.readline()
             assert line.startswith("listening on http://127.0.0.1:")

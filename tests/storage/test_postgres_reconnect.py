@@ -12,6 +12,7 @@ import pytest
 
 from chatbot.engine.turn import Turn
 from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, StoreUnavailable
+from chatbot.storage.pg_schema import SCHEMA_VERSION
 from tests.support.pg_proxy import CommitLosingProxy
 from tests.support.postgres import backends, cut_connections, dead_url, schema_of, wait_for_backends
 from tests.support.stores import admin, postgres_base_url
@@ -130,10 +131,10 @@ def test_a_newer_schema_found_on_reconnecting_is_refused_every_time(open_pg, pg_
     store = open_pg()
     store.list_sessions()
     with admin(pg_url) as conn:
-        conn.execute("UPDATE chatbot_schema SET version = 2")
+        conn.execute("UPDATE chatbot_schema SET version = %s", (SCHEMA_VERSION + 1,))
     cut_connections()
     for _ in range(2):  # the connection that found it is not kept for the next call
-        with pytest.raises(SessionCorrupt, match="schema version 2, made by a newer chatbot"):
+        with pytest.raises(SessionCorrupt, match=f"schema version {SCHEMA_VERSION + 1}, made by a newer chatbot"):
             store.list_sessions()
 
 

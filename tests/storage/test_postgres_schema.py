@@ -163,3 +163,37 @@ def test_an_unreachable_server_is_named_with_the_first_line_of_the_reason():
         PostgresStore(dead_url())
     assert "cannot reach the session store postgresql://postgres@127.0.0.1:" in err.value.message
     assert err.value.message.endswith("Connection refused") and "\n" not in err.value.message
+
+
+def test_a_listing_read_in_chunks_lists_every_session_and_marks_only_the_damaged_one(open_pg, pg_url, monkeypatch):
+    from chatbot.storage import pg_schema
+
+    monkeypatch.setattr(pg_schema, "LIST_CHUNK", 2)
+    store = open_pg()
+    for k in range(5):
+        stored(store, f"s{k}", "one", "two")
+    with admin(pg_url) as conn:
+        conn.execute("UPDATE chatbot_turns SET n = 7 WHERE session_id = 's2' AND n = 2")
+    infos = store.list_sessions()
+    assert sorted(info.id for info in infos) == [f"s{k}" for k in range(5)]
+    assert [info.id for info in infos if info.broken] == ["s2"]
+
+
+def test_a_session_saved_while_a_listing_reads_it_is_not_shown_as_damaged(open_pg, pg_url):
+    """The listing's calls are separate snapshots: a turn saved between the rows and the turns is no damage."""
+    from chatbot.storage import pg_schema
+
+    store, writer = open_pg(), open_pg()
+    session = stored(writer, "busy", "one")
+    calls = []
+
+    def run(work):  # type: ignore[no-untyped-def]
+        if len(calls) == 1:  # after the session rows were read, before their turns
+            session.conversation.add_turn(turn("two"))
+            with writer.acquire("busy"):
+                writer.save(session)
+        calls.append(work)
+        return store._run(work)
+
+    [info] = pg_schema.listing(run)
+    assert (info.id, info.turns, info.broken) == ("busy", 2, "")

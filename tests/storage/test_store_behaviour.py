@@ -356,6 +356,45 @@ def test_search_finds_turns_across_sessions_newest_first(store):
     assert store.search("nowhere to be found") == [] and len(store.search("paris", limit=1)) == 1
 
 
+def test_search_ranks_turns_by_how_often_the_whole_query_occurs_then_newest_first(store):
+    """Both stores give the same hits in the same order: a case-insensitive substring match of the whole query, the
+    turns where it occurs most first, ties newest first."""
+
+    def at(when: str, user: str, reply: str) -> Turn:
+        return Turn([{"role": "user", "content": user}, {"role": "assistant", "content": reply}], created_at=when)
+
+    a = store.create("a", system="s")
+    a.conversation.add_turn(at("2026-01-01T10:00:00+00:00", "Paris in May?", "mild"))
+    a.conversation.add_turn(at("2026-01-01T10:01:00+00:00", "Paris, PARIS", "I said: paris"))
+    saved(store, a)
+    b = store.create("b", system="s")
+    b.conversation.add_turn(at("2026-02-01T10:00:00+00:00", "parisparis", "no"))
+    b.conversation.add_turn(at("2026-02-01T10:01:00+00:00", "paris   in may", "yes"))
+    saved(store, b)
+    assert [(h.session_id, h.turn, h.matches) for h in store.search("paris")] == [
+        ("a", 2, 3),
+        ("b", 1, 2),
+        ("b", 2, 1),
+        ("a", 1, 1),
+    ]
+    assert [(h.session_id, h.turn) for h in store.search("ARIS  IN")] == [("b", 2), ("a", 1)]
+    assert [(h.session_id, h.turn) for h in store.search("may paris")] == []
+
+
+def test_a_query_found_in_more_turns_than_the_window_ranks_only_the_newest_of_them(store, monkeypatch):
+    """A common word in a large store costs the newest SEARCH_WINDOW matches, not every one: both stores alike."""
+    from chatbot.storage import postgres_store, session
+
+    for module in (session, postgres_store):
+        monkeypatch.setattr(module, "SEARCH_WINDOW", 2)
+    s = store.create("w", system="s")
+    for minute, text in enumerate(("tea tea tea", "tea", "coffee", "tea and tea")):
+        when = f"2026-03-01T10:0{minute}:00+00:00"
+        s.conversation.add_turn(Turn([{"role": "user", "content": text}], created_at=when))
+    saved(store, s)
+    assert [(h.turn, h.matches) for h in store.search("tea")] == [(4, 2), (2, 1)]
+
+
 # --- import -----------------------------------------------------------------------------------------------------
 
 

@@ -38,6 +38,9 @@ def scratch_schema(base: str) -> Iterator[str]:
     """A URL whose tables live in a fresh schema of their own (dropped afterwards): tests never share rows."""
     name = f"t_{secrets.token_hex(6)}"
     with admin(base) as conn:
+        # pg_trgm where every role may use it, as a database owner installs it (else the first store would create
+        # it in its own scratch schema, and dropping that schema would take every other store's search index)
+        conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public")
         conn.execute(f"CREATE SCHEMA {name}")
     sep = "&" if "?" in base else "?"
     try:

@@ -1,0 +1,183 @@
+"""The PostgreSQL store's tables made, or brought up to this version, on first use: one process at a time.
+
+What a database holds after :func:`ensure_schema` (version 2):
+
+- the tables of :data:`~.pg_schema.CREATE`, every row with its ``owner`` (the role that wrote it);
+- row-level security on ``chatbot_sessions`` and ``chatbot_turns``, forced (the tables' owner is bound too), with one
+  policy each: a role reads and writes only the rows whose owner it is. Only superusers and BYPASSRLS roles see
+  past it, and the store's own statements still name ``owner = current_user`` for them;
+- where ``pg_trgm`` is installed or may be (``CREATE EXTENSION``, a trusted extension: the database's CREATE
+  privilege is enough), a trigram GIN index on the turns' text, which serves the search's ILIKE. Where it cannot be
+  made, a warning says so and the search scans the rows, with the same results.
+
+A version-1 database (no owners, one session namespace) is migrated in place: every existing session and turn gets
+the role that migrates it as its owner, the keys become (owner, id), and the policies and index are added.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from psycopg import sql as q
+
+from chatbot.errors import SessionCorrupt
+from chatbot.storage import pg_wait
+from chatbot.storage.pg_schema import (
+    ADDED_COLUMNS,
+    CREATE,
+    MINE,
+    SCHEMA_KEY,
+    SCHEMA_VERSION,
+    SESSION_COLUMNS,
+    TURN_COLUMNS,
+)
+
+TRIGRAM_INDEX = "chatbot_turns_body_trgm"
+
+_POLICIES = [
+    "ALTER TABLE {t} ENABLE ROW LEVEL SECURITY",
+    "ALTER TABLE {t} FORCE ROW LEVEL SECURITY",
+    "DROP POLICY IF EXISTS chatbot_own_rows ON {t}",
+    "CREATE POLICY chatbot_own_rows ON {t} USING ({mine}) WITH CHECK ({mine})",
+]
+_TO_OWNERS = [
+    "ALTER TABLE chatbot_sessions ADD COLUMN owner text NOT NULL DEFAULT {me}",  # every row is the migrator's
+    "ALTER TABLE chatbot_turns ADD COLUMN owner text NOT NULL DEFAULT {me}",
+    "ALTER TABLE chatbot_sessions ALTER COLUMN owner SET DEFAULT current_user",
+    "ALTER TABLE chatbot_turns ALTER COLUMN owner SET DEFAULT current_user",
+    "ALTER TABLE chatbot_turns DROP CONSTRAINT IF EXISTS chatbot_turns_session_id_fkey",
+    "ALTER TABLE chatbot_turns DROP CONSTRAINT IF EXISTS chatbot_turns_pkey",
+    "ALTER TABLE chatbot_sessions DROP CONSTRAINT IF EXISTS chatbot_sessions_pkey",
+    "ALTER TABLE chatbot_sessions ADD PRIMARY KEY (owner, id)",
+    "ALTER TABLE chatbot_turns ADD PRIMARY KEY (owner, session_id, n)",
+    "ALTER TABLE chatbot_turns ADD FOREIGN KEY (owner, session_id) REFERENCES chatbot_sessions (owner, id) "
+    "ON DELETE CASCADE",
+    "DROP INDEX IF EXISTS chatbot_sessions_updated",
+]
+_COLUMNS_OF = (
+    "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() "
+    "AND table_name = %s"
+)
+
+
+def open_tables(conn: psycopg.Connection[Any], location: str) -> list[str]:
+    """What a new connection does first: check the tables (a bounded wait), else make or migrate them (a long one:
+    building indexes over a large store takes minutes). Returns the warnings for the user."""
+    warnings = pg_wait.answer(conn, ready)
+    if warnings is None:
+        warnings = pg_wait.answer(conn, lambda c: ensure_schema(c, location), pg_wait.MIGRATION_TIMEOUT)
+    return warnings
+
+
+def ready(conn: psycopg.Connection[Any]) -> list[str] | None:
+    """The usual case, in a bounded wait: the tables are at this version (reads only: any role may check), and the
+    warnings for the user (no trigram index: searches scan); None when :func:`ensure_schema` has work to do."""
+    with conn.transaction():
+        if _version(conn) != SCHEMA_VERSION or not _current(conn):
+            return None
+        if conn.execute("SELECT to_regclass(%s)", (TRIGRAM_INDEX,)).fetchone() == (None,):
+            _trigram_index(conn)  # pg_trgm may have been installed since (only the tables' owner can index)
+        return _search_warnings(conn)
+
+
+def ensure_schema(conn: psycopg.Connection[Any], location: str) -> list[str]:
+    """Make sure the tables are at this version (create or migrate them, one process at a time); refuse a newer
+    schema or tables chatbot did not make. Returns warnings for the user (no trigram index: searches scan).
+
+    A migration rebuilds keys and indexes over every stored turn: no statement limit applies to it, and the caller
+    waits for it longer (:data:`~.pg_wait.MIGRATION_TIMEOUT`)."""
+    with conn.transaction():
+        conn.execute("SET LOCAL statement_timeout = 0")
+        conn.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_KEY})")  # one creator at a time
+        _refuse_foreign(conn, location)
+        version = _version(conn)
+        if version is not None and version > SCHEMA_VERSION:
+            raise SessionCorrupt(
+                f"the session store {location} has chatbot schema version {version}, made by a newer "
+                f"chatbot; this one knows version {SCHEMA_VERSION}: upgrade chatbot"
+            )
+        if "owner" not in _columns(conn, "chatbot_sessions") and _columns(conn, "chatbot_sessions"):
+            _upgrade_columns(conn)
+            me = conn.execute("SELECT current_user").fetchone()[0]  # type: ignore[index]
+            for statement in _TO_OWNERS:
+                conn.execute(q.SQL(statement).format(me=q.Literal(me)))
+        for statement in CREATE:
+            conn.execute(statement)
+        _upgrade_columns(conn)
+        for table in ("chatbot_sessions", "chatbot_turns"):
+            for statement in _POLICIES:
+                conn.execute(statement.format(t=table, mine=MINE))
+        conn.execute("DELETE FROM chatbot_schema")
+        conn.execute("INSERT INTO chatbot_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
+        _trigram_index(conn)
+        return _search_warnings(conn)
+
+
+def _version(conn: psycopg.Connection[Any]) -> int | None:
+    if conn.execute("SELECT to_regclass('chatbot_schema')").fetchone() == (None,):
+        return None
+    row = conn.execute("SELECT max(version) FROM chatbot_schema").fetchone()
+    return None if row is None else row[0]
+
+
+def _columns(conn: psycopg.Connection[Any], table: str) -> dict[str, str]:
+    return dict(conn.execute(_COLUMNS_OF, (table,)).fetchall())
+
+
+def _current(conn: psycopg.Connection[Any]) -> bool:
+    """Whether the tables are as this version makes them (a column an earlier chatbot lacked may be missing)."""
+    sessions = _columns(conn, "chatbot_sessions")
+    return sessions.get("options") == "json" and {"owner", *SESSION_COLUMNS} <= set(sessions)
+
+
+def _refuse_foreign(conn: psycopg.Connection[Any], location: str) -> None:
+    for table, wanted in (("chatbot_sessions", SESSION_COLUMNS), ("chatbot_turns", TURN_COLUMNS)):
+        found = set(_columns(conn, table))
+        if found and not set(wanted) - ADDED_COLUMNS <= found:
+            raise SessionCorrupt(
+                f"the table {table} in {location} was not made by chatbot (it has no column "
+                f"{', '.join(sorted(set(wanted) - found))}); it was left untouched: point --store at another "
+                f"database or schema"
+            )
+
+
+def _upgrade_columns(conn: psycopg.Connection[Any]) -> None:
+    """Columns an earlier chatbot made otherwise, brought up to date with nothing lost.
+
+    ``tool_sources`` (where a session's tools came from) is added. ``options`` was ``jsonb``, which reorders an
+    object's keys: a JSON schema sent as an option (``response_format``) must reach the model as the user wrote it,
+    since models answer in the schema's key order. ``json`` keeps it.
+    """
+    columns = _columns(conn, "chatbot_sessions")
+    if columns.get("options") == "jsonb":
+        conn.execute("ALTER TABLE chatbot_sessions ALTER COLUMN options TYPE json USING options::json")
+    if "tool_sources" not in columns:
+        conn.execute("ALTER TABLE chatbot_sessions ADD COLUMN tool_sources json NOT NULL DEFAULT '{}'")
+
+
+def _trigram_index(conn: psycopg.Connection[Any]) -> None:
+    """The trigram index on the turns' text, with ``pg_trgm`` created if it is not installed (where allowed)."""
+    try:
+        with conn.transaction():  # a savepoint: a refusal leaves the rest of the migration standing
+            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+            schema = conn.execute(
+                "SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'pg_trgm'"
+            ).fetchone()[0]  # type: ignore[index]
+            # the operator class named with its schema: the extension may live outside the store's search_path
+            conn.execute(
+                f"CREATE INDEX IF NOT EXISTS {TRIGRAM_INDEX} ON chatbot_turns USING gin (body {schema}.gin_trgm_ops)"
+            )  # noqa: E501
+    except (psycopg.errors.InsufficientPrivilege, psycopg.errors.UndefinedFile, psycopg.errors.QueryCanceled):
+        return  # not allowed, not installed on the server (the contrib package), or too long to build now
+
+
+def _search_warnings(conn: psycopg.Connection[Any]) -> list[str]:
+    """What the user is told when the search cannot use the trigram index."""
+    if conn.execute("SELECT to_regclass(%s)", (TRIGRAM_INDEX,)).fetchone() != (None,):
+        return []
+    return [
+        "searches in this session store scan every turn: the trigram index could not be made (the PostgreSQL "
+        "extension pg_trgm is missing, or this role may not create or use it). A database owner can run "
+        "`CREATE EXTENSION pg_trgm SCHEMA public;` and open the store once with the role that owns the tables"
+    ]

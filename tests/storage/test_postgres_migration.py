@@ -1,0 +1,127 @@
+"""A database an earlier chatbot made is brought up to this schema in place on first use (chatbot/storage/
+pg_migrate.py), and the search index is made where PostgreSQL allows it, with a clear warning where it does not."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from chatbot.engine.turn import Turn
+from chatbot.storage.pg_migrate import TRIGRAM_INDEX
+from chatbot.storage.pg_schema import SCHEMA_VERSION
+from chatbot.storage.postgres_store import PostgresStore
+from tests.support.postgres import schema_of
+from tests.support.stores import admin, postgres_base_url
+
+# made by the chatbot of schema version 1 (pg_dump --inserts of its tables): sessions "standup" and "recipes"
+VERSION_1 = Path(__file__).parent / "data" / "pg_schema_v1.sql"
+
+
+@pytest.fixture
+def role(pg_url: str) -> Iterator[str]:
+    """A login role that may create tables in the scratch schema (and nothing else): its name."""
+    name = f"chatbot_m_{secrets.token_hex(4)}"
+    with admin(pg_url) as conn:
+        conn.execute(f"CREATE ROLE {name} LOGIN")
+        conn.execute(f"GRANT USAGE, CREATE ON SCHEMA {schema_of(pg_url)} TO {name}")
+    yield name
+    with admin(pg_url) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (name,))
+        conn.execute(f"DROP OWNED BY {name}")
+        conn.execute(f"DROP ROLE {name}")
+
+
+def test_a_version_1_database_is_migrated_in_place_and_its_sessions_belong_to_the_migrating_role(
+    pg_url, role, tmp_path
+):
+    with admin(pg_url) as conn:
+        conn.execute(f"SET ROLE {role}")  # the tables are the role's, as when it made them with chatbot 1
+        conn.execute(VERSION_1.read_text())
+    store = PostgresStore(pg_url.replace("postgres@", f"{role}@", 1), tmp_path)
+    assert {(i.id, i.title, i.turns) for i in store.list_sessions()} == {
+        ("standup", "Standup notes", 2),
+        ("recipes", "a kimchi stew recipe 김치찌개", 2),
+    }
+    assert [t.user_text for t in store.load("recipes").conversation.turns][0] == "a kimchi stew recipe 김치찌개"
+    assert [(h.session_id, h.turn) for h in store.search("DEPLOY")] == [("recipes", 2), ("standup", 1)]
+    assert [h.session_id for h in store.search("김치")] == ["recipes"]
+    session = store.load("standup")
+    session.conversation.add_turn(session.conversation.turns[0])
+    with store.acquire("standup"):
+        store.save(session)
+    assert len(store.load("standup").conversation.turns) == 3
+    store.close()
+    with admin(pg_url) as conn:
+        assert conn.execute("SELECT version FROM chatbot_schema").fetchall() == [(SCHEMA_VERSION,)]
+        for table in ("chatbot_sessions", "chatbot_turns"):
+            assert conn.execute(f"SELECT DISTINCT owner FROM {table}").fetchall() == [(role,)]
+            secured = conn.execute(
+                "SELECT relrowsecurity, relforcerowsecurity FROM pg_class WHERE oid = %s::regclass", (table,)
+            )
+            assert secured.fetchone() == (True, True)
+        assert conn.execute("SELECT to_regclass(%s)", (TRIGRAM_INDEX,)).fetchone() != (None,)
+    other = PostgresStore(pg_url.replace("postgres@", f"{role}@", 1), tmp_path)  # opened again: nothing to do
+    assert len(other.list_sessions()) == 2 and not other.warnings
+    other.close()
+
+
+@pytest.fixture
+def database_without_trigrams(tmp_path) -> Iterator[tuple[str, str]]:
+    """A new database with no pg_trgm, and a role that may make tables in it but not create an extension:
+    (the role's URL, the administrator's)."""
+    base = postgres_base_url()
+    name = f"chatbot_x_{secrets.token_hex(4)}"
+    with admin(base) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+        conn.execute(f"CREATE ROLE {name} LOGIN")
+    url = base.rsplit("/", 1)[0] + f"/{name}"
+    with admin(url) as conn:
+        conn.execute(f"GRANT CREATE ON SCHEMA public TO {name}")
+    try:
+        yield url.replace("postgres@", f"{name}@", 1), url
+    finally:
+        with admin(base) as conn:
+            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+            conn.execute(f"DROP ROLE {name}")
+
+
+def test_without_pg_trgm_the_store_warns_and_searches_by_scanning_until_it_is_installed(
+    database_without_trigrams, tmp_path
+):
+    url, admin_url = database_without_trigrams
+    store = PostgresStore(url, tmp_path)
+    assert len(store.warnings) == 1 and "CREATE EXTENSION pg_trgm" in store.warnings[0]
+    session = store.create("s", system="s")
+    session.conversation.add_turn(Turn([{"role": "user", "content": "Find ME here"}]))
+    with store.acquire("s"):
+        store.save(session)
+    assert [h.turn for h in store.search("find me")] == [1]
+    store.close()
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION pg_trgm")
+    again = PostgresStore(url, tmp_path)  # the tables' owner makes the index now
+    assert again.warnings == [] and [h.turn for h in again.search("find me")] == [1]
+    again.close()
+
+
+@pytest.mark.parametrize("query", ["김치찌개", "ecipe 김", "DEPLOY"])
+def test_the_trigram_index_serves_korean_and_substring_queries(open_pg, pg_url, query):
+    """The plan of the search's match finds the turns through the trigram index (the planner told to avoid scans,
+    as it would on a large table), for any language and any substring of three characters or more."""
+    store = open_pg()
+    session = store.create("s", system="s")
+    session.conversation.add_turn(Turn([{"role": "user", "content": "a kimchi stew recipe 김치찌개 to deploy"}]))
+    with store.acquire("s"):
+        store.save(session)
+    with admin(pg_url) as conn:
+        conn.execute("SET enable_seqscan = off")
+        plan = conn.execute(
+            "EXPLAIN SELECT n FROM chatbot_turns WHERE body ILIKE '%%' || %s || '%%'", (query,)
+        ).fetchall()
+        found = conn.execute("SELECT n FROM chatbot_turns WHERE body ILIKE '%%' || %s || '%%'", (query,)).fetchall()
+    assert TRIGRAM_INDEX in " ".join(line for (line,) in plan) and found == [(1,)]
+    assert [h.turn for h in store.search(query)] == [1]
