@@ -17,8 +17,8 @@ from chatbot.core.settings import RunSettings
 from chatbot.core.summaries import SummaryAhead
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
-from chatbot.engine.tokens import TokenCounter
-from chatbot.errors import BudgetError, ServerError
+from chatbot.engine.tokens import TokenCounter, rough_count
+from chatbot.errors import BudgetError, ContextLengthError, ServerError
 from chatbot.providers.echo import EchoProvider
 from chatbot.storage.json_store import JsonStore
 from tests.conftest import WordCounter, make_turn
@@ -236,3 +236,38 @@ def test_a_summary_written_ahead_changes_nothing_a_summary_written_now_would_not
         now_conv.summary_covers,
         now_conv.backoff,
     )
+
+
+class NarrowSummaries(EchoProvider):
+    """A server whose window is ``window`` tokens: a summary whose prompt and ``max_tokens`` exceed it is refused, with
+    the window named (as vLLM and OpenAI word it)."""
+
+    def __init__(self, window: int) -> None:
+        super().__init__(delay=0)
+        self.window = window
+        self.named = window  # the window the error names
+        self.caps: list[int] = []
+
+    def complete(self, messages, **ask):
+        self.caps.append(ask["max_tokens"])
+        prompt = sum(rough_count(str(m["content"])) + 10 for m in messages)
+        if prompt + ask["max_tokens"] > self.window:
+            raise ContextLengthError("this model's maximum context length is exceeded", limit=self.named)
+        return super().complete(messages, **ask)
+
+
+def test_a_summarys_context_error_teaches_the_window_and_asks_once_more_within_it():
+    from chatbot.core.summaries import SummaryCall
+    from chatbot.storage.session import Session
+
+    session = Session.new("s", system="sys", model="echo", memory=MemoryConfig(strategy="summary"))
+    provider = NarrowSummaries(window=600)
+    turns = [[{"role": "user", "content": "one"}, {"role": "assistant", "content": "answer one"}]]
+    assert SummaryCall(session, provider, RunSettings())("", turns, 1)
+    assert session.context_for("echo") == 600 and len(provider.caps) == 2 and provider.caps[1] < 600
+    # a server that refuses even within the window it names: that window is no news, so the error stands (asked once)
+    stricter = NarrowSummaries(window=600)
+    stricter.window = 300  # counts more than it says
+    with pytest.raises(ContextLengthError):
+        SummaryCall(session, stricter, RunSettings())("", turns, 1)
+    assert len(stricter.caps) == 1 and session.context_for("echo") == 600
