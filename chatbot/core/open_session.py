@@ -90,15 +90,14 @@ class OpenSession:
         self._replacing = (turn, summary, covers) if turn is not None else None
         return turn
 
-    def put_back_if_unreplaced(self, turns_before: int) -> bool:
-        """After a send: put the turn taken back for it again in place when the send stored no turn (True then)."""
+    def put_back_if_unreplaced(self, turns_before: int) -> None:
+        """After a send: put the turn taken back for it again in place when the send stored no turn."""
         replacing, self._replacing = self._replacing, None
         if replacing is None or len(self.conversation.turns) != turns_before:
-            return False
+            return
         turn, summary, covers = replacing
         self.add_turn(turn)  # the old turn is back: /retry takes it back again rather than add a copy
         self.conversation.set_summary(summary, covers)
-        return True
 
     def take_back_for_edit(self, text: str) -> Content:
         """Take the last turn back (/edit) and return ``text`` as the message that replaces it; images the old message
