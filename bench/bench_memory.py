@@ -5,7 +5,7 @@ Run by hand: ``python bench/bench_memory.py [--turns 100] [--budget 6000]``.
 
 The same scripted conversation (a user planning a move and a small software project: varied lengths from "thanks"
 to pasted code and logs, some Korean, and eight facts stated once that a good memory should keep) is sent through
-the real :class:`chatbot.chat.Chat` (via :class:`chatbot.app.App`, sessions saved by the real store) with each
+the real :class:`chatbot.core.chat.Chat` (via :class:`chatbot.core.app.App`, sessions saved by the real store) with each
 strategy, at the default settings (window 6, summary trigger 8 / keep 4, budget 6,000 tokens). The provider is local
 and deterministic: its replies are scripted (varied lengths, the same for every strategy, whatever the request),
 its usage is the rough count of the request (what a real provider's ``prompt_tokens`` would report), and its
@@ -48,11 +48,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import machine  # bench/ is on sys.path when a script runs from it
 
-from chatbot.app import App, Settings  # noqa: E402
+from chatbot.core.app import App, Settings  # noqa: E402
+from chatbot.core.events import TurnDone  # noqa: E402
 from chatbot.engine.memory import MemoryConfig  # noqa: E402
 from chatbot.engine.summary_prompt import is_summary_request  # noqa: E402
 from chatbot.engine.tokens import TokenCounter, make_counter, rough_count  # noqa: E402
-from chatbot.events import TurnDone  # noqa: E402
 from chatbot.providers.base import ChatProvider, Completion, Message, StreamEnd, StreamEvent, TextDelta, Usage  # noqa: E402
 from chatbot.storage.json_store import JsonStore  # noqa: E402
 

@@ -11,7 +11,7 @@ groq SDKs, rich, prompt_toolkit). Then ``python -X importtime`` lists what ``--h
 interpreter already does, heaviest first.
 
 Target: ``--version`` and ``--help`` each within 2x the bare interpreter (the README's promise).
-``tests/test_startup.py`` pins the cause rather than a time: neither imports the memory rule, the token counter,
+``tests/cli/test_startup.py`` pins the cause rather than a time: neither imports the memory rule, the token counter,
 the provider interface, ``dataclasses`` or an SDK.
 """
 

@@ -4,8 +4,8 @@
 Run by hand: ``python bench/bench_tools.py [--turns 20] [--result-tokens 3000] [--limit 400]``.
 
 Turn 1 asks a search tool (a real ``--functions``-style tool) for a page of about 3,000 tokens (English prose from
-bench/corpus); then 20 short turns follow. Everything goes through the real :class:`chatbot.chat.Chat` (via
-:class:`chatbot.app.App`, sessions saved by the real store). The provider is local and deterministic: it calls the
+bench/corpus); then 20 short turns follow. Everything goes through the real :class:`chatbot.core.chat.Chat` (via
+:class:`chatbot.core.app.App`, sessions saved by the real store). The provider is local and deterministic: it calls the
 tool when the user asks to search, otherwise it answers a short scripted line; its usage is the rough count of the
 request (what a provider's ``prompt_tokens`` would report). Summaries keep one line per turn.
 
@@ -28,11 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import machine  # bench/ is on sys.path when a script runs from it
 
-from chatbot.app import App, Settings  # noqa: E402
+from chatbot.core.app import App, Settings  # noqa: E402
+from chatbot.core.events import TurnDone  # noqa: E402
 from chatbot.engine.memory import MemoryConfig  # noqa: E402
 from chatbot.engine.summary_prompt import is_summary_request  # noqa: E402
 from chatbot.engine.tokens import TokenCounter, rough_count  # noqa: E402
-from chatbot.events import TurnDone  # noqa: E402
 from chatbot.providers.base import (  # noqa: E402
     ChatProvider,
     Completion,

@@ -3,12 +3,11 @@
 
 Run by hand: ``python bench/bench_turn.py [--turns 40] [--dir DIR] [--in-process]``.
 
-Each session is pre-populated with N turns of ~1 kB messages (written through the real JsonStore), then opened
-through :class:`chatbot.app.App` and sent ``--turns`` more ~1 kB messages by the real :class:`chatbot.chat.Chat`, over
-the real ``openai`` provider, to the local fake OpenAI-compatible server (tests/support/fake_server.py) with a
-short reply.
-The summary sessions start with a summary covering all but the last 4 turns, as a long session would have, so
-the summarizer runs every 5 turns as it would in use (its call is part of the build time of those turns).
+Each session is pre-populated with N turns of ~1 kB messages (written through the real JsonStore), then opened through
+:class:`chatbot.core.app.App` and sent ``--turns`` more ~1 kB messages by the real :class:`chatbot.core.chat.Chat`, over
+the real ``openai`` provider, to the local fake OpenAI-compatible server (tests/support/fake_server.py) with a short
+reply. The summary sessions start with a summary covering all but the last 4 turns, as a long session would have, so the
+summarizer runs every 5 turns as it would in use (its call is part of the build time of those turns).
 
 Per N and strategy it reports the median whole-turn wall time (``Chat.send`` consumed to the end) and its parts:
 request build (``Conversation.build_request``), save (``JsonStore.save``), the stream (time inside the provider's
@@ -39,11 +38,11 @@ sys.path.insert(0, str(ROOT))
 
 from _common import machine  # noqa: E402 - bench/ is on sys.path when a script runs from it
 
-from chatbot.app import App, Settings  # noqa: E402
+from chatbot.core.app import App, Settings  # noqa: E402
+from chatbot.core.events import TurnDone  # noqa: E402
 from chatbot.engine.memory import MemoryConfig  # noqa: E402
 from chatbot.engine.tokens import make_counter  # noqa: E402
 from chatbot.engine.turn import Turn  # noqa: E402
-from chatbot.events import TurnDone  # noqa: E402
 from chatbot.providers import make_provider  # noqa: E402
 from chatbot.storage.json_store import JsonStore  # noqa: E402
 from tests.support.fake_server import FakeServer  # noqa: E402

@@ -8,7 +8,7 @@ where the chat format's fixed tokens weigh most) and then grows: each user messa
 (English, Korean, mixed chat, code and JSON from ``bench/corpus``), with scripted replies. Each request is built by
 the real memory rule (:class:`chatbot.engine.conversation.Conversation`, rough estimate, the model's chat format),
 counted by the "server" (the real Llama 3 tokenizer over Meta's Llama 3 or 3.1 template, as
-``tests/support/chat_templates.py`` renders it), and the server's count is learned as :class:`chatbot.chat.Chat`
+``tests/support/chat_templates.py`` renders it), and the server's count is learned as :class:`chatbot.core.chat.Chat`
 learns it after a reply.
 
 Per model name / server template: the error of the calibrated estimate against the server's count on every turn
@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from _common import machine  # noqa: E402
 
-from chatbot.app import DEFAULT_SYSTEM  # noqa: E402
+from chatbot.core.app import DEFAULT_SYSTEM  # noqa: E402
 from chatbot.engine.conversation import Conversation  # noqa: E402
 from chatbot.engine.memory import MemoryConfig  # noqa: E402
 from chatbot.engine.tokens import make_counter  # noqa: E402

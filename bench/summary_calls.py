@@ -3,8 +3,8 @@
 
 Run by hand: ``python bench/summary_calls.py [--turns 30] [--budget 6000]``.
 
-The real :class:`chatbot.chat.Chat` (through :class:`chatbot.app.App`, sessions saved by the JSON store) talks to a
-local provider whose every answer is the same ~1,000-token text and whose summaries are short (one line per folded
+The real :class:`chatbot.core.chat.Chat` (through :class:`chatbot.core.app.App`, sessions saved by the JSON store) talks
+to a local provider whose every answer is the same ~1,000-token text and whose summaries are short (one line per folded
 turn, at most ~250 words, as the summary prompt asks); usage is the rough count of each request, so the calibration
 learns as it would. The user's messages are ~200 tokens, so a turn is about 1,200 tokens. Memory is the default:
 summary, trigger 8, keep 4, budget 6,000 tokens.
@@ -32,12 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import machine  # bench/ is on sys.path when a script runs from it
 
-from chatbot.app import App, Settings  # noqa: E402
+from chatbot.core.app import App, Settings  # noqa: E402
+from chatbot.core.events import TurnDone  # noqa: E402
 from chatbot.engine import memory  # noqa: E402
 from chatbot.engine.memory import MemoryConfig  # noqa: E402
 from chatbot.engine.summary_prompt import is_summary_request  # noqa: E402
 from chatbot.engine.tokens import TokenCounter, rough_count  # noqa: E402
-from chatbot.events import TurnDone  # noqa: E402
 from chatbot.providers.base import ChatProvider, Completion, Message, StreamEnd, StreamEvent, TextDelta, Usage  # noqa: E402
 from chatbot.storage.json_store import JsonStore  # noqa: E402
 

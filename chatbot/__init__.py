@@ -27,6 +27,7 @@ __all__ = [
     "Conversation",
     "MemoryConfig",
     "Request",
+    "RunSettings",
     "Turn",
     "__version__",
     "make_provider",
@@ -34,18 +35,20 @@ __all__ = [
 ]
 
 _HOMES = {
-    "Chat": "chatbot.chat",
+    "Chat": "chatbot.core.chat",
     "ChatProvider": "chatbot.providers.base",
     "Conversation": "chatbot.engine.conversation",
     "MemoryConfig": "chatbot.engine.memory",
     "Request": "chatbot.engine.memory",
+    "RunSettings": "chatbot.core.settings",
     "Turn": "chatbot.engine.turn",
     "make_provider": "chatbot.providers",
     "rough_count": "chatbot.engine.tokens",
 }
 
 if TYPE_CHECKING:
-    from chatbot.chat import Chat
+    from chatbot.core.chat import Chat
+    from chatbot.core.settings import RunSettings
     from chatbot.engine.conversation import Conversation
     from chatbot.engine.memory import MemoryConfig, Request
     from chatbot.engine.tokens import rough_count

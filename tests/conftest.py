@@ -85,7 +85,7 @@ def sessions_dir(tmp_path):
 @pytest.fixture
 def make_app(sessions_dir):
     """Build an App over the echo provider (or another provider) and a store in a temporary directory."""
-    from chatbot.app import App, Settings
+    from chatbot.core.app import App, Settings
     from chatbot.providers.echo import EchoProvider
     from chatbot.storage.json_store import JsonStore
 
@@ -116,7 +116,8 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
 @pytest.fixture
 def make_tool_app(sessions_dir):
     """Build an App whose model may call ``tools`` (a list of Tool objects), over echo or another provider."""
-    from chatbot.app import App, Settings
+    from chatbot.core.app import App, Settings
+    from chatbot.core.settings import RunSettings
     from chatbot.providers.echo import EchoProvider
     from chatbot.storage.json_store import JsonStore
     from chatbot.tools.registry import Registry
@@ -124,7 +125,7 @@ def make_tool_app(sessions_dir):
     apps = []
 
     def build(tools, provider=None, max_tool_rounds: int = 8, timeout: float = 5, **memory: Any):
-        settings = Settings("echo", None, MemoryConfig(**memory), max_tool_rounds=max_tool_rounds)
+        settings = Settings("echo", None, MemoryConfig(**memory), run=RunSettings(max_tool_rounds=max_tool_rounds))
         registry = Registry(tools, timeout=timeout)
         provider = provider or EchoProvider(delay=0)
         app = App(JsonStore(sessions_dir), provider, settings, lambda model: TokenCounter(), tools=registry)

@@ -12,44 +12,22 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "chatbot"
 
-# layer -> the layers its modules may import (a layer may always import itself)
+# layer -> the layers its modules may import (a layer may always import itself). Each folder of the package is a
+# room with one job; only the command line opens the screen.
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "engine": {"errors"},
     "providers": {"errors", "engine"},
     "storage": {"errors", "engine"},
     "tools": {"errors", "engine"},
-    "core": {"errors", "engine", "providers", "storage", "tools"},  # chat, rounds, app: one turn, the session in use
-    "terminal": {"errors", "engine", "providers", "storage", "tools", "core"},
-    "top": {"errors", "engine", "providers", "storage", "tools", "core", "terminal"},  # cli.py and the package face
+    "core": {"errors", "engine", "providers", "storage", "tools"},  # one turn, the session in use
+    "commands": {"errors", "engine", "providers", "storage", "tools", "core"},  # slash commands, no screen code
+    "terminal": {"errors", "engine", "providers", "storage", "tools", "core", "commands"},  # the screen
+    "cli": {"errors", "engine", "providers", "storage", "tools", "core", "commands", "terminal"},  # the entry point
+    "face": {"errors", "engine", "providers", "storage", "tools", "core", "cli"},  # the package face, python -m
 }
-CORE = {
-    "chat",
-    "app",
-    "budget",
-    "events",
-    "rounds",
-    "tool_round",
-    "attach",
-    "request_log",
-    "summaries",
-    "retry",
-    "open_session",
-}
-TOP = {
-    "cli",
-    "flags",
-    "modes",
-    "config",
-    "oneshot",
-    "crash",
-    "reattach",
-    "envfile",
-    "local_sessions",
-    "__main__",
-    "__init__",
-    "tokens",
-}
+#: the modules directly in ``chatbot/`` and their layer: everything else lives in a room
+TOP = {"__init__": "face", "__main__": "face", "tokens": "face", "errors": "errors"}
 
 
 def layer_of(module: str) -> str:
@@ -57,12 +35,10 @@ def layer_of(module: str) -> str:
     parts = module.split(".")
     assert parts[0] == "chatbot", module
     if len(parts) == 1:
-        return "top"
+        return "face"
     head = parts[1]
-    if head in CORE:
-        return "core"
     if head in TOP:
-        return "top"
+        return TOP[head]
     assert head in ALLOWED, f"{module} is in no layer: add it to tests/test_layers.py and docs/architecture.md"
     return head
 
@@ -81,12 +57,18 @@ def imports(path: Path) -> list[tuple[int, str]]:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found += [(node.lineno, a.name) for a in node.names if a.name.split(".")[0] == "chatbot"]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "chatbot":
+            # ``from chatbot import commands`` imports the room ``chatbot.commands``; ``__version__`` is the face
+            found += [(node.lineno, f"chatbot.{a.name}" if a.name in ROOMS else "chatbot") for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "chatbot":
             found.append((node.lineno, str(node.module)))
     return found
 
 
 MODULES = sorted(PACKAGE.rglob("*.py"))
+ROOMS = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()} | {
+    p.stem for p in PACKAGE.glob("*.py")
+}
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
@@ -104,7 +86,22 @@ def test_no_import_runs_up_the_layers(path: Path) -> None:
 
 def test_the_walk_sees_every_layer() -> None:
     seen = {layer_of(module_name(p)) for p in MODULES}
-    assert {"errors", "engine", "providers", "storage", "core", "terminal", "top"} <= seen
+    assert set(ALLOWED) <= seen
+
+
+def test_at_most_three_modules_live_directly_in_the_package() -> None:
+    flat = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem not in ("__init__", "__main__"))
+    assert len(flat) <= 3, flat
+
+
+def test_only_the_command_line_imports_the_terminal() -> None:
+    importers = {
+        module_name(p)
+        for p in MODULES
+        if layer_of(module_name(p)) != "terminal"
+        and any(layer_of(t) == "terminal" for _, t in imports(p) if t != "chatbot")
+    }
+    assert importers and all(layer_of(m) == "cli" for m in importers), importers
 
 
 def test_a_module_stays_under_400_lines() -> None:
@@ -113,7 +110,7 @@ def test_a_module_stays_under_400_lines() -> None:
 
 
 # Declarative tables may run long: they read as a list, not as logic.
-LONG_TABLES = {("chatbot.flags", "build_parser")}
+LONG_TABLES = {("chatbot.cli.flags", "build_parser")}
 
 
 def test_a_function_stays_under_60_lines() -> None:

@@ -8,15 +8,31 @@ what is stored stays exactly as received.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
+
+# --- the character table: every rule about which characters act on a terminal or hide text lives here -----------
 
 # whole escape sequences, so that no "[2J" litter is left: CSI (ESC [ ... final), OSC and the other string commands
 # (ESC ] ... BEL or ESC \), and two-character escapes (ESC 7 save cursor, ESC M reverse index, ESC c reset ...)
 _SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[0-~]")
-# C0 controls but tab and newline, DEL, and the C1 controls (U+0080-U+009F: 8-bit CSI, OSC, ...)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-# characters that take no room: a message made only of them (or of NUL and spaces) is empty
-_INVISIBLE = re.compile(r"[\s\x00\u200b-\u200f\u2060-\u2064\ufeff\u00ad\u034f\u180e]+")
+#: what a terminal acts on: the C0 controls but tab and newline, DEL, and the C1 controls (U+0080-U+009F: 8-bit
+#: CSI, OSC, ...); that is, Unicode category Cc less tab and newline
+CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f"
+#: what takes no room: zero-width spaces and joiners, marks, the word joiner, BOM, soft hyphen
+INVISIBLE = "\u200b-\u200f\u2060-\u2064\ufeff\u00ad\u034f\u180e"
+_CONTROL = re.compile(f"[{CONTROLS}]")
+# a message made only of invisible characters (or of NUL and spaces) is empty
+_INVISIBLE = re.compile(f"[\\s\\x00{INVISIBLE}]+")
+
+
+def hides_text(ch: str) -> bool:
+    """Whether ``ch`` acts on a terminal or hides or reorders text: every control, format (zero-width, bidi
+    override), surrogate, private or unassigned character (category C*), and every separator but the space."""
+    if ch in " \n":
+        return False
+    kind = unicodedata.category(ch)
+    return kind[0] == "C" or kind in ("Zl", "Zp") or (kind == "Zs" and ch != " ")
 
 
 def clean(text: str) -> str:
@@ -42,6 +58,41 @@ def wire_safe(value: Any) -> Any:
     return value
 
 
+def preview(text: str, width: int = 100) -> str:
+    """One line of at most ``width`` characters, cut with an ellipsis: whole escape sequences and control characters
+    removed first (text from a model, a server or a user), then cut, so no fragment of a sequence (``[2J``) is left.
+    The one preview of the package: titles, /context rows, tool calls, waiting lines."""
+    flat = " ".join(clean(str(text)).split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+_BLANK_RUN = re.compile(r"\s{4,}")
+
+
+def visible(text: str) -> str:
+    """``text`` whole, every character visible, nothing cut (what a user confirms).
+
+    A run of more than three blank characters becomes ``⟨N blanks⟩`` (padding cannot push the rest out of view); the
+    characters :func:`hides_text` names are shown as ``\\uXXXX``.
+    """
+    collapsed = _BLANK_RUN.sub(lambda m: f"⟨{len(m.group())} blanks⟩", text)
+    return "".join(_escaped(ch) if hides_text(ch) else ch for ch in collapsed)
+
+
+def _escaped(ch: str) -> str:
+    return f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}"
+
+
 def is_blank(text: str) -> bool:
     """Whether ``text`` shows nothing: only whitespace, NUL, zero-width and other invisible characters."""
     return not _INVISIBLE.sub("", text)
+
+
+_FENCED = re.compile(
+    r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n(?P<body>.*?)^[ \t]{0,3}(?P=fence)[`~]*[ \t]*$", re.M | re.S
+)
+
+
+def code_blocks(text: str) -> list[str]:
+    """The contents of the fenced code blocks in Markdown ``text``, in order (fences and info strings removed)."""
+    return [m.group("body") for m in _FENCED.finditer(text)]

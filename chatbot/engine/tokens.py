@@ -245,7 +245,7 @@ class TokenCounter:
     def count_request(self, messages: Iterable[dict[str, Any]]) -> int:
         """Uncorrected tokens of a whole request: its messages plus the per-request format tokens.
 
-        The same number as a built request's ``Request.uncorrected``, which is what :class:`chatbot.chat.Chat` has
+        The same number as a built request's ``Request.uncorrected``, which is what :class:`chatbot.core.chat.Chat` has
         calibration compare with the provider's ``prompt_tokens``.
         """
         return sum(self.count_message(m) for m in messages) + self.chat_format.per_request

@@ -27,12 +27,6 @@ def json_bytes(data: Any) -> bytes:
         return json.dumps(data, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
-def one_line(text: str, width: int) -> str:
-    """``text`` on one line, cut to at most ``width`` characters with an ellipsis (for previews and titles)."""
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
 def content_text(content: object) -> str:
     """The text of a message's content: a string as is; of a list of parts, the text parts joined by newlines."""
     if isinstance(content, list):

@@ -10,7 +10,7 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-Message = dict[str, Any]
+from chatbot.engine.turn import Message
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,8 @@ from typing import Any
 
 import psycopg
 
-from chatbot.engine.turn import Turn, content_text, one_line
+from chatbot.engine.text import preview
+from chatbot.engine.turn import Turn, content_text
 from chatbot.storage.schema import check_session_data
 from chatbot.storage.session import SessionInfo
 
@@ -164,7 +165,7 @@ def shown_title(title: str, first_turn: object) -> str:
     messages = first_turn.get("messages")
     if not (isinstance(messages, list) and messages and isinstance(messages[0], dict)):
         return ""
-    return one_line(content_text(messages[0].get("content")), 50)  # the text of a message with images too
+    return preview(content_text(messages[0].get("content")), 50)  # the text of a message with images too
 
 
 def like_escape(text: str) -> str:

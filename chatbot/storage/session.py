@@ -14,8 +14,9 @@ from typing import Any
 from chatbot.engine.calibration import Calibration
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.text import preview
 from chatbot.engine.tokens import TokenCounter
-from chatbot.engine.turn import Turn, content_text, json_bytes, now_iso, one_line
+from chatbot.engine.turn import Turn, content_text, json_bytes, now_iso
 from chatbot.engine.usage import Totals
 from chatbot.errors import InvalidSessionId
 from chatbot.storage.schema import SCHEMA_VERSION
@@ -221,7 +222,7 @@ def document_title(data: dict[str, Any]) -> str:
     """A decoded document's title, or the start of its first user message for an untitled session."""
     if data["title"] or not data["turns"]:
         return str(data["title"])
-    return one_line(content_text(data["turns"][0]["messages"][0].get("content")), 50)
+    return preview(content_text(data["turns"][0]["messages"][0].get("content")), 50)
 
 
 @dataclass(frozen=True)

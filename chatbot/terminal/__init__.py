@@ -1,2 +1,4 @@
-"""The terminal: the prompt (:mod:`~chatbot.terminal.repl`), streamed Markdown (:mod:`~chatbot.terminal.render`,
-:mod:`~chatbot.terminal.blocks`) and slash commands (:mod:`~chatbot.terminal.commands`)."""
+"""The interactive screen only: the prompt (:mod:`~chatbot.terminal.repl`), streamed Markdown
+(:mod:`~chatbot.terminal.render`, :mod:`~chatbot.terminal.blocks`), what shows while waiting
+(:mod:`~chatbot.terminal.waiting`), signals (:mod:`~chatbot.terminal.safety`) and the clipboard. Slash commands live in
+:mod:`chatbot.commands`; only :mod:`chatbot.cli` imports this room."""

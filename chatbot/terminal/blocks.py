@@ -123,13 +123,3 @@ def split_blocks(text: str) -> tuple[list[str], str]:
     splitter = BlockSplitter()
     blocks = splitter.feed(text)
     return blocks, splitter.tail
-
-
-_FENCED = re.compile(
-    r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n(?P<body>.*?)^[ \t]{0,3}(?P=fence)[`~]*[ \t]*$", re.M | re.S
-)
-
-
-def code_blocks(text: str) -> list[str]:
-    """The contents of the fenced code blocks in Markdown ``text``, in order (fences and info strings removed)."""
-    return [m.group("body") for m in _FENCED.finditer(text)]

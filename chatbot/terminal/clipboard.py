@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import base64
 
-#: most terminals accept about this much (xterm's default limit is larger; some cap lower)
-MAX_BYTES = 100_000
-
 
 def osc52(text: str) -> str:
     """The escape sequence that puts ``text`` on the system clipboard."""

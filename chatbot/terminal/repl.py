@@ -19,18 +19,17 @@ from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from rich.text import Text
 
-from chatbot import __version__
-from chatbot.app import App
-from chatbot.attach import Content
-from chatbot.engine.text import clean, is_blank
+from chatbot import __version__, commands
+from chatbot.core.app import App
+from chatbot.core.attach import Content
+from chatbot.core.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, stop_reply
+from chatbot.engine.text import clean, is_blank, preview, visible
 from chatbot.errors import BudgetError, ChatbotError, Interrupted, OutputError
-from chatbot.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
-from chatbot.terminal import commands
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.render import make_console, make_stream
 from chatbot.terminal.waiting import wait_notice, watch
-from chatbot.tools.base import describe_call, preview, shown_arguments
+from chatbot.tools.base import describe_call
 
 HISTORY_MAX_BYTES = 512 * 1024
 
@@ -171,7 +170,7 @@ class Repl:
         if not edited.strip() or commands.is_command(edited):
             self._notice("edit cancelled; the last turn stays")
             return False
-        self.send(self.app.chat.take_back_for_edit(edited))
+        self.send(self.app.chat.open_session.take_back_for_edit(edited))
         return False
 
     def _copy(self, text: str) -> None:
@@ -220,7 +219,7 @@ class Repl:
                     stream.abort()
                 raise
             stream.abort()
-            if chat.pending is None:
+            if chat.open_session.pending is None:
                 self._notice("reply cancelled; the partial answer is kept and marked as interrupted")
             else:
                 self._notice("cancelled before any answer; /retry resends your message")
@@ -230,7 +229,7 @@ class Repl:
             raise OutputError(f"cannot write to the terminal: {exc.strerror}; the turn is saved") from None
         except ChatbotError as exc:
             stream.abort("")
-            retryable = chat.pending is not None and not isinstance(exc, BudgetError) and not self.one_shot
+            retryable = chat.open_session.pending is not None and not isinstance(exc, BudgetError) and not self.one_shot
             retry = "\n/retry resends your message" if retryable else ""
             self._error(f"{exc.message}{retry}")
             return exc.exit_code
@@ -335,7 +334,7 @@ class Repl:
         name = preview(call.name, 60)
         # what is confirmed is what was shown, whole: no cut, no padding that pushes the rest out of view
         self.console.print(Text(f"{name} is to run with these arguments ({len(call.arguments):,} characters):"))
-        self.console.print(Text(shown_arguments(call.arguments) or "(none)", style="bold"))
+        self.console.print(Text(visible(call.arguments) or "(none)", style="bold"))
         self._asking = True
         try:
             answer = session.prompt(f"run {name} with these arguments? [y]es / [n]o / [a]lways for {name} ")

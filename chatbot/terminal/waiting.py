@@ -12,8 +12,8 @@ import threading
 from collections.abc import Callable, Generator, Iterator
 from typing import TypeVar
 
-from chatbot.events import Saving, ToolStarted
-from chatbot.tools.base import preview
+from chatbot.core.events import Saving, ToolStarted
+from chatbot.engine.text import preview
 
 T = TypeVar("T")
 

@@ -38,3 +38,18 @@ def test_only_invisible_characters_are_blank(text):
 @pytest.mark.parametrize("text", ["a", " . ", "\u200bx", "ㅋ", "0"])
 def test_anything_visible_is_not_blank(text):
     assert not is_blank(text)
+
+
+def test_what_clean_strips_is_every_control_a_terminal_acts_on():
+    import unicodedata
+
+    for code in range(0x00, 0x100):
+        ch = chr(code)
+        assert (clean(ch) == "") == (unicodedata.category(ch) == "Cc" and ch not in "\t\n"), hex(code)
+
+
+def test_a_preview_drops_escape_sequences_before_cutting():
+    from chatbot.engine.text import preview
+
+    assert preview("\x1b[2J" + "a" * 10, 5) == "aaaa…"
+    assert preview("title\x1b]0;pwned\x07 here", 40) == "title here"

@@ -1,6 +1,6 @@
 """What a tool round costs in each chat format, against the family's real template and tokenizer.
 
-The messages have the app's own shape (chatbot/rounds.py: an assistant message with ``tool_calls``, then one
+The messages have the app's own shape (chatbot/core/rounds.py: an assistant message with ``tool_calls``, then one
 ``tool`` message per call carrying the call's ``name``). Given exact text counts, the estimate must be exactly what
 the template makes however many rounds a request holds: an overhead off by one token a call grows with every round.
 """

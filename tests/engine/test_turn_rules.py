@@ -8,15 +8,16 @@ import json
 import pytest
 
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.turn import Turn, content_text, json_bytes, one_line
+from chatbot.engine.text import preview
+from chatbot.engine.turn import Turn, content_text, json_bytes
 from chatbot.errors import InvalidRequest
 from tests.conftest import WordCounter, make_turn
 
 
-def test_one_line_flattens_and_cuts_to_exactly_the_width():
-    assert one_line(" a\n b\tc ", 5) == "a b c"  # exactly the width: kept whole
-    assert one_line("abcdef", 5) == "abcd…"
-    assert len(one_line("x" * 50, 10)) == 10
+def test_a_preview_flattens_and_cuts_to_exactly_the_width():
+    assert preview(" a\n b\tc ", 5) == "a b c"  # exactly the width: kept whole
+    assert preview("abcdef", 5) == "abcd…"
+    assert len(preview("x" * 50, 10)) == 10
 
 
 def test_content_text_reads_strings_parts_and_nothing():

@@ -3,12 +3,14 @@ or the conversation, write into other files, or bring a hidden system prompt."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 
 import certifi
 import pexpect
 
+from chatbot.storage.json_store import JsonStore
 from tests.support.cli import run_chatbot
 from tests.support.fake_server import FakeServer
 from tests.support.mcp_servers import EXAMPLE
@@ -125,3 +127,12 @@ def test_a_planted_session_shows_its_system_prompt_and_options_before_its_first_
     own = run_chatbot("--provider", "echo", "--session", "mine", "-p", "hi", cwd=clone)
     resumed = run_chatbot("--provider", "echo", "--session", "mine", "-p", "more", cwd=clone)
     assert "first time" not in own.stderr + resumed.stderr  # a session the user started here is theirs
+
+
+def test_a_fresh_clones_sessions_folder_with_only_gitkeep_is_tightened_not_warned_about(tmp_path):
+    folder = tmp_path / "sessions"
+    folder.mkdir(mode=0o755)
+    (folder / ".gitkeep").write_text("")
+    os.chmod(folder, 0o755)
+    assert JsonStore(folder).warnings == []
+    assert folder.stat().st_mode & 0o777 == 0o700

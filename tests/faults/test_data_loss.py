@@ -196,7 +196,7 @@ def test_a_failed_save_keeps_the_turn_in_a_rescue_file(tmp_path, make_app, monke
     with pytest.raises(SessionError) as caught:
         list(app.chat.send("keep me"))
     assert "No space left on device" in caught.value.message
-    assert app.chat.pending is None  # the turn is recorded: /retry would send it twice
+    assert app.chat.open_session.pending is None  # the turn is recorded: /retry would send it twice
     rescued = list((tmp_path / "rescue").iterdir())
     assert len(rescued) == 1 and "keep me" in rescued[0].read_text()
     assert str(rescued[0]) in caught.value.message
@@ -353,7 +353,7 @@ def test_a_signal_during_a_save_waits_even_with_other_threads_alive(tmp_path, mo
 def test_a_terminal_gone_under_the_prompt_is_a_hang_up_not_a_traceback(monkeypatch, capsys):
     import errno
 
-    from chatbot import cli
+    from chatbot.cli import entry as cli
 
     def hung_up(args, settings=None):
         raise OSError(errno.EIO, "Input/output error")

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from chatbot.engine.memory import MemoryConfig
+from chatbot.providers.error_map import BRIEF_CHARS, ErrorContext, classify_error
+from chatbot.storage.json_store import JsonStore
 from tests.support.cli import chatbot_env, openai_flags, run_chatbot
 from tests.support.hostile_server import DONE, Answer, HostileServer, chunk, reply
 from tests.support.stores import admin
@@ -180,7 +182,6 @@ def test_a_huge_title_is_not_echoed_whole(tmp_path):
 
 def test_an_unreadable_session_file_is_not_listed_as_1970(tmp_path, monkeypatch):
     from chatbot.storage import files
-    from chatbot.storage.json_store import JsonStore
 
     (tmp_path / "s").mkdir(mode=0o700)
     store = JsonStore(tmp_path / "s")
@@ -219,3 +220,12 @@ def test_keep_turns_only_matters_in_summary_mode():
     MemoryConfig(strategy="full", keep_turns=8)
     with pytest.raises(Exception, match="keep-turns"):
         MemoryConfig(strategy="summary", keep_turns=8)
+
+
+def test_a_servers_error_page_is_one_short_line():
+    page = "<html><head><title>502 Bad Gateway</title></head><body>" + "<p>nginx</p>\n" * 5000 + "</body></html>"
+    error = classify_error(
+        502, page, page, None, ErrorContext("openai", "m", "http://127.0.0.1:9/v1", "OPENAI_API_KEY")
+    )
+    assert "\n" not in error.message and "502 Bad Gateway" in error.message
+    assert len(error.message) < BRIEF_CHARS + 200

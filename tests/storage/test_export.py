@@ -10,7 +10,10 @@ import pytest
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.turn import Turn
 from chatbot.storage.export import export_markdown, write_private
+from chatbot.storage.json_store import JsonStore
 from chatbot.storage.session import Session
+
+ESC = "\x1b"
 
 
 def session_of(
@@ -128,3 +131,15 @@ def test_a_new_file_is_private_whatever_the_umask(tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "loose.md").stat().st_mode) == 0o600
+
+
+def test_an_exported_transcript_holds_no_escape_sequences(tmp_path):
+    from chatbot.engine.turn import Turn
+
+    store = JsonStore(tmp_path / "s")
+    session = store.create("e", system="sys")
+    session.conversation.add_turn(
+        Turn([{"role": "user", "content": f"hi{ESC}[2J"}, {"role": "assistant", "content": f"{ESC}]0;TITLE\x07ok"}])
+    )
+    text = export_markdown(session)
+    assert ESC not in text and "\x07" not in text and "ok" in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
@@ -21,10 +22,22 @@ from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Turn
 from chatbot.engine.usage import Totals
-from chatbot.errors import InvalidSessionId, SessionCorrupt, SessionError, SessionLocked, SessionNotFound
+from chatbot.errors import (
+    ConfigError,
+    InvalidSessionId,
+    SessionCorrupt,
+    SessionError,
+    SessionLocked,
+    SessionNotFound,
+    UsageError,
+)
+from chatbot.storage import files, json_store, open_store, rescue
+from chatbot.storage.base import make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.json_store import JsonStore
+from chatbot.storage.schema import check_session_data
 from chatbot.storage.session import Session, validate_id
+from chatbot.storage.transfer import import_sessions
 
 HELPER = Path(__file__).parents[1] / "support" / "store_child.py"
 ROOT = Path(__file__).parents[2]
@@ -633,3 +646,419 @@ def test_a_lock_whose_file_was_removed_is_not_trusted(store, sdir):
     with store.acquire("g") as fresh:
         assert fresh is not lock and fresh.held
         store.save(session)
+
+
+# --- durability, set-asides, unreadable files, document bounds, id collisions, permissions ---------------
+
+
+def created_and_saved(store: JsonStore, sid: str = "s1") -> Session:
+    session = store.create(sid, system="sys")
+    store.acquire(sid)
+    store.save(session)
+    return session
+
+
+def document(**changes) -> dict:
+    data = json.loads(Session("x", Conversation("sys")).to_json())
+    data.update(changes)
+    return data
+
+
+def test_a_save_fsyncs_the_new_file_before_the_rename_and_the_directory_after(tmp_path, monkeypatch):
+    store = JsonStore(tmp_path / "s")
+    session = created_and_saved(store)
+    calls: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        calls.append("fsync dir" if stat.S_ISDIR(os.fstat(fd).st_mode) else "fsync file")
+        real_fsync(fd)
+
+    def replace(src, dst):
+        calls.append("rename")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(files.os, "fsync", fsync)
+    monkeypatch.setattr(files.os, "replace", replace)
+    store.save(session)
+    assert calls == ["fsync file", "rename", "fsync dir"]
+
+
+def test_a_directory_that_cannot_be_fsynced_is_accepted_other_errors_are_not(tmp_path, monkeypatch):
+    def fsync(error):
+        def fail(fd):
+            raise OSError(error, os.strerror(error))
+
+        return fail
+
+    monkeypatch.setattr(files.os, "fsync", fsync(errno.EINVAL))
+    files.fsync_directory(tmp_path)  # some filesystems cannot fsync a directory: the data is still safe
+    monkeypatch.setattr(files.os, "fsync", fsync(errno.EIO))
+    with pytest.raises(OSError):
+        files.fsync_directory(tmp_path)
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(tmp_path, monkeypatch):
+    target = tmp_path / "s.json"
+    target.write_bytes(b"old")
+
+    def fail(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files.os, "fsync", fail)
+    with pytest.raises(OSError):
+        files.write_atomic(target, b"new")
+    assert target.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
+
+
+class FrozenNow:
+    @staticmethod
+    def now(tz=None):
+        from datetime import datetime
+
+        return datetime(2026, 1, 2, 3, 4, 5)
+
+
+def test_a_second_set_aside_in_the_same_second_never_overwrites_the_first(tmp_path, monkeypatch):
+    monkeypatch.setattr(json_store, "datetime", FrozenNow)
+    (tmp_path / "s").mkdir(mode=0o700)
+    store = JsonStore(tmp_path / "s")
+    kept = []
+    for n in range(3):
+        (tmp_path / "s" / "dup.json").write_text(f"broken {n}")
+        kept.append(store.set_aside("dup"))
+    assert [p.name for p in kept] == [
+        "dup.json.broken-20260102T030405",
+        "dup.json.broken-20260102T030405-2",
+        "dup.json.broken-20260102T030405-3",
+    ]
+    assert [p.read_text() for p in kept] == ["broken 0", "broken 1", "broken 2"]
+    assert not store.exists("dup")
+    with pytest.raises(SessionNotFound):
+        store.set_aside("dup")
+
+
+def test_an_unreadable_file_is_named_on_load_and_listed_as_broken(tmp_path, monkeypatch):
+    store = JsonStore(tmp_path / "s")
+    created_and_saved(store, "fine")
+    created_and_saved(store, "locked")
+    real = files.read_regular
+
+    def read_regular(path: Path):
+        if path.name == "locked.json":
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(files, "read_regular", read_regular)
+    with pytest.raises(SessionError, match="cannot read session file .*locked.json: Permission denied"):
+        JsonStore(tmp_path / "s").load("locked")
+    listed = {i.id: i for i in JsonStore(tmp_path / "s").list_sessions()}
+    assert listed["locked"].broken == "cannot read it: Permission denied"
+    assert listed["fine"].broken == ""
+    assert listed["locked"].updated_at.startswith("20")  # the file's own time, not an empty field
+    assert JsonStore(tmp_path / "s").latest() == "fine"
+
+
+def test_a_directory_in_place_of_a_session_file_is_refused_on_load_and_skipped_in_listings(tmp_path):
+    store = JsonStore(tmp_path / "s")
+    created_and_saved(store, "real")
+    (tmp_path / "s" / "odd.json").mkdir()
+    with pytest.raises(SessionCorrupt, match="is not a regular file"):
+        store.load("odd")
+    assert [i.id for i in store.list_sessions()] == ["real"]
+
+
+def test_a_sessions_directory_that_cannot_be_created_is_named(tmp_path):
+    (tmp_path / "file").write_text("not a directory")
+    with pytest.raises(SessionError, match="cannot create sessions directory .*file/sessions"):
+        files.open_private_directory(tmp_path / "file" / "sessions")
+    with pytest.raises(SessionError, match="exists but is not a directory"):
+        files.open_private_directory(tmp_path / "file")
+
+
+def test_permissions_warn_only_when_others_can_read_a_directory_with_files(tmp_path):
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "a.json").write_text("{}")
+    assert files.open_private_directory(private) == []
+    assert files.open_private_directory(tmp_path / "fresh") == []
+    assert stat.S_IMODE((tmp_path / "fresh").stat().st_mode) == 0o700
+
+    readable = tmp_path / "readable"
+    readable.mkdir()
+    readable.chmod(0o750)
+    (readable / "a.json").write_text("{}")
+    (warning,) = files.open_private_directory(readable)
+    assert "accessible by other users (mode 750)" in warning
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    empty.chmod(0o755)
+    assert files.open_private_directory(empty) == []
+    assert stat.S_IMODE(empty.stat().st_mode) == 0o700
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    (shared / "a.json").write_text("{}")
+    with pytest.raises(SessionError, match="writable by other users"):
+        files.open_private_directory(shared)
+
+
+@pytest.mark.parametrize(
+    ("changes", "problem"),
+    [
+        ({"version": 0}, "'version' must be a positive integer, found 0"),
+        ({"version": True}, "'version' must be a positive integer"),
+        ({"version": 2}, "it has version 2, written by a newer chatbot"),
+        ({"totals": {"requests": -1}}, "'totals.requests' must be a whole number of at least 0, found -1"),
+        ({"totals": {"requests": True}}, "'totals.requests'"),
+        ({"calibration": {"m": 0.1}}, "'calibration.m' must be a number"),
+        ({"calibration": {"m": {"ratios": [0.1], "turns": 1}}}, "'calibration.m.ratios'"),
+        ({"calibration": {"m": {"ratios": [1.0], "turns": -1}}}, "'calibration.m.turns'"),
+        ({"summary": {"text": "s", "covers": 1}}, "'summary.covers' must be an integer from 0 to 0"),
+        ({"summary": {"text": "s", "covers": -1}}, "'summary.covers'"),
+        ({"summary": {"text": None, "covers": 0}}, "'summary.text' must be a string, found null"),
+        ({"options": {"temperature": None}}, "'options.temperature'"),
+        ({"options": {"model": "m"}}, "'options.model'"),
+        ({"options": {"t": {"deep": float("nan")}}}, "'options.t'"),
+        ({"options": []}, "'options' must be an object, found list"),
+        ({"title": 3}, "'title' must be a string, found int"),
+    ],
+)
+def test_each_document_check_refuses_by_name(changes, problem):
+    assert problem in check_session_data(document(**changes))
+
+
+def test_the_document_bounds_that_are_accepted():
+    accepted = [
+        {"totals": {"requests": 0, "prompt_tokens": 0}},
+        {"calibration": {"m": 0.5}},  # below 1: a model counted higher locally than by its provider
+        {"calibration": {"m": {"ratios": [0.5, 2.0], "turns": 2}}},
+        {"options": {"stop": ["a", "b"], "temperature": 0.2, "stream_usage": True}},
+        {"options": {"response_format": {"type": "json_object"}, "stop": [["a"], None], "x": {"y": {"z": []}}}},
+    ]
+    for changes in accepted:
+        assert check_session_data(document(**changes)) == ""
+    assert check_session_data(document()) == ""
+    missing = document()
+    del missing["version"]
+    assert check_session_data(missing) == "the field 'version' is missing"
+    assert check_session_data([]) == "expected a JSON object, found list"
+
+
+def test_new_id_skips_ids_in_use_and_gives_up_after_its_tries():
+    seen: list[str] = []
+
+    def taken(sid: str) -> bool:
+        seen.append(sid)
+        return len(seen) < 4
+
+    sid = make_id(taken, "here")
+    assert sid == seen[-1] and len(seen) == 4
+    assert len(sid.split("-")[1]) == 6  # the fourth try is longer: fewer collisions
+    with pytest.raises(SessionError, match="could not find an unused session id in here"):
+        make_id(lambda sid: True, "here")
+
+
+def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, monkeypatch):
+    store = JsonStore(tmp_path / "s")
+    created_and_saved(store, "20260101-aaaa")
+    (tmp_path / "s" / ".20260101-bbbb.lock").write_text("")
+    tries = iter(["20260101-aaaa", "20260101-bbbb", "20260101-cccc"])
+    monkeypatch.setattr(json_store, "make_id", lambda taken, where: next(s for s in tries if not taken(s)))
+    assert store.new_id() == "20260101-cccc"
+
+
+@pytest.mark.parametrize(
+    ("turn", "problem"),
+    [
+        ("a turn", "turns[0] must be an object, found str"),
+        ({"messages": []}, "turns[0].messages must be a non-empty list"),
+        ({"messages": [{"role": "user", "content": "q"}], "usage": 3}, "turns[0].usage must be an object or null"),
+        ({"messages": [{"role": "user", "content": "q"}], "latency": "1"}, "turns[0].latency must be a number"),
+        ({"messages": [{"role": "user", "content": "q"}], "created_at": 1}, "turns[0].created_at must be a string"),
+        ({"messages": [{"role": "user", "content": "q"}], "interrupted": 1}, "turns[0].interrupted must be true"),
+        ({"messages": ["q"]}, "turns[0].messages[0] must be an object"),
+        ({"messages": [{"role": 1}]}, "turns[0].messages[0].role must be a string"),
+        ({"messages": [{"role": "system", "content": "q"}]}, "turns[0].messages[0].role must be one of"),
+        ({"messages": [{"role": "assistant", "content": "q"}]}, "a turn has exactly one user message, its first"),
+        ({"messages": [{"role": "user", "content": 3}]}, "turns[0].messages[0].content must be a string"),
+        (
+            {"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "tool_calls": [{"id": 1}]}]},
+            "turns[0].messages[1].tool_calls must be a list of calls",
+        ),
+        (
+            {
+                "messages": [
+                    {"role": "user", "content": "q"},
+                    {"role": "assistant", "tool_calls": [{"id": 1, "function": {"name": "f"}}]},
+                ]
+            },
+            "turns[0].messages[1].tool_calls must be a list of calls",
+        ),
+        (
+            {"messages": [{"role": "user", "content": "q"}, {"role": "tool", "tool_call_id": 5, "content": "r"}]},
+            "turns[0].messages[1].tool_call_id must be a string",
+        ),
+        (
+            {"messages": [{"role": "user", "content": "q"}, {"role": "tool", "tool_call_id": "c", "content": "r"}]},
+            "turns[0].messages: message 2 answers a tool call that is not open",
+        ),
+    ],
+)
+def test_each_turn_check_refuses_by_name(turn, problem):
+    assert problem in check_session_data(document(turns=[turn]))
+
+
+# --- every error path of the store's system calls, injected as the kernel would give it ------------------
+
+
+def oserror(code: int):
+    def fail(*args, **kwargs):
+        raise OSError(code, os.strerror(code))
+
+    return fail
+
+
+def test_an_unexpected_flock_error_is_not_taken_for_a_held_lock(tmp_path, monkeypatch):
+    monkeypatch.setattr(files.fcntl, "flock", oserror(errno.ENOLCK))
+    with pytest.raises(OSError) as caught:
+        files.try_flock(tmp_path / ".s.lock")
+    assert caught.value.errno == errno.ENOLCK
+
+
+def test_a_lock_file_replaced_between_open_and_flock_is_locked_anew(tmp_path, monkeypatch):
+    lock = tmp_path / ".s.lock"
+    real_flock, swapped = files.fcntl.flock, []
+
+    def flock(fd, op):
+        real_flock(fd, op)
+        if not swapped:  # a delete unlinks the file we just opened, and another process makes a new one
+            swapped.append(True)
+            lock.unlink()
+            lock.write_text("")
+
+    monkeypatch.setattr(files.fcntl, "flock", flock)
+    fd = files.try_flock(lock)
+    assert fd is not None and files.same_file(os.fstat(fd), os.stat(lock))
+    os.close(fd)
+    lock.unlink()
+    swapped.clear()
+
+    def flock_then_delete(fd, op):  # and when the file is simply gone, the next try makes it again
+        real_flock(fd, op)
+        if not swapped:
+            swapped.append(True)
+            lock.unlink()
+
+    monkeypatch.setattr(files.fcntl, "flock", flock_then_delete)
+    fd = files.try_flock(lock)
+    assert fd is not None and lock.exists()
+    os.close(fd)
+
+
+def test_a_symlinked_lock_file_is_refused_and_other_open_errors_are_named(tmp_path, monkeypatch):
+    (tmp_path / "elsewhere").write_text("")
+    (tmp_path / ".s.lock").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(SessionError, match="is not a regular file of yours"):
+        files.open_lock_file(tmp_path / ".s.lock")
+    assert files.flock_held_elsewhere(tmp_path / ".s.lock")  # treated as held: nothing of that id is touched
+    assert not files.flock_held_elsewhere(tmp_path / ".never.lock")
+    os.link(tmp_path / "elsewhere", tmp_path / ".h.lock")  # a hard link to another file
+    with pytest.raises(SessionError, match="is not a regular file of yours"):
+        files.open_lock_file(tmp_path / ".h.lock")
+    monkeypatch.setattr(files.os, "open", oserror(errno.EMFILE))
+    with pytest.raises(SessionError, match="cannot open lock file .*: Too many open files"):
+        files.open_lock_file(tmp_path / ".t.lock")
+
+
+def test_the_pid_in_a_lock_message_is_shown_only_when_it_is_one(tmp_path):
+    holder, other = JsonStore(tmp_path / "s"), JsonStore(tmp_path / "s")
+    holder.acquire("a")
+    with pytest.raises(SessionLocked, match=f"pid {os.getpid()}"):
+        other.acquire("a")
+    (tmp_path / "s" / ".a.lock").write_bytes(b"\xff\xfe")  # whatever the holder wrote, it is no pid
+    with pytest.raises(SessionLocked) as caught:
+        other.acquire("a")
+    assert "pid" not in caught.value.message
+
+
+def test_an_unreadable_file_whose_stat_fails_too_is_listed_with_the_current_time(tmp_path, monkeypatch):
+    sdir = tmp_path / "s"
+    sdir.mkdir(mode=0o700)
+    (sdir / "x.json").write_text("{}")
+    monkeypatch.setattr(files, "read_regular", oserror(errno.EIO))
+    real_stat = Path.stat
+
+    def stat(self, **kw):
+        if self.name == "x.json":
+            raise OSError(errno.EIO, "Input/output error")
+        return real_stat(self, **kw)
+
+    monkeypatch.setattr(Path, "stat", stat)
+    (info,) = JsonStore(sdir).list_sessions()
+    assert info.id == "x" and info.broken == "cannot read it: Input/output error"
+    assert info.updated_at[:4] >= "2026"
+
+
+def test_a_rescue_goes_to_the_next_directory_that_takes_it(tmp_path, monkeypatch):
+    session = Session("r1", Conversation("sys"))
+    blocked = tmp_path / "file"
+    blocked.write_text("")  # a file where the first rescue directory should be
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(blocked / "rescue"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path, problem = rescue.rescue(session)
+    assert problem == "" and path is not None and path.parent == tmp_path / "data" / "chatbot" / "rescue"
+    assert path.read_bytes() == session.to_json()
+    assert path.name.startswith("chatbot-rescue-r1-")
+
+
+def test_a_rescue_that_fails_while_writing_leaves_no_half_file(tmp_path, monkeypatch):
+    session = Session("r2", Conversation("sys"))
+    monkeypatch.setattr(rescue, "rescue_dirs", lambda: [tmp_path / "a", tmp_path / "b"])
+    monkeypatch.setattr(rescue.os, "fsync", oserror(errno.ENOSPC))
+    path, problem = rescue.rescue(session)
+    assert path is None and problem.endswith(": No space left on device")
+    assert list((tmp_path / "a").iterdir()) == [] and list((tmp_path / "b").iterdir()) == []
+
+
+def test_a_postgres_store_without_psycopg_is_a_config_error(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "chatbot.storage.postgres_store", None)  # as if psycopg were missing
+    with pytest.raises(ConfigError, match="needs psycopg 3"):
+        open_store("postgresql://localhost/x")
+
+
+def test_import_refuses_what_it_cannot_read_and_a_source_that_is_neither_folder_nor_file(tmp_path, monkeypatch):
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "bad name!.json").write_text("{}")
+    (source / "ok.json").write_text("{}")
+    store = JsonStore(tmp_path / "dst")
+    real = files.read_regular
+
+    def read_regular(path, limit=None):
+        if path.name == "ok.json":
+            raise OSError(errno.EIO, "Input/output error")
+        return real(path, limit)
+
+    monkeypatch.setattr(files, "read_regular", read_regular)
+    report = import_sessions(source, store)
+    assert report.refused == [
+        "bad name!.json: the file name is not a session id",
+        "ok.json: cannot read it: Input/output error",
+    ]
+    with pytest.raises(UsageError, match="is not a directory or a session file"):
+        import_sessions(source / "missing.json", store)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a directory to another user")
+def test_a_sessions_directory_owned_by_another_user_is_refused(tmp_path):
+    other = tmp_path / "theirs"
+    other.mkdir(mode=0o700)
+    os.chown(other, 4321, 4321)
+    with pytest.raises(SessionError, match="is owned by another user \\(uid 4321\\)"):
+        files.open_private_directory(other)

@@ -77,17 +77,17 @@ def test_a_copy_shares_nothing_and_is_titled_as_a_fork():
 def test_changes_through_an_open_session_are_saved_at_once(make_app):
     app = make_app()
     chat = app.open("o")
-    chat.set_option("top_p", 0.5)
+    chat.open_session.set_option("top_p", 0.5)
     assert app.store.load("o").options == {"top_p": 0.5}
-    chat.set_system("be terse")
+    chat.open_session.set_system("be terse")
     assert app.store.load("o").conversation.system == "be terse"
-    chat.rename("Named")
+    chat.open_session.rename("Named")
     stored = app.store.load("o")
-    assert stored.options == {"top_p": 0.5} == chat.options
+    assert stored.options == {"top_p": 0.5} == chat.open_session.options
     assert stored.conversation.system == "be terse" and stored.title == "Named"
-    chat.options["top_p"] = 1  # a copy: changing it changes nothing
-    assert chat.options == {"top_p": 0.5}
-    chat.set_option("top_p", None)
+    chat.open_session.options["top_p"] = 1  # a copy: changing it changes nothing
+    assert chat.open_session.options == {"top_p": 0.5}
+    chat.open_session.set_option("top_p", None)
     assert app.store.load("o").options == {}
 
 

@@ -11,6 +11,7 @@ import pytest
 from chatbot.errors import ToolSourceError
 from chatbot.tools.functions import function_spec, json_type, load_functions
 from chatbot.tools.registry import Registry
+from tests.support.cli import run_chatbot
 
 FILE = '''
 """Tools for tests."""
@@ -135,3 +136,13 @@ def test_type_hints_to_schema():
 
     spec = function_spec(undocumented, "here")
     assert spec.description == "the function undocumented" and spec.parameters["required"] == ["x"]
+
+
+def test_a_tool_that_exits_is_a_tool_message_and_a_file_that_exits_a_clear_error(tmp_path):
+    (tmp_path / "quit.py").write_text('import sys\ndef quitter() -> str:\n    """Exits."""\n    sys.exit(3)\n')
+    registry = Registry(load_functions(str(tmp_path / "quit.py")), timeout=5)
+    outcome = registry.call("quitter", "{}")
+    assert outcome.error and "SystemExit" in outcome.text
+    (tmp_path / "exits.py").write_text("import sys\nsys.exit(4)\n")
+    result = run_chatbot("--provider", "echo", "--functions", str(tmp_path / "exits.py"), "-p", "hi", cwd=tmp_path)
+    assert result.returncode == 2 and "failed to load: SystemExit" in result.stderr

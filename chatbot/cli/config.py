@@ -1,0 +1,284 @@
+"""The config file: defaults for the command line's long flags, plus named roles.
+
+TOML, at ``$CHATBOT_CONFIG`` or ``config.toml`` in the user config directory (platformdirs). A top-level key is a
+long flag with underscores (``max_input_tokens = 8000`` for ``--max-input-tokens``); ``[roles]`` maps a name to a
+system prompt. Keys are read from the parser itself, so a flag added to :mod:`chatbot.cli.flags` is a config key without
+code here. Precedence: flags, then environment, then this file, then built-in defaults. A bad file, key or value is
+one :class:`ConfigError` naming the file, the line and the key. API keys never go here (environment or ``.env``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from chatbot.errors import ConfigError
+from chatbot.providers.table import PROVIDERS
+
+CONFIG_ENV = "CHATBOT_CONFIG"
+# flags that name what one run does (a message, a session, a command that exits), never a standing default
+NOT_CONFIG = {"help", "version", "prompt", "cont", "session", "list_sessions", "config", "list_models", "file"}
+NOT_CONFIG |= {"search", "import_sessions"}
+_SECRET = re.compile(r"(^|_)(api_key|apikey|secret|password|token)$")
+#: settings that name files: a relative path is relative to the config file's folder, not to wherever chatbot runs
+#: (a file in the current folder must never be picked up, or run, because a config file names it)
+_PATHS = {"functions", "system_file", "log_requests"}
+#: an argument of an ``mcp`` command with one of these endings is a script file (``python my_server.py``)
+_SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".sh", ".rb", ".pl", ".php", ".jar", ".lua")
+
+
+class Config:
+    """A loaded config file: flag defaults by argparse ``dest``, and roles.
+
+    A plain class, not a dataclass: ``dataclasses`` (and the ``inspect`` it imports) would cost every start-up,
+    ``chatbot --version`` included, about a fifth of a bare interpreter's start.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        exists: bool,
+        values: dict[str, Any] | None = None,
+        roles: dict[str, str] | None = None,
+    ) -> None:
+        self.path = path
+        self.exists = exists
+        self.values: dict[str, Any] = values or {}
+        self.roles: dict[str, str] = roles or {}
+
+    def role(self, name: str) -> str:
+        """The system prompt of role ``name``; a ConfigError lists the roles there are."""
+        if name not in self.roles:
+            known = ", ".join(sorted(self.roles)) or f"none: add a [roles] table to {self.path}"
+            raise ConfigError(f"no role {name!r} (roles: {known})")
+        return self.roles[name]
+
+
+def config_path(environ: Mapping[str, str] = os.environ) -> Path:
+    """``$CHATBOT_CONFIG``, else ``config.toml`` in the user config directory."""
+    if environ.get(CONFIG_ENV):
+        return Path(environ[CONFIG_ENV]).expanduser()
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("chatbot", appauthor=False)) / "config.toml"
+
+
+def flag_actions(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    """Config key -> the parser's action, for every long flag that may have a default in the file."""
+    keys = {}
+    for action in parser._actions:  # argparse has no public list of its actions
+        for option in action.option_strings:
+            if option.startswith("--") and action.dest not in NOT_CONFIG:
+                keys[option[2:].replace("-", "_")] = action
+    return keys
+
+
+def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
+    """Read and check the config file for ``parser``'s flags; a missing file is an empty config."""
+    path = path or config_path()
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Config(path, exists=False)
+    except OSError as exc:
+        raise ConfigError(f"cannot read the config file {path}: {exc.strerror or exc}") from None
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion: [[[[...]]]] exhausts the stack
+        raise ConfigError(f"{path}: not a usable config file: its values are nested too deeply") from None
+    actions = flag_actions(parser)
+    values: dict[str, Any] = {}
+    roles: dict[str, str] = {}
+    for key, value in data.items():
+        where = f"{path}, line {_line_of(text, key)}: {key}"
+        if key == "roles":
+            roles = _roles(value, where)
+        elif _SECRET.search(key.lower()):
+            raise ConfigError(f"{where}: API keys never go in the config file; set them in the environment or .env")
+        elif key not in actions:
+            raise ConfigError(f"{where}: unknown key (keys are long flags with underscores, e.g. max_input_tokens)")
+        else:
+            action = actions[key]
+            values[action.dest] = _relative_to(path.parent, action.dest, _convert(action, value, where))
+    return Config(path, exists=True, values=values, roles=roles)
+
+
+def _relative_to(folder: Path, dest: str, value: Any) -> Any:
+    """``value`` with relative file paths made relative to ``folder`` (for the settings in ``_PATHS`` and ``mcp``)."""
+    if dest == "mcp" and isinstance(value, list):
+        return [_mcp_command(folder, str(v)) for v in value]
+    if dest not in _PATHS:
+        return value
+    if isinstance(value, list):
+        return [str(folder / Path(v).expanduser()) for v in value]
+    return str(folder / Path(value).expanduser()) if isinstance(value, str) else value
+
+
+def _mcp_command(folder: Path, command: str) -> str:
+    """An ``mcp`` command line with its relative program (``bin/server``) and relative script arguments
+    (``my_server.py``, ``./data``) resolved against ``folder``: never the current folder's file of that name.
+
+    A URL, a bare program name (found on PATH), options (``-m``, ``--x=y``) and package names are left alone.
+    """
+    import shlex
+
+    if "://" in command.split(" ", 1)[0]:
+        return command  # a streamable HTTP server
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return command  # unbalanced quotes: the tools layer reports it
+    if not argv:
+        return command
+
+    def resolve(arg: str, program: bool) -> str:
+        if Path(arg).is_absolute() or arg.startswith(("-", "~", "@")) or "://" in arg:
+            return arg
+        if arg.startswith(("./", "../")) or (program and "/" in arg) or arg.endswith(_SCRIPT_SUFFIXES):
+            return str(folder / arg)
+        return arg
+
+    resolved = [resolve(argv[0], True)] + [resolve(arg, False) for arg in argv[1:]]
+    return command if resolved == argv else shlex.join(resolved)
+
+
+def apply(parser: argparse.ArgumentParser, config: Config, environ: Mapping[str, str] = os.environ) -> None:
+    """Make the file's values the parser's defaults, except where the environment already sets that flag."""
+    parser.set_defaults(**{k: v for k, v in config.values.items() if not env_sets(k, config, environ)})
+
+
+#: the environment variables the flags read (flags.py), by setting: only these override the config file
+ENVIRONMENT = {
+    "provider": ("CHATBOT_PROVIDER",),
+    "model": ("CHATBOT_MODEL",),
+    "timeout": ("CHATBOT_TIMEOUT",),
+    "store": ("CHATBOT_STORE", "CHATBOT_SESSIONS_DIR"),  # --sessions-dir is the same setting as --store
+}
+
+
+def env_sets(dest: str, config: Config, environ: Mapping[str, str] = os.environ) -> str:
+    """The environment variable that sets ``dest`` now ("" when none): one the flags read (:data:`ENVIRONMENT`),
+    or the base-URL variable of the provider in use."""
+    names = list(ENVIRONMENT.get(dest, ()))
+    if dest == "base_url":
+        provider = environ.get("CHATBOT_PROVIDER") or config.values.get("provider") or "groq"
+        info = PROVIDERS.get(str(provider))
+        names += [info.base_url_env] if info and info.base_url_env else []
+    return next((n for n in names if environ.get(n)), "")
+
+
+def report(
+    parser: argparse.ArgumentParser,
+    argv: Sequence[str] | None,
+    args: argparse.Namespace,
+    config: Config,
+    environ: Mapping[str, str] = os.environ,
+) -> str:
+    """``chatbot --config``: the file's path, then every setting's effective value and where it came from."""
+    state = "" if config.exists else " (not found: built-in defaults and the environment apply)"
+    via = f" (from ${CONFIG_ENV})" if environ.get(CONFIG_ENV) else ""
+    lines = [f"config file: {config.path}{via}{state}"]
+    given = _given_on_command_line(parser, argv)
+    for key, action in sorted(flag_actions(parser).items()):
+        dest = action.dest
+        env = env_sets(dest, config, environ)
+        if dest in given:
+            source = "flag"
+        elif env:
+            source = f"environment ${env}"
+        elif dest in config.values:
+            source = "config"
+        else:
+            source = "default"
+        value = getattr(args, dest, None)
+        if action.nargs == 2 and isinstance(value, list):  # KEY VALUE pairs (-o) read best as a table
+            value = {k: _json_or_text(v) for k, v in value}
+        if dest == "base_url" and env and dest not in given:
+            value = environ.get(env)
+        if dest == "store" and isinstance(value, str):
+            from chatbot.storage import mask_password
+
+            value = mask_password(value)  # a postgresql:// URL may hold a password
+        lines.append(f"  {key} = {json.dumps(value, ensure_ascii=False)}  ({source})")
+    names = ", ".join(sorted(config.roles)) or "none"
+    lines.append(f"  roles: {names}")
+    return "\n".join(lines)
+
+
+# --- helpers ----------------------------------------------------------------------------------------------------
+
+
+def _given_on_command_line(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> set[str]:
+    # Parse again with every default suppressed: what is left was typed.
+    import copy
+
+    quiet = copy.deepcopy(parser)
+    quiet._defaults = {}  # what apply() set
+    for action in quiet._actions:
+        action.default = argparse.SUPPRESS
+    return set(vars(quiet.parse_known_args(argv)[0]))
+
+
+def _json_or_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _line_of(text: str, key: str) -> int:
+    pattern = re.compile(rf"""^[ \t]*(\[[ \t]*)?["']?{re.escape(key)}["']?[ \t]*(=|\])""", re.MULTILINE)
+    found = pattern.search(text)
+    return text.count("\n", 0, found.start()) + 1 if found else 1
+
+
+def _roles(value: object, where: str) -> dict[str, str]:
+    if not isinstance(value, dict):
+        raise ConfigError(f'{where}: must be a table of name = "system prompt"')
+    for name, text in value.items():
+        if not isinstance(text, str) or not text.strip():
+            raise ConfigError(f"{where}.{name}: a role is a non-empty string (its system prompt)")
+    return dict(value)
+
+
+def _convert(action: argparse.Action, value: Any, where: str) -> Any:
+    """A TOML value as the flag would have parsed it; a ConfigError when the flag would have refused it."""
+    if action.nargs == 0:  # store_true and friends
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: must be true or false, found {value!r}")
+        return value
+    if isinstance(action, argparse._AppendAction):
+        if action.nargs == 2:  # KEY VALUE pairs (-o): a table
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}: must be a table of name = value")
+            return [[str(k), json.dumps(v)] for k, v in value.items()]
+        items = value if isinstance(value, list) else [value]
+        return [_scalar(action, item, where) for item in items]
+    return _scalar(action, value, where)
+
+
+def _scalar(action: argparse.Action, value: Any, where: str) -> Any:
+    if isinstance(value, (bool, list, dict)):
+        raise ConfigError(f"{where}: must be a single value, found {value!r}")
+    text = str(value)
+    try:
+        converted = action.type(text) if callable(action.type) else text
+    except (argparse.ArgumentTypeError, ValueError, TypeError) as exc:
+        raise ConfigError(f"{where}: {exc or f'invalid value {value!r}'}") from None
+    if action.choices is not None and converted not in action.choices:
+        choices = ", ".join(map(str, action.choices))
+        raise ConfigError(f"{where}: {value!r} is not one of {choices}")
+    return converted

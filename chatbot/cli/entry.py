@@ -1,0 +1,356 @@
+"""The ``chatbot`` command: parse the flags (and the config file), wire the core together, pick the mode.
+
+Terminal mode lives in :mod:`chatbot.terminal.repl`; script and one-shot modes in :mod:`chatbot.cli.modes`. Expected
+failures print one line (``chatbot: ...``) and exit with the error's code; nothing here knows how memory works.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import shlex
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from chatbot.cli.flags import build_parser
+from chatbot.cli.modes import notice, stderr_line
+from chatbot.engine.text import clean, is_blank
+from chatbot.errors import ChatbotError, Interrupted, OutputError, UsageError
+
+if TYPE_CHECKING:
+    from chatbot.cli.config import Config
+    from chatbot.core.app import App
+    from chatbot.core.attach import Attachment
+    from chatbot.core.chat import Chat
+    from chatbot.providers.base import ChatProvider
+    from chatbot.storage.base import SessionStore
+    from chatbot.tools.setup import Toolbox
+
+RETRIES = 2  # a failed request (no answer, 429, 5xx) is tried this many more times, each announced
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``chatbot`` script. Returns the exit status."""
+    try:
+        return _main(argv)
+    except Exception as exc:  # a bug no layer expected: one line, the traceback in a log file, status 70
+        from chatbot.cli.crash import report
+
+        return report(exc)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """Parse, run, and turn every expected failure into one line and its exit status."""
+    from chatbot.cli import config
+    from chatbot.terminal.safety import guard_process, quiet_stdout
+
+    closed = guard_process()  # signals handled like Ctrl-C, total output encoding, no closed standard streams
+    dotenv = _load_dotenv()  # provider keys only: a folder's .env decides nothing else
+    parser = build_parser()
+    problem: ChatbotError | None = None
+    try:
+        settings = config.load(parser)
+        config.apply(parser, settings)  # the file's values become defaults: flags still win
+    except ChatbotError as exc:
+        problem = exc  # reported after parsing, so --help and --version still work with a broken file
+    args = parser.parse_args(argv, namespace=argparse.Namespace(dotenv=dotenv))
+    try:
+        if problem is not None:
+            raise problem
+        if closed:
+            raise OutputError("standard output is closed; chatbot needs somewhere to write its replies")
+        if args.config:
+            print(config.report(parser, argv, args, settings))
+            return 0
+        return run(args, settings)
+    except ChatbotError as exc:
+        stderr_line(f"chatbot: {clean(exc.message)}")
+        if isinstance(exc, OutputError):
+            quiet_stdout()  # the interpreter's last flush of stdout would fail again, with a traceback
+        return exc.exit_code
+    except KeyboardInterrupt as exc:
+        note = exc.note if isinstance(exc, Interrupted) else ""  # a save it stopped: where the session was rescued
+        stderr_line(f"chatbot: {clean(note)}" if note else "")
+        return exc.exit_code if isinstance(exc, Interrupted) else 130
+    except BrokenPipeError:
+        # the reader went away (`chatbot ... | head`): stop quietly, like other Unix tools killed by SIGPIPE
+        quiet_stdout()
+        return 141
+    except OSError as exc:  # a file-system fault no layer expected: still one line, never a traceback
+        if exc.errno == errno.EIO and not exc.filename:  # the terminal closed under the prompt (a hang-up)
+            stderr_line("chatbot: the terminal went away (input/output error); the session is saved")
+            return 128 + signal.SIGHUP
+        stderr_line(f"chatbot: {exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}")
+        return OutputError.exit_code
+
+
+def _load_dotenv() -> frozenset[str]:
+    """Take the provider keys of ``./.env`` (see :mod:`chatbot.cli.envfile`), say so, and return their names."""
+    from chatbot.cli import envfile
+
+    found = envfile.load()
+    for line, warn in found.notices():
+        notice(line, warning=warn)
+    return found.taken
+
+
+def _check_combinations(args: argparse.Namespace) -> None:
+    _refuse_undecodable(args)
+    if args.prompt is not None and is_blank(args.prompt):
+        raise UsageError("-p needs a message to send")
+    for flag, used in (("--json", args.json), ("-x/--extract", args.extract), ("-f/--file", args.file)):
+        if used and args.prompt is None:
+            raise UsageError(f"{flag} works with -p (one-shot); in a chat, use /file PATH and /copy code")
+    if args.json and args.extract:
+        raise UsageError("--json and -x/--extract cannot be used together (the JSON holds the whole reply)")
+    given = [f for f, v in (("--system", args.system), ("--system-file", args.system_file), ("--role", args.role)) if v]
+    if len(given) > 1:
+        raise UsageError(f"{' and '.join(given)} cannot be used together: each sets the system message")
+    if args.session is not None and args.cont:
+        raise UsageError("--session and -c/--continue cannot be used together")
+
+
+def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
+    """The system message for new sessions: --system, --system-file or --role."""
+    if args.system_file:
+        from chatbot.core.attach import MAX_TEXT_BYTES, decode_text, read_limited
+
+        name = f"--system-file {args.system_file}"
+        data, size = read_limited(Path(args.system_file).expanduser(), MAX_TEXT_BYTES, name)
+        if size > MAX_TEXT_BYTES:
+            raise UsageError(f"{name} is {size:,} bytes; a system message can be at most {MAX_TEXT_BYTES:,}")
+        text = decode_text(data, args.system_file)
+        if not text.strip():
+            raise UsageError(f"--system-file {args.system_file} is empty")
+        return text.strip()
+    if args.role:
+        return cfg.role(args.role)
+    return str(args.system) if args.system is not None else None
+
+
+def _attachments(args: argparse.Namespace) -> list[Attachment]:
+    """Piped stdin (with -p only) and -f files, read before anything is sent."""
+    from chatbot.core.attach import MAX_TEXT_BYTES, from_stdin, read_file
+
+    found: list[Attachment] = []
+    if args.prompt is not None and not sys.stdin.isatty():
+        piped = from_stdin(sys.stdin.buffer.read(MAX_TEXT_BYTES + 1))
+        found += [piped] if piped else []
+    return found + [read_file(path) for path in args.file or []]
+
+
+def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
+    """Wire the app for ``args`` and run the chosen mode."""
+    from chatbot.cli import modes
+    from chatbot.cli.config import Config
+    from chatbot.storage import default_location, open_store
+
+    cfg = cfg or Config(Path("config.toml"), exists=False)
+    _check_combinations(args)
+    system = _system_text(args, cfg)
+    if args.list_models:
+        return modes.list_models(args)
+    attachments = _attachments(args)
+    store = open_store(args.store or default_location())  # --store and --sessions-dir are one setting
+    try:
+        for warning in store.warnings:
+            notice(warning, warning=True)
+        status = store_mode(store, args)
+        return status if status is not None else session_mode(store, args, system, cfg, attachments)
+    finally:
+        store.close()  # a PostgreSQL store saves (or rescues to a file, and says so) what a lost connection held
+
+
+def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
+    """--list-sessions, --search and --import-sessions: read or fill the store, open no session; else None."""
+    from chatbot import commands
+
+    if args.list_sessions:
+        print(clean(commands.format_sessions(store)))
+    elif args.search is not None:
+        # from the shell, the shell's way to open one (in the same store, when it was named)
+        where = f" --store {shlex.quote(store.location)}" if args.store else ""
+        print(clean(commands.format_hits(store, args.search, opener=f"chatbot{where} --session ID")))
+    elif args.import_sessions is not None:
+        from chatbot.storage.transfer import import_sessions
+
+        report = import_sessions(args.import_sessions, store)
+        print(report.summary(args.import_sessions, store.location))
+        if report.refused and not (report.imported or report.updated or report.unchanged):
+            from chatbot.errors import SessionError
+
+            stderr_line(f"chatbot: nothing was imported from {clean(args.import_sessions)}: every session was refused")
+            return SessionError.exit_code
+    else:
+        return None
+    return 0
+
+
+def session_mode(
+    store: SessionStore, args: argparse.Namespace, system: str | None, cfg: Config, attachments: list[Attachment]
+) -> int:
+    """Open (or create) the session and run the terminal, script or one-shot mode on it."""
+    from chatbot.storage.session import validate_id
+
+    if args.session is not None:
+        validate_id(args.session)  # refused before any request or file access
+    with contextlib.ExitStack() as run:  # closed in reverse: the app (its lock), then the tools
+        toolbox = _open_tools(args)
+        if toolbox is not None:
+            run.callback(toolbox.close)
+        app = _make_app(args, store, toolbox, system, cfg)
+        run.callback(app.close)
+        _open_session(app, args)
+        if toolbox is None:  # no --functions/--mcp: a continued session's own tools come back
+            from chatbot.cli.reattach import reattach
+
+            remembered = reattach(app, timeout=args.tool_timeout)
+            if remembered is not None:
+                run.callback(remembered.close)
+        try:
+            return _run_mode(app, args, system, attachments)
+        except Exception as exc:
+            if not isinstance(exc, (ChatbotError, OSError)):  # a bug: what the session holds must not go with it
+                from chatbot.cli.crash import rescue_open_session
+
+                rescue_open_session(app)
+            raise
+
+
+def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachments: list[Attachment]) -> int:
+    """Run terminal, one-shot or script mode on the session ``app`` has open."""
+    from chatbot.cli import modes
+
+    chat = app.chat
+    chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
+    if system is not None and chat.conversation.turns and system != chat.conversation.system:
+        notice("--system shapes new sessions only; this one keeps its own (/system TEXT changes it)")
+    if args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty():
+        from chatbot.terminal.repl import Repl
+
+        return Repl(app, plain=args.plain, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools).run()
+    if args.confirm_tools and not (modes.uses_repl(args) and sys.stdin.isatty()):
+        notice("--confirm-tools: there is no terminal to ask in, so every tool call is refused", warning=True)
+        app.confirm_tool = lambda call: False
+    turns = len(chat.conversation.turns)
+    notice(f"session {chat.session.id} ({f'{turns} turn(s) stored' if turns else 'new'})")
+    if args.prompt is not None:
+        for attachment in attachments:
+            chat.outbox.add(attachment)
+        return modes.one_shot(app, args.prompt, args)
+    return modes.script(app, sys.stdin, args)
+
+
+def _open_session(app: App, args: argparse.Namespace) -> Chat:
+    """Open the session of ``args``; the first resume of one from this directory's ./sessions shows what it brings
+    (a cloned folder can ship a session with its own system prompt and options)."""
+    from chatbot.cli import local_sessions
+
+    here = Path("sessions")
+    local = args.store is None and Path(app.store.location) == here  # the default: this folder's ./sessions
+    resumed = args.cont or (args.session is not None and app.store.exists(args.session))
+    session_id = args.session
+    if args.cont:  # the newest session that loads: damaged ones are skipped, each named
+        session_id, skipped = app.store.choose_latest()
+        for info in skipped:
+            notice(f"-c skips session {info.id}, which cannot be loaded: {info.broken}", warning=True)
+    chat = app.open(session_id, latest=session_id is None and args.cont)
+    if local and not local_sessions.is_known(here, chat.session.id):
+        if resumed:
+            notice(local_sessions.first_resume_notice(here, chat.session), warning=True)
+        local_sessions.remember(here, chat.session.id)
+    return chat
+
+
+def _make_app(
+    args: argparse.Namespace, store: SessionStore, toolbox: Toolbox | None, system: str | None, cfg: Config
+) -> App:
+    """The app for ``args``: the provider, the memory settings, options, log and the counter for each model."""
+    from chatbot.core.app import App, Settings, parse_option
+    from chatbot.core.request_log import RequestLog
+    from chatbot.core.settings import RunSettings
+    from chatbot.engine.memory import MemoryConfig
+    from chatbot.engine.tokens import make_counter
+
+    memory = MemoryConfig(
+        strategy=args.memory,
+        window_turns=args.window_turns,
+        summary_trigger=args.summary_trigger,
+        keep_turns=args.keep_turns,
+        max_input_tokens=args.max_input_tokens,
+        window_step=args.window_step,
+    )
+    provider = _provider(args, cfg)
+    interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
+    settings = Settings(
+        provider_name=args.provider,
+        model=args.model,
+        memory=memory,
+        system=system,
+        options=dict(parse_option(key, value) for key, value in args.option or []),
+        roles=cfg.roles,
+        run=RunSettings(
+            max_output_tokens=args.max_output_tokens or None,
+            summary_model=args.summary_model,
+            max_tool_rounds=args.max_tool_rounds,
+            stream=not args.no_stream,
+            log=RequestLog(args.log_requests) if args.log_requests else None,
+            # script and -p keep their exact order of requests (summary, then chat); the terminal writes them ahead
+            background_summaries=interactive,
+            retries=RETRIES,
+        ),
+    )
+    counters = lambda model: make_counter(args.tokenizer, args.provider, model)  # noqa: E731
+    if toolbox is None:
+        return App(store, provider, settings, counters)
+    from chatbot.storage.session import ToolSources
+    from chatbot.tools.setup import absolute_files
+
+    given = ToolSources(absolute_files(args.functions), tuple(args.mcp))  # remembered by the sessions opened
+    return App(store, provider, settings, counters, tools=toolbox.registry, tool_sources=given)
+
+
+def _open_tools(args: argparse.Namespace) -> Toolbox | None:
+    """The tools of --functions and --mcp (None without them: nothing tool-related is even imported)."""
+    if not (args.mcp or args.functions):
+        return None
+    from chatbot.tools.setup import absolute_files, open_tools
+
+    toolbox = open_tools(args.mcp, absolute_files(args.functions), timeout=args.tool_timeout)
+    for warning in toolbox.registry.warnings:
+        notice(warning, warning=True)
+    return toolbox
+
+
+def _provider(args: argparse.Namespace, cfg: Config) -> ChatProvider:
+    """The provider for ``args``; the user hears where the key goes when that is not simply the provider's server."""
+    from chatbot.providers import make_provider
+    from chatbot.providers.endpoint import endpoint_notices
+
+    # the app retries itself (Chat), so that every retry is announced; the SDK's own retries are silent
+    provider = make_provider(
+        args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout, max_retries=0
+    )
+    # a base URL equal to the config file's came from there (the file's values are the flags' defaults)
+    from_file = args.base_url is not None and cfg.values.get("base_url") == args.base_url
+    source = f"base_url in {cfg.path}" if from_file else "--base-url"
+    for line, warn in endpoint_notices(args.provider, args.base_url, args.dotenv, source):
+        notice(line, warning=warn)
+    return provider
+
+
+def _refuse_undecodable(args: argparse.Namespace) -> None:
+    """Arguments with bytes that are not UTF-8 (``-p $'\\xff'``) are refused before anything is sent or stored."""
+    for name, value in vars(args).items():
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                flag = "-p/--prompt" if name == "prompt" else "--" + name.replace("_", "-")
+                raise UsageError(
+                    f"{flag} contains bytes that are not valid UTF-8; check the terminal's encoding"
+                ) from None

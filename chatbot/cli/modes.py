@@ -1,0 +1,172 @@
+"""Script and one-shot modes: replies as plain text on stdout, notices and errors on stderr.
+
+Terminal mode is :mod:`chatbot.terminal.repl`; :mod:`chatbot.cli` picks the mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+from chatbot.engine.text import clean, is_blank
+from chatbot.errors import ChatbotError, Interrupted, OutputError, SaveFailed, UsageError
+
+if TYPE_CHECKING:
+    from chatbot.core.app import App
+    from chatbot.core.attach import Content
+    from chatbot.core.events import TurnDone
+
+
+def stderr_line(line: str) -> None:
+    """Write one line to stderr, whatever state the terminal is in (it may be gone: SIGHUP)."""
+    with contextlib.suppress(OSError):
+        print(line, file=sys.stderr, flush=True)
+
+
+def notice(text: str, *, warning: bool = False) -> None:
+    """One line for the user on stderr (``chatbot: ...``), control characters removed."""
+    stderr_line(f"chatbot: {'warning: ' if warning else ''}{clean(text)}")
+
+
+def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) -> TurnDone | None:
+    """Send one message and write the reply to ``out`` as plain text; notices go to stderr. Returns the turn."""
+    from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
+    from chatbot.engine.text import preview
+    from chatbot.providers.base import ReasoningDelta, TextDelta
+    from chatbot.terminal.waiting import wait_notice, watch
+    from chatbot.tools.base import describe_call
+
+    done: TurnDone | None = None
+    wrote = False
+    events = app.chat.send(text)
+    try:
+        for event in watch(events, lambda last: notice(wait_notice(last))):
+            if isinstance(event, TextDelta):
+                out.write(clean(event.text))
+                out.flush()
+                wrote = True
+            elif isinstance(event, ReasoningDelta):
+                if show_reasoning:
+                    sys.stderr.write(clean(event.text))
+            elif isinstance(event, Notice):
+                notice(event.text, warning=event.warning)
+            elif isinstance(event, ToolStarted):
+                notice(f"tool call: {describe_call(event.call.name, event.call.arguments)}")
+            elif isinstance(event, ToolFinished):
+                outcome = "failed" if event.error else "result"
+                notice(f"tool {event.call.name} {outcome}: {preview(event.text)}", warning=event.error)
+            elif isinstance(event, TurnDone):
+                done = event
+        if wrote:
+            out.write("\n")
+            out.flush()
+        return done
+    except KeyboardInterrupt as exc:
+        stop_reply(events, exc)  # stores the partial answer, marked as interrupted (by the user, or by a signal)
+        raise
+    except OSError as exc:  # stdout closed (a pipe's reader left) or full: keep the partial answer, marked
+        broken = isinstance(exc, BrokenPipeError)
+        reason = "the output was closed" if broken else f"the output could not be written ({exc.strerror})"
+        stop_reply(events, Interrupted(reason, 141 if broken else OutputError.exit_code))
+        if broken:
+            raise
+        raise OutputError(f"cannot write the reply to standard output: {exc.strerror}; the turn is saved") from None
+    except ChatbotError as exc:
+        if wrote:  # a failed attempt's partial line is ended and marked, so a retry's reply does not glue onto it
+            with contextlib.suppress(OSError):
+                out.write(f"\n{failed_mark(app, exc)}\n")
+                out.flush()
+        raise
+    finally:
+        events.close()
+
+
+def failed_mark(app: App, exc: ChatbotError) -> str:
+    """The line that ends a reply cut by ``exc`` in plain output: where what was shown went."""
+    if isinstance(exc, SaveFailed):
+        if exc.rescued:
+            return f"[not saved in the session store: this reply was kept in {exc.rescued}]"
+        return "[not saved: the session store refused it and no rescue file could be written]"
+    if app.chat.open_session.pending is None:  # the turn was recorded (tools had run): kept, marked with the reason
+        return f"[stopped: {exc.message}; what came so far is stored]"
+    return "[failed: this partial reply was not stored]"
+
+
+def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
+    """Script mode: every stdin line is handled as if typed; EOF ends like /quit."""
+    from chatbot import commands
+
+    status = 0
+    for raw in lines:
+        line = raw.rstrip("\r\n")
+        if is_blank(line):
+            continue  # whitespace, NUL, zero-width characters: nothing to send
+        message: Content = commands.as_message(line)
+        try:
+            if commands.is_command(line):
+                result = commands.run(app, line, confirm=None)
+                if result.output and result.notice:
+                    notice(result.output)
+                elif result.output:
+                    print(clean(result.output), flush=True)
+                if result.quit:
+                    break
+                if result.edit is not None:
+                    raise UsageError("in a script, /edit takes the new text: /edit NEW MESSAGE")
+                if result.clipboard is not None:
+                    _copy(result.clipboard)
+                    continue
+                if result.send is None:
+                    continue
+                message = result.send
+            send_plain(app, message, sys.stdout, show_reasoning=args.reasoning)
+        except ChatbotError as exc:
+            notice(exc.message)
+            status = status or exc.exit_code
+    return status
+
+
+def _copy(text: str) -> None:
+    """/copy in script mode: the OSC 52 sequence goes to the terminal on stderr, if there is one."""
+    from chatbot.terminal.clipboard import osc52
+
+    if not sys.stderr.isatty():
+        raise UsageError("/copy needs a terminal (it sends OSC 52 to it); stderr is not one")
+    sys.stderr.write(osc52(text))
+    sys.stderr.flush()
+    notice(f"copied {len(text)} characters to the clipboard (OSC 52)")
+
+
+def uses_repl(args: argparse.Namespace) -> bool:
+    """Whether a one-shot reply is rendered (and questions asked) by the terminal front end."""
+    return args.prompt is not None and sys.stdout.isatty() and not args.plain and not args.json and not args.extract
+
+
+def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
+    """One-shot mode: send ``text`` as the next turn of the session and print the reply (or JSON, or its code)."""
+    if args.json or args.extract:
+        from chatbot.cli.oneshot import print_extract, print_json
+
+        return (print_json if args.json else print_extract)(app, text, send_plain, show_reasoning=args.reasoning)
+    if uses_repl(args):
+        from chatbot.terminal.repl import Repl
+
+        repl = Repl(app, plain=False, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools, one_shot=True)
+        return repl.send(text)
+    send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
+    return 0
+
+
+def list_models(args: argparse.Namespace) -> int:
+    """--list-models: the endpoint's models, one a line; the configured one marked."""
+    from chatbot.commands import format_models
+    from chatbot.providers import make_provider
+    from chatbot.providers.endpoint import endpoint_notices
+
+    provider = make_provider(args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout)
+    for line, warn in endpoint_notices(args.provider, args.base_url, getattr(args, "dotenv", ())):
+        notice(line, warning=warn)  # the key goes with the request for the list, as with a chat request
+    print(clean(format_models(provider)))
+    return 0

@@ -1,0 +1,20 @@
+"""Slash commands, grouped by what they act on, and their table; no screen code (a front end shows the results).
+
+:mod:`~chatbot.commands.table` tells a command from a message and runs it; :mod:`~chatbot.commands.base` says what a
+command is and returns.
+"""
+
+from chatbot.commands.inspecting import format_models
+from chatbot.commands.sessions import format_hits, format_sessions
+from chatbot.commands.table import COMMANDS, QUIT_WORDS, as_message, is_command, run
+
+__all__ = [
+    "COMMANDS",
+    "QUIT_WORDS",
+    "as_message",
+    "format_hits",
+    "format_models",
+    "format_sessions",
+    "is_command",
+    "run",
+]

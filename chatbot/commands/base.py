@@ -1,0 +1,39 @@
+"""What a slash command is and what it returns; shared by every room of :mod:`chatbot.commands`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chatbot.core.app import App
+    from chatbot.core.attach import Content
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a command produced: text to show, and whether to quit or to send a message (/retry).
+
+    ``notice`` marks a confirmation ("session renamed") rather than asked-for output: script mode prints it to
+    stderr with the other notices, keeping stdout for replies and requested output (/context, /help, ...).
+    """
+
+    output: str = ""
+    quit: bool = False
+    send: Content | None = None  # a message to send now (/retry resends one that may carry images)
+    notice: bool = False
+    edit: str | None = None  # text to put back in the prompt for editing (/edit); its turn is replaced on send
+    clipboard: str | None = None  # text for the terminal to copy (/copy, OSC 52)
+
+
+Confirm = Callable[[str], bool]
+
+
+@dataclass(frozen=True)
+class Command:
+    """A slash command: usage line, help text and handler."""
+
+    usage: str
+    help: str
+    run: Callable[[App, str, Confirm | None], Result]

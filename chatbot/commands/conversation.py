@@ -1,0 +1,88 @@
+"""Slash commands that change the conversation so far: /reset, /undo, /retry, /system and /summary."""
+
+from __future__ import annotations
+
+from chatbot.commands.base import Command, Confirm, Result
+from chatbot.core.app import App
+from chatbot.engine.text import preview
+from chatbot.errors import ChatbotError, UsageError
+
+
+def _reset(app: App, arg: str, confirm: Confirm | None) -> Result:
+    count = app.chat.open_session.reset()
+    return Result(f"forgot {count} turn(s) and the summary; the system message stays", notice=True)
+
+
+def _undo(app: App, arg: str, confirm: Confirm | None) -> Result:
+    turn = app.chat.open_session.undo()
+    if turn is None:
+        raise UsageError("nothing to undo")
+    return Result(f"dropped the last turn ({preview(turn.user_text, 48)})", notice=True)
+
+
+def _retry(app: App, arg: str, confirm: Confirm | None) -> Result:
+    return Result(send=app.chat.open_session.retry_text())
+
+
+def _system(app: App, arg: str, confirm: Confirm | None) -> Result:
+    chat = app.chat
+    if not arg:
+        return Result(f"system message:\n{chat.conversation.system}")
+    chat.open_session.set_system(arg)
+    return Result("system message set; it is sent first in every request from now on", notice=True)
+
+
+def _summary(app: App, arg: str, confirm: Confirm | None) -> Result:
+    if arg:
+        return _summary_now(app, arg)
+    conv = app.chat.conversation
+    total = len(conv.turns)
+    mem = conv.memory
+    if not conv.summary:
+        if mem.strategy != "summary":
+            return Result(f"no summary: memory is '{mem.strategy}' (use --memory summary for a rolling summary)")
+        return Result(
+            f"no summary yet: {total} turn(s) stored; earlier turns are summarized when more than "
+            f"{mem.summary_trigger} are unsummarized (the last {mem.keep_turns} stay verbatim)"
+        )
+    uncovered = total - conv.summary_covers
+    head = f"Summary of turns 1-{conv.summary_covers} of {total} ({uncovered} later turn(s) are sent verbatim):"
+    note = "" if mem.strategy == "summary" else f"\n(memory is '{mem.strategy}': the summary is not sent now)"
+    return Result(f"{head}\n{conv.summary}{note}")
+
+
+def _summary_now(app: App, arg: str) -> Result:
+    if arg.lower() != "now":
+        raise UsageError("usage: /summary (show it) or /summary now (summarize the earlier turns now)")
+    chat = app.chat
+    try:
+        done, warnings = chat.summarize_now()
+    except KeyboardInterrupt:  # Ctrl-C stops this command, not the app; a fold is kept only whole
+        raise ChatbotError("/summary now stopped; the summary is unchanged") from None
+    if done:
+        covers = chat.conversation.summary_covers
+        return Result(f"summarized {done} earlier turn(s); the summary now covers turns 1-{covers}", notice=True)
+    keep = chat.conversation.memory.keep_turns
+    reason = "; ".join(warnings) or f"nothing to summarize: only the last {keep} turn(s) are uncovered"
+    raise ChatbotError(f"no summary written: {reason}")
+
+
+def _edit(app: App, arg: str, confirm: Confirm | None) -> Result:
+    turns = app.chat.conversation.turns
+    if not turns:
+        raise UsageError("nothing to edit yet")
+    if not arg:
+        return Result(edit=turns[-1].user_text)  # the terminal puts it back in the prompt; sending replaces the turn
+    return Result(send=app.chat.open_session.take_back_for_edit(arg))
+
+
+COMMANDS: dict[str, Command] = {
+    "/undo": Command("/undo", "drop the last turn", _undo),
+    "/retry": Command("/retry", "resend the last (or failed) message", _retry),
+    "/edit": Command("/edit [TEXT]", "change the last message and resend it (replaces that turn)", _edit),
+    "/reset": Command("/reset", "forget this session's turns and summary (keeps the system message)", _reset),
+    "/system": Command("/system [TEXT]", "show or set the system message", _system),
+    "/summary": Command(
+        "/summary [now]", "show the rolling summary and which turns it covers; `now`: summarize now", _summary
+    ),
+}

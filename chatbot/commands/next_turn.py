@@ -1,0 +1,69 @@
+"""Slash commands that shape the next request: /file, /set, /role and /model."""
+
+from __future__ import annotations
+
+import json
+
+from chatbot.commands.base import Command, Confirm, Result
+from chatbot.core.app import App, parse_option
+from chatbot.core.attach import read_file
+from chatbot.engine.text import preview
+from chatbot.errors import UsageError
+
+
+def _file(app: App, arg: str, confirm: Confirm | None) -> Result:
+    chat = app.chat
+    if not arg:
+        waiting = chat.outbox.items()
+        if not waiting:
+            return Result("no files attached; /file PATH attaches one to your next message")
+        return Result("attached to your next message: " + ", ".join(a.describe() for a in waiting))
+    attachment = read_file(arg)
+    chat.outbox.add(attachment)
+    return Result(f"attached {attachment.describe()}; it goes with your next message", notice=True)
+
+
+def _set(app: App, arg: str, confirm: Confirm | None) -> Result:
+    chat = app.chat
+    if not arg:
+        options = chat.open_session.options
+        if not options:
+            return Result("no model options set; /set KEY VALUE sets one (temperature, top_p, seed, ...)")
+        return Result("\n".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in sorted(options.items())))
+    key, _, value = arg.partition(" ")
+    if not value.strip():
+        if key not in chat.open_session.options:
+            raise UsageError(f"option {key} is not set; /set KEY VALUE sets it")
+        chat.open_session.set_option(key, None)
+        return Result(f"option {key} removed", notice=True)
+    key, parsed = parse_option(key, value.strip())
+    chat.open_session.set_option(key, parsed)
+    return Result(f"option {key} = {json.dumps(parsed, ensure_ascii=False)}, sent with every request", notice=True)
+
+
+def _role(app: App, arg: str, confirm: Confirm | None) -> Result:
+    roles = app.settings.roles
+    if not arg:
+        if not roles:
+            return Result("no roles: add a [roles] table to the config file (chatbot --config shows where)")
+        return Result("\n".join(f"{name}: {preview(text, 60)}" for name, text in sorted(roles.items())))
+    if arg not in roles:
+        raise UsageError(f"no role {arg!r}; /role lists them")
+    app.chat.open_session.set_system(roles[arg])
+    return Result(f"system message set from role {arg}", notice=True)
+
+
+def _model(app: App, arg: str, confirm: Confirm | None) -> Result:
+    chat = app.chat
+    if not arg:
+        return Result(f"model: {chat.model} (provider {app.provider.name})")
+    app.set_model(arg)
+    return Result(f"model set to {arg}", notice=True)
+
+
+COMMANDS: dict[str, Command] = {
+    "/file": Command("/file [PATH]", "attach a text file or PNG/JPEG to your next message", _file),
+    "/set": Command("/set [KEY [VALUE]]", "show, set or (no value) remove a model option", _set),
+    "/role": Command("/role [NAME]", "list roles, or set the system message from one", _role),
+    "/model": Command("/model [NAME]", "show or switch the model", _model),
+}

@@ -1,0 +1,137 @@
+"""Slash commands that act on sessions: list, search, start, switch, rename, delete, fork and export them."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from chatbot.commands.base import Command, Confirm, Result
+from chatbot.core.app import App
+from chatbot.engine.text import preview
+from chatbot.errors import ChatbotError, UsageError
+from chatbot.storage.base import SessionStore
+from chatbot.storage.export import export_markdown, write_private
+from chatbot.storage.session import validate_id
+
+
+def _sessions(app: App, arg: str, confirm: Confirm | None) -> Result:
+    listing = format_sessions(app.store, app.chat.session.id)
+    if not app.store.exists(app.chat.session.id):
+        listing += f"\n* {app.chat.session.id} (in use, not saved until its first turn)"
+    return Result(listing)
+
+
+def format_sessions(store: SessionStore, current: str | None = None) -> str:
+    """The session listing: id, title, turns, last used, model; newest first; ``current`` marked."""
+    infos = store.list_sessions()
+    if not infos:
+        return f"no sessions in {store.location}"
+    lines = [f"  {'id':<22} {'turns':>5}  {'last used':<25} {'model':<22} title"]
+    for info in infos:
+        mark = "*" if info.id == current else " "
+        if info.broken:
+            lines.append(f"{mark} {info.id:<22} {'-':>5}  {info.updated_at:<25} {'':<22} BROKEN: {info.broken}")
+        else:
+            title = preview(info.title, 40)
+            lines.append(f"{mark} {info.id:<22} {info.turns:>5}  {info.updated_at:<25} {info.model:<22} {title}")
+    return "\n".join(lines)
+
+
+def _search(app: App, arg: str, confirm: Confirm | None) -> Result:
+    return Result(format_hits(app.store, arg))
+
+
+def format_hits(store: SessionStore, text: str, opener: str = "/load ID") -> str:
+    """Past turns of every session that contain ``text``: session id, title, turn number, date and a snippet.
+
+    ``opener`` is how the user opens one from where they are: ``/load ID`` in a chat, ``chatbot --session ID`` in
+    the shell (``--search``)."""
+    if not text.strip():
+        raise UsageError("usage: /search TEXT (or --search TEXT): finds past turns across all sessions")
+    hits = store.search(text)
+    if not hits:
+        return f"no turn in {store.location} contains {text!r}"
+    lines = [f"  {'session':<22} {'turn':>4}  {'date':<10}  title / match"]
+    for hit in hits:
+        lines.append(f"  {hit.session_id:<22} {hit.turn:>4}  {hit.created_at[:10]:<10}  {preview(hit.title, 40)}")
+        lines.append(f"  {'':<22} {'':>4}  {'':<10}  {hit.snippet}")
+    more = " (the first 50; make the text more specific)" if len(hits) >= 50 else ""
+    return "\n".join([*lines, f"{len(hits)} matching turn(s){more}; {opener} opens a session"])
+
+
+def _new(app: App, arg: str, confirm: Confirm | None) -> Result:
+    chat = app.new()
+    return Result(f"new session {chat.session.id}", notice=True)
+
+
+def _load(app: App, arg: str, confirm: Confirm | None) -> Result:
+    if not arg:
+        raise UsageError("usage: /load ID (see /sessions)")
+    if not app.store.exists(validate_id(arg)):
+        raise UsageError(f"no session {arg}; /sessions lists them, /new starts one")
+    chat = app.open(arg)
+    turns = len(chat.conversation.turns)
+    return Result(f"loaded session {chat.session.id} ({turns} turn(s))", notice=True)
+
+
+def _rename(app: App, arg: str, confirm: Confirm | None) -> Result:
+    if not arg:
+        raise UsageError("usage: /rename TITLE")
+    app.chat.open_session.rename(arg)
+    return Result(f"session {app.chat.session.id} is now titled {preview(arg, 60)!r}", notice=True)
+
+
+def _delete(app: App, arg: str, confirm: Confirm | None) -> Result:
+    if not arg:
+        raise UsageError("usage: /delete ID")
+    session_id = validate_id(arg)
+    if not app.store.exists(session_id):
+        raise UsageError(f"no session {session_id}")
+    if confirm is not None and not confirm(f"Delete session {session_id} for good?"):
+        return Result("not deleted", notice=True)
+    app.delete(session_id)
+    return Result(f"deleted session {session_id}", notice=True)
+
+
+def _export(app: App, arg: str, confirm: Confirm | None) -> Result:
+    session = app.chat.session
+    force = arg == "--force" or arg.endswith(" --force")
+    arg = arg.removesuffix("--force").strip()
+    path = Path(os.path.expanduser(arg or f"{session.id}.md"))
+    if os.path.isdir(app.store.location) and _inside(path, Path(app.store.location)):
+        raise UsageError(f"{path} is inside the sessions directory; export somewhere else (sessions live there)")
+    if os.path.lexists(path) and not force:
+        if confirm is None or not confirm(f"{path} exists. Overwrite it?"):
+            raise UsageError(f"{path} already exists; choose another path, or add --force to overwrite it")
+        force = True
+    try:
+        write_private(path, export_markdown(session), overwrite=force)
+    except OSError as exc:
+        raise ChatbotError(f"cannot write {path}: {exc.strerror}") from None
+    return Result(f"wrote the transcript of {session.id} to {path}", notice=True)
+
+
+def _inside(path: Path, directory: Path) -> bool:
+    """Whether ``path`` (resolved, symlinks followed) is ``directory`` or inside it."""
+    return path.resolve().is_relative_to(directory.resolve())
+
+
+def _fork(app: App, arg: str, confirm: Confirm | None) -> Result:
+    old = app.chat.session.id
+    chat = app.fork(arg or None)
+    turns = len(chat.conversation.turns)
+    return Result(f"forked {old} into {chat.session.id} ({turns} turn(s)); now in {chat.session.id}", notice=True)
+
+
+COMMANDS: dict[str, Command] = {
+    "/sessions": Command("/sessions", "list sessions, newest first", _sessions),
+    "/search": Command("/search TEXT", "find past turns across all sessions", _search),
+    "/new": Command("/new", "start a new session", _new),
+    "/load": Command("/load ID", "switch to session ID", _load),
+    "/fork": Command("/fork [ID]", "copy this session into a new one and switch to it", _fork),
+    "/rename": Command("/rename TITLE", "give this session a title", _rename),
+    "/delete": Command("/delete ID", "delete session ID", _delete),
+    "/export": Command(
+        "/export [PATH] [--force]", "write a Markdown transcript (default: ID.md; --force overwrites)", _export
+    ),
+}

@@ -1,0 +1,72 @@
+"""The table of slash commands, ``/help``, and how an input line is told apart from a message.
+
+The commands themselves live by what they act on: :mod:`~chatbot.commands.sessions`,
+:mod:`~chatbot.commands.inspecting`, :mod:`~chatbot.commands.conversation` and :mod:`~chatbot.commands.next_turn`.
+Each takes the app and its argument and returns a :class:`~chatbot.commands.base.Result`; no terminal code here.
+"""
+
+from __future__ import annotations
+
+from chatbot.commands import conversation, inspecting, next_turn, sessions
+from chatbot.commands.base import Command, Confirm, Result
+from chatbot.core.app import App
+from chatbot.errors import UsageError
+
+#: bare words that quit like /quit (what people type without thinking)
+QUIT_WORDS = {"exit", "quit", "종료", "/quit", "/exit"}
+
+
+def is_command(line: str) -> bool:
+    """Whether an input line is a command rather than a message (``//`` starts a message that begins with ``/``)."""
+    stripped = line.strip()
+    return (stripped.startswith("/") and not stripped.startswith("//")) or stripped in QUIT_WORDS
+
+
+def as_message(line: str) -> str:
+    """The message an input line that is not a command sends: ``//path ...`` sends ``/path ...``."""
+    return line.lstrip()[1:] if line.lstrip().startswith("//") else line
+
+
+def run(app: App, line: str, confirm: Confirm | None = None) -> Result:
+    """Run one command line. ``confirm`` asks the user a yes/no question (None in script mode: no questions)."""
+    stripped = line.strip()
+    if stripped in QUIT_WORDS:
+        return Result(quit=True)
+    name, _, arg = stripped.partition(" ")
+    command = COMMANDS.get(name.lower())
+    if command is None:
+        raise UsageError(f"unknown command {name}; /help lists the commands")
+    return command.run(app, arg.strip(), confirm)
+
+
+# --- the commands -----------------------------------------------------------------------------------------------
+
+
+def _help(app: App, arg: str, confirm: Confirm | None) -> Result:
+    width = max(len(c.usage) for c in COMMANDS.values())
+    lines = ["Commands (anything else is sent to the model as your message):"]
+    seen = set()
+    for cmd in COMMANDS.values():
+        if cmd.usage in seen:
+            continue
+        seen.add(cmd.usage)
+        lines.append(f"  {cmd.usage.ljust(width)}  {cmd.help}")
+    lines.append("Alt-Enter (or Esc then Enter) inserts a newline; //text sends a message that starts with /.")
+    lines.append("Ctrl-C cancels a reply; Ctrl-D quits.")
+    return Result("\n".join(lines))
+
+
+def _quit(app: App, arg: str, confirm: Confirm | None) -> Result:
+    return Result(quit=True)
+
+
+#: every command, in the order /help lists them: a room's commands together (a new command goes in its room only)
+COMMANDS: dict[str, Command] = {
+    "/help": Command("/help", "show this help", _help),
+    "/quit": Command("/quit, /exit", "leave (the session is saved)", _quit),
+    "/exit": Command("/quit, /exit", "leave (the session is saved)", _quit),
+    **sessions.COMMANDS,
+    **conversation.COMMANDS,
+    **next_turn.COMMANDS,
+    **inspecting.COMMANDS,
+}

@@ -1,0 +1,228 @@
+"""The application core shared by every mode: the store, the provider and the session in use.
+
+No terminal code here: :mod:`chatbot.cli` and :mod:`chatbot.terminal` render what this returns.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chatbot.core.chat import Chat
+from chatbot.core.settings import RunSettings
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.options import option_problem
+from chatbot.engine.tokens import TokenCounter
+from chatbot.errors import SessionError, UsageError
+from chatbot.providers.base import ChatProvider, ToolCall
+from chatbot.storage import elsewhere_hint
+from chatbot.storage.base import SessionLock, SessionStore
+from chatbot.storage.session import Session, ToolSources, validate_id
+from chatbot.tools.registry import Registry
+
+DEFAULT_SYSTEM = (
+    "You are a helpful assistant in a terminal chat. Answer clearly and concisely, in the language the user "
+    "writes in; use Markdown where it helps."
+)
+
+
+def parse_option(key: str, text: str) -> tuple[str, Any]:
+    """A model option from the command line, /set or the config file: ``text`` is JSON when it parses (``0.2``,
+    ``true``, ``["END"]``, ``{"type": "json_object"}``), else a plain string (``low``). Checked by the same rule as
+    a stored session's options (:func:`~chatbot.engine.options.option_problem`), so what is kept can be read back."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = text
+    except RecursionError:
+        raise UsageError(f"option {key}: nested too deeply") from None
+    problem = option_problem(key, value)
+    if problem:
+        raise UsageError(f"{problem}, not {text!r}" if value is None else problem)
+    return key, value
+
+
+@dataclass
+class Settings:
+    """What a new or resumed session is opened with (from the command line)."""
+
+    provider_name: str
+    model: str | None  # None: the provider's default, or a resumed session's own model
+    memory: MemoryConfig
+    system: str | None = None  # for new sessions; None: DEFAULT_SYSTEM
+    options: dict[str, Any] = field(default_factory=dict)  # -o: merged into every session opened
+    roles: dict[str, str] = field(default_factory=dict)  # the config file's [roles], for /role
+    run: RunSettings = RunSettings()  # how every turn runs, handed unchanged to each chat opened
+
+
+class App:
+    """Opens, switches and deletes sessions; holds the lock of the one in use."""
+
+    def __init__(
+        self,
+        store: SessionStore,
+        provider: ChatProvider,
+        settings: Settings,
+        counter_factory: Callable[[str], TokenCounter],
+        *,
+        tools: Registry | None = None,
+        tool_sources: ToolSources | None = None,
+    ) -> None:
+        self.store = store
+        self.tools = tools
+        # where ``tools`` came from, remembered by every session opened (None: none given; each keeps its own)
+        self.tool_sources = tool_sources
+        # asked before each tool call when set (--confirm-tools in terminal mode); every chat opened uses it
+        self.confirm_tool: Callable[[ToolCall], bool] | None = None
+        self.provider = provider
+        self.settings = settings
+        self.counter_factory = counter_factory
+        self._lock: SessionLock | None = None
+        self._chat: Chat | None = None
+
+    @property
+    def chat(self) -> Chat:
+        """The chat of the session in use."""
+        if self._chat is None:
+            raise UsageError("no session is open")
+        return self._chat
+
+    def open(self, session_id: str | None = None, *, latest: bool = False) -> Chat:
+        """Resume ``session_id`` (or the newest with ``latest``), or create it / a new one. Takes its lock."""
+        if latest:
+            session_id = self.store.latest()
+            if session_id is None:
+                where = self.store.location
+                raise SessionError(f"no session to continue in {where}{elsewhere_hint(where)}; start one without -c")
+        if session_id is not None:
+            session_id = validate_id(session_id)
+        lock = self.store.acquire(session_id) if session_id else None
+        try:
+            if session_id and self.store.exists(session_id):
+                session = self._load(session_id)
+            else:
+                session = self._create(session_id)
+                while lock is None:
+                    lock = self.store.acquire(session.id)
+                    if self.store.exists(session.id):  # another process took this fresh id first
+                        lock.release()
+                        lock, session = None, self._create(None)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+        self._switch_to(session, lock)
+        return self.chat
+
+    def new(self) -> Chat:
+        """Start a new session (the current one stays saved)."""
+        return self.open(None)
+
+    def fork(self, session_id: str | None = None) -> Chat:
+        """Copy the session in use (turns, summary, model, options) into a new one, ``session_id`` or a fresh id,
+        and switch to it. The original stays as it was."""
+        source = self.chat.session
+        if session_id is not None:
+            session_id = validate_id(session_id)
+            if self.store.exists(session_id):
+                raise UsageError(f"session {session_id} exists already; /fork NEW-ID with an unused id")
+        lock = None
+        while lock is None:
+            new_id = session_id or self.store.new_id()
+            lock = self.store.acquire(new_id)
+            if self.store.exists(new_id):  # another process took it first
+                lock.release()
+                if session_id is not None:
+                    raise UsageError(f"session {session_id} exists already")
+                lock = None
+        try:
+            copy = source.copy_as(new_id)
+            self.store.save(copy)
+        except BaseException:
+            lock.release()
+            raise
+        self._switch_to(copy, lock)
+        return self.chat
+
+    def delete(self, session_id: str) -> None:
+        """Delete a stored session other than the one in use."""
+        session_id = validate_id(session_id)
+        if self._chat is not None and session_id == self._chat.session.id:
+            raise UsageError("that is the session in use: /new or /load another one first, then /delete it")
+        self.store.delete(session_id)
+
+    def set_model(self, model: str) -> None:
+        """Switch the chat model; the token counter follows the model's family (chat format, calibration)."""
+        self.chat.set_model(model, self.counter_factory(model))
+
+    def attach_tools(self, tools: Registry, sources: ToolSources) -> None:
+        """Offer ``tools`` (from ``sources``) in the session in use and in every session opened after it."""
+        self.tools, self.tool_sources = tools, sources
+        self.chat.tools = tools
+        self.chat.session.tool_sources = sources
+
+    def _confirm_tool(self, call: ToolCall) -> bool:
+        # looked up at each call, so a front end may set confirm_tool after sessions are open
+        return self.confirm_tool is None or self.confirm_tool(call)
+
+    def keep(self) -> tuple[Path | None, str]:
+        """Keep the session in use in a rescue file, for a caller about to give up on it (an unexpected error):
+        (its path, "") or (None, why nowhere took it; "" when no session is open). Never raises."""
+        return self._chat.open_session.keep() if self._chat is not None else (None, "")
+
+    def close(self) -> None:
+        """Release the session lock."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+        if self.settings.run.log is not None:
+            self.settings.run.log.close()
+
+    # --- helpers ----------------------------------------------------------------------------------------------
+
+    def _model_for(self, session: Session | None = None) -> str:
+        # --model wins; else a resumed session's own model, but only with the provider that served it (an echo
+        # session resumed on groq must not ask groq for model "echo"); else the provider's default
+        stored = session.model if session and session.provider == self.settings.provider_name else ""
+        return self.settings.model or stored or self.provider.model
+
+    def _load(self, session_id: str) -> Session:
+        session = self.store.load(session_id, self.settings.memory)
+        # --model wins over the stored model; the counter (its chat format, its calibration) follows the model.
+        # --system only shapes new sessions: a resumed one keeps its own (/system changes it).
+        model = self._model_for(session)
+        session.conversation.counter = self.counter_factory(model)
+        session.provider, session.model = self.settings.provider_name, model
+        for key, value in self.settings.options.items():
+            session.set_option(key, value)
+        if self.tool_sources is not None:
+            session.tool_sources = self.tool_sources
+        return session
+
+    def _create(self, session_id: str | None) -> Session:
+        model = self._model_for()
+        session = self.store.create(
+            session_id,
+            system=self.settings.system or DEFAULT_SYSTEM,
+            provider=self.settings.provider_name,
+            model=model,
+            memory=self.settings.memory,
+            counter=self.counter_factory(model),
+        )
+        for key, value in self.settings.options.items():
+            session.set_option(key, value)
+        if self.tool_sources is not None:
+            session.tool_sources = self.tool_sources
+        return session
+
+    def _switch_to(self, session: Session, lock: SessionLock | None) -> None:
+        old = self._lock
+        self._lock = lock
+        self._chat = Chat(
+            session, self.provider, self.store, self.settings.run, tools=self.tools, confirm_tool=self._confirm_tool
+        )
+        if old is not None and old is not lock:
+            old.release()

@@ -1,0 +1,340 @@
+"""One session's chat loop, terminal-free: build the request, stream the reply, record the turn, save.
+
+:meth:`Chat.send` is a generator of events (notices, text and reasoning deltas, and a final :class:`TurnDone`)
+that any front end can render. Provider errors are raised as :mod:`chatbot.errors` types after the user's
+message has been kept aside so that ``/retry`` can resend it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator
+from dataclasses import replace
+from typing import Any
+
+from chatbot.core.attach import Content, Outbox
+from chatbot.core.budget import learn_from_usage, message_budget, retry_budget, tools_estimate, window_notice
+from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, request_notices
+from chatbot.core.open_session import OpenSession
+from chatbot.core.retry import retrying
+from chatbot.core.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round
+from chatbot.core.settings import RunSettings
+from chatbot.core.summaries import SummaryAhead, SummaryCall
+from chatbot.core.tool_round import run_round, tool_notices
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import Request, fold_now
+from chatbot.engine.tokens import TokenCounter
+from chatbot.engine.tool_results import rounds_cost
+from chatbot.engine.turn import Message, validate_request
+from chatbot.errors import (
+    ChatbotError,
+    ContextLengthError,
+    Interrupted,
+    StoreUnavailable,
+    UsageError,
+)
+from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDelta, ToolCall
+from chatbot.storage.base import SessionStore
+from chatbot.storage.session import Session
+from chatbot.tools.registry import Registry
+
+
+class Chat:
+    """Drives one session: the stateless model gets the whole request every time; this decides what it holds.
+
+    The session itself, its edits and its saving, is :attr:`open_session` (an :class:`OpenSession`): what a slash
+    command changes goes there; a turn is stored through it too.
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        provider: ChatProvider,
+        store: SessionStore | None = None,
+        run: RunSettings | None = None,
+        *,
+        tools: Registry | None = None,
+        confirm_tool: Callable[[ToolCall], bool] | None = None,
+    ) -> None:
+        #: the session in use: its edits (/undo, /retry, /system ...), the message waiting to be stored, its saving
+        self.open_session = OpenSession(session, store)
+        self.run = run or RunSettings()  # how every turn runs (frozen: the same for every chat the app opens)
+        self.tools = tools
+        # asked before each call (--confirm-tools); False refuses it and the model is told so
+        self.confirm_tool = confirm_tool
+        self.provider = provider
+        #: files attached (/file, -f, piped stdin) to the next message
+        self.outbox = Outbox()
+        # whether the last save reached the store (a database can go away): "it is back" is told once
+        self._store_away = False
+        # the model call that writes a summary, and the next one written while the user types (terminal mode only)
+        self._summarize = SummaryCall(session, provider, self.run)
+        self._ahead = SummaryAhead(self._summarize, enabled=self.run.background_summaries)
+        self._apply_calibration()
+
+    @property
+    def session(self) -> Session:
+        """The session this chat drives."""
+        return self.open_session.session
+
+    @property
+    def conversation(self) -> Conversation:
+        """The session's conversation."""
+        return self.open_session.conversation
+
+    @property
+    def model(self) -> str:
+        """The chat model in use."""
+        return self.session.model or self.provider.model
+
+    # --- turns ------------------------------------------------------------------------------------------------
+
+    def next_request(self, text: str = "") -> Request:
+        """The request ``text`` would send next (in its budget), calling no model and changing nothing stored."""
+        budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
+        return self.conversation.preview_request(text, budget)
+
+    def send(self, text: Content) -> Generator[ChatEvent, None, None]:
+        """Send ``text`` (with any attached files) as the next user message and stream the reply.
+
+        The turn is stored and the session saved when the reply ends, or when it is interrupted (Ctrl-C closes
+        this generator or raises inside it) with the partial answer marked as interrupted. A turn taken back by
+        /retry or /edit is replaced only when the new one is stored; otherwise it stays.
+        """
+        before = len(self.conversation.turns)
+        try:
+            yield from self._send(text)
+        finally:
+            self.open_session.put_back_if_unreplaced(before)
+
+    def _send(self, text: Content) -> Generator[ChatEvent, None, None]:
+        text = self.outbox.take(text)
+        self.open_session.hold(text)
+        yield from tool_notices(self.tools, self.conversation.counter, self.conversation.memory.max_input_tokens)
+        if self._ahead.waiting(self.conversation):
+            yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
+        message: Message = {"role": "user", "content": text}
+        calibration = self.conversation.counter.calibration
+        window = calibration.context
+        budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
+        request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
+        if calibration.context and calibration.context != window:  # a summary's context error named the window
+            yield Notice(window_notice(calibration.context, self.run.max_output_tokens), True)
+            budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
+            request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
+        yield from request_notices(request)
+        try:
+            done, stored = yield from self._turn(request, message)
+        except ContextLengthError as exc:
+            if self.open_session.pending is None:
+                raise  # a later round failed after tools ran: that turn is stored, so it is not sent again
+            # Not the end: retry once under the window the server named (learned), or with half the request
+            retry, told = retry_budget(self.conversation, request, exc, self._offered(), self.run.max_output_tokens)
+            yield from (Notice(text, True) for text in told)
+            if retry is None:
+                raise ContextLengthError(
+                    f"{exc.message}; the request holds only the system message and yours, so there is nothing to "
+                    "drop: shorten the message or use a model with a larger context"
+                ) from None
+            request = self.conversation.build_request(message, summarizer=self._summarize, budget=retry)
+            yield Notice(f"{exc.message}; retrying once with a smaller request ({request.tokens} tokens)", True)
+            yield from request_notices(request)
+            done, stored = yield from self._turn(request, message)
+        if done.turn.interrupted:  # a turn comes back unfinished only when the server cut it short (Ctrl-C raises)
+            yield Notice(
+                "the server ended the reply without saying it was finished; it is kept, marked incomplete", True
+            )
+        yield from stored
+        self._ahead.start(self.conversation)
+        if done.finish_reason == "length":
+            yield Notice("the reply was cut off at the output limit (--max-output-tokens)", True)
+        if not done.turn.answer_text.strip():
+            hint = " (only reasoning came back; --reasoning shows it)" if done.reasoned else ""
+            yield Notice(f"the model sent no answer text{hint}", True)
+        yield done
+
+    def tool_definition_tokens(self) -> int:
+        """Tokens the tool definitions add to every request (they ride beside the messages)."""
+        budget = self.conversation.memory.max_input_tokens
+        return self.tools.definition_tokens(self.conversation.counter, budget) if self.tools else 0
+
+    def _offered(self) -> int:
+        # the tool definitions a turn's first call offers (none with --max-tool-rounds 0): they take budget
+        return self.tool_definition_tokens() if self.run.max_tool_rounds else 0
+
+    def _events(self, messages: list[Message], tools: list[Message]) -> Generator[StreamEvent, None, None]:
+        """The provider's events for one model call: streamed, or (--no-stream) the whole reply at once."""
+        ask: dict[str, Any] = {"model": self.model, "max_tokens": self.run.max_output_tokens}
+        if self.session.options:  # only what is set goes on the wire (and to a provider's keyword arguments)
+            ask["options"] = self.session.options
+        if tools:
+            ask["tools"] = tools
+        return self.provider.events(messages, stream=self.run.stream, **ask)
+
+    def _turn(self, request: Request, user: Message) -> Generator[ChatEvent, None, tuple[TurnDone, list[Notice]]]:
+        """One turn of ``user``'s message: ask the model; while it calls tools, run them and ask again; store the
+        whole exchange. Returns it, with what the store said (told after the reply)."""
+        progress = Progress(time.monotonic(), self.conversation.turns)
+        budget = self.conversation.memory.max_input_tokens  # (tools that do not fit in it are left out)
+        offered = self.tools.openai_tools(self.conversation.counter, budget) if self.tools else []
+        rounds = 0
+        try:
+            while True:
+                final = not offered or rounds >= self.run.max_tool_rounds
+                request, sent = yield from fit_round(
+                    self.conversation, request, user, progress.messages, self._summarize
+                )
+                calls = yield from self._reply(request, sent, progress, [] if final else offered)
+                if not calls or final:
+                    break
+                assert self.tools is not None  # (calls come back only when tools were offered)
+                yield from run_round(self.tools, self.confirm_tool, calls, progress)
+                rounds += 1
+                if rounds >= self.run.max_tool_rounds:
+                    yield Notice(
+                        f"the model used tools in {rounds} rounds (--max-tool-rounds); it is asked to answer "
+                        "now, without tools",
+                        True,
+                    )
+        except (KeyboardInterrupt, GeneratorExit) as exc:
+            if progress.started():
+                # keep what happened, marked, so the next request stays well-formed (every call has its result)
+                mark = f"[interrupted: {exc.reason}]" if isinstance(exc, Interrupted) else INTERRUPTED_MARK
+                self._record(request, user, progress, interrupted=True, mark=mark)
+            raise
+        except ChatbotError as exc:
+            if progress.messages:  # tools already ran: keep their results rather than lose them
+                self._record(request, user, progress, interrupted=True, mark=f"[the turn stopped: {exc.message}]")
+            raise
+        yield Saving()
+        if progress.finish_reason is None and progress.answer().strip():
+            # the stream just ended (no finish reason, no [DONE]): a reply cut short must not pass for a whole one
+            return self._record(request, user, progress, interrupted=True, mark=INCOMPLETE_MARK)
+        return self._record(request, user, progress)
+
+    def _reply(
+        self, request: Request, rounds: list[Message], progress: Progress, tools: list[Message]
+    ) -> Generator[ChatEvent, None, list[ToolCall]]:
+        """Stream one model reply to ``request`` and this turn's ``rounds`` (as sent) into ``progress``; return the
+        tool calls it made (one request-log line each)."""
+        calls: list[ToolCall] = []
+        messages = request.messages + rounds
+        if rounds:
+            validate_request(messages, in_turn=True)
+        offered = tools_estimate(self.conversation, self._offered()) if tools else 0  # the server counts them too
+        estimate = request.tokens + rounds_cost(rounds, self.conversation.counter) + offered
+        started, first = time.monotonic(), None
+        stream = retrying(lambda: self._events(messages, tools), self.run.retries)
+        try:
+            for event in stream:
+                if isinstance(event, Notice):
+                    yield event  # a retry, announced
+                    continue
+                if first is None and self.run.stream and not isinstance(event, StreamEnd):
+                    first = time.monotonic()
+                if isinstance(event, StreamEnd):
+                    progress.end_round(event, estimate, request)
+                    more = {"summarized": request.summarized, "dropped": request.dropped}
+                    kind = "tool_call" if calls else "chat"
+                    completion = self.conversation.counter.count("".join(progress.parts))
+                    self._log(kind, self.model, started, (estimate, completion), usage=event.usage, first=first,
+                              finish_reason=event.finish_reason, **more)  # fmt: skip
+                elif isinstance(event, ToolCall):
+                    calls.append(event)
+                else:
+                    if isinstance(event, TextDelta):
+                        progress.parts.append(event.text)
+                    else:
+                        progress.reasoned = True
+                    yield event
+        except (KeyboardInterrupt, GeneratorExit):
+            stream.close()  # the provider's generator closes its HTTP response
+            self._log("chat", self.model, started, (estimate, None), first=first, error="interrupted")
+            raise
+        except ChatbotError as exc:
+            self._log("chat", self.model, started, (estimate, None), first=first, error=type(exc).__name__)
+            raise
+        return calls
+
+    def _log(self, kind: str, model: str, started: float, estimate: tuple[int, int | None], **more: Any) -> None:
+        """One line in the request log (--log-requests), when there is one."""
+        if self.run.log is not None:
+            self.run.log.call(
+                kind,
+                session=self.session.id,
+                provider=self.provider.name,
+                model=model,
+                strategy=self.conversation.memory.strategy,
+                started=started,
+                estimate=estimate,
+                **more,
+            )
+
+    def _record(
+        self,
+        request: Request,
+        user: Message,
+        progress: Progress,
+        *,
+        interrupted: bool = False,
+        mark: str = INTERRUPTED_MARK,
+    ) -> tuple[TurnDone, list[Notice]]:
+        """Store ``user``'s message and what ``progress`` produced as one turn, add up its cost, learn from it, and
+        save. Returns the turn done and what the store said (a notice when it is away, or back)."""
+        counter = self.conversation.counter
+        turn = progress.to_turn(user, request.tokens, counter, mark=mark if interrupted else "")
+        self.open_session.add_turn(turn)  # the message waiting to be stored is held by this turn now
+        cost = turn.usage or {}
+        estimated_prompt, est_completion = cost["estimated_prompt_tokens"], cost["estimated_completion_tokens"]
+        usage = progress.usage
+        self.session.totals.add_request(
+            estimated_prompt,
+            est_completion,
+            usage.prompt_tokens if usage else None,
+            usage.completion_tokens if usage else None,
+            usage.cached_tokens if usage else None,
+        )
+        if progress.first_call and not interrupted:  # the first call's request was counted whole: learn from it
+            learn_from_usage(self.conversation, *progress.first_call, self._offered())
+        told: list[Notice] = []
+        try:
+            self.open_session.save()
+        except StoreUnavailable as exc:  # the reply was seen: keep the turn, say so once the reply is done
+            told.append(Notice(exc.message, True))
+            self._store_away = True
+        else:
+            if self._store_away:
+                told.append(Notice("the session store is back: every turn of this session is saved"))
+            self._store_away = False
+        done = TurnDone(turn, request, usage, estimated_prompt, est_completion, turn.latency or 0.0)
+        return replace(done, finish_reason=progress.finish_reason, reasoned=progress.reasoned), told
+
+    # --- summaries --------------------------------------------------------------------------------------------
+
+    def summarize_now(self) -> tuple[int, list[str]]:
+        """``/summary now``: fold the uncovered turns but the last ``keep_turns`` at once, backoff or not, and save.
+
+        Returns (turns folded, warnings).
+        """
+        if self.conversation.memory.strategy != "summary":
+            raise UsageError(f"memory is '{self.conversation.memory.strategy}': use --memory summary for a summary")
+        done, warnings = fold_now(self.conversation, self._ahead.summarizer)
+        if done:
+            self.open_session.save()
+        return done, warnings
+
+    # --- accounting -------------------------------------------------------------------------------------------
+
+    def _apply_calibration(self) -> None:
+        # each model has its own calibration, stored in the session; one never seen before starts uncorrected
+        self.conversation.counter.calibration = self.session.calibration_for(self.model)
+
+    # --- session changes --------------------------------------------------------------------------------------
+
+    def set_model(self, model: str, counter: TokenCounter | None = None) -> None:
+        """Switch the chat model for the next turns; ``counter`` counts for it (its own calibration follows)."""
+        if counter is not None:
+            self.conversation.counter = counter
+        self.session.model = model
+        self._apply_calibration()
+        self.open_session.save()

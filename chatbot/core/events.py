@@ -1,0 +1,86 @@
+"""What a turn tells a front end: the events :meth:`chatbot.core.chat.Chat.send` yields, besides the provider's own
+text and reasoning deltas. Plain frozen dataclasses, so any front end (terminal, script, a test) can render them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
+
+from chatbot.engine.memory import Request
+from chatbot.engine.turn import Turn
+from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall, Usage
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the user should be told about this turn (summarized, dropped, retried, a warning)."""
+
+    text: str
+    warning: bool = False
+
+
+@dataclass(frozen=True)
+class TurnDone:
+    """The end of a turn: what was stored and what it cost."""
+
+    turn: Turn
+    request: Request
+    usage: Usage | None  # provider-reported; None when the server sent none
+    estimated_prompt: int
+    estimated_completion: int
+    latency: float
+    finish_reason: str | None = None
+    reasoned: bool = False  # reasoning deltas arrived (gpt-oss), shown only with --reasoning
+
+
+@dataclass(frozen=True)
+class Saving:
+    """The reply is complete and the turn is being saved: a wait now is the session store's, not the model's."""
+
+
+@dataclass(frozen=True)
+class ToolStarted:
+    """The model called a tool; it runs now."""
+
+    call: ToolCall
+
+
+@dataclass(frozen=True)
+class ToolFinished:
+    """A tool call's result (``text`` is exactly what the model is sent back)."""
+
+    call: ToolCall
+    text: str
+    error: bool = False
+
+
+ChatEvent = Notice | TextDelta | ReasoningDelta | ToolStarted | ToolFinished | Saving | TurnDone
+
+
+def request_notices(request: Request) -> Iterator[Notice]:
+    """What the user is told about how ``request`` was built (warnings, summarized or dropped turns)."""
+    for warning in request.warnings:
+        yield Notice(warning, True)
+    if request.summarized:
+        yield Notice(
+            f"summarized {request.summarized} earlier turn(s) into the rolling summary "
+            f"(it now covers turns 1-{request.summary_covers})"
+        )
+    if request.dropped:
+        yield Notice(f"{request.dropped} earlier turn(s) not sent (memory window / token budget)")
+
+
+def stop_reply(events: Generator[ChatEvent, None, None], exc: BaseException) -> None:
+    """Stop a reply in progress because of ``exc`` (Ctrl-C, a signal, a closed output).
+
+    The partial answer is stored, marked with the reason, before this returns; errors of that (a failed save) are
+    raised, ``exc`` itself is not.
+    """
+    try:
+        events.throw(exc)
+    except StopIteration:
+        pass
+    except BaseException as raised:
+        if raised is not exc:
+            raise

@@ -1,0 +1,200 @@
+"""The session in use: its edits and its saving, below the chat loop (:class:`chatbot.core.chat.Chat` holds one).
+
+Every change a slash command makes goes through a method here and is saved at once. A save that fails (a
+read-only directory, a full disk, any error at all, or a signal while the database was awaited) writes what the store
+does not hold to a rescue file and says where, so a turn already shown is never lost; a shared store that is away
+(:class:`StoreUnavailable`) keeps the turn in memory instead. :meth:`OpenSession.rescue` is that path on its own,
+for a caller that must give up on the session (the command's last line of defence).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from chatbot.core.attach import Content
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.options import option_problem
+from chatbot.engine.turn import Turn
+from chatbot.errors import ChatbotError, Interrupted, SaveFailed, StoreUnavailable, UsageError
+from chatbot.storage.base import SessionStore
+from chatbot.storage.rescue import import_hint, rescue
+from chatbot.storage.session import Session
+
+
+class OpenSession:
+    """A session and the store it is saved to (None: nothing is saved, as in a library user's scratch chat)."""
+
+    def __init__(self, session: Session, store: SessionStore | None) -> None:
+        self.session = session
+        self.store = store
+        # the turn /retry or /edit took back to replace, with the summary as it was: put back if nothing replaces it
+        self._replacing: tuple[Turn, str, int] | None = None
+        # the user message being sent, or of a turn that failed before anything was stored, kept for /retry; the one
+        # rule: it waits until a turn holds it (add_turn) or every turn is forgotten (reset)
+        self._pending: Content | None = None
+        self._stored = self._encoded()  # the turns the store holds (each turn's cached JSON, by identity)
+
+    @property
+    def conversation(self) -> Conversation:
+        """The session's conversation."""
+        return self.session.conversation
+
+    def hold(self, message: Content) -> None:
+        """``message`` is being sent: it waits to be stored (what /retry resends if no turn ever holds it)."""
+        self._pending = message
+
+    def add_turn(self, turn: Turn) -> None:
+        """Add ``turn`` to the conversation (the caller saves): the message waiting to be stored is held by it now."""
+        self.conversation.add_turn(turn)
+        self._pending = None
+
+    def reset(self) -> int:
+        """Forget every turn and the summary (the system message stays) and save; returns how many turns went."""
+        count = len(self.conversation.turns)
+        self.conversation.reset()
+        self._pending = None
+        self.save()
+        return count
+
+    def undo(self) -> Turn | None:
+        """Drop the last stored turn and save; returns it (None when there is none)."""
+        turn = self.conversation.undo()
+        if turn is not None:
+            self.save()
+        return turn
+
+    @property
+    def pending(self) -> Content | None:
+        """The message of a turn that failed before anything was stored (what ``/retry`` resends), or None."""
+        return self._pending
+
+    def retry_text(self) -> Content:
+        """The message /retry resends: the failed one, else the last turn's (which is taken back first)."""
+        if self._pending is not None:
+            return self._pending
+        turn = self.take_back()
+        if turn is None:
+            raise UsageError("nothing to retry yet")
+        return turn.messages[0].get("content") or ""
+
+    def take_back(self) -> Turn | None:
+        """Take the last turn back to replace it (/retry, /edit); None when there is none.
+
+        Unlike :meth:`undo` nothing is saved: the stored session keeps the turn until its replacement is stored,
+        and the next send puts it back if no replacement is (the server down, Ctrl-C before any answer).
+        """
+        conv = self.conversation
+        summary, covers = conv.summary, conv.summary_covers
+        turn = conv.undo()
+        self._replacing = (turn, summary, covers) if turn is not None else None
+        return turn
+
+    def put_back_if_unreplaced(self, turns_before: int) -> None:
+        """After a send: put the turn taken back for it again in place when the send stored no turn."""
+        replacing, self._replacing = self._replacing, None
+        if replacing is None or len(self.conversation.turns) != turns_before:
+            return
+        turn, summary, covers = replacing
+        self.add_turn(turn)  # the old turn is back: /retry takes it back again rather than add a copy
+        self.conversation.set_summary(summary, covers)
+
+    def take_back_for_edit(self, text: str) -> Content:
+        """Take the last turn back (/edit) and return ``text`` as the message that replaces it; images the old message
+        carried stay with the new one (its text, fenced files included, is what was edited)."""
+        turn = self.take_back()
+        old = turn.messages[0].get("content") if turn else None
+        if isinstance(old, list):
+            images = [p for p in old if isinstance(p, dict) and p.get("type") == "image_url"]
+            if images:
+                return [{"type": "text", "text": text}, *images]
+        return text
+
+    def set_option(self, key: str, value: Any) -> None:
+        """Send ``key: value`` with every later chat request of this session (None removes it) and save.
+
+        A value the session reader would refuse (NaN, a NUL character, ...) is refused here, before it is stored.
+        """
+        problem = option_problem(key, value) if value is not None else ""
+        if problem:
+            raise UsageError(problem)
+        self.session.set_option(key, value)
+        self.save()
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The model options this session sends (a copy)."""
+        return dict(self.session.options)
+
+    def set_system(self, text: str) -> None:
+        """Replace the system message (sent first in every later request) and save."""
+        self.conversation.system = text
+        self.save()
+
+    def rename(self, title: str) -> None:
+        """Give the session a title and save."""
+        self.session.title = title
+        self.save()
+
+    def save(self) -> None:
+        """Write the session (atomically) when a store is attached.
+
+        When that fails (a read-only directory, a full disk, any other error), what the store does not hold is
+        written to a rescue file instead and :class:`SaveFailed` says where, so a turn already shown is never lost.
+        A signal that stopped a save waiting for the database is raised again once the session is rescued, with a
+        ``note`` naming the file.
+        """
+        if self.store is None:
+            return
+        try:
+            self.store.save(self.session)
+        except StoreUnavailable:
+            raise  # a shared store that is away keeps the turn in memory and saves it when it is back
+        except Interrupted as exc:
+            if not exc.unsaved:
+                raise
+            raise Interrupted(exc.reason, exc.exit_code, note=self.rescue(exc.reason)) from None
+        except Exception as exc:  # every failure: OSError, a store's refusal, or a bug in the way
+            if isinstance(exc, ChatbotError):
+                reason = exc.message
+            elif isinstance(exc, OSError):
+                reason = f"{exc.strerror or exc}"
+            else:
+                reason = f"{type(exc).__name__}: {exc}"
+            path, line = self._rescue(reason)
+            raise SaveFailed(line, rescued=str(path) if path else None) from None
+        self._stored = self._encoded()
+
+    def rescue(self, reason: str) -> str:
+        """Write what the store does not hold of this session to a rescue file and return the line that tells the
+        user why (``reason``) and where, or why nowhere took it. Never raises: it is what a failing caller does last."""
+        return self._rescue(reason)[1]
+
+    def _rescue(self, reason: str) -> tuple[Path | None, str]:
+        """:meth:`rescue`, with the rescue file's path (None: nowhere took it)."""
+        sid = self.session.id
+        path, problem = self.keep()
+        if path is None:
+            return None, f"cannot save session {sid}: {reason}; it could not be kept anywhere either ({problem})"
+        return path, f"cannot save session {sid}: {reason}; it was kept in {path} ({import_hint(path)})"
+
+    def keep(self) -> tuple[Path | None, str]:
+        """Write what the store does not hold of this session to a rescue file (:func:`chatbot.storage.rescue.rescue`:
+        the unsaved turns first, then the whole session): (its path, "") or (None, why nowhere took it). Never
+        raises."""
+        try:
+            return rescue(self.session, self._stored_turns())
+        except Exception as exc:  # the rescue catches its own failures; this is the very last resort
+            return None, f"{type(exc).__name__}: {exc}"
+
+    def _encoded(self) -> list[bytes]:
+        return [t.to_json() for t in self.conversation.turns]
+
+    def _stored_turns(self) -> int:
+        """How many leading turns the store holds as they are (a turn changed since has a new JSON object)."""
+        n = 0
+        for turn, json in zip(self.conversation.turns, self._stored, strict=False):
+            if turn.to_json() is not json:
+                break
+            n += 1
+        return n

@@ -1,0 +1,24 @@
+"""How every turn of a chat runs: one frozen object, made once (by the command line, or left at its defaults by a
+library user) and handed down unchanged to every chat the app opens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chatbot.core.request_log import RequestLog
+
+#: default cap on model calls answered by tool results within one turn
+DEFAULT_TOOL_ROUNDS = 8
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """The run's settings for each turn: what the command line says, the same for every session opened."""
+
+    max_output_tokens: int | None = None  # --max-output-tokens (None: the provider's default)
+    summary_model: str | None = None  # --summary-model (None: the chat model writes summaries)
+    max_tool_rounds: int = DEFAULT_TOOL_ROUNDS  # model calls answered by tool results within one turn
+    stream: bool = True  # False (--no-stream): ask for the whole reply at once
+    log: RequestLog | None = None  # --log-requests
+    background_summaries: bool = False  # terminal mode: write due summaries while the user types
+    retries: int = 0  # how often a model call that failed before its reply began is tried again (announced)

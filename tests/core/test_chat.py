@@ -1,0 +1,203 @@
+"""The chat loop: turns stored and saved, interruptions, failures, /retry, context-length retry, calibration."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+from chatbot.core.events import Notice, TurnDone
+from chatbot.core.rounds import INTERRUPTED_MARK
+from chatbot.errors import ContextLengthError, ServerError
+from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta, Usage
+from chatbot.providers.echo import EchoProvider
+
+
+def drain(events) -> list:
+    return list(events)
+
+
+class FlakyEcho(EchoProvider):
+    """Echo that fails its first ``failures`` stream calls with ``error`` (a provider error at the boundary)."""
+
+    def __init__(self, error: Exception, failures: int = 1, **kw) -> None:
+        super().__init__(delay=0, **kw)
+        self.error = error
+        self.failures = failures
+        self.requests: list[Sequence[dict]] = []
+
+    def stream(self, messages, *, model=None, max_tokens=None, options=None) -> Iterator:
+        self.requests.append(list(messages))
+        if self.failures:
+            self.failures -= 1
+            raise self.error
+        yield from super().stream(messages, model=model, max_tokens=max_tokens)
+
+
+def test_a_turn_is_stored_with_usage_and_saved(make_app):
+    app = make_app()
+    chat = app.open("s1")
+    events = drain(chat.send("hello"))
+    text = "".join(e.text for e in events if isinstance(e, TextDelta))
+    done = events[-1]
+    assert isinstance(done, TurnDone) and "Last user message: hello" in text
+    turn = chat.conversation.turns[-1]
+    assert turn.messages == [{"role": "user", "content": "hello"}, {"role": "assistant", "content": text}]
+    assert turn.usage["source"] == "provider" and turn.usage["prompt_tokens"] == done.usage.prompt_tokens
+    assert turn.latency is not None
+    assert chat.session.totals.requests == 1
+    reloaded = app.store.load("s1")
+    assert reloaded.conversation.turns[-1].messages == turn.messages
+
+
+def test_the_stateless_model_gets_the_history_each_time(make_app):
+    provider = FlakyEcho(ServerError("x"), failures=0)
+    chat = make_app(provider, strategy="full").open("s")
+    for q in ("one", "two", "three"):
+        drain(chat.send(q))
+    assert [m["content"] for m in provider.requests[-1] if m["role"] == "user"] == ["one", "two", "three"]
+
+
+def test_interrupting_a_stream_keeps_the_partial_answer_marked(make_app):
+    chat = make_app().open("s")
+    events = chat.send("tell me")
+    got = []
+    for event in events:
+        if isinstance(event, TextDelta):
+            got.append(event.text)
+            if len(got) == 5:
+                break
+    events.close()  # what the app does on Ctrl-C
+    turn = chat.conversation.turns[-1]
+    assert turn.interrupted and turn.messages[-1]["content"].endswith(INTERRUPTED_MARK)
+    assert turn.messages[-1]["content"].startswith("".join(got).rstrip())
+    assert chat.open_session.pending is None
+    # the next request stays well-formed
+    drain(chat.send("next"))
+    assert len(chat.conversation.turns) == 2
+
+
+def test_a_failed_turn_keeps_the_message_for_retry(make_app):
+    provider = FlakyEcho(ServerError("the server failed"), failures=1)
+    chat = make_app(provider).open("s")
+    with pytest.raises(ServerError):
+        drain(chat.send("important question"))
+    assert chat.conversation.turns == [] and chat.open_session.pending == "important question"
+    assert chat.open_session.retry_text() == "important question"
+    drain(chat.send(chat.open_session.retry_text()))
+    assert chat.conversation.turns[-1].user_text == "important question" and chat.open_session.pending is None
+
+
+def test_retry_without_failure_resends_the_last_turn(make_app):
+    chat = make_app().open("s")
+    drain(chat.send("first"))
+    drain(chat.send("second"))
+    assert chat.open_session.retry_text() == "second"
+    assert [t.user_text for t in chat.conversation.turns] == ["first"]
+
+
+def test_context_length_error_shrinks_and_retries_once(make_app):
+    provider = FlakyEcho(ContextLengthError("the model's context window is full"), failures=1)
+    chat = make_app(provider, strategy="full").open("s")
+    provider.failures = 0
+    for i in range(6):
+        drain(chat.send(f"message {i} " + "word " * 30))
+    provider.failures = 1
+    events = drain(chat.send("last"))
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert any("retrying once with a smaller request" in n for n in notices)
+    assert isinstance(events[-1], TurnDone)
+    first, retry = provider.requests[-2], provider.requests[-1]
+    assert len(retry) < len(first) and retry[-1] == first[-1]
+
+
+def test_context_length_error_twice_is_reported(make_app):
+    provider = FlakyEcho(ContextLengthError("still too long"), failures=0)
+    chat = make_app(provider, strategy="full").open("s")
+    for i in range(4):
+        drain(chat.send(f"filler {i} " + "word " * 20))
+    provider.failures = 2
+    with pytest.raises(ContextLengthError):
+        drain(chat.send("hi"))
+    assert chat.open_session.pending == "hi" and len(provider.requests) == 4 + 2
+
+
+def test_context_length_error_with_nothing_to_drop_says_so(make_app):
+    provider = FlakyEcho(ContextLengthError("too long"), failures=1)
+    chat = make_app(provider).open("s")
+    with pytest.raises(ContextLengthError, match="nothing to drop"):
+        drain(chat.send("hi"))
+    assert len(provider.requests) == 1
+
+
+def test_summaries_go_through_the_provider_and_are_announced(make_app):
+    chat = make_app(strategy="summary", summary_trigger=2, keep_turns=1).open("s")
+    notices = []
+    for i in range(4):
+        notices += [e.text for e in chat.send(f"q{i}") if isinstance(e, Notice)]
+    assert notices == ["summarized 2 earlier turn(s) into the rolling summary (it now covers turns 1-2)"]
+    summary = chat.conversation.summary
+    assert summary.startswith("Echo summary") and summary.endswith("- turn 1: user said: q0\n- turn 2: user said: q1")
+    assert chat.conversation.summary_covers == 2
+    assert chat.session.totals.summary_requests == 1
+
+
+def test_failed_summary_warns_and_still_answers(make_app):
+    class NoSummaries(EchoProvider):
+        def complete(self, messages, *, model=None, max_tokens=None, options=None):
+            raise ServerError("summary model is down")
+
+    chat = make_app(NoSummaries(delay=0), strategy="summary", summary_trigger=2, keep_turns=1).open("s")
+    events = []
+    for i in range(4):
+        events += drain(chat.send(f"q{i}"))
+    warnings = [e.text for e in events if isinstance(e, Notice) and e.warning]
+    assert any("summarizing failed" in w for w in warnings)
+    assert chat.conversation.summary == "" and len(chat.conversation.turns) == 4
+
+
+def test_calibration_is_learned_per_model_and_stored(make_app):
+    class Counting(EchoProvider):
+        def stream(self, messages, *, model=None, max_tokens=None, options=None):
+            yield TextDelta("ok")
+            yield StreamEnd(Usage(400, 1, 401), "stop")  # the server counts far more than the estimate
+
+    app = make_app(Counting(delay=0))
+    chat = app.open("s")
+    counter = chat.conversation.counter
+    for q in ("a fairly ordinary question " * 20, "and another one " * 20):
+        drain(chat.send(q))
+    assert counter.correction > 1.0
+    stored = app.store.load("s").calibration["echo"]
+    assert stored.turns == 2 and stored.factor == pytest.approx(counter.correction)
+
+
+def test_cut_off_and_empty_replies_are_announced(make_app):
+    class Reasoner(EchoProvider):
+        def stream(self, messages, *, model=None, max_tokens=None, options=None):
+            yield ReasoningDelta("thinking...")
+            yield StreamEnd(None, "length")
+
+    chat = make_app(Reasoner(delay=0)).open("s")
+    events = drain(chat.send("hi"))
+    warnings = [e.text for e in events if isinstance(e, Notice) and e.warning]
+    assert any("cut off at the output limit" in w for w in warnings)
+    assert any("no answer text (only reasoning came back" in w for w in warnings)
+    done = events[-1]
+    assert done.finish_reason == "length" and done.reasoned and done.usage is None
+    assert chat.conversation.turns[-1].usage["source"] == "estimate"
+
+
+def test_a_summary_cut_at_the_length_limit_is_refused(make_app):
+    from chatbot.providers.base import Completion
+
+    class Rambler(EchoProvider):
+        def complete(self, messages, *, model=None, max_tokens=None, options=None):
+            return Completion("- the user said", None, "length")
+
+    chat = make_app(Rambler(delay=0), strategy="summary", summary_trigger=2, keep_turns=1).open("s")
+    events = []
+    for i in range(4):
+        events += drain(chat.send(f"q{i}"))
+    assert any("cut off" in e.text for e in events if isinstance(e, Notice) and e.warning)
+    assert chat.conversation.summary == ""

@@ -1,0 +1,74 @@
+"""What a turn tells the user when a reply or a summary comes back odd, and what is stored then."""
+
+from __future__ import annotations
+
+from chatbot.core.events import Notice, TurnDone
+from chatbot.core.rounds import INCOMPLETE_MARK
+from chatbot.providers.base import Completion, StreamEnd, TextDelta, Usage
+from chatbot.providers.echo import EchoProvider
+
+
+class Scripted(EchoProvider):
+    """Streams ``parts`` and ends with ``finish`` (no StreamEnd at all when ``finish`` is "none"); summaries
+    answer ``summary`` with ``summary_finish``."""
+
+    def __init__(self, parts=("ok",), finish="stop", summary="the gist", summary_finish="stop") -> None:
+        super().__init__(delay=0)
+        self.parts, self.finish = parts, finish
+        self.summary, self.summary_finish = summary, summary_finish
+
+    def stream(self, messages, *, model=None, max_tokens=None, tools=None, options=None):
+        for part in self.parts:
+            yield TextDelta(part)
+        if self.finish != "none":
+            yield StreamEnd(Usage(10, 2, 12), self.finish)
+
+    def complete(self, messages, *, model=None, max_tokens=None, tools=None, options=None):
+        return Completion(self.summary, Usage(5, 5, 10), self.summary_finish)
+
+
+def notices(chat, text):
+    events = list(chat.send(text))
+    assert isinstance(events[-1], TurnDone)
+    return [e.text for e in events if isinstance(e, Notice)], events[-1]
+
+
+def test_a_reply_cut_at_the_output_limit_is_kept_and_said_so(make_app):
+    chat = make_app(Scripted(parts=("half a sen",), finish="length")).open("l")
+    said, done = notices(chat, "q")
+    assert said == ["the reply was cut off at the output limit (--max-output-tokens)"]
+    assert done.turn.answer_text == "half a sen" and not done.turn.interrupted
+
+
+def test_an_empty_reply_is_stored_and_said_so(make_app):
+    chat = make_app(Scripted(parts=("  ",))).open("e")
+    said, done = notices(chat, "q")
+    assert said == ["the model sent no answer text"]
+    assert len(chat.conversation.turns) == 1
+
+
+def test_a_stream_that_just_stops_is_kept_marked_incomplete(make_app):
+    app = make_app(Scripted(parts=("most of it",), finish="none"))
+    chat = app.open("i")
+    said, done = notices(chat, "q")
+    assert said == ["the server ended the reply without saying it was finished; it is kept, marked incomplete"]
+    stored = app.store.load("i").conversation.turns[-1]
+    assert stored.interrupted and stored.answer_text.endswith(INCOMPLETE_MARK)
+    assert stored.answer_text.startswith("most of it")
+
+
+def test_a_summary_cut_at_its_cap_is_refused_and_counted(make_app):
+    app = make_app(Scripted(summary_finish="length"), summary_trigger=2, keep_turns=1)
+    chat = app.open("s")
+    said = []
+    for q in ("one", "two", "three", "four"):
+        said += notices(chat, q)[0]
+    assert any("the summary was cut off at 2048 tokens" in n for n in said)
+    assert (chat.conversation.summary, chat.conversation.summary_covers) == ("", 0)
+    assert (chat.session.totals.summary_requests, chat.session.totals.summary_tokens) == (1, 10)
+
+
+def test_no_notice_for_an_ordinary_reply(make_app):
+    chat = make_app(Scripted(parts=("fine",))).open("o")
+    said, done = notices(chat, "q")
+    assert said == [] and done.turn.answer_text == "fine" and not done.turn.interrupted

@@ -1,0 +1,154 @@
+"""The tool loop inside one turn: calls run, results go back, the whole exchange is ONE stored turn.
+
+Driven through Chat with the echo provider's ``@tool NAME {args}`` syntax and real function tools.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone
+from chatbot.core.rounds import INTERRUPTED_MARK, NOT_RUN
+from chatbot.engine.turn import validate_request
+from chatbot.errors import ServerError
+from chatbot.providers.base import TextDelta, ToolCall
+from tests.support.tool_fixtures import LoopingModel, RecordingEcho, add, function_tools, interrupted, search
+
+
+def roles(turn) -> list[str]:
+    return [m["role"] for m in turn.messages]
+
+
+def test_a_turn_with_tool_calls_is_one_stored_turn(make_tool_app):
+    provider = RecordingEcho()
+    app = make_tool_app(function_tools(add), provider)
+    chat = app.open("t")
+    events = list(chat.send('add please\n@tool add {"a": 2, "b": 40}\n@tool add {"a": 1, "b": 1}'))
+    started = [e.call for e in events if isinstance(e, ToolStarted)]
+    finished = [e.text for e in events if isinstance(e, ToolFinished)]
+    assert started == [
+        ToolCall("echo_call_1", "add", '{"a": 2, "b": 40}'),
+        ToolCall("echo_call_2", "add", '{"a": 1, "b": 1}'),
+    ]
+    assert finished == ["42", "2"]
+    assert isinstance(events[-1], TurnDone)
+    turn = chat.conversation.turns[-1]
+    assert roles(turn) == ["user", "assistant", "tool", "tool", "assistant"]
+    assert turn.messages[1]["tool_calls"][0]["function"] == {"name": "add", "arguments": '{"a": 2, "b": 40}'}
+    assert turn.messages[2] == {"role": "tool", "tool_call_id": "echo_call_1", "name": "add", "content": "42"}
+    assert "result of add: 42" in turn.answer_text  # the second request carried the results
+    assert turn.usage["model_calls"] == 2
+    # the request offered the tools; the second one ended with the results
+    assert [offered for _, offered in provider.requests] == [True, True]
+    assert [m["role"] for m in provider.requests[1][0]][-3:] == ["assistant", "tool", "tool"]
+    # saved as such, reloaded whole, and the next request is well-formed
+    assert app.store.load("t").conversation.turns[-1].messages == turn.messages
+    validate_request(chat.next_request("next").messages)
+    # /undo removes the whole exchange
+    assert chat.open_session.undo() is turn and chat.conversation.turns == []
+
+
+def test_bad_calls_go_back_to_the_model(make_tool_app):
+    chat = make_tool_app(function_tools(add)).open("t")
+    events = list(chat.send('@tool nope {}\n@tool add {"a": 1}\n@tool add {bad'))
+    results = [e for e in events if isinstance(e, ToolFinished)]
+    assert all(r.error for r in results)
+    assert "'nope' does not exist" in results[0].text
+    assert "missing required argument 'b'" in results[1].text
+    assert "not valid JSON" in results[2].text
+    assert roles(chat.conversation.turns[-1]) == ["user", "assistant", "tool", "tool", "tool", "assistant"]
+
+
+def test_ctrl_c_during_a_tool_call_keeps_a_valid_session(make_tool_app):
+    app = make_tool_app(function_tools(add, interrupted))
+    chat = app.open("t")
+    with pytest.raises(KeyboardInterrupt):
+        list(chat.send('@tool add {"a": 1, "b": 2}\n@tool interrupted {"query": "x"}'))
+    turn = chat.conversation.turns[-1]
+    assert turn.interrupted and roles(turn) == ["user", "assistant", "tool", "tool", "assistant"]
+    assert turn.messages[2]["content"] == "3"
+    assert turn.messages[3] == {
+        "role": "tool",
+        "tool_call_id": "echo_call_2",
+        "name": "interrupted",
+        "content": NOT_RUN,
+    }
+    assert turn.messages[-1]["content"] == INTERRUPTED_MARK
+    assert chat.open_session.pending is None
+    assert app.store.load("t").conversation.turns[-1].messages == turn.messages
+    validate_request(chat.next_request("again").messages)
+    list(chat.send("again"))  # and the next turn goes through
+
+
+def test_ctrl_c_between_rounds_keeps_a_valid_session(make_tool_app):
+    chat = make_tool_app(function_tools(add)).open("t")
+    events = chat.send('@tool add {"a": 1, "b": 2}')
+    for event in events:
+        if isinstance(event, ToolFinished):
+            break
+    events.close()  # what the front end does on Ctrl-C
+    turn = chat.conversation.turns[-1]
+    assert turn.interrupted and roles(turn) == ["user", "assistant", "tool", "assistant"]
+    validate_request(chat.next_request("more").messages)
+
+
+def test_the_round_cap_asks_for_an_answer_without_tools(make_tool_app):
+    provider = LoopingModel()
+    chat = make_tool_app(function_tools(add), provider, max_tool_rounds=2).open("t")
+    events = list(chat.send("loop forever"))
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert any("in 2 rounds (--max-tool-rounds)" in n for n in notices)
+    assert [offered for _, offered in provider.requests] == [True, True, False]
+    turn = chat.conversation.turns[-1]
+    assert roles(turn) == ["user", "assistant", "tool", "assistant", "tool", "assistant"]
+    assert turn.answer_text and not turn.interrupted
+    # the two rounds reused one call id; the stored turn keeps them apart, so every result pairs with its call
+    validate_request(chat.next_request("x").messages)
+
+
+def test_a_refused_call_tells_the_model(make_tool_app):
+    app = make_tool_app(function_tools(add))
+    asked: list[ToolCall] = []
+    app.confirm_tool = lambda call: asked.append(call) or False
+    chat = app.open("t")
+    events = list(chat.send('@tool add {"a": 1, "b": 2}'))
+    assert asked == [ToolCall("echo_call_1", "add", '{"a": 1, "b": 2}')]
+    result = next(e for e in events if isinstance(e, ToolFinished))
+    assert result.error and result.text == "Error: the user refused this tool call."
+
+
+def test_a_failure_after_tools_ran_keeps_their_results(make_tool_app):
+    class FailsSecond(RecordingEcho):
+        def stream(self, messages, **kw):
+            if messages[-1]["role"] == "tool":
+                raise ServerError("the server fell over")
+            yield from super().stream(messages, **kw)
+
+    chat = make_tool_app(function_tools(add), FailsSecond()).open("t")
+    with pytest.raises(ServerError):
+        list(chat.send('@tool add {"a": 1, "b": 2}'))
+    turn = chat.conversation.turns[-1]
+    assert roles(turn) == ["user", "assistant", "tool", "assistant"]
+    assert turn.answer_text == "[the turn stopped: the server fell over]"
+    assert chat.open_session.pending is None  # stored, so /retry takes it back rather than sending it twice
+
+
+def test_tool_definitions_count_in_the_budget(make_tool_app):
+    chat = make_tool_app(function_tools(add, search)).open("t")
+    assert chat.tool_definition_tokens() > 20
+    done = list(chat.send("hi"))[-1]
+    assert done.request.budget == 6000 - chat.tool_definition_tokens()
+
+
+def test_a_huge_result_in_a_later_round_makes_older_turns_make_room(make_tool_app):
+    provider = RecordingEcho()
+    chat = make_tool_app(function_tools(search), provider, strategy="full", max_input_tokens=4800).open("t")
+    for i in range(6):
+        list(chat.send(f"question {i} " + "words " * 150))
+    events = list(chat.send('@tool search {"query": "cats"}'))
+    assert any(isinstance(e, Notice) and "not sent" in e.text for e in events)
+    last_request = provider.requests[-1][0]
+    assert last_request[-1]["role"] == "tool" and len(last_request[-1]["content"]) > 10_000
+    sent = chat.conversation.counter.total(sum(chat.conversation.counter.count_message(m) for m in last_request))
+    assert sent <= 4800
+    assert isinstance(events[-1], TurnDone) and "".join(e.text for e in events if isinstance(e, TextDelta))

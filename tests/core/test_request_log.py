@@ -1,0 +1,215 @@
+"""Timing and failures of a chat call as the user and the request log see them: the time to the first piece is when
+the first piece came (not the last), a whole (--no-stream) reply has none, the turn's latency reaches the front end,
+and a chat call that fails is one log line naming the failure."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from chatbot.core.app import App, Settings
+from chatbot.core.events import TurnDone
+from chatbot.core.request_log import RequestLog
+from chatbot.core.settings import RunSettings
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.tokens import TokenCounter
+from chatbot.errors import ServerError
+from chatbot.providers.base import Completion, StreamEnd, TextDelta, Usage
+from chatbot.providers.echo import EchoProvider
+from chatbot.storage.json_store import JsonStore
+from tests.support.cli import one_error_line, run_chatbot
+from tests.support.fake_server import FakeServer
+
+PAUSE = 0.1
+
+
+class Paused(EchoProvider):
+    """Streams a first piece, pauses, then the rest; a whole reply takes the same pause."""
+
+    def stream(self, messages, **ask):
+        yield TextDelta("first")
+        time.sleep(PAUSE)
+        yield TextDelta(" second")
+        yield StreamEnd(Usage(30, 2, 32), "stop")
+
+    def complete(self, messages, **ask):
+        time.sleep(PAUSE)
+        return Completion("first second", Usage(30, 2, 32), "stop")
+
+
+class Down(EchoProvider):
+    def stream(self, messages, **ask):
+        raise ServerError("the model is down")
+        yield  # a generator, like a real provider's stream
+
+
+@pytest.fixture
+def logged(tmp_path):
+    apps = []
+
+    def build(provider, *, stream: bool = True):
+        log = tmp_path / "requests.jsonl"
+        settings = Settings(
+            "echo", None, MemoryConfig(strategy="full"), run=RunSettings(log=RequestLog(str(log)), stream=stream)
+        )
+        app = App(JsonStore(tmp_path / "s"), provider, settings, lambda model: TokenCounter())
+        apps.append(app)
+        return app.open("s"), log
+
+    yield build
+    for app in apps:
+        app.close()
+
+
+def lines(log):
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def test_the_time_to_the_first_piece_is_when_it_came_not_when_the_reply_ended(logged):
+    chat, log = logged(Paused(delay=0))
+    done = list(chat.send("hi"))[-1]
+    (record,) = lines(log)
+    assert record["ttft"] is not None and record["latency"] - record["ttft"] >= PAUSE - 0.001  # (each rounded to ms)
+    # the turn's latency is what the front end shows ("· 0.1s")
+    assert isinstance(done, TurnDone) and done.latency == done.turn.latency >= PAUSE
+
+
+def test_a_whole_reply_has_no_time_to_a_first_piece(logged):
+    chat, log = logged(Paused(delay=0), stream=False)
+    assert list(chat.send("hi"))[-1].turn.answer_text == "first second"
+    (record,) = lines(log)
+    assert record["ttft"] is None and record["latency"] >= PAUSE
+
+
+def test_a_failed_chat_call_is_one_line_naming_the_failure(logged):
+    chat, log = logged(Down(delay=0))
+    with pytest.raises(ServerError):
+        list(chat.send("hi"))
+    (record,) = lines(log)
+    assert (record["kind"], record["ok"], record["error"]) == ("chat", False, "ServerError")
+    assert record["request_tokens"]["estimate"] > 0 and record["completion_tokens"]["estimate"] is None
+
+
+# --- summary and interrupted calls in the log ------------------------------------------------------------
+
+
+class Logged(EchoProvider):
+    def __init__(self, fail_summary: bool = False) -> None:
+        super().__init__(delay=0)
+        self.fail_summary = fail_summary
+
+    def stream(self, messages, *, model=None, max_tokens=None, tools=None, options=None):
+        yield TextDelta("an answer")
+        yield StreamEnd(Usage(50, 2, 52), "stop")
+
+    def complete(self, messages, *, model=None, max_tokens=None, tools=None, options=None):
+        if self.fail_summary:
+            raise ServerError("summary model down")
+        return Completion("gist", Usage(20, 3, 23), "stop")
+
+
+@pytest.fixture
+def logged_app(tmp_path):
+    apps = []
+
+    def build(provider, **memory):
+        log = tmp_path / "log.jsonl"
+        settings = Settings(
+            "echo", None, MemoryConfig(**memory), run=RunSettings(log=RequestLog(str(log)), summary_model="small")
+        )
+        app = App(JsonStore(tmp_path / "s"), provider, settings, lambda model: TokenCounter())
+        apps.append(app)
+        return app, log
+
+    yield build
+    for app in apps:
+        app.close()
+
+
+def test_each_chat_and_summary_call_is_one_line_with_its_numbers(logged_app):
+    app, log = logged_app(Logged(), summary_trigger=2, keep_turns=1)
+    chat = app.open("l")
+    for q in ("one", "two", "three", "four"):
+        list(chat.send(q))
+    records = lines(log)
+    assert [r["kind"] for r in records] == ["chat", "chat", "chat", "summary", "chat"]
+    first, summary, last = records[0], records[3], records[4]
+    assert (first["session"], first["provider"], first["model"], first["strategy"]) == ("l", "echo", "echo", "summary")
+    assert first["request_tokens"]["provider"] == 50 and first["request_tokens"]["estimate"] > 0
+    assert first["completion_tokens"] == {"provider": 2, "estimate": 2}  # "an answer": two rough tokens
+    assert first["ok"] is True and first["error"] is None and first["finish_reason"] == "stop"
+    assert first["ttft"] is not None and first["ttft"] <= first["latency"]
+    assert summary["model"] == "small" and summary["summarized"] == 2 and summary["request_tokens"]["provider"] == 20
+    assert last["summarized"] == 2 and last["dropped"] == 0
+
+
+def test_a_failed_summary_is_logged_as_such(logged_app):
+    app, log = logged_app(Logged(fail_summary=True), summary_trigger=2, keep_turns=1)
+    chat = app.open("f")
+    for q in ("one", "two", "three", "four"):
+        list(chat.send(q))
+    failed = next(r for r in lines(log) if r["kind"] == "summary")
+    assert failed["ok"] is False and failed["error"] == "ServerError" and failed["request_tokens"]["provider"] is None
+
+
+def test_an_interrupted_reply_is_logged_as_such(logged_app):
+    app, log = logged_app(Logged(), strategy="full")
+    events = app.open("i").send("hello")
+    assert isinstance(next(events), TextDelta)
+    events.close()
+    (interrupted,) = lines(log)
+    assert interrupted["kind"] == "chat" and interrupted["error"] == "interrupted" and interrupted["ok"] is False
+    assert interrupted["completion_tokens"]["estimate"] is None
+
+
+# --- the log through the real command --------------------------------------------------------------------
+
+
+def test_request_log_has_one_line_per_call_and_never_the_text_or_key(tmp_path):
+    log = tmp_path / "requests.jsonl"
+    secret = "sk-test-never-logged-123"
+    with FakeServer(reply="fine answer words") as server:
+        for i in range(4):
+            result = run_chatbot(
+                "--provider", "openai", "--base-url", server.base_url, "--session", "lg", "--summary-trigger", "2",
+                "--keep-turns", "1", "--log-requests", str(log), "-p", f"secret-question-{i}", cwd=tmp_path,
+                env={"OPENAI_API_KEY": secret},
+            )  # fmt: skip
+            assert result.returncode == 0, result.stderr
+    raw = log.read_text()
+    assert secret not in raw and "secret-question" not in raw and "fine answer" not in raw
+    records = [json.loads(line) for line in raw.splitlines()]
+    kinds = [r["kind"] for r in records]
+    assert kinds == ["chat", "chat", "chat", "summary", "chat"]  # turn 4 folds turns 1-2 first
+    chat, summary = records[0], records[3]
+    assert chat["session"] == "lg" and chat["model"] == "gpt-4o-mini" and chat["strategy"] == "summary"
+    assert chat["request_tokens"]["provider"] > 0 and chat["request_tokens"]["estimate"] > 0
+    assert chat["completion_tokens"] == {"provider": 3, "estimate": chat["completion_tokens"]["estimate"]}
+    assert chat["ttft"] is not None and chat["latency"] >= chat["ttft"] and chat["ok"] is True
+    assert chat["finish_reason"] == "stop" and summary["request_tokens"]["estimate"] > 0
+    assert summary["summarized"] == 2 and records[4]["summarized"] == 2 and records[4]["dropped"] == 0
+    assert (log.stat().st_mode & 0o777) == 0o600
+
+
+def test_request_log_records_a_failed_call(tmp_path):
+    log = tmp_path / "log.jsonl"
+    with FakeServer(error="auth") as server:
+        result = run_chatbot(
+            "--provider", "openai", "--base-url", server.base_url, "--log-requests", str(log), "-p", "hi",
+            cwd=tmp_path, env={"OPENAI_API_KEY": "k"},
+        )  # fmt: skip
+    assert result.returncode == 5
+    (record,) = [json.loads(line) for line in log.read_text().splitlines()]
+    assert (
+        record["ok"] is False
+        and record["error"] == "AuthenticationError"
+        and record["request_tokens"]["provider"] is None
+    )
+
+
+def test_request_log_in_an_unwritable_place_is_one_line(tmp_path):
+    result = run_chatbot("--provider", "echo", "--log-requests", str(tmp_path / "no" / "dir.jsonl"), "-p", "hi",
+                         cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 2 and "cannot open the request log" in one_error_line(result)

@@ -1,0 +1,90 @@
+"""A turn in progress (chatbot/core/rounds.py): tool rounds paired, repeated call ids made unique, usage added up over
+the model calls of one turn, and the stored turn it becomes, finished or not."""
+
+from __future__ import annotations
+
+from chatbot.core.rounds import NOT_RUN, Progress
+from chatbot.providers.base import StreamEnd, ToolCall, Usage
+from tests.conftest import WordCounter
+
+USER = {"role": "user", "content": "add them"}
+
+
+def test_usage_adds_up_over_the_calls_of_a_turn_and_cached_only_when_both_report_it():
+    progress = Progress(0.0)
+    assert not progress.started()
+    progress.end_round(StreamEnd(Usage(100, 5, 105, 40), "tool_calls"), 90)
+    progress.end_round(StreamEnd(Usage(120, 7, 127, 60), "stop"), 110)
+    assert progress.usage == Usage(220, 12, 232, 100)
+    assert (progress.rounds, progress.estimated_prompt, progress.finish_reason) == (2, 200, "stop")
+    progress.end_round(StreamEnd(Usage(1, 1, 2, None), "stop"), 0)
+    assert progress.usage == Usage(221, 13, 234, None)
+    progress.end_round(StreamEnd(None, "stop"), 0)
+    assert progress.usage == Usage(221, 13, 234, None)
+
+
+def test_repeated_call_ids_are_made_unique_and_every_call_gets_a_result():
+    progress = Progress(0.0)
+    progress.parts.append("let me add")
+    first = progress.open_round([ToolCall("c", "add", "{}")])
+    progress.add_result(first[0], "3")
+    again = progress.open_round([ToolCall("c", "add", "{}"), ToolCall("c", "add", "{}"), ToolCall("d", "mul", "{}")])
+    assert [c.id for c in again] == ["c_0", "c_1", "d"]
+    assert progress.started() and progress.parts == []
+    assert progress.messages[0]["content"] == "let me add"
+    progress.add_result(again[0], "5")
+    closed = progress.closed_messages()
+    assert [(m["role"], m.get("tool_call_id"), m.get("content")) for m in closed[-3:]] == [
+        ("tool", "c_0", "5"),
+        ("tool", "c_1", NOT_RUN),
+        ("tool", "d", NOT_RUN),
+    ]
+    assert progress.messages[-1]["tool_call_id"] == "c_0"  # the open calls are not stored as run
+
+
+def test_a_finished_turn_stores_the_usage_and_estimates():
+    counter = WordCounter()
+    progress = Progress(0.0)
+    call = progress.open_round([ToolCall("c", "add", "{}")])[0]
+    progress.add_result(call, "3")
+    progress.parts.append("it is three")
+    progress.end_round(StreamEnd(Usage(50, 4, 54), "stop"), 44)
+    turn = progress.to_turn(USER, 40, counter)
+    assert [m["role"] for m in turn.messages] == ["user", "assistant", "tool", "assistant"]
+    assert turn.answer_text == "it is three" and not turn.interrupted
+    usage = turn.usage
+    assert (usage["prompt_tokens"], usage["completion_tokens"], usage["source"]) == (50, 4, "provider")
+    assert usage["estimated_prompt_tokens"] == 44  # the model call's own estimate, not the request's 40
+    # the answer's 3 words and the call message (1 + 15 + 1 + 1)
+    assert usage["estimated_completion_tokens"] == 3 + 18
+    assert "model_calls" not in usage
+
+
+def test_an_interrupted_turn_is_marked_and_falls_back_to_estimates():
+    progress = Progress(0.0)
+    progress.parts.append("partial  ")
+    turn = progress.to_turn(USER, 40, WordCounter(), mark="[stopped]")
+    assert turn.interrupted and turn.answer_text == "partial\n\n[stopped]"
+    assert turn.usage["source"] == "estimate" and turn.usage["prompt_tokens"] is None
+    assert turn.usage["estimated_prompt_tokens"] == 40
+    assert Progress(0.0).answer("[x]") == "[x]"
+
+
+def test_a_turn_of_several_calls_says_how_many():
+    progress = Progress(0.0)
+    progress.end_round(StreamEnd(None, "tool_calls"), 1)
+    progress.end_round(StreamEnd(None, "stop"), 1)
+    assert progress.to_turn(USER, 1, WordCounter()).usage["model_calls"] == 2
+
+
+def test_the_latency_is_the_time_since_the_turn_began():
+    import time
+
+    started = time.monotonic() - 2.0
+    latency = Progress(started).to_turn(USER, 1, WordCounter()).latency
+    assert latency is not None and 2.0 <= latency < 10.0
+
+
+def test_a_call_id_repeated_within_one_round_is_made_unique():
+    calls = Progress(0.0).open_round([ToolCall("x", "add", "{}"), ToolCall("x", "add", "{}")])
+    assert [c.id for c in calls] == ["x", "x_1"]

@@ -1,0 +1,84 @@
+"""Flags reach the wire: what the scripted server receives for chat and summary calls carries --max-output-tokens,
+--summary-model, the summary's own output cap and the model chosen by a /model switch."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.core.app import App, Settings
+from chatbot.core.settings import RunSettings
+from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
+from chatbot.engine.tokens import TokenCounter
+from chatbot.providers import make_provider
+from chatbot.storage.json_store import JsonStore
+from tests.support.fake_server import FakeServer
+
+
+@pytest.fixture
+def wired(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    apps = []
+
+    def build(server: FakeServer, **settings) -> App:
+        provider = make_provider("openai", base_url=server.base_url, max_retries=0)
+        memory = MemoryConfig(summary_trigger=2, keep_turns=1)
+        app = App(
+            JsonStore(tmp_path / "sessions"),
+            provider,
+            Settings("openai", None, memory, run=RunSettings(**settings)),
+            lambda model: TokenCounter(),
+        )
+        apps.append(app)
+        return app
+
+    yield build
+    for app in apps:
+        app.close()
+
+
+def test_chat_and_summary_calls_carry_their_models_and_output_caps(wired):
+    with FakeServer(reply="A reply.", whole_reply="The gist.") as server:
+        app = wired(server, max_output_tokens=77, summary_model="small-model")
+        chat = app.open("w")
+        for q in ("one", "two", "three", "four"):
+            list(chat.send(q))
+        requests = server.record.requests
+    chats = [r for r in requests if r.get("stream")]
+    summaries = [r for r in requests if not r.get("stream")]
+    assert len(chats) == 4 and len(summaries) == 1
+    assert {r["max_tokens"] for r in chats} == {77}
+    assert {r["model"] for r in chats} == {app.provider.model}
+    assert summaries[0]["model"] == "small-model"
+    assert summaries[0]["max_tokens"] == SUMMARY_MAX_TOKENS
+    # the summary came before the fourth chat request, which carries it in its system message
+    assert requests.index(summaries[0]) == 3
+    assert "The gist." in chats[3]["messages"][0]["content"]
+
+
+def test_without_flags_no_output_cap_is_sent_and_summaries_use_the_chat_model(wired):
+    with FakeServer(reply="A reply.", whole_reply="The gist.") as server:
+        app = wired(server)
+        chat = app.open("d")
+        for q in ("one", "two", "three", "four"):
+            list(chat.send(q))
+        requests = server.record.requests
+    chats = [r for r in requests if r.get("stream")]
+    summary = next(r for r in requests if not r.get("stream"))
+    assert all("max_tokens" not in r and "max_completion_tokens" not in r for r in chats)
+    assert summary["model"] == chats[0]["model"] == app.provider.model
+    assert summary["max_tokens"] == SUMMARY_MAX_TOKENS
+
+
+def test_a_model_switch_reaches_chat_and_summary_calls(wired):
+    with FakeServer(reply="A reply.", whole_reply="The gist.") as server:
+        app = wired(server)
+        chat = app.open("m")
+        list(chat.send("one"))
+        app.set_model("switched-model")
+        for q in ("two", "three", "four"):
+            list(chat.send(q))
+        requests = server.record.requests
+    assert requests[0]["model"] != "switched-model"
+    assert {r["model"] for r in requests[1:]} == {"switched-model"}
+    assert any(not r.get("stream") for r in requests[1:])  # the summary call is among them
+    assert app.store.load("m").model == "switched-model"

@@ -1,0 +1,273 @@
+"""Summaries written ahead (chatbot/core/summaries.py through Chat): used when ready, waited for with a notice, Ctrl-C
+stops the wait, failures fall back and back off, and nothing written ahead changes what a failed or cancelled
+summary would have left. Script mode (background off) keeps its order of requests."""
+
+from __future__ import annotations
+
+import _thread
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chatbot.core.app import App, Settings
+from chatbot.core.events import Notice, TurnDone
+from chatbot.core.settings import RunSettings
+from chatbot.core.summaries import SummaryAhead
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.tokens import TokenCounter, rough_count
+from chatbot.errors import BudgetError, ContextLengthError, ServerError
+from chatbot.providers.echo import EchoProvider
+from chatbot.storage.json_store import JsonStore
+from tests.conftest import WordCounter, make_turn
+
+# trigger 2, keep 1: a summary is due before turns 4, 6, 8...
+MEMORY = {"strategy": "summary", "summary_trigger": 2, "keep_turns": 1}
+
+
+class GatedEcho(EchoProvider):
+    """Echo whose summaries wait for ``gate`` (a slow summary model) and may fail; it logs every call in order."""
+
+    def __init__(self, *, fail: bool = False, gated: bool = True) -> None:
+        super().__init__(delay=0)
+        self.fail = fail
+        self.gate = threading.Event()
+        if not gated:
+            self.gate.set()
+        self.calls: list[tuple[str, str]] = []  # (kind, thread name)
+        self.summaries_done = threading.Event()
+
+    def stream(self, messages, *, model=None, max_tokens=None):
+        self.calls.append(("chat", threading.current_thread().name))
+        yield from super().stream(messages, model=model, max_tokens=max_tokens)
+
+    def complete(self, messages, *, model=None, max_tokens=None):
+        self.calls.append(("summary", threading.current_thread().name))
+        try:
+            assert self.gate.wait(10), "the test never opened the gate"
+            if self.fail:
+                raise ServerError("the summary model is down")
+            return super().complete(messages, model=model, max_tokens=max_tokens)
+        finally:
+            self.summaries_done.set()
+
+
+@pytest.fixture
+def open_chat(tmp_path):
+    apps = []
+
+    def build(provider, *, background: bool = True, name: str = "s"):
+        settings = Settings("echo", None, MemoryConfig(**MEMORY), run=RunSettings(background_summaries=background))
+        app = App(JsonStore(tmp_path / name), provider, settings, lambda model: TokenCounter())
+        apps.append(app)
+        return app.open(name)
+
+    yield build
+    for app in apps:
+        app.close()
+
+
+def send(chat, text):
+    return list(chat.send(text))
+
+
+def state(chat):
+    """What memory left: the summary, the turns it covers, every stored turn's messages, the backoff."""
+    conv = chat.conversation
+    return conv.summary, conv.summary_covers, [t.messages for t in conv.turns], conv.backoff.failed_at
+
+
+def test_a_summary_written_ahead_is_used_and_the_turn_does_not_wait(open_chat):
+    provider = GatedEcho(gated=False)
+    chat = open_chat(provider)
+    for text in ("one", "two", "three"):
+        send(chat, text)
+    # after turn 3 the next request must fold turns 1-2: written ahead, on another thread, as soon as the reply ended
+    assert provider.summaries_done.wait(5)
+    assert provider.calls[-1] == ("summary", "summary-ahead")
+    events = send(chat, "four")
+    assert not any(isinstance(e, Notice) and "waiting" in e.text for e in events)
+    assert [kind for kind, _ in provider.calls] == ["chat", "chat", "chat", "summary", "chat"]
+    assert chat.conversation.summary_covers == 2
+    assert "turn 1: user said: one" in chat.conversation.summary
+    done = events[-1]
+    assert isinstance(done, TurnDone) and done.request.summarized == 2 and done.request.summary_included
+
+
+def test_the_result_is_the_same_as_a_summary_written_at_send_time(open_chat):
+    ahead = open_chat(GatedEcho(gated=False), name="a")
+    now = open_chat(GatedEcho(gated=False), background=False, name="b")
+    for text in ("one", "two", "three", "four", "five", "six"):
+        send(ahead, text)
+        send(now, text)
+    assert state(ahead) == state(now)
+
+
+def test_a_turn_waits_with_a_notice_while_the_summary_is_still_being_written(open_chat):
+    provider = GatedEcho()
+    chat = open_chat(provider)
+    for text in ("one", "two", "three"):
+        send(chat, text)
+    events = chat.send("four")
+    first = next(events)
+    assert isinstance(first, Notice) and "waiting for the summary" in first.text
+    threading.Timer(0.2, provider.gate.set).start()
+    rest = list(events)
+    assert chat.conversation.summary_covers == 2
+    assert isinstance(rest[-1], TurnDone) and rest[-1].request.summarized == 2
+    assert [kind for kind, _ in provider.calls].count("summary") == 1  # the one written ahead, not a second
+
+
+def test_ctrl_c_while_waiting_falls_back_like_a_failed_summary_and_the_late_result_is_never_used(open_chat):
+    cancelled_provider, failed_provider = GatedEcho(), GatedEcho(fail=True, gated=False)
+    cancelled = open_chat(cancelled_provider, name="cancelled")
+    failed = open_chat(failed_provider, background=False, name="failed")
+    for text in ("one", "two", "three"):
+        send(cancelled, text)
+        send(failed, text)
+
+    events = cancelled.send("four")
+    assert "waiting for the summary" in next(events).text
+    threading.Timer(0.2, _thread.interrupt_main).start()  # a real KeyboardInterrupt in this (the main) thread
+    rest = list(events)
+    warnings = [e.text for e in rest if isinstance(e, Notice) and e.warning]
+    assert any("you stopped waiting for the summary" in w for w in warnings)
+    assert isinstance(rest[-1], TurnDone)  # the session goes on: the turn was answered
+    send(failed, "four")
+    assert state(cancelled) == state(failed)
+    assert cancelled.conversation.summary == "" and cancelled.conversation.backoff.failed_at == 3
+
+    cancelled_provider.gate.set()  # the summary written ahead finishes now, too late
+    assert cancelled_provider.summaries_done.wait(5)
+    assert state(cancelled) == state(failed)
+
+
+def test_a_summary_that_fails_in_the_background_falls_back_and_backs_off(open_chat):
+    ahead, now = GatedEcho(fail=True, gated=False), GatedEcho(fail=True, gated=False)
+    chat_ahead, chat_now = open_chat(ahead, name="a"), open_chat(now, background=False, name="b")
+    for text in ("one", "two", "three", "four", "five", "six", "seven", "eight"):
+        events = send(chat_ahead, text)
+        send(chat_now, text)
+        assert state(chat_ahead) == state(chat_now), text
+        if text == "seven":
+            warnings = [e.text for e in events if isinstance(e, Notice) and e.warning]
+            assert any("is tried again before turn 8" in w for w in warnings)
+    # failed first before turn 4; tried again before turns 5, 6 and 8 (the 1st, 2nd and 4th turn after), never 7
+    assert [kind for kind, _ in ahead.calls].count("summary") == 4
+    assert [kind for kind, _ in now.calls].count("summary") == 4
+    assert chat_ahead.conversation.summary == ""
+
+
+def test_a_summary_written_for_turns_that_changed_is_not_used(open_chat):
+    provider = GatedEcho(gated=False)
+    chat = open_chat(provider)
+    for text in ("one", "two", "three"):
+        send(chat, text)
+    assert provider.summaries_done.wait(5)
+    chat.open_session.undo()
+    chat.open_session.undo()  # turn 2, which the summary written ahead covers, is gone
+    send(chat, "two again")
+    send(chat, "three")
+    send(chat, "four")
+    summaries = [name for kind, name in provider.calls if kind == "summary"]
+    # written ahead after the first "three" (never used) and after the second (for turns 1-2 as they are now)
+    assert summaries == ["summary-ahead", "summary-ahead"]
+    assert "user said: two again" in chat.conversation.summary and chat.conversation.summary_covers == 2
+
+
+def test_script_mode_keeps_its_order_summary_then_chat_on_one_thread(open_chat):
+    provider = GatedEcho(gated=False)
+    chat = open_chat(provider, background=False)
+    for text in ("one", "two", "three", "four"):
+        send(chat, text)
+    assert provider.calls == [("chat", "MainThread")] * 3 + [("summary", "MainThread"), ("chat", "MainThread")]
+
+
+def test_summary_now_uses_the_summary_written_ahead(open_chat):
+    provider = GatedEcho(gated=False)
+    chat = open_chat(provider)
+    for text in ("one", "two", "three"):
+        send(chat, text)
+    assert provider.summaries_done.wait(5)
+    assert chat.summarize_now() == (2, [])
+    assert [kind for kind, _ in provider.calls].count("summary") == 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    ops=st.lists(st.sampled_from(["turn", "turn", "long", "undo"]), max_size=30),
+    failing=st.sets(st.integers(1, 30), max_size=6),
+    trigger=st.integers(1, 4),
+    keep=st.integers(0, 3),
+    budget=st.sampled_from([40, 80, 100_000]),
+)
+def test_a_summary_written_ahead_changes_nothing_a_summary_written_now_would_not(ops, failing, trigger, keep, budget):
+    """Whatever happens (failures, backoff, undo, early folds for the budget), memory ends up the same."""
+
+    def write(previous, turns, first):
+        if first in failing:
+            raise RuntimeError("summary model down")
+        return f"{previous} s{first}-{first + len(turns) - 1}".strip()
+
+    memory = MemoryConfig(
+        "summary", summary_trigger=trigger, keep_turns=min(keep, trigger - 1), max_input_tokens=budget
+    )
+    ahead_conv, now_conv = Conversation("sys", memory, WordCounter()), Conversation("sys", memory, WordCounter())
+    ahead = SummaryAhead(write, enabled=True)
+    for i, op in enumerate(ops, start=1):
+        if op == "undo":
+            ahead_conv.undo()
+            now_conv.undo()
+            continue
+        try:
+            with_ahead = ahead_conv.build_request(f"m{i}", summarizer=ahead.summarizer)
+        except BudgetError:
+            continue
+        written_now = now_conv.build_request(f"m{i}", summarizer=write)
+        assert with_ahead.messages == written_now.messages and with_ahead.warnings == written_now.warnings
+        words = 12 if op == "long" else 3
+        ahead_conv.add_turn(make_turn(i, words=words))
+        now_conv.add_turn(make_turn(i, words=words))
+        ahead.start(ahead_conv)
+    assert (ahead_conv.summary, ahead_conv.summary_covers, ahead_conv.backoff) == (
+        now_conv.summary,
+        now_conv.summary_covers,
+        now_conv.backoff,
+    )
+
+
+class NarrowSummaries(EchoProvider):
+    """A server whose window is ``window`` tokens: a summary whose prompt and ``max_tokens`` exceed it is refused, with
+    the window named (as vLLM and OpenAI word it)."""
+
+    def __init__(self, window: int) -> None:
+        super().__init__(delay=0)
+        self.window = window
+        self.named = window  # the window the error names
+        self.caps: list[int] = []
+
+    def complete(self, messages, **ask):
+        self.caps.append(ask["max_tokens"])
+        prompt = sum(rough_count(str(m["content"])) + 10 for m in messages)
+        if prompt + ask["max_tokens"] > self.window:
+            raise ContextLengthError("this model's maximum context length is exceeded", limit=self.named)
+        return super().complete(messages, **ask)
+
+
+def test_a_summarys_context_error_teaches_the_window_and_asks_once_more_within_it():
+    from chatbot.core.summaries import SummaryCall
+    from chatbot.storage.session import Session
+
+    session = Session.new("s", system="sys", model="echo", memory=MemoryConfig(strategy="summary"))
+    provider = NarrowSummaries(window=600)
+    turns = [[{"role": "user", "content": "one"}, {"role": "assistant", "content": "answer one"}]]
+    assert SummaryCall(session, provider, RunSettings())("", turns, 1)
+    assert session.context_for("echo") == 600 and len(provider.caps) == 2 and provider.caps[1] < 600
+    # a server that refuses even within the window it names: that window is no news, so the error stands (asked once)
+    stricter = NarrowSummaries(window=600)
+    stricter.window = 300  # counts more than it says
+    with pytest.raises(ContextLengthError):
+        SummaryCall(session, stricter, RunSettings())("", turns, 1)
+    assert len(stricter.caps) == 1 and session.context_for("echo") == 600
