@@ -3,26 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-
-import pytest
 
 from tests.support.cli import run_chatbot
 from tests.support.stores import break_turn
 
 ECHO = ["--provider", "echo"]
 FAST = {"CHATBOT_ECHO_DELAY": "0"}
-
-
-@pytest.fixture(params=["json", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
-    if request.param == "json":
-        yield str(tmp_path / "store")
-        return
-    from tests.support.stores import postgres_base_url, scratch_schema
-
-    with scratch_schema(postgres_base_url()) as url:
-        yield url
 
 
 def test_a_damaged_turn_row_is_listed_as_broken_and_continue_skips_it_naming_it(tmp_path, store):

@@ -4,7 +4,6 @@ the app could not read back, or that PostgreSQL refuses, is one clear line and n
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 
@@ -13,17 +12,6 @@ from tests.support.fake_server import FakeServer
 
 ECHO = ["--provider", "echo"]
 FAST = {"CHATBOT_ECHO_DELAY": "0"}
-
-
-@pytest.fixture(params=["json", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
-    if request.param == "json":
-        yield str(tmp_path / "store")
-        return
-    from tests.support.stores import postgres_base_url, scratch_schema
-
-    with scratch_schema(postgres_base_url()) as url:
-        yield url
 
 
 @pytest.mark.parametrize("value", ["NaN", "Infinity", "1e999", "[1, NaN]"])
