@@ -88,3 +88,13 @@ def test_the_latency_is_the_time_since_the_turn_began():
 def test_a_call_id_repeated_within_one_round_is_made_unique():
     calls = Progress(0.0).open_round([ToolCall("x", "add", "{}"), ToolCall("x", "add", "{}")])
     assert [c.id for c in calls] == ["x", "x_1"]
+
+
+def test_an_id_repeated_in_every_round_takes_the_next_free_suffix():
+    progress = Progress(0.0)
+    ids = []
+    for _ in range(3):  # a server that names every call "c"
+        [call] = progress.open_round([ToolCall("c", "add", "{}")])
+        progress.add_result(call, "3")
+        ids.append(call.id)
+    assert ids == ["c", "c_0", "c_1"]  # c_0 is taken by the second round: the third tries the next suffix, c_1
