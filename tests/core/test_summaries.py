@@ -16,7 +16,7 @@ from chatbot.core.events import Notice, TurnDone
 from chatbot.core.settings import RunSettings
 from chatbot.core.summaries import SummaryAhead
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
 from chatbot.engine.tokens import TokenCounter, rough_count
 from chatbot.errors import BudgetError, ContextLengthError, ServerError
 from chatbot.providers.echo import EchoProvider
@@ -271,3 +271,18 @@ def test_a_summarys_context_error_teaches_the_window_and_asks_once_more_within_i
     with pytest.raises(ContextLengthError):
         SummaryCall(session, stricter, RunSettings())("", turns, 1)
     assert len(stricter.caps) == 1 and session.context_for("echo") == 600
+
+
+def test_a_window_a_summary_learned_is_told_once_and_the_turn_is_built_under_it(open_chat):
+    provider = NarrowSummaries(window=900)
+    chat = open_chat(provider, background=False)
+    turns = [send(chat, f"question {n} " * 40) for n in range(7)]
+    told = [
+        (n, e) for n, events in enumerate(turns) for e in events if isinstance(e, Notice) and "context is" in e.text
+    ]
+    assert len(told) == 1, told  # told once, by the turn whose summary met the window
+    n, notice = told[0]
+    assert notice.warning and "900 tokens" in notice.text and provider.caps[0] == SUMMARY_MAX_TOKENS
+    assert chat.session.context_for(chat.model) == 900
+    done = [e for e in turns[n] if isinstance(e, TurnDone)][-1]
+    assert done.request.budget <= 900 - 225  # that very turn was rebuilt under the window, less the reply's quarter
