@@ -10,6 +10,7 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from chatbot.engine.text import wire_safe
 from chatbot.engine.turn import Message
 
 
@@ -113,6 +114,39 @@ class ChatProvider(ABC):
         options: Mapping[str, Any] | None = None,
     ) -> Completion:
         """Return a whole reply to ``messages`` without streaming."""
+
+    def request_body(
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        tools: Sequence[Message] | None = None,
+        options: Mapping[str, Any] | None = None,
+        stream: bool = True,
+    ) -> dict[str, Any]:
+        """The JSON body of the chat-completions request :meth:`events` makes for the same arguments, as a plain dict.
+
+        It holds the model, the messages, the reply limit, the tools and the options, never a key (that travels in a
+        header). An HTTP provider sends exactly this (:class:`~chatbot.providers.openai_compat.CompatProvider`
+        builds its call from it); one that sends nothing (``echo``) shows what an OpenAI-compatible server would get.
+        """
+        model = model or self.model
+        body: dict[str, Any] = {"model": model, "messages": wire_safe(list(messages))}
+        if max_tokens is not None:
+            body.update(self.reply_limit(model, max_tokens))
+        if tools:
+            body["tools"] = list(tools)
+        # options are body fields as given; one named like the reply limit replaces it (the app's other fields are
+        # reserved: chatbot.engine.options)
+        body.update(options or {})
+        if stream:
+            body["stream"] = True
+        return body
+
+    def reply_limit(self, model: str, max_tokens: int) -> dict[str, int]:
+        """The body field that caps the reply at ``max_tokens`` for ``model``."""
+        return {"max_tokens": max_tokens}
 
     def events(
         self, messages: Sequence[Message], *, stream: bool = True, **ask: Any

@@ -1,12 +1,11 @@
 """Groq over the official ``groq`` SDK.
 
-The groq SDK has no ``stream_options`` argument, so usage is asked for through ``extra_body``; Groq also reports it
-in ``x_groq.usage`` of the last chunk. Imported only when the provider is made.
+The groq SDK has no ``stream_options`` argument; the core sends every field it does not type through ``extra_body``
+(:meth:`~chatbot.providers.openai_compat.CompatProvider._create`), so usage is asked for the same way. Groq also
+reports it in ``x_groq.usage`` of the last chunk. Imported only when the provider is made.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import groq
 import httpx
@@ -31,6 +30,3 @@ class GroqProvider(CompatProvider):
 
     client_class = groq.Groq
     sdk_errors = GROQ_ERRORS
-
-    def _usage_params(self) -> dict[str, Any]:
-        return {"extra_body": {"stream_options": {"include_usage": True}}}

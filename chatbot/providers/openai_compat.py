@@ -1,8 +1,8 @@
 """The OpenAI-compatible chat-completions core that the ``openai`` and ``groq`` providers share.
 
 Both SDKs are generated from the same template, so their clients, stream objects and exception classes have the
-same shapes. :class:`CompatProvider` drives either one; a subclass only builds the client, says how to ask for
-usage while streaming, and names the SDK's exception classes (mapped by :mod:`chatbot.providers.error_map`).
+same shapes. :class:`CompatProvider` drives either one; a subclass only names the SDK's client and exception
+classes (mapped by :mod:`chatbot.providers.error_map`).
 Chunks are turned into plain dicts at once, so no SDK type leaves this module or its subclasses.
 """
 
@@ -183,18 +183,6 @@ def completion_from_dict(data: Mapping[str, Any]) -> Completion:
     )
 
 
-def with_params(params: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
-    """``params`` plus ``extra``, one ``extra_body`` holding both sides' body fields (an SDK takes it once only).
-
-    The groq SDK asks for usage through ``extra_body`` and model options travel there too: passing two would be a
-    TypeError, so they are merged; the app's own fields (``extra``) win over an option of the same name.
-    """
-    merged = {**params, **extra}
-    if "extra_body" in params and "extra_body" in extra:
-        merged["extra_body"] = {**params["extra_body"], **extra["extra_body"]}
-    return merged
-
-
 def model_ids(raw: bytes, where: str) -> list[str]:
     """The sorted model ids of a ``GET /models`` answer. Entries that are not ``{"id": "..."}`` are skipped; an answer
     without a list of models is a :class:`ProviderError` naming what came instead."""
@@ -223,8 +211,9 @@ def _mentions_stream_options(exc: BaseException, sdk: SdkErrors) -> bool:
 class CompatProvider(ChatProvider):
     """A chat-completions provider over an OpenAI-shaped SDK client.
 
-    Subclasses set ``name``, the SDK's client class (``client_class``) and its errors (``sdk_errors``), and may
-    change how usage is asked for while streaming (:meth:`_usage_params`).
+    Subclasses set ``name``, the SDK's client class (``client_class``) and its errors (``sdk_errors``). Every call
+    sends :meth:`request_body`'s dict (through :meth:`_create`): what ``/context json`` and ``--show-requests`` show
+    is built by the same code.
     """
 
     #: the SDK's client class (``openai.OpenAI``, ``groq.Groq``); typed Any so the SDK's overloads stay out of here
@@ -257,28 +246,34 @@ class CompatProvider(ChatProvider):
         """The server this provider talks to."""
         return str(self._client.base_url).rstrip("/")
 
-    def _usage_params(self) -> dict[str, Any]:
-        """Request parameters that ask for usage in the stream's last chunk."""
-        return {"stream_options": {"include_usage": True}}
-
-    def _params(
+    def request_body(
         self,
         messages: Sequence[Message],
-        model: str,
-        max_tokens: int | None,
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
         tools: Sequence[Message] | None = None,
         options: Mapping[str, Any] | None = None,
+        stream: bool = True,
     ) -> dict[str, Any]:
-        params: dict[str, Any] = {"model": model, "messages": wire_safe(list(messages))}
-        if max_tokens is not None:
-            params.update(token_limit_param(model, max_tokens))
-        if tools:
-            params["tools"] = list(tools)
-        if options:
-            # Sent as extra body fields: the server judges them (and its rejection is shown as it words it), so a
-            # server-specific option (top_k, min_p, ...) works without this app knowing it.
-            params["extra_body"] = dict(options)
-        return params
+        """The body this provider sends (see :meth:`ChatProvider.request_body`), with, while streaming, the request
+        for usage in the last chunk (unless the server refused it)."""
+        ask: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "tools": tools, "options": options}
+        body = super().request_body(messages, stream=stream, **ask)
+        if stream and self._ask_usage:
+            body["stream_options"] = {"include_usage": True}
+        return body
+
+    def _create(self, body: dict[str, Any]) -> Any:
+        """Make the call that sends ``body`` as its JSON. The SDK takes the fields it types by name; every other one
+        goes in ``extra_body``, which it merges into the JSON as given (so an option it does not know still goes)."""
+        named = {key: body[key] for key in ("model", "messages", "stream") if key in body}
+        rest = {key: value for key, value in body.items() if key not in named}
+        return self._client.chat.completions.create(**named, extra_body=rest or None)
+
+    def reply_limit(self, model: str, max_tokens: int) -> dict[str, int]:
+        """The reply limit under the name ``model`` accepts (reasoning models want ``max_completion_tokens``)."""
+        return token_limit_param(model, max_tokens)
 
     def _context(self, model: str) -> ErrorContext:
         return ErrorContext(self.name, model, self.base_url, PROVIDERS[self.name].key_env or "")
@@ -286,16 +281,16 @@ class CompatProvider(ChatProvider):
     def _error(self, exc: BaseException, model: str, *, streaming: bool = False) -> ProviderError:
         return map_exception(exc, self.sdk_errors, self._context(model), streaming=streaming)
 
-    def _open_stream(self, params: dict[str, Any]) -> Any:
+    def _open_stream(self, messages: Sequence[Message], ask: dict[str, Any]) -> Any:
         """Start a streamed request; retry once without stream_options when the server refuses them."""
-        if self._ask_usage:
-            try:
-                return self._client.chat.completions.create(stream=True, **with_params(params, self._usage_params()))
-            except self.sdk_errors.status as exc:
-                if not _mentions_stream_options(exc, self.sdk_errors):
-                    raise
-                self._ask_usage = False
-        return self._client.chat.completions.create(stream=True, **params)
+        body = self.request_body(messages, stream=True, **ask)
+        try:
+            return self._create(body)
+        except self.sdk_errors.status as exc:
+            if "stream_options" not in body or not _mentions_stream_options(exc, self.sdk_errors):
+                raise
+            self._ask_usage = False  # later requests do not pay for the refusal again (their bodies leave it out)
+        return self._create(self.request_body(messages, stream=True, **ask))
 
     def stream(
         self,
@@ -312,7 +307,8 @@ class CompatProvider(ChatProvider):
         streaming = False
         try:
             # ``with`` closes the response on every exit, including GeneratorExit when the consumer stops (Ctrl-C).
-            with self._open_stream(self._params(messages, model, max_tokens, tools, options)) as sdk_stream:
+            ask: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "tools": tools, "options": options}
+            with self._open_stream(messages, ask) as sdk_stream:
                 streaming = True
                 yield from read_stream(sdk_stream, state, self._context(model))
         except self.sdk_errors.caught as exc:
@@ -332,7 +328,9 @@ class CompatProvider(ChatProvider):
         """Return a whole reply without streaming."""
         model = model or self.model
         try:
-            response = self._client.chat.completions.create(**self._params(messages, model, max_tokens, tools, options))
+            ask: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "tools": tools, "options": options}
+            body = self.request_body(messages, stream=False, **ask)
+            response = self._create(body)
             # warnings off: pydantic would print its own about odd fields (junk the code below skips) over the chat
             return completion_from_dict(response.to_dict(warnings=False))
         except self.sdk_errors.caught as exc:
