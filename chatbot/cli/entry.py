@@ -112,6 +112,9 @@ def _check_combinations(args: argparse.Namespace) -> None:
         raise UsageError(f"{' and '.join(given)} cannot be used together: each sets the system message")
     if args.session is not None and args.cont:
         raise UsageError("--session and -c/--continue cannot be used together")
+    if args.show_requests and args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty():
+        # its JSON would run through the chat's screen: there, /context json shows the next request
+        raise UsageError("--show-requests works in script and one-shot modes; in a chat, /context json shows it")
 
 
 def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
@@ -270,6 +273,7 @@ def _make_app(
     args: argparse.Namespace, store: SessionStore, toolbox: Toolbox | None, system: str | None, cfg: Config
 ) -> App:
     """The app for ``args``: the provider, the memory settings, options, log and the counter for each model."""
+    from chatbot.cli.modes import show_request
     from chatbot.core.app import App, Settings, parse_option
     from chatbot.core.request_log import RequestLog
     from chatbot.core.settings import RunSettings
@@ -302,6 +306,7 @@ def _make_app(
             # script and -p keep their exact order of requests (summary, then chat); the terminal writes them ahead
             background_summaries=interactive,
             retries=RETRIES,
+            show_request=show_request if args.show_requests else None,
         ),
     )
     counters = lambda model: make_counter(args.tokenizer, args.provider, model)  # noqa: E731

@@ -199,6 +199,11 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("-x", "--extract", action="store_true", help="one-shot: print the reply's first code block")
     output.add_argument("--reasoning", action="store_true", help="also show the model's reasoning (gpt-oss), dimmed")
     output.add_argument("--log-requests", metavar="FILE", help="append one JSON line per model call (no message text)")
+    output.add_argument(
+        "--show-requests",
+        action="store_true",
+        help="script and one-shot modes: print each request's JSON body to stderr as it goes out (summaries too)",
+    )
 
     config = p.add_argument_group("config file ($CHATBOT_CONFIG, else config.toml in the user config directory)")
     config.add_argument("--config", action="store_true", help="print the config file's path and every setting's source")

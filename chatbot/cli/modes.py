@@ -8,9 +8,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from chatbot.engine.text import clean, is_blank
+from chatbot.engine.text import clean, is_blank, json_shown
 from chatbot.errors import ChatbotError, Interrupted, OutputError, SaveFailed, UsageError
 
 if TYPE_CHECKING:
@@ -28,6 +28,16 @@ def stderr_line(line: str) -> None:
 def notice(text: str, *, warning: bool = False) -> None:
     """One line for the user on stderr (``chatbot: ...``), control characters removed."""
     stderr_line(f"chatbot: {'warning: ' if warning else ''}{clean(text)}")
+
+
+def show_request(kind: str, body: dict[str, Any]) -> None:
+    """--show-requests: one request's JSON body on stderr as it goes out, after a line that says what it is."""
+    what = (
+        "chat request"
+        if kind == "chat"
+        else "summary request (a separate call that writes the rolling summary; not a turn of the chat)"
+    )
+    stderr_line(f"chatbot: {what}, JSON body:\n{json_shown(body)}")
 
 
 def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) -> TurnDone | None:

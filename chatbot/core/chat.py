@@ -12,7 +12,7 @@ from collections.abc import Callable, Generator
 from dataclasses import replace
 from typing import Any
 
-from chatbot.core.attach import Content, Outbox
+from chatbot.core.attach import Content, Outbox, compose
 from chatbot.core.budget import learn_from_usage, message_budget, retry_budget, tools_estimate, window_notice
 from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, request_notices
 from chatbot.core.open_session import OpenSession
@@ -20,7 +20,7 @@ from chatbot.core.retry import retrying
 from chatbot.core.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round
 from chatbot.core.settings import RunSettings
 from chatbot.core.summaries import SummaryAhead, SummaryCall
-from chatbot.core.tool_round import run_round, tool_notices
+from chatbot.core.tool_round import run_round, tool_line_notice, tool_notices
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import Request, fold_now
 from chatbot.engine.tokens import TokenCounter
@@ -67,6 +67,8 @@ class Chat:
         self.outbox = Outbox()
         # whether the last save reached the store (a database can go away): "it is back" is told once
         self._store_away = False
+        # whether the user has heard that an @tool line calls nothing without a tool attached (told once)
+        self._told_tool_lines = False
         # the model call that writes a summary, and the next one written while the user types (terminal mode only)
         self._summarize = SummaryCall(session, provider, self.run)
         self._ahead = SummaryAhead(self._summarize, enabled=self.run.background_summaries)
@@ -89,10 +91,17 @@ class Chat:
 
     # --- turns ------------------------------------------------------------------------------------------------
 
-    def next_request(self, text: str = "") -> Request:
+    def next_request(self, text: Content = "") -> Request:
         """The request ``text`` would send next (in its budget), calling no model and changing nothing stored."""
         budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
-        return self.conversation.preview_request(text, budget)
+        return self.conversation.preview_request({"role": "user", "content": text}, budget)
+
+    def next_body(self, text: str = "") -> dict[str, Any]:
+        """The JSON body the next request sends for ``text`` (with the files waiting for it), built by the code that
+        builds the body then sent. A summary due first stands as a placeholder (only the model can write it)."""
+        request = self.next_request(compose(text, self.outbox.items()))
+        first_call = self._tools_offered() if self.run.max_tool_rounds else []
+        return self.provider.request_body(request.messages, stream=self.run.stream, **self._ask(first_call))
 
     def send(self, text: Content) -> Generator[ChatEvent, None, None]:
         """Send ``text`` (with any attached files) as the next user message and stream the reply.
@@ -111,6 +120,9 @@ class Chat:
         text = self.outbox.take(text)
         self.open_session.hold(text)
         yield from tool_notices(self.tools, self.conversation.counter, self.conversation.memory.max_input_tokens)
+        if not self._told_tool_lines and (told := tool_line_notice(self.tools, text)):
+            self._told_tool_lines = True  # once a session: the user has heard how to attach a tool
+            yield told
         if self._ahead.waiting(self.conversation):
             yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
         message: Message = {"role": "user", "content": text}
@@ -162,21 +174,32 @@ class Chat:
         # the tool definitions a turn's first call offers (none with --max-tool-rounds 0): they take budget
         return self.tool_definition_tokens() if self.run.max_tool_rounds else 0
 
-    def _events(self, messages: list[Message], tools: list[Message]) -> Generator[StreamEvent, None, None]:
-        """The provider's events for one model call: streamed, or (--no-stream) the whole reply at once."""
+    def _tools_offered(self) -> list[Message]:
+        """The tool definitions a turn offers (those that fit the budget: the others are left out)."""
+        budget = self.conversation.memory.max_input_tokens
+        return self.tools.openai_tools(self.conversation.counter, budget) if self.tools else []
+
+    def _ask(self, tools: list[Message]) -> dict[str, Any]:
+        """What a model call asks for beside the messages; the provider builds the request body from it."""
         ask: dict[str, Any] = {"model": self.model, "max_tokens": self.run.max_output_tokens}
         if self.session.options:  # only what is set goes on the wire (and to a provider's keyword arguments)
             ask["options"] = self.session.options
         if tools:
             ask["tools"] = tools
+        return ask
+
+    def _events(self, messages: list[Message], tools: list[Message]) -> Generator[StreamEvent, None, None]:
+        """The provider's events for one model call: streamed, or (--no-stream) the whole reply at once."""
+        ask = self._ask(tools)
+        if self.run.show_request is not None:  # --show-requests: the body, built as the provider builds it to send
+            self.run.show_request("chat", self.provider.request_body(messages, stream=self.run.stream, **ask))
         return self.provider.events(messages, stream=self.run.stream, **ask)
 
     def _turn(self, request: Request, user: Message) -> Generator[ChatEvent, None, tuple[TurnDone, list[Notice]]]:
         """One turn of ``user``'s message: ask the model; while it calls tools, run them and ask again; store the
         whole exchange. Returns it, with what the store said (told after the reply)."""
         progress = Progress(time.monotonic(), self.conversation.turns)
-        budget = self.conversation.memory.max_input_tokens  # (tools that do not fit in it are left out)
-        offered = self.tools.openai_tools(self.conversation.counter, budget) if self.tools else []
+        offered = self._tools_offered()
         rounds = 0
         try:
             while True:

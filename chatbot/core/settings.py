@@ -3,7 +3,9 @@ library user) and handed down unchanged to every chat the app opens."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from chatbot.core.request_log import RequestLog
 
@@ -22,3 +24,5 @@ class RunSettings:
     log: RequestLog | None = None  # --log-requests
     background_summaries: bool = False  # terminal mode: write due summaries while the user types
     retries: int = 0  # how often a model call that failed before its reply began is tried again (announced)
+    #: --show-requests: told each request body as it goes out, with its kind ("chat" or "summary")
+    show_request: Callable[[str, dict[str, Any]], None] | None = None

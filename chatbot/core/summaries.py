@@ -26,7 +26,7 @@ from chatbot.engine.memory import Summarizer, next_summary
 from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.turn import Message
 from chatbot.errors import ChatbotError, ContextLengthError, SummaryError
-from chatbot.providers.base import ChatProvider
+from chatbot.providers.base import ChatProvider, Completion
 from chatbot.storage.session import Session
 
 Inputs = tuple[str, list[list[Message]], int]  # what a summarizer is called with: (previous, turns, first)
@@ -58,12 +58,12 @@ class SummaryCall:
         cap = summary_max_tokens(messages, self.session.context_for(model))
         try:
             try:
-                completion = self.provider.complete(messages, model=model, max_tokens=cap)
+                completion = self._complete(messages, model, cap)
             except ContextLengthError as exc:  # it names the model's window: keep it, and ask within it once more
                 if not learn_window(self.session.calibration_for(model), exc):
                     raise
                 cap = summary_max_tokens(messages, exc.limit)
-                completion = self.provider.complete(messages, model=model, max_tokens=cap)
+                completion = self._complete(messages, model, cap)
         except ChatbotError as exc:
             self._log(model, started, estimate, summarized=len(turns), error=type(exc).__name__)
             raise
@@ -73,6 +73,12 @@ class SummaryCall:
             # a summary cut mid-sentence would silently lose whatever came last
             raise SummaryError(f"the summary was cut off at {cap} tokens")
         return completion.text
+
+    def _complete(self, messages: list[Message], model: str, cap: int) -> Completion:
+        """One summary request (shown first with --show-requests, as its body goes out)."""
+        if self.run.show_request is not None:
+            self.run.show_request("summary", self.provider.request_body(messages, model=model, max_tokens=cap, stream=False))
+        return self.provider.complete(messages, model=model, max_tokens=cap)
 
     def _log(self, model: str, started: float, estimate: int, **more: Any) -> None:
         if self.run.log is not None:

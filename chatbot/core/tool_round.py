@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
 
+from chatbot.core.attach import Content
 from chatbot.core.events import ChatEvent, Notice, ToolFinished, ToolStarted
 from chatbot.core.rounds import Progress
 from chatbot.engine.tokens import TokenCounter
+from chatbot.engine.turn import content_text
 from chatbot.providers.base import ToolCall
+from chatbot.providers.echo import TOOL_LINE
 from chatbot.tools.base import ToolOutcome
 from chatbot.tools.registry import Registry
 
@@ -33,6 +36,17 @@ def tool_notices(tools: Registry | None, counter: TokenCounter, budget: int) -> 
     left_out = tools.left_out_notice(counter, budget)
     if left_out:
         yield Notice(left_out, True)
+
+
+def tool_line_notice(tools: Registry | None, text: Content) -> Notice | None:
+    """What a message with an ``@tool NAME {...}`` line hears when no tool is attached: how to attach one. (The
+    ``echo`` provider calls a tool for such a line; without tools it goes to the model as plain text.)"""
+    if (tools is not None and tools.specs()) or not TOOL_LINE.search(content_text(text)):
+        return None
+    return Notice(
+        "no tool is attached, so the @tool line is sent as plain text: start chatbot with --functions FILE.py or "
+        "--mcp SERVER to give the model tools (/tools lists them)"
+    )
 
 
 def run_round(

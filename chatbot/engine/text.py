@@ -7,6 +7,7 @@ what is stored stays exactly as received.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from typing import Any
@@ -77,6 +78,13 @@ def visible(text: str) -> str:
     """
     collapsed = _BLANK_RUN.sub(lambda m: f"⟨{len(m.group())} blanks⟩", text)
     return "".join(_escaped(ch) if hides_text(ch) else ch for ch in collapsed)
+
+
+def json_shown(value: Any) -> str:
+    """``value`` as indented JSON that reads back to the same value, safe to show: every character
+    :func:`hides_text` names is written as its JSON escape (``\\u200b``), so a terminal shows it and cannot act on it."""
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    return "".join(json.dumps(ch)[1:-1] if hides_text(ch) else ch for ch in text)
 
 
 def _escaped(ch: str) -> str:
