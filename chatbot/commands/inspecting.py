@@ -5,7 +5,8 @@ from __future__ import annotations
 from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App
 from chatbot.core.budget import input_budget
-from chatbot.engine.text import clean, code_blocks, preview
+from chatbot.engine.memory import Request
+from chatbot.engine.text import clean, code_blocks, json_shown, preview
 from chatbot.engine.turn import content_text
 from chatbot.errors import UsageError
 from chatbot.providers.base import ChatProvider
@@ -15,7 +16,19 @@ PREVIEW = 48  # keeps a /context row within 80 columns
 MAX_BYTES = 100_000
 
 
+#: what /context accepts after its name (anything else is a usage error, never silently the plain view)
+CONTEXT_USAGE = (
+    "usage: /context (the next request, a row per message) or /context json [MESSAGE] (its exact JSON body, "
+    "every message in full; MESSAGE stands in for your next one)"
+)
+
+
 def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
+    view, _, message = arg.partition(" ")
+    if view.lower() == "json":
+        return _context_json(app, message.strip())
+    if arg:
+        raise UsageError(CONTEXT_USAGE)
     chat = app.chat
     conv = chat.conversation
     counter = conv.counter
@@ -24,25 +37,12 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
         "The model keeps nothing between requests: the next request sends exactly these messages, "
         "then your new message.",
         f"{'#':>3}  {'role':<10} {'tokens':>6}  preview",
-    ]
-    for i, msg in enumerate(request.messages[:-1], start=1):
-        role = msg["role"]
-        text = content_text(msg.get("content"))
-        if isinstance(msg.get("content"), list):
-            text = f"[{sum(p.get('type') == 'image_url' for p in msg['content'])} image(s)] {text}"
-        if msg.get("tool_calls"):
-            names = ", ".join(c.get("function", {}).get("name", "?") for c in msg["tool_calls"])
-            text = f"[calls {names}] {text}"
-        if role == "system" and request.summary_included:
-            role = "system+S"
-            text = f"[+ summary of turns 1-{request.summary_covers}] {conv.system}"
-        lines.append(f"{i:>3}  {role:<10} {counter.count_message(msg):>6}  {preview(text, PREVIEW)}")
-    lines.append(f"{len(request.messages):>3}  {'user':<10} {'?':>6}  (your next message)")
-    correction = f", correction x{counter.correction:.3f}" if counter.correction != 1.0 else ""
-    lines.append(
+        *_rows(app, request),
+        f"{len(request.messages):>3}  {'user':<10} {'?':>6}  (your next message)",
         f"total {request.tokens} of {request.budget} tokens before your message "
-        f"(counter: {counter.name}{correction}; memory: {conv.memory.strategy})"
-    )
+        f"(counter: {counter.name}; memory: {conv.memory.strategy})",
+        *_budget_lines(app, request),
+    ]
     if app.tools:
         lines.append(
             f"the request also carries {len(app.tools.openai_tools(counter, conv.memory.max_input_tokens))} tool "
@@ -60,6 +60,82 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
     if request.dropped:
         lines.append(f"{request.dropped} earlier turn(s) are stored but not sent")
     return Result("\n".join(lines))
+
+
+def _rows(app: App, request: Request) -> list[str]:
+    """A row per message the request sends before the new one; a tool result sent shortened says both sizes."""
+    conv = app.chat.conversation
+    counter = conv.counter
+    stored = {m.get("tool_call_id"): m for t in conv.turns for m in t.messages if m.get("role") == "tool"}
+    rows = []
+    for i, msg in enumerate(request.messages[:-1], start=1):
+        role = msg["role"]
+        text = content_text(msg.get("content"))
+        if isinstance(msg.get("content"), list):
+            text = f"[{sum(p.get('type') == 'image_url' for p in msg['content'])} image(s)] {text}"
+        if msg.get("tool_calls"):
+            names = ", ".join(c.get("function", {}).get("name", "?") for c in msg["tool_calls"])
+            text = f"[calls {names}] {text}"
+        whole = stored.get(msg.get("tool_call_id")) if role == "tool" else None
+        if whole is not None and whole.get("content") != msg.get("content"):
+            text = f"[{counter.count_message(whole):,} → {counter.count_message(msg):,} tokens, shortened] {text}"
+        if role == "system" and request.summary_included:
+            role = "system+S"
+            text = f"[+ summary of turns 1-{request.summary_covers}] {conv.system}"
+        rows.append(f"{i:>3}  {role:<10} {counter.count_message(msg):>6}  {preview(text, PREVIEW)}")
+    if any("tokens, shortened]" in row for row in rows):
+        rows.append("     shortened: an older tool result is sent cut to its start; the session keeps it whole")
+    return rows
+
+
+def _budget_lines(app: App, request: Request) -> list[str]:
+    """The budget in one line (budget − tool definitions − safety margin = room for the conversation), and what
+    the correction does, in words."""
+    chat = app.chat
+    counter = chat.conversation.counter
+    calibration = counter.calibration
+    whole = input_budget(chat.conversation.memory.max_input_tokens, calibration.context, chat.run.max_output_tokens)
+    source = (
+        "the server's context window less room for the reply"
+        if whole < chat.conversation.memory.max_input_tokens
+        else "--max-input-tokens"
+    )
+    tools = whole - request.budget  # message_budget: what the tool definitions take, corrected like the messages
+    # counts are multiplied by correction × (1 + margin): the margin's share of what is left is kept free
+    margin = request.budget - round(request.budget / (1 + calibration.margin))
+    room = request.budget - margin
+    used = round(request.tokens / (1 + calibration.margin))
+    lines = [
+        f"budget {whole:,} ({source}) − {tools:,} tool definitions − {margin:,} safety margin = {room:,} for the "
+        f"conversation, about {used:,} of it used before your message"
+    ]
+    if not calibration.ratios:
+        lines.append(
+            "correction: none yet; until the provider reports a token count, this app's own estimate "
+            f"(counter: {counter.name}) is used as it is, and it errs high"
+        )
+    else:
+        lines.append(
+            f"correction x{calibration.correction:.3f}: the provider counted {calibration.correction:.3f} tokens for "
+            f"each token this app estimates (learned from its replies), so every estimate is multiplied by it; "
+            f"the safety margin ({calibration.margin:.1%}) stays free because that ratio varies"
+        )
+    return lines
+
+
+def _context_json(app: App, message: str) -> Result:
+    """``/context json [MESSAGE]``: the exact JSON body the next request sends, built by the code that sends it."""
+    chat = app.chat
+    body = chat.next_body(message)
+    shown = json_shown(body)
+    request = chat.next_request(message)
+    if request.summarized:  # only the model can write it: until then the body holds a placeholder
+        first = request.summary_covers - request.summarized + 1
+        shown = (
+            f"(before this is sent, turns {first}-{request.summary_covers} are folded into the summary by one model "
+            "call, so the system message below holds a placeholder for it; /summary now writes it first)\n" + shown
+        )
+    return Result(shown)
 
 
 def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -159,7 +235,9 @@ def _copy(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 COMMANDS: dict[str, Command] = {
-    "/context": Command("/context", "show exactly what the next request sends, with token counts", _context),
+    "/context": Command(
+        "/context [json]", "show exactly what the next request sends: token counts, or its JSON body", _context
+    ),
     "/tokens": Command("/tokens", "usage so far: provider-reported and estimated", _tokens),
     "/tools": Command("/tools", "list the tools the model may call, and where they come from", _tools),
     "/models": Command("/models", "list the models the endpoint serves", _models),

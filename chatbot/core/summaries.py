@@ -77,7 +77,9 @@ class SummaryCall:
     def _complete(self, messages: list[Message], model: str, cap: int) -> Completion:
         """One summary request (shown first with --show-requests, as its body goes out)."""
         if self.run.show_request is not None:
-            self.run.show_request("summary", self.provider.request_body(messages, model=model, max_tokens=cap, stream=False))
+            self.run.show_request(
+                "summary", self.provider.request_body(messages, model=model, max_tokens=cap, stream=False)
+            )
         return self.provider.complete(messages, model=model, max_tokens=cap)
 
     def _log(self, model: str, started: float, estimate: int, **more: Any) -> None:

@@ -81,8 +81,8 @@ def visible(text: str) -> str:
 
 
 def json_shown(value: Any) -> str:
-    """``value`` as indented JSON that reads back to the same value, safe to show: every character
-    :func:`hides_text` names is written as its JSON escape (``\\u200b``), so a terminal shows it and cannot act on it."""
+    """``value`` as indented JSON that reads back to the same value, safe to show: every character :func:`hides_text`
+    names is written as its JSON escape (``\\u200b``), so a terminal shows it and cannot act on it."""
     text = json.dumps(value, ensure_ascii=False, indent=2)
     return "".join(json.dumps(ch)[1:-1] if hides_text(ch) else ch for ch in text)
 

@@ -13,7 +13,6 @@ import re
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any, ClassVar
 
-from chatbot.engine.text import wire_safe
 from chatbot.errors import ProviderError
 from chatbot.providers.base import (
     ChatProvider,
