@@ -49,6 +49,12 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
             "definition(s), about "
             f"{chat.tool_definition_tokens()} tokens, counted in the budget (/tools lists them)"
         )
+    shortened = sum(", shortened]" in row for row in lines)
+    if shortened:
+        lines.append(
+            f"shortened: {shortened} tool result(s) of earlier turns are sent cut to their start, with a note of their "
+            "size; the session keeps them whole"
+        )
     if request.summary_included:
         lines.append("system+S: the system message carries the rolling summary of the earlier conversation")
     if request.summarized:
@@ -83,8 +89,6 @@ def _rows(app: App, request: Request) -> list[str]:
             role = "system+S"
             text = f"[+ summary of turns 1-{request.summary_covers}] {conv.system}"
         rows.append(f"{i:>3}  {role:<10} {counter.count_message(msg):>6}  {preview(text, PREVIEW)}")
-    if any("tokens, shortened]" in row for row in rows):
-        rows.append("     shortened: an older tool result is sent cut to its start; the session keeps it whole")
     return rows
 
 

@@ -40,7 +40,9 @@ def test_after_learning_from_the_provider(make_app):
     assert "x0.88" in line and f"margin {MIN_MARGIN:.1%}" in line and "learned from 5 provider count(s)" in line
     assert chat.conversation.counter.correction < 0.9  # the estimate now counts lower, as the provider does
     context = commands.run(app, "/context").output
-    assert f"correction x{chat.conversation.counter.correction:.3f}" in context
+    calibration = chat.conversation.counter.calibration  # /context says what the correction and its margin do
+    assert f"correction x{calibration.correction:.3f}: the provider counted" in context
+    assert f"the safety margin ({calibration.margin:.1%}) stays free" in context
 
 
 def test_a_context_window_the_server_named_is_shown_with_the_budget_it_leaves(make_app):
