@@ -120,9 +120,9 @@ class Chat:
         text = self.outbox.take(text)
         self.open_session.hold(text)
         yield from tool_notices(self.tools, self.conversation.counter, self.conversation.memory.max_input_tokens)
-        if not self._told_tool_lines and (hint := tool_line_notice(self.tools, text)):
+        if not self._told_tool_lines and (attach := tool_line_notice(self.tools, text)):
             self._told_tool_lines = True  # once a session: the user has heard how to attach a tool
-            yield hint
+            yield attach
         if self._ahead.waiting(self.conversation):
             yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
         message: Message = {"role": "user", "content": text}
