@@ -112,6 +112,8 @@ def _check_combinations(args: argparse.Namespace) -> None:
         raise UsageError(f"{' and '.join(given)} cannot be used together: each sets the system message")
     if args.session is not None and args.cont:
         raise UsageError("--session and -c/--continue cannot be used together")
+    if args.limit is not None and not args.list_sessions:
+        raise UsageError("--limit works with --list-sessions (how many of the newest sessions it lists)")
 
 
 def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
@@ -170,7 +172,8 @@ def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
     from chatbot import commands
 
     if args.list_sessions:
-        print(clean(commands.format_sessions(store)))
+        limit = commands.LISTED if args.limit is None else args.limit
+        print(clean(commands.format_sessions(store, limit=limit)))
     elif args.search is not None:
         # from the shell, the shell's way to open one (in the same store, when it was named)
         where = f" --store {shlex.quote(store.location)}" if args.store else ""

@@ -131,7 +131,9 @@ UPDATE_SESSION = (
 )
 DELETE_TURNS_AFTER = f"DELETE FROM chatbot_turns WHERE {MINE} AND session_id = %s AND n > %s"
 INSERT_TURN = f"INSERT INTO chatbot_turns ({', '.join(TURN_COLUMNS)}) VALUES (%s, %s, %s, %s, %s)"
-LIST = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE {MINE} ORDER BY updated_at DESC, id"
+# the newest sessions (LIMIT NULL: all of them) and how many there are: both served by the (owner, updated_at) index
+LIST = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE {MINE} ORDER BY updated_at DESC, id LIMIT %s"
+COUNT = f"SELECT count(*) FROM chatbot_sessions WHERE {MINE}"
 NEWEST = f"SELECT id FROM chatbot_sessions WHERE {MINE} ORDER BY updated_at DESC, id LIMIT %s OFFSET %s"
 # each session's turn numbers and turns as one JSON text, decoded in one call (a row per turn costs 5x more)
 LIST_TURNS = f"""SELECT session_id, array_agg(n ORDER BY n), json_agg(data ORDER BY n)::text
@@ -249,15 +251,16 @@ def read_session(conn: psycopg.Connection[Any], sid: str) -> tuple[Any, list[Any
         return conn.execute(SELECT_SESSION, (sid,)).fetchone(), conn.execute(SELECT_TURNS, (sid,)).fetchall()
 
 
-def listing(run: Callable[[Callable[[psycopg.Connection[Any]], Any]], Any]) -> list[SessionInfo]:
-    """Every session, newest first, each checked as :func:`document` checks it for a load (its row and every turn
-    row), so a session that would not load is listed with ``broken`` set, as the JSON store lists a bad file.
+def listing(run: Callable[[Callable[[psycopg.Connection[Any]], Any]], Any], limit: int = 0) -> list[SessionInfo]:
+    """The newest ``limit`` sessions (every one when 0), newest first, each checked as :func:`document` checks it
+    for a load (its row and every turn row), so a session that would not load is listed with ``broken`` set, as the
+    JSON store lists a bad file.
 
     ``run`` is the store's way to make one bounded database call. The turns are read :data:`LIST_CHUNK` sessions a
     call, so a large store's listing is many short calls, not one that outlasts its wait; a session that looks
     damaged is read again on its own, in one snapshot, so a save made between two calls never shows as damage.
     """
-    rows = run(lambda c: c.execute(LIST).fetchall())
+    rows = run(lambda c: c.execute(LIST, (limit or None,)).fetchall())
     out = []
     for start in range(0, len(rows), LIST_CHUNK):
         chunk = rows[start : start + LIST_CHUNK]

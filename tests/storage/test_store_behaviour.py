@@ -307,6 +307,24 @@ def test_listing_is_newest_first_with_titles_and_counts(store):
     assert store.latest() == "new"
 
 
+def test_a_limited_listing_is_the_newest_sessions_and_the_count_is_of_them_all(store):
+    for i in range(5):
+        session = store.create(f"s{i}", system="s")
+        session.conversation.add_turn(turn(f"question {i}"))
+        session.updated_at = f"2026-01-01T00:00:0{i}+00:00"
+        with store.acquire(session.id):
+            store.save(session, touch=False)
+    assert [i.id for i in store.list_sessions(2)] == ["s4", "s3"]
+    assert (
+        [i.id for i in store.list_sessions(0)]
+        == ["s4", "s3", "s2", "s1", "s0"]
+        == [i.id for i in store.list_sessions()]
+    )
+    assert store.count_sessions() == 5
+    store.delete("s4")
+    assert store.count_sessions() == 4 and [i.id for i in store.list_sessions(1)] == ["s3"]
+
+
 def test_rename_gives_a_title(store):
     saved(store, rich(store))
     store.rename("rich", "Renamed ✓")
