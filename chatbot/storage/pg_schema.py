@@ -27,7 +27,7 @@ from chatbot.engine.turn import Turn, content_text
 from chatbot.storage.schema import check_session_data
 from chatbot.storage.session import SessionInfo
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Advisory locks belong to the whole database, while a store is one schema (the first on the search_path) and one
 # role's sessions in it: so each key hashes a string naming the role and the schema. A session's:
@@ -221,10 +221,21 @@ def kept_prefix(turns: list[Turn], stored: list[bytes]) -> int:
     return min(len(turns), len(stored))
 
 
+def searchable(messages: object) -> str:
+    """A turn's text for search (its ``body`` column): each user, assistant and tool message's text, the text parts
+    of a message with images too (:func:`~chatbot.engine.turn.content_text`, as the JSON store searches it), with
+    runs of whitespace as one space. Any decoded JSON is taken: a damaged row gives what text it has."""
+    if not isinstance(messages, list):
+        return ""
+    texts = [content_text(m.get("content")) for m in messages if isinstance(m, dict) and m.get("role") in _SEARCHED]
+    return pg_text("\n".join(" ".join(t.split()) for t in texts))
+
+
+_SEARCHED = ("user", "assistant", "tool")
+
+
 def turn_row(sid: str, n: int, turn: Turn) -> tuple[Any, ...]:
-    texts = [m.get("content") for m in turn.messages if m.get("role") in ("user", "assistant", "tool")]
-    body = "\n".join(" ".join(t.split()) for t in texts if isinstance(t, str))
-    return (sid, n, turn.created_at, pg_text(body), turn.to_json().decode("utf-8"))
+    return (sid, n, turn.created_at, searchable(turn.messages), turn.to_json().decode("utf-8"))
 
 
 def document(row: tuple[Any, ...], turns: list[tuple[int, Any]]) -> tuple[dict[str, Any], str]:
@@ -276,6 +287,12 @@ def listing(run: Callable[[Callable[[psycopg.Connection[Any]], Any]], Any], limi
                 info = listed(again, turns)
             out.append(info)
     return out
+
+
+def count_sessions(conn: psycopg.Connection[Any]) -> int:
+    """How many sessions the role has: an index-only count, no session or turn read."""
+    row = conn.execute(COUNT).fetchone()
+    return int(row[0]) if row else 0
 
 
 def _turns_of(conn: psycopg.Connection[Any], ids: list[str]) -> list[Any]:

@@ -237,7 +237,7 @@ class PostgresStore:
 
     def count_sessions(self) -> int:
         """How many sessions this role has (an index-only count: no session or turn is read)."""
-        return int(self._run(lambda c: c.execute(sql.COUNT).fetchone()[0]))
+        return self._run(sql.count_sessions)
 
     def latest(self) -> str | None:
         """The id of the most recently used session that loads, or None."""

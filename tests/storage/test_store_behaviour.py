@@ -399,6 +399,28 @@ def test_search_ranks_turns_by_how_often_the_whole_query_occurs_then_newest_firs
     assert [(h.session_id, h.turn) for h in store.search("may paris")] == []
 
 
+def test_search_finds_the_text_parts_of_a_message_with_an_image(store):
+    """A message with images carries its text as parts of a list: both stores search that text as any other."""
+    image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGVsbG8="}}
+    s = store.create("pic", system="s")
+    s.conversation.add_turn(
+        Turn(
+            [
+                {
+                    "role": "user",
+                    "content": [{"type": "text", "text": "What   is the Red Kite\non this photo?"}, image],
+                },
+                {"role": "assistant", "content": "A bird of prey."},
+            ]
+        )
+    )
+    saved(store, s)
+    assert [(h.session_id, h.turn, h.matches) for h in store.search("red kite")] == [("pic", 1, 1)]
+    assert [h.turn for h in store.search("is the red")] == [1]  # runs of whitespace count as one space
+    assert "Red Kite" in store.search("kite")[0].snippet
+    assert store.search("image_url") == [] and store.search("aGVsbG8") == []  # the parts' text only
+
+
 def test_a_query_found_in_more_turns_than_the_window_ranks_only_the_newest_of_them(store, monkeypatch):
     """A common word in a large store costs the newest SEARCH_WINDOW matches, not every one: both stores alike."""
     from chatbot.storage import postgres_store, session
