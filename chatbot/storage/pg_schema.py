@@ -131,7 +131,8 @@ UPDATE_SESSION = (
 )
 DELETE_TURNS_AFTER = f"DELETE FROM chatbot_turns WHERE {MINE} AND session_id = %s AND n > %s"
 INSERT_TURN = f"INSERT INTO chatbot_turns ({', '.join(TURN_COLUMNS)}) VALUES (%s, %s, %s, %s, %s)"
-# the newest sessions (LIMIT NULL: all of them) and how many there are: both served by the (owner, updated_at) index
+# the newest sessions (LIMIT NULL: all of them), walked on the (owner, updated_at) index, and how many there are, an
+# index-only scan of the primary key: a listing reads no row of a session it does not show
 LIST = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE {MINE} ORDER BY updated_at DESC, id LIMIT %s"
 COUNT = f"SELECT count(*) FROM chatbot_sessions WHERE {MINE}"
 NEWEST = f"SELECT id FROM chatbot_sessions WHERE {MINE} ORDER BY updated_at DESC, id LIMIT %s OFFSET %s"
@@ -221,6 +222,9 @@ def kept_prefix(turns: list[Turn], stored: list[bytes]) -> int:
     return min(len(turns), len(stored))
 
 
+_SEARCHED = ("user", "assistant", "tool")
+
+
 def searchable(messages: object) -> str:
     """A turn's text for search (its ``body`` column): each user, assistant and tool message's text, the text parts
     of a message with images too (:func:`~chatbot.engine.turn.content_text`, as the JSON store searches it), with
@@ -229,9 +233,6 @@ def searchable(messages: object) -> str:
         return ""
     texts = [content_text(m.get("content")) for m in messages if isinstance(m, dict) and m.get("role") in _SEARCHED]
     return pg_text("\n".join(" ".join(t.split()) for t in texts))
-
-
-_SEARCHED = ("user", "assistant", "tool")
 
 
 def turn_row(sid: str, n: int, turn: Turn) -> tuple[Any, ...]:
