@@ -128,6 +128,25 @@ _SCHEMAS = itertools.count()
 
 
 @contextmanager
+def kept(base: str, name: str):
+    """A URL whose tables live in the schema ``name``, made if missing and kept afterwards (``--keep``)."""
+    import psycopg
+
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {name}")
+    yield f"{base}{'&' if '?' in base else '?'}options={quote(f'-csearch_path={name}')}"
+
+
+def _filled(url: str) -> bool:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        if conn.execute("SELECT to_regclass('chatbot_turns_body_trgm')").fetchone() == (None,):
+            return False
+        return conn.execute("SELECT EXISTS (SELECT 1 FROM chatbot_turns)").fetchone() == (True,)
+
+
+@contextmanager
 def scratch(base: str):
     """A URL whose tables live in a schema of their own, dropped afterwards."""
     import psycopg
@@ -287,26 +306,35 @@ def team(args: argparse.Namespace, tmp: str) -> None:
     """The team table: N sessions x 20 turns in PostgreSQL (COPY), and the same search on JSON files."""
     data = _TeamData(args.team, 20)
     print(f"\nteam store: {args.team:,} sessions x 20 turns = {args.team * 20:,} turns in PostgreSQL (COPY)")
-    with scratch(args.postgres) as url, scratch(args.postgres) as empty:
-        timings = _load_team(url, data)
-        print(f"loaded in {timings['COPY s']:.1f} s")
-        store = open_store(url)
-        for label, words in (("rare", data.rare[:3]), ("common", data.common[:3])):
-            p50, _, found = _searches(store, words)
-            print(f"search {label} word, no index (scan): p50 {p50:.0f} ms ({found} hits shown)")
-        store.close()
-        print(f"trigram index built in {_build_index(url):.1f} s")
-        store = open_store(url)
+    where = kept(args.postgres, f"bench_team_{args.team}") if args.keep else scratch(args.postgres)
+    with where as url, scratch(args.postgres) as empty:
+        if args.keep and _filled(url):
+            print(f"reusing the tables of {url.rsplit('=', 1)[-1]} (--keep)")
+            store = open_store(url)
+        else:
+            timings = _load_team(url, data)
+            print(f"loaded in {timings['COPY s']:.1f} s")
+            store = open_store(url)
+            for label, words in (("rare", data.rare[:3]), ("common", data.common[:3])):
+                p50, _, found = _searches(store, words)
+                print(f"search {label} word, no index (scan): p50 {p50:.0f} ms ({found} hits shown)")
+            store.close()
+            print(f"trigram index built in {_build_index(url):.1f} s")
+            store = open_store(url)
         assert not store.warnings, store.warnings
         print(f"{'measure':<34} {'p50 ms':>8} {'p99 ms':>8}")
         for label, words in (("search rare word (20 words)", data.rare), ("search common word (20)", data.common)):
             p50, p99, found = _searches(store, words)
             print(f"{label:<34} {p50:>8.1f} {p99:>8.1f}   ({found} hits shown)")
+        from chatbot.commands import format_sessions
+
+        listing = timed(lambda: format_sessions(store), 20)  # what --list-sessions prints: the newest 50, a count
+        print(f"{'--list-sessions (newest 50)':<34} {_percentiles(listing)[0]:>8.1f} {_percentiles(listing)[1]:>8.1f}")
         try:
-            listing = timed(store.list_sessions, 3)
-            print(f"{'list_sessions (--list-sessions)':<34} {ms(listing):>8.1f} {max(listing) * 1000:>8.1f}   (3 runs)")
-        except Exception as exc:  # the listing reads every turn: at this size it may not answer in time
-            print(f"list_sessions (--list-sessions) failed: {exc}")
+            listing = timed(lambda: store.list_sessions(0), 3)
+            print(f"{'--list-sessions --limit 0 (all)':<34} {ms(listing):>8.1f} {max(listing) * 1000:>8.1f}   (3 runs)")
+        except Exception as exc:  # the whole listing reads every turn: at this size it may not answer in time
+            print(f"--list-sessions --limit 0 failed: {exc}")
             store.close()
             store = open_store(url)
         latest = timed(store.choose_latest, 20)
@@ -317,6 +345,8 @@ def team(args: argparse.Namespace, tmp: str) -> None:
             for name, target in targets.items():
                 saves[name] += turn_save(target, f"bench-save-{k}", 20, TEXTS[args.text], 20)
         targets["empty"].close()
+        for k in range(4):  # a kept store is measured again: its saves' sessions go
+            store.delete(f"bench-save-{k}")
         ratio = ms(saves["team"]) / ms(saves["empty"])
         print(f"one turn's save at 20 turns: empty database {ms(saves['empty']):.2f} ms, team database "
               f"{ms(saves['team']):.2f} ms ({ratio:.2f}x)")  # fmt: skip
@@ -345,6 +375,11 @@ def main() -> None:
     parser.add_argument("--text", choices=sorted(TEXTS), default="english", help="what the messages are made of")
     parser.add_argument("--postgres", default=os.environ.get("CHATBOT_TEST_POSTGRES"), help="a PostgreSQL URL")
     parser.add_argument("--team", type=int, metavar="N", help="only the team table: N sessions of 20 turns")
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="--team: keep the tables in the schema bench_team_N and reuse them when it is run again",
+    )
     args = parser.parse_args()
     print(f"machine: {machine()}")
     if args.team:

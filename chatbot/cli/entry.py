@@ -115,6 +115,8 @@ def _check_combinations(args: argparse.Namespace) -> None:
     if args.show_requests and args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty():
         # its JSON would run through the chat's screen: there, /context json shows the next request
         raise UsageError("--show-requests works in script and one-shot modes; in a chat, /context json shows it")
+    if args.limit is not None and not args.list_sessions:
+        raise UsageError("--limit works with --list-sessions (how many of the newest sessions it lists)")
 
 
 def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
@@ -173,7 +175,8 @@ def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
     from chatbot import commands
 
     if args.list_sessions:
-        print(clean(commands.format_sessions(store)))
+        limit = commands.LISTED if args.limit is None else args.limit
+        print(clean(commands.format_sessions(store, limit=limit)))
     elif args.search is not None:
         # from the shell, the shell's way to open one (in the same store, when it was named)
         where = f" --store {shlex.quote(store.location)}" if args.store else ""

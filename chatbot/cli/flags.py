@@ -112,7 +112,13 @@ def build_parser() -> argparse.ArgumentParser:
     sessions.add_argument("--system", metavar="TEXT", help="system message of a new session")
     sessions.add_argument("--system-file", metavar="PATH", help="system message of a new session, from a file")
     sessions.add_argument("--role", metavar="NAME", help="system message of a new session: a role from the config file")
-    sessions.add_argument("--list-sessions", action="store_true", help="list sessions and exit")
+    sessions.add_argument("--list-sessions", action="store_true", help="list the newest sessions and exit")
+    sessions.add_argument(
+        "--limit",
+        type=natural,
+        metavar="N",
+        help="with --list-sessions: how many of the newest sessions to list (default 50; 0 lists all)",
+    )
     sessions.add_argument("--search", metavar="TEXT", help="find past turns across sessions and exit")
     sessions.add_argument(
         "--import-sessions",

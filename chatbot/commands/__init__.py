@@ -5,11 +5,12 @@ command is and returns.
 """
 
 from chatbot.commands.inspecting import format_models
-from chatbot.commands.sessions import format_hits, format_sessions
+from chatbot.commands.sessions import LISTED, format_hits, format_sessions
 from chatbot.commands.table import COMMANDS, QUIT_WORDS, as_message, is_command, run
 
 __all__ = [
     "COMMANDS",
+    "LISTED",
     "QUIT_WORDS",
     "as_message",
     "format_hits",

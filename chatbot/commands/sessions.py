@@ -13,17 +13,25 @@ from chatbot.storage.base import SessionStore
 from chatbot.storage.export import export_markdown, write_private
 from chatbot.storage.session import validate_id
 
+#: how many of the newest sessions a listing shows unless told otherwise (``/sessions N``, ``--limit N``)
+LISTED = 50
+
 
 def _sessions(app: App, arg: str, confirm: Confirm | None) -> Result:
-    listing = format_sessions(app.store, app.chat.session.id)
+    if arg and not (arg.isascii() and arg.isdigit()):
+        raise UsageError(f"usage: /sessions [N]: the newest N sessions (default {LISTED}; 0 lists all)")
+    limit = int(arg) if arg else LISTED
+    listing = format_sessions(app.store, app.chat.session.id, limit, more="/sessions")
     if not app.store.exists(app.chat.session.id):
         listing += f"\n* {app.chat.session.id} (in use, not saved until its first turn)"
     return Result(listing)
 
 
-def format_sessions(store: SessionStore, current: str | None = None) -> str:
-    """The session listing: id, title, turns, last used, model; newest first; ``current`` marked."""
-    infos = store.list_sessions()
+def format_sessions(store: SessionStore, current: str | None = None, limit: int = LISTED, more: str = "--limit") -> str:
+    """The session listing: id, title, turns, last used, model; the newest ``limit`` (0: all) first, ``current``
+    marked, then how many older ones are not shown and how to see them (``more N``: ``--limit`` from the shell,
+    ``/sessions`` in a chat)."""
+    infos = store.list_sessions(limit)
     if not infos:
         return f"no sessions in {store.location}"
     lines = [f"  {'id':<22} {'turns':>5}  {'last used':<25} {'model':<22} title"]
@@ -34,6 +42,10 @@ def format_sessions(store: SessionStore, current: str | None = None) -> str:
         else:
             title = preview(info.title, 40)
             lines.append(f"{mark} {info.id:<22} {info.turns:>5}  {info.updated_at:<25} {info.model:<22} {title}")
+    hidden = store.count_sessions() - len(infos) if limit and len(infos) >= limit else 0
+    if hidden > 0:  # counted only when the listing is full: a small store costs no count
+        older = f"{hidden:,} older session{'s' if hidden != 1 else ''}"
+        lines.append(f"… {older} not shown ({more} 0 lists all, {more} N the newest N)")
     return "\n".join(lines)
 
 
@@ -124,7 +136,7 @@ def _fork(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 COMMANDS: dict[str, Command] = {
-    "/sessions": Command("/sessions", "list sessions, newest first", _sessions),
+    "/sessions": Command("/sessions [N]", f"list the newest N sessions (default {LISTED}; 0: all)", _sessions),
     "/search": Command("/search TEXT", "find past turns across all sessions", _search),
     "/new": Command("/new", "start a new session", _new),
     "/load": Command("/load ID", "switch to session ID", _load),

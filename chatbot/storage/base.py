@@ -83,8 +83,13 @@ class SessionStore(Protocol):
         """Store the session durably (needs its lock); sets ``updated_at`` unless ``touch`` is False (an import)."""
         ...
 
-    def list_sessions(self) -> list[SessionInfo]:
-        """Every session, newest first; one that does not load is listed with ``broken`` set."""
+    def list_sessions(self, limit: int = 0) -> list[SessionInfo]:
+        """The newest ``limit`` sessions (every one when 0), newest first; one that does not load is listed with
+        ``broken`` set."""
+        ...
+
+    def count_sessions(self) -> int:
+        """How many sessions :meth:`list_sessions` would list without a limit, without reading them."""
         ...
 
     def latest(self) -> str | None:

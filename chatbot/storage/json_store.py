@@ -255,8 +255,9 @@ class JsonStore:
                 data, problem = {}, f"cannot read it: {exc.strerror}"
             yield sid, mtime, data, problem
 
-    def list_sessions(self) -> list[SessionInfo]:
-        """Every session in the directory, newest first. A file that does not load is listed with ``broken`` set."""
+    def list_sessions(self, limit: int = 0) -> list[SessionInfo]:
+        """The newest ``limit`` sessions in the directory (every one when 0), newest first. A file that does not load
+        is listed with ``broken`` set. The order is the documents' own times, so every file is read."""
         entries: list[tuple[str, int, SessionInfo]] = []
         for sid, mtime, data, problem in self._documents():
             if problem:
@@ -267,7 +268,11 @@ class JsonStore:
             info = SessionInfo(sid, title, len(data["turns"]), data["updated_at"], data["model"])
             entries.append((data["updated_at"], mtime, info))
         entries.sort(key=lambda e: (e[0], e[1]), reverse=True)
-        return [info for _, _, info in entries]
+        return [info for _, _, info in entries[: limit or None]]
+
+    def count_sessions(self) -> int:
+        """How many session files the directory holds (each a regular file with a session id's name), unread."""
+        return sum(1 for p in self.directory.glob("*.json") if ID_PATTERN.fullmatch(p.stem) and p.is_file())
 
     def search(self, text: str, limit: int = 50) -> list[SearchHit]:
         """Stored turns whose text contains ``text`` (case-insensitive), the turns with the most occurrences first,

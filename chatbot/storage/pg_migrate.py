@@ -1,6 +1,6 @@
 """The PostgreSQL store's tables made, or brought up to this version, on first use: one process at a time.
 
-What a database holds after :func:`ensure_schema` (version 2):
+What a database holds after :func:`ensure_schema` (version 3):
 
 - the tables of :data:`~.pg_schema.CREATE`, every row with its ``owner`` (the role that wrote it);
 - row-level security on ``chatbot_sessions`` and ``chatbot_turns``, forced (the tables' owner is bound too), with one
@@ -11,11 +11,14 @@ What a database holds after :func:`ensure_schema` (version 2):
   made, a warning says so and the search scans the rows, with the same results.
 
 A version-1 database (no owners, one session namespace) is migrated in place: every existing session and turn gets
-the role that migrates it as its owner, the keys become (owner, id), and the policies and index are added.
+the role that migrates it as its owner, the keys become (owner, id), and the policies and index are added. A
+version-2 (or 1) database's turns that hold a message with images get the text of its text parts in their searchable
+``body``, which version 2 left out (every role's turns: the policies are lifted for the migrating transaction).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import psycopg
@@ -31,6 +34,7 @@ from chatbot.storage.pg_schema import (
     SCHEMA_VERSION,
     SESSION_COLUMNS,
     TURN_COLUMNS,
+    searchable,
 )
 
 TRIGRAM_INDEX = "chatbot_turns_body_trgm"
@@ -105,6 +109,8 @@ def ensure_schema(conn: psycopg.Connection[Any], location: str) -> list[str]:
         for statement in CREATE:
             conn.execute(statement)
         _upgrade_columns(conn)
+        if version is not None and version < 3:
+            _search_text_parts(conn)
         for table in ("chatbot_sessions", "chatbot_turns"):
             for statement in _POLICIES:
                 conn.execute(statement.format(t=table, mine=MINE))
@@ -154,6 +160,30 @@ def _upgrade_columns(conn: psycopg.Connection[Any]) -> None:
         conn.execute("ALTER TABLE chatbot_sessions ALTER COLUMN options TYPE json USING options::json")
     if "tool_sources" not in columns:
         conn.execute("ALTER TABLE chatbot_sessions ADD COLUMN tool_sources json NOT NULL DEFAULT '{}'")
+
+
+# the turns with a message whose content is a list of parts (text and images): version 2 searched none of their text.
+# The LIKE is a cheap first sieve (every part has a "type"; most turns have no part at all)
+_WITH_PARTS = """SELECT owner, session_id, n, data::text FROM chatbot_turns WHERE data::text LIKE '%"type"%'
+    AND EXISTS (SELECT 1 FROM json_array_elements(CASE WHEN json_typeof(data -> 'messages') = 'array'
+                THEN data -> 'messages' END) m WHERE json_typeof(m -> 'content') = 'array')"""
+
+
+def _search_text_parts(conn: psycopg.Connection[Any]) -> None:
+    """Version 3: the searchable text of a turn holds the text parts of a message with images (see
+    :func:`~.pg_schema.searchable`), for every role's turns. Forced row-level security binds the tables' owner too,
+    so it is lifted inside this transaction (the policies are forced again before it commits)."""
+    conn.execute("ALTER TABLE chatbot_turns NO FORCE ROW LEVEL SECURITY")
+    update = "UPDATE chatbot_turns SET body = %s WHERE owner = %s AND session_id = %s AND n = %s"
+    # read through a server-side cursor, a batch at a time: a turn with an image can be megabytes of base64
+    with conn.cursor("chatbot_parts") as rows, conn.cursor() as write:
+        rows.execute(_WITH_PARTS)
+        while batch := rows.fetchmany(200):
+            bodies = []
+            for owner, sid, n, text in batch:
+                data = json.loads(text)
+                bodies.append((searchable(data.get("messages") if isinstance(data, dict) else None), owner, sid, n))
+            write.executemany(update, bodies)
 
 
 def _trigram_index(conn: psycopg.Connection[Any]) -> None:

@@ -27,7 +27,7 @@ from chatbot.engine.turn import Turn, content_text
 from chatbot.storage.schema import check_session_data
 from chatbot.storage.session import SessionInfo
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Advisory locks belong to the whole database, while a store is one schema (the first on the search_path) and one
 # role's sessions in it: so each key hashes a string naming the role and the schema. A session's:
@@ -131,7 +131,10 @@ UPDATE_SESSION = (
 )
 DELETE_TURNS_AFTER = f"DELETE FROM chatbot_turns WHERE {MINE} AND session_id = %s AND n > %s"
 INSERT_TURN = f"INSERT INTO chatbot_turns ({', '.join(TURN_COLUMNS)}) VALUES (%s, %s, %s, %s, %s)"
-LIST = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE {MINE} ORDER BY updated_at DESC, id"
+# the newest sessions (LIMIT NULL: all of them), walked on the (owner, updated_at) index, and how many there are, an
+# index-only scan of the primary key: a listing reads no row of a session it does not show
+LIST = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE {MINE} ORDER BY updated_at DESC, id LIMIT %s"
+COUNT = f"SELECT count(*) FROM chatbot_sessions WHERE {MINE}"
 NEWEST = f"SELECT id FROM chatbot_sessions WHERE {MINE} ORDER BY updated_at DESC, id LIMIT %s OFFSET %s"
 # each session's turn numbers and turns as one JSON text, decoded in one call (a row per turn costs 5x more)
 LIST_TURNS = f"""SELECT session_id, array_agg(n ORDER BY n), json_agg(data ORDER BY n)::text
@@ -219,10 +222,21 @@ def kept_prefix(turns: list[Turn], stored: list[bytes]) -> int:
     return min(len(turns), len(stored))
 
 
+_SEARCHED = ("user", "assistant", "tool")
+
+
+def searchable(messages: object) -> str:
+    """A turn's text for search (its ``body`` column): each user, assistant and tool message's text, the text parts
+    of a message with images too (:func:`~chatbot.engine.turn.content_text`, as the JSON store searches it), with
+    runs of whitespace as one space. Any decoded JSON is taken: a damaged row gives what text it has."""
+    if not isinstance(messages, list):
+        return ""
+    texts = [content_text(m.get("content")) for m in messages if isinstance(m, dict) and m.get("role") in _SEARCHED]
+    return pg_text("\n".join(" ".join(t.split()) for t in texts))
+
+
 def turn_row(sid: str, n: int, turn: Turn) -> tuple[Any, ...]:
-    texts = [m.get("content") for m in turn.messages if m.get("role") in ("user", "assistant", "tool")]
-    body = "\n".join(" ".join(t.split()) for t in texts if isinstance(t, str))
-    return (sid, n, turn.created_at, pg_text(body), turn.to_json().decode("utf-8"))
+    return (sid, n, turn.created_at, searchable(turn.messages), turn.to_json().decode("utf-8"))
 
 
 def document(row: tuple[Any, ...], turns: list[tuple[int, Any]]) -> tuple[dict[str, Any], str]:
@@ -249,15 +263,16 @@ def read_session(conn: psycopg.Connection[Any], sid: str) -> tuple[Any, list[Any
         return conn.execute(SELECT_SESSION, (sid,)).fetchone(), conn.execute(SELECT_TURNS, (sid,)).fetchall()
 
 
-def listing(run: Callable[[Callable[[psycopg.Connection[Any]], Any]], Any]) -> list[SessionInfo]:
-    """Every session, newest first, each checked as :func:`document` checks it for a load (its row and every turn
-    row), so a session that would not load is listed with ``broken`` set, as the JSON store lists a bad file.
+def listing(run: Callable[[Callable[[psycopg.Connection[Any]], Any]], Any], limit: int = 0) -> list[SessionInfo]:
+    """The newest ``limit`` sessions (every one when 0), newest first, each checked as :func:`document` checks it
+    for a load (its row and every turn row), so a session that would not load is listed with ``broken`` set, as the
+    JSON store lists a bad file.
 
     ``run`` is the store's way to make one bounded database call. The turns are read :data:`LIST_CHUNK` sessions a
     call, so a large store's listing is many short calls, not one that outlasts its wait; a session that looks
     damaged is read again on its own, in one snapshot, so a save made between two calls never shows as damage.
     """
-    rows = run(lambda c: c.execute(LIST).fetchall())
+    rows = run(lambda c: c.execute(LIST, (limit or None,)).fetchall())
     out = []
     for start in range(0, len(rows), LIST_CHUNK):
         chunk = rows[start : start + LIST_CHUNK]
@@ -273,6 +288,12 @@ def listing(run: Callable[[Callable[[psycopg.Connection[Any]], Any]], Any]) -> l
                 info = listed(again, turns)
             out.append(info)
     return out
+
+
+def count_sessions(conn: psycopg.Connection[Any]) -> int:
+    """How many sessions the role has: an index-only count, no session or turn read."""
+    row = conn.execute(COUNT).fetchone()
+    return int(row[0]) if row else 0
 
 
 def _turns_of(conn: psycopg.Connection[Any], ids: list[str]) -> list[Any]:

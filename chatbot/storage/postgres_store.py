@@ -6,18 +6,16 @@ the ``postgres`` extra (psycopg 3). What it promises:
 - **A save costs the same at 10 or 1,000 turns**: one transaction of one row update plus one insert per new turn.
   The store remembers which turns are stored (each turn's cached JSON, by identity): /undo and /reset delete only
   the rows after what is still there; a changed summary is a column of the update.
-- **One process at a time per session**, on any host: a session-level advisory lock on this store's connection.
-  A second process is refused with the JSON store's message, naming the holder ("pid 42 on laptop"); a killed
-  process's lock goes with its connection.
-- **Each role its own sessions**: every statement names ``owner = current_user`` and row-level security holds every
-  other role to it (:mod:`~.pg_migrate`); a role's lock keys hash its name, so roles never meet in a lock either.
+- **One process at a time per session**, on any host: a session-level advisory lock on this store's connection; a
+  second process is refused naming the holder ("pid 42 on laptop"); a killed process's lock goes with it.
+- **Each role its own sessions**: every statement names ``owner = current_user``, row-level security holds every other
+  role to it (:mod:`~.pg_migrate`); a role's lock keys hash its name, so roles never meet in a lock either.
 - **Nothing overwritten blindly**: a save names the revision it last saw; changed or invalid rows are refused.
 - **A lost connection loses nothing the user saw**: the failed save raises :class:`StoreUnavailable` (the chat keeps
   the turn and says so), the next save reconnects, takes its locks again and writes everything missing, and
   :meth:`PostgresStore.close` writes what still could not be saved to a rescue JSON file and names it.
-- **A frozen network costs a bounded wait** (:mod:`~.pg_wait`): a database call is waited for at most 10 s, a
-  connection at most 5 s; a signal during the wait still arrives, and a save it stops says so
-  (:class:`~chatbot.errors.Interrupted` with ``unsaved``) so the session is rescued.
+- **A frozen network costs a bounded wait** (:mod:`~.pg_wait`): at most 10 s a call, 5 s a connection; a signal
+  during the wait still arrives, and a save it stops says so (``Interrupted`` with ``unsaved``): it is rescued.
 """
 
 from __future__ import annotations
@@ -233,9 +231,13 @@ class PostgresStore:
         self._stored[sid] = [t.to_json() for t in session.conversation.turns]
         return session
 
-    def list_sessions(self) -> list[SessionInfo]:
-        """Every session, newest first; one that would not load (its row or any turn row) has ``broken`` set."""
-        return sql.listing(self._run)
+    def list_sessions(self, limit: int = 0) -> list[SessionInfo]:
+        """The newest ``limit`` sessions (all when 0), newest first; one that would not load has ``broken`` set."""
+        return sql.listing(self._run, limit)
+
+    def count_sessions(self) -> int:
+        """How many sessions this role has (an index-only count: no session or turn is read)."""
+        return self._run(sql.count_sessions)
 
     def latest(self) -> str | None:
         """The id of the most recently used session that loads, or None."""

@@ -125,3 +125,44 @@ def test_the_trigram_index_serves_korean_and_substring_queries(open_pg, pg_url, 
         found = conn.execute("SELECT n FROM chatbot_turns WHERE body ILIKE '%%' || %s || '%%'", (query,)).fetchall()
     assert TRIGRAM_INDEX in " ".join(line for (line,) in plan) and found == [(1,)]
     assert [h.turn for h in store.search(query)] == [1]
+
+
+def test_a_version_2_database_gets_the_text_parts_of_every_roles_turns_with_images_searched(pg_url, role, tmp_path):
+    """Version 2 searched only messages that are plain text: migrated in place by the tables' owner, every role's
+    turns with images are found by the text beside the image (row-level security forced again afterwards)."""
+    colleague = f"{role}_c"
+    with admin(pg_url) as conn:
+        conn.execute(f"CREATE ROLE {colleague} LOGIN")
+        conn.execute(f"GRANT USAGE ON SCHEMA {schema_of(pg_url)} TO {colleague}")
+    as_role = {name: pg_url.replace("postgres@", f"{name}@", 1) for name in (role, colleague)}
+    try:
+        owner = PostgresStore(as_role[role], tmp_path)  # the role's tables, as a version-2 chatbot made them
+        with admin(pg_url) as conn:
+            conn.execute(f"GRANT SELECT ON chatbot_schema TO {colleague}")
+            conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON chatbot_sessions, chatbot_turns TO {colleague}")
+        image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGVsbG8="}}
+        for name, store in ((role, owner), (colleague, PostgresStore(as_role[colleague], tmp_path))):
+            session = store.create("pic", system="s")
+            parts = [{"type": "text", "text": f"the red kite of {name}"}, image]
+            session.conversation.add_turn(
+                Turn([{"role": "user", "content": parts}, {"role": "assistant", "content": "a bird"}])
+            )
+            with store.acquire("pic"):
+                store.save(session)
+            store.close()
+        with admin(pg_url) as conn:  # what version 2 wrote: the plain-text messages' text alone
+            conn.execute("UPDATE chatbot_turns SET body = 'a bird'")
+            conn.execute("UPDATE chatbot_schema SET version = 2")
+        for name in (role, colleague):  # the owner first: only the tables' owner can migrate them
+            store = PostgresStore(as_role[name], tmp_path)
+            assert [(h.session_id, h.snippet) for h in store.search("red kite")] == [("pic", f"the red kite of {name}")]
+            store.close()
+        with admin(pg_url) as conn:
+            assert conn.execute("SELECT version FROM chatbot_schema").fetchall() == [(SCHEMA_VERSION,)] == [(3,)]
+            forced = conn.execute("SELECT relforcerowsecurity FROM pg_class WHERE oid = 'chatbot_turns'::regclass")
+            assert forced.fetchone() == (True,)
+    finally:
+        with admin(pg_url) as conn:
+            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (colleague,))
+            conn.execute(f"DROP OWNED BY {colleague}")
+            conn.execute(f"DROP ROLE {colleague}")

@@ -197,3 +197,20 @@ def test_a_session_saved_while_a_listing_reads_it_is_not_shown_as_damaged(open_p
 
     [info] = pg_schema.listing(run)
     assert (info.id, info.turns, info.broken) == ("busy", 2, "")
+
+
+def test_the_newest_sessions_and_their_count_are_read_from_indexes(open_pg, pg_url):
+    """A listing's two statements walk an index (the planner told to avoid scans, as it would on a large table):
+    the newest N stop after N rows, whatever the store holds, and the count reads no table row it can skip."""
+    from chatbot.storage.pg_schema import COUNT, LIST
+
+    store = open_pg()
+    for sid in ("a", "b", "c"):
+        stored(store, sid, "hello")
+    with admin(pg_url) as conn:
+        conn.execute("SET enable_seqscan = off")
+        newest = " ".join(line for (line,) in conn.execute(f"EXPLAIN {LIST}", (2,)).fetchall())
+        count = " ".join(line for (line,) in conn.execute(f"EXPLAIN {COUNT}").fetchall())
+    assert "Limit" in newest and "chatbot_sessions_owner_updated" in newest and "Seq Scan" not in newest
+    assert "Index Only Scan" in count and "Seq Scan" not in count
+    assert len(store.list_sessions(2)) == 2 and store.count_sessions() == 3

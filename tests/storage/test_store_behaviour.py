@@ -307,6 +307,24 @@ def test_listing_is_newest_first_with_titles_and_counts(store):
     assert store.latest() == "new"
 
 
+def test_a_limited_listing_is_the_newest_sessions_and_the_count_is_of_them_all(store):
+    for i in range(5):
+        session = store.create(f"s{i}", system="s")
+        session.conversation.add_turn(turn(f"question {i}"))
+        session.updated_at = f"2026-01-01T00:00:0{i}+00:00"
+        with store.acquire(session.id):
+            store.save(session, touch=False)
+    assert [i.id for i in store.list_sessions(2)] == ["s4", "s3"]
+    assert (
+        [i.id for i in store.list_sessions(0)]
+        == ["s4", "s3", "s2", "s1", "s0"]
+        == [i.id for i in store.list_sessions()]
+    )
+    assert store.count_sessions() == 5
+    store.delete("s4")
+    assert store.count_sessions() == 4 and [i.id for i in store.list_sessions(1)] == ["s3"]
+
+
 def test_rename_gives_a_title(store):
     saved(store, rich(store))
     store.rename("rich", "Renamed ✓")
@@ -379,6 +397,28 @@ def test_search_ranks_turns_by_how_often_the_whole_query_occurs_then_newest_firs
     ]
     assert [(h.session_id, h.turn) for h in store.search("ARIS  IN")] == [("b", 2), ("a", 1)]
     assert [(h.session_id, h.turn) for h in store.search("may paris")] == []
+
+
+def test_search_finds_the_text_parts_of_a_message_with_an_image(store):
+    """A message with images carries its text as parts of a list: both stores search that text as any other."""
+    image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGVsbG8="}}
+    s = store.create("pic", system="s")
+    s.conversation.add_turn(
+        Turn(
+            [
+                {
+                    "role": "user",
+                    "content": [{"type": "text", "text": "What   is the Red Kite\non this photo?"}, image],
+                },
+                {"role": "assistant", "content": "A bird of prey."},
+            ]
+        )
+    )
+    saved(store, s)
+    assert [(h.session_id, h.turn, h.matches) for h in store.search("red kite")] == [("pic", 1, 1)]
+    assert [h.turn for h in store.search("is the red")] == [1]  # runs of whitespace count as one space
+    assert "Red Kite" in store.search("kite")[0].snippet
+    assert store.search("image_url") == [] and store.search("aGVsbG8") == []  # the parts' text only
 
 
 def test_a_query_found_in_more_turns_than_the_window_ranks_only_the_newest_of_them(store, monkeypatch):
