@@ -114,7 +114,8 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
                 if result.quit:
                     break
                 if result.edit is not None:
-                    raise UsageError("in a script, /edit takes the new text: /edit NEW MESSAGE")
+                    usage = f"/edit {result.edit_turn} NEW MESSAGE" if result.edit_turn else "/edit NEW MESSAGE"
+                    raise UsageError(f"in a script, /edit takes the new text: {usage}")
                 if result.clipboard is not None:
                     _copy(result.clipboard)
                     continue

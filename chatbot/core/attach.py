@@ -121,6 +121,16 @@ def compose(text: str, attachments: list[Attachment] | tuple[Attachment, ...]) -
     return parts
 
 
+def with_text(old: Content | None, text: str) -> Content:
+    """A message that replaces ``old`` with the edited ``text`` (/edit): the images ``old`` carried stay with it (its
+    text, fenced files included, is what was edited)."""
+    if isinstance(old, list):
+        images = [p for p in old if isinstance(p, dict) and p.get("type") == "image_url"]
+        if images:
+            return [{"type": "text", "text": text}, *images]
+    return text
+
+
 class Outbox:
     """The files attached (``/file``, ``-f``, piped stdin) to the next message, until it is sent."""
 

@@ -152,7 +152,7 @@ class Repl:
             if result.clipboard is not None:
                 self._copy(result.clipboard)
             if result.edit is not None:
-                return self._edit(result.edit)
+                return self._edit(result.edit, result.edit_turn)
             if result.quit:
                 return True
             if result.send is None:
@@ -161,16 +161,27 @@ class Repl:
         self.send(message)
         return False
 
-    def _edit(self, text: str) -> bool:
-        """/edit: the last message back in the prompt; sending the edited text replaces that turn."""
+    def _edit(self, text: str, turn: int | None) -> bool:
+        """/edit: the last message (or message ``turn``) back in the prompt; sending the edited text replaces that
+        turn (or, for ``turn``, resends it in a new branch of the session)."""
         try:
             edited = self._prompt_session().prompt("edit› ", default=text)
         except (KeyboardInterrupt, EOFError):
             edited = ""
         if not edited.strip() or commands.is_command(edited):
-            self._notice("edit cancelled; the last turn stays")
+            self._notice("edit cancelled; the session stays as it was")
             return False
-        self.send(self.app.chat.open_session.take_back_for_edit(edited))
+        if turn is None:
+            self.send(self.app.chat.open_session.take_back_for_edit(edited))
+            return False
+        try:
+            result = commands.edit_at(self.app, turn, edited)
+        except ChatbotError as exc:
+            self._error(exc.message)
+            return False
+        self._notice(result.output)
+        if result.send is not None:
+            self.send(result.send)
         return False
 
     def _copy(self, text: str) -> None:
