@@ -117,6 +117,8 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
                 if result.edit is not None:
                     usage = f"/edit {result.edit_turn} NEW MESSAGE" if result.edit_turn else "/edit NEW MESSAGE"
                     raise UsageError(f"in a script, /edit takes the new text: {usage}")
+                if result.editor is not None:
+                    raise UsageError("/editor needs a terminal; in a script, the message is the next line")
                 if result.clipboard is not None:
                     _copy(result.clipboard)
                     continue

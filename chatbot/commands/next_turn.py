@@ -1,4 +1,4 @@
-"""Slash commands that shape the next request: /file, /set, /role and /model."""
+"""Slash commands that shape the next request: /file, /editor, /set, /role and /model."""
 
 from __future__ import annotations
 
@@ -24,6 +24,10 @@ def _file(app: App, arg: str, confirm: Confirm | None) -> Result:
     lines = gathered.describe().split("\n")
     lines[0] += "; it goes with your next message" if len(gathered.items) == 1 else "; they go with your next message"
     return Result("\n".join(lines), notice=True)
+
+
+def _editor(app: App, arg: str, confirm: Confirm | None) -> Result:
+    return Result(editor=arg)  # the terminal opens the editor: a front end without one refuses
 
 
 def _set(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -68,6 +72,7 @@ COMMANDS: dict[str, Command] = {
     "/file": Command(
         "/file [PATH|URL]", "attach a text file, PDF, PNG/JPEG, folder or web page to your next message", _file
     ),
+    "/editor": Command("/editor [TEXT]", "write your next message in $EDITOR (an empty file sends nothing)", _editor),
     "/set": Command("/set [KEY [VALUE]]", "show, set or (no value) remove a model option", _set),
     "/role": Command("/role [NAME]", "list roles, or set the system message from one", _role),
     "/model": Command("/model [NAME]", "show or switch the model", _model),
