@@ -147,7 +147,10 @@ class App:
         except BaseException:
             lock.release()
             raise
+        waiting = self.chat.outbox.items()
         self._switch_to(copy, lock)
+        for attachment in waiting:  # files attached for the next message go with it into the branch
+            self.chat.outbox.add(attachment)
         return self.chat
 
     def delete(self, session_id: str) -> None:

@@ -111,6 +111,16 @@ def test_edit_n_keeps_the_images_of_message_n(tmp_path):
     assert text == {"type": "text", "text": "what shape?"} and image["type"] == "image_url"
 
 
+def test_files_attached_before_a_branch_go_with_its_message(tmp_path):
+    (tmp_path / "note.txt").write_text("the note\n")
+    with FakeServer(reply="ok") as server:
+        script = "one\ntwo\n/file note.txt\n/edit 2 TWO with the note\n"
+        result = run_chatbot(*openai_flags(server.base_url), "--session", "f", stdin=script, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        sent = server.record.requests[-1]
+    assert chat_messages(sent)[-1] == ("user", "```note.txt\nthe note\n```\n\nTWO with the note")
+
+
 def test_a_turn_that_is_not_there_and_a_bare_edit_n_in_a_script_are_one_clear_line(tmp_path):
     made = run_chatbot("--provider", "echo", "--session", "s", stdin="one\ntwo\n", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
