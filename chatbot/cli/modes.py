@@ -108,8 +108,8 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
             if commands.is_command(line):
                 result = commands.run(app, line, confirm=None)
                 if result.output and result.notice:
-                    for line in result.output.splitlines():  # each a notice line of its own (/file's skipped files)
-                        notice(line)
+                    for said in result.output.splitlines():  # each a notice line of its own (/file's skipped files)
+                        notice(said)
                 elif result.output:
                     print(clean(result.output), flush=True)
                 if result.quit:
