@@ -19,6 +19,7 @@ from chatbot.errors import UsageError
 MAX_FOLDER_BYTES = 512 * 1024  # all its text together: the size limit of one text file
 MAX_FOLDER_FILES = 500  # files looked at; a larger tree is a project, not an attachment
 SHOWN_IGNORED = 20  # ignored paths named one by one; more are counted
+SHOWN_SKIPPED = 40  # skipped things named one by one in all; more are counted (a large tree past its total)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,8 @@ def read_folder(path: Path, name: str) -> Folder:
     if not files:
         reasons = "; ".join(skipped[:3]) + ("; ..." if len(skipped) > 3 else "")
         raise UsageError(f"{name} has no text file to attach" + (f" (skipped: {reasons})" if reasons else ""))
+    if len(skipped) > SHOWN_SKIPPED:
+        skipped[SHOWN_SKIPPED - 1 :] = [f"{len(skipped) - SHOWN_SKIPPED + 1} more (of {len(skipped)} skipped in all)"]
     return Folder(tuple(files), tuple(skipped))
 
 

@@ -142,6 +142,20 @@ def test_a_folder_outside_git_skips_hidden_files_and_what_passes_its_total(tmp_p
         assert f"chatbot: skipped {skipped}" in result.stderr, result.stderr
 
 
+def test_a_long_list_of_skipped_files_is_cut_and_counted(tmp_path):
+    blobs = tmp_path / "blobs"
+    blobs.mkdir()
+    (blobs / "readme.txt").write_text("the one text file\n")
+    for i in range(45):
+        (blobs / f"b{i:02}.bin").write_bytes(b"\x00" * 10)
+    with FakeServer(reply="ok") as server:
+        result = run_chatbot(*openai_flags(server.base_url), "-f", "blobs", "-p", "read", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+    skipped = [s for s in result.stderr.splitlines() if s.startswith("chatbot: skipped ")]
+    assert len(skipped) == 40 and skipped[0] == "chatbot: skipped blobs/b00.bin (binary)"
+    assert skipped[-1] == "chatbot: skipped 6 more (of 45 skipped in all)"
+
+
 def test_a_folder_with_no_text_file_is_refused_in_one_line(tmp_path):
     (tmp_path / "pics").mkdir()
     (tmp_path / "pics" / "a.png").write_bytes(png(4, 4))
