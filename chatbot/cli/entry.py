@@ -139,13 +139,20 @@ def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
 
 def _attachments(args: argparse.Namespace) -> list[Attachment]:
     """Piped stdin (with -p only) and -f files, read before anything is sent."""
-    from chatbot.core.attach import MAX_TEXT_BYTES, from_stdin, read_file
+    from chatbot.core.attach import MAX_TEXT_BYTES, from_stdin
+    from chatbot.core.sources import gather
 
     found: list[Attachment] = []
     if args.prompt is not None and not sys.stdin.isatty():
         piped = from_stdin(sys.stdin.buffer.read(MAX_TEXT_BYTES + 1))
         found += [piped] if piped else []
-    return found + [read_file(path) for path in args.file or []]
+    for source in args.file or []:
+        gathered = gather(source)
+        if gathered.folder:  # what a folder gave is not obvious from its name: said, each skipped file too
+            for line in gathered.describe().splitlines():
+                notice(line)
+        found += gathered.items
+    return found
 
 
 def run(args: argparse.Namespace, cfg: Config | None = None) -> int:

@@ -199,7 +199,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     output.add_argument("--plain", action="store_true", help="no Markdown rendering")
     output.add_argument(
-        "-f", "--file", action="append", metavar="PATH", help="(repeatable) attach a file (text, PNG, JPEG) to -p"
+        "-f",
+        "--file",
+        action="append",
+        metavar="PATH",
+        help="(repeatable) attach a file (text, PDF, PNG, JPEG), a folder's text files or a web page (URL) to -p",
     )
     output.add_argument("--json", action="store_true", help="one-shot: print one JSON object (reply, usage, ...)")
     output.add_argument("-x", "--extract", action="store_true", help="one-shot: print the reply's first code block")

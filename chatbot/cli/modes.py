@@ -118,13 +118,17 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
             if commands.is_command(line):
                 result = commands.run(app, line, confirm=None)
                 if result.output and result.notice:
-                    notice(result.output)
+                    for said in result.output.splitlines():  # each a notice line of its own (/file's skipped files)
+                        notice(said)
                 elif result.output:
                     print(clean(result.output), flush=True)
                 if result.quit:
                     break
                 if result.edit is not None:
-                    raise UsageError("in a script, /edit takes the new text: /edit NEW MESSAGE")
+                    usage = f"/edit {result.edit_turn} NEW MESSAGE" if result.edit_turn else "/edit NEW MESSAGE"
+                    raise UsageError(f"in a script, /edit takes the new text: {usage}")
+                if result.editor is not None:
+                    raise UsageError("/editor needs a terminal; in a script, the message is the next line")
                 if result.clipboard is not None:
                     _copy(result.clipboard)
                     continue

@@ -24,7 +24,9 @@ class Result:
     send: Content | None = None  # a message to send now (/retry resends one that may carry images)
     notice: bool = False
     edit: str | None = None  # text to put back in the prompt for editing (/edit); its turn is replaced on send
+    edit_turn: int | None = None  # with ``edit``: the turn it is (/edit N), resent in a branch (commands.edit_at)
     clipboard: str | None = None  # text for the terminal to copy (/copy, OSC 52)
+    editor: str | None = None  # open the user's editor on this text; what is saved is sent (/editor)
 
 
 Confirm = Callable[[str], bool]

@@ -1,9 +1,12 @@
-"""Slash commands that change the conversation so far: /reset, /undo, /retry, /system and /summary."""
+"""Slash commands that change the conversation so far: /reset, /undo, /retry, /edit, /system and /summary."""
 
 from __future__ import annotations
 
+import re
+
 from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App
+from chatbot.core.attach import with_text
 from chatbot.engine.text import preview
 from chatbot.errors import ChatbotError, UsageError
 
@@ -71,15 +74,44 @@ def _edit(app: App, arg: str, confirm: Confirm | None) -> Result:
     turns = app.chat.conversation.turns
     if not turns:
         raise UsageError("nothing to edit yet")
+    numbered = re.fullmatch(r"([0-9]+)(?:\s+(.*))?", arg, re.DOTALL)
+    if numbered:
+        return edit_at(app, int(numbered[1]), (numbered[2] or "").strip() or None)
     if not arg:
         return Result(edit=turns[-1].user_text)  # the terminal puts it back in the prompt; sending replaces the turn
     return Result(send=app.chat.open_session.take_back_for_edit(arg))
 
 
+def edit_at(app: App, number: int, text: str | None) -> Result:
+    """/edit N [TEXT]: a new session holding turns 1..N-1 of this one, where ``text`` is sent as message N (the images
+    message N carried stay with it); the session in use becomes the branch and the original stays as it was.
+    Without ``text``, message N to edit (the terminal puts it in the prompt, then calls this again with the result).
+    """
+    turns = app.chat.conversation.turns
+    if not 1 <= number <= len(turns):
+        raise UsageError(f"no turn {number}: this session has {len(turns)} turn(s) (/edit N TEXT resends turn N)")
+    old = turns[number - 1]
+    if text is None:
+        return Result(edit=old.user_text, edit_turn=number)
+    source = app.chat.session.id
+    message = with_text(old.messages[0].get("content"), text)
+    chat = app.fork(None, number - 1)
+    return Result(
+        f"branched {source} before turn {number} into {chat.session.id}, which sends the edited message; "
+        f"{source} stays as it was",
+        notice=True,
+        send=message,
+    )
+
+
 COMMANDS: dict[str, Command] = {
     "/undo": Command("/undo", "drop the last turn", _undo),
     "/retry": Command("/retry", "resend the last (or failed) message", _retry),
-    "/edit": Command("/edit [TEXT]", "change the last message and resend it (replaces that turn)", _edit),
+    "/edit": Command(
+        "/edit [N] [TEXT]",
+        "change the last message and resend it (replaces that turn); with N: resend message N in a new branch",
+        _edit,
+    ),
     "/reset": Command("/reset", "forget this session's turns and summary (keeps the system message)", _reset),
     "/system": Command("/system [TEXT]", "show or set the system message", _system),
     "/summary": Command(

@@ -1,4 +1,4 @@
-"""Slash commands that shape the next request: /file, /set, /role and /model."""
+"""Slash commands that shape the next request: /file, /editor, /set, /role and /model."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App, parse_option
-from chatbot.core.attach import read_file
+from chatbot.core.sources import gather
 from chatbot.engine.text import preview
 from chatbot.errors import UsageError
 
@@ -18,9 +18,16 @@ def _file(app: App, arg: str, confirm: Confirm | None) -> Result:
         if not waiting:
             return Result("no files attached; /file PATH attaches one to your next message")
         return Result("attached to your next message: " + ", ".join(a.describe() for a in waiting))
-    attachment = read_file(arg)
-    chat.outbox.add(attachment)
-    return Result(f"attached {attachment.describe()}; it goes with your next message", notice=True)
+    gathered = gather(arg)
+    for attachment in gathered.items:
+        chat.outbox.add(attachment)
+    lines = gathered.describe().split("\n")
+    lines[0] += "; it goes with your next message" if len(gathered.items) == 1 else "; they go with your next message"
+    return Result("\n".join(lines), notice=True)
+
+
+def _editor(app: App, arg: str, confirm: Confirm | None) -> Result:
+    return Result(editor=arg)  # the terminal opens the editor: a front end without one refuses
 
 
 def _set(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -62,7 +69,10 @@ def _model(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 COMMANDS: dict[str, Command] = {
-    "/file": Command("/file [PATH]", "attach a text file or PNG/JPEG to your next message", _file),
+    "/file": Command(
+        "/file [PATH|URL]", "attach a text file, PDF, PNG/JPEG, folder or web page to your next message", _file
+    ),
+    "/editor": Command("/editor [TEXT]", "write your next message in $EDITOR (an empty file sends nothing)", _editor),
     "/set": Command("/set [KEY [VALUE]]", "show, set or (no value) remove a model option", _set),
     "/role": Command("/role [NAME]", "list roles, or set the system message from one", _role),
     "/model": Command("/model [NAME]", "show or switch the model", _model),

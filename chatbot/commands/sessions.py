@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from chatbot.commands.base import Command, Confirm, Result
@@ -129,10 +130,15 @@ def _inside(path: Path, directory: Path) -> bool:
 
 
 def _fork(app: App, arg: str, confirm: Confirm | None) -> Result:
+    words = arg.split()
+    turns = int(words.pop(0)) if words and re.fullmatch(r"[0-9]+", words[0]) else None
+    if len(words) > 1:
+        raise UsageError("usage: /fork [N] [ID]: turns 1..N (default: all) into session ID (default: a fresh id)")
     old = app.chat.session.id
-    chat = app.fork(arg or None)
-    turns = len(chat.conversation.turns)
-    return Result(f"forked {old} into {chat.session.id} ({turns} turn(s)); now in {chat.session.id}", notice=True)
+    chat = app.fork(words[0] if words else None, turns)
+    count = len(chat.conversation.turns)
+    at = "" if turns is None else f" at turn {turns}"
+    return Result(f"forked {old}{at} into {chat.session.id} ({count} turn(s)); now in {chat.session.id}", notice=True)
 
 
 COMMANDS: dict[str, Command] = {
@@ -140,7 +146,7 @@ COMMANDS: dict[str, Command] = {
     "/search": Command("/search TEXT", "find past turns across all sessions", _search),
     "/new": Command("/new", "start a new session", _new),
     "/load": Command("/load ID", "switch to session ID", _load),
-    "/fork": Command("/fork [ID]", "copy this session into a new one and switch to it", _fork),
+    "/fork": Command("/fork [N] [ID]", "copy this session (or its turns 1..N) into a new one and switch to it", _fork),
     "/rename": Command("/rename TITLE", "give this session a title", _rename),
     "/delete": Command("/delete ID", "delete session ID", _delete),
     "/export": Command(

@@ -121,10 +121,13 @@ class App:
         """Start a new session (the current one stays saved)."""
         return self.open(None)
 
-    def fork(self, session_id: str | None = None) -> Chat:
+    def fork(self, session_id: str | None = None, turns: int | None = None) -> Chat:
         """Copy the session in use (turns, summary, model, options) into a new one, ``session_id`` or a fresh id,
-        and switch to it. The original stays as it was."""
+        and switch to it; with ``turns``, only its first ``turns`` turns (a branch: see
+        :meth:`~chatbot.storage.session.Session.copy_as` for the summary). The original stays as it was."""
         source = self.chat.session
+        if turns is not None and not 0 <= turns <= len(source.conversation.turns):
+            raise UsageError(f"this session has {len(source.conversation.turns)} turn(s); no turn {turns} to fork at")
         if session_id is not None:
             session_id = validate_id(session_id)
             if self.store.exists(session_id):
@@ -139,12 +142,15 @@ class App:
                     raise UsageError(f"session {session_id} exists already")
                 lock = None
         try:
-            copy = source.copy_as(new_id)
+            copy = source.copy_as(new_id, turns)
             self.store.save(copy)
         except BaseException:
             lock.release()
             raise
+        waiting = self.chat.outbox.items()
         self._switch_to(copy, lock)
+        for attachment in waiting:  # files attached for the next message go with it into the branch
+            self.chat.outbox.add(attachment)
         return self.chat
 
     def delete(self, session_id: str) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from chatbot.core.pdf import MAX_PDF_BYTES, is_pdf, pdf_text
 from chatbot.engine.tokens import image_size, image_tokens_for_size
 from chatbot.errors import UsageError
 from chatbot.storage.files import NotRegularFile, read_regular
@@ -25,6 +26,9 @@ IMAGE_TYPES = {b"\x89PNG\r\n\x1a\n": "image/png", b"\xff\xd8\xff": "image/jpeg"}
 
 Content = str | list[dict[str, Any]]
 
+#: what /file and -f take, for usage lines
+USAGE = "a text file, PDF, PNG or JPEG, a folder of text files, or an http(s) URL"
+
 
 @dataclass(frozen=True)
 class Attachment:
@@ -34,6 +38,7 @@ class Attachment:
     text: str = ""
     data_url: str = ""
     size: tuple[int, int] | None = None  # an image's pixels, when its header says
+    kind: str = ""  # what the text came from when it is not a text file: "PDF, 3 pages", "web page"
 
     @property
     def is_image(self) -> bool:
@@ -45,7 +50,8 @@ class Attachment:
         if self.is_image:
             w, h = self.size or (0, 0)
             return f"{self.name} (image {w}x{h}, ~{image_tokens_for_size(w, h)} tokens)"
-        return f"{self.name} ({len(self.text.splitlines())} lines)"
+        kind = f"{self.kind}, " if self.kind else ""
+        return f"{self.name} ({kind}{len(self.text.splitlines())} lines)"
 
 
 def fence(label: str, text: str) -> str:
@@ -58,7 +64,7 @@ def fence(label: str, text: str) -> str:
 def decode_text(data: bytes, name: str) -> str:
     """``data`` as UTF-8 text (a BOM is dropped), or a UsageError saying where it is not text."""
     if b"\x00" in data[:8192]:
-        raise UsageError(f"{name} is binary, not text (attach text files, PNG or JPEG)")
+        raise UsageError(f"{name} is binary, not text (attach text files, PDF, PNG or JPEG)")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -77,13 +83,17 @@ def from_stdin(data: bytes) -> Attachment | None:
 
 
 def read_file(path_text: str) -> Attachment:
-    """A file as an attachment: text (UTF-8) fenced with its name, or a PNG/JPEG image. One clear error otherwise."""
+    """A file as an attachment: text (UTF-8) fenced with its name, a PDF's text, or a PNG/JPEG image. One clear
+    error otherwise. (A folder or a URL: :func:`chatbot.core.sources.gather`.)"""
     if not path_text.strip():
-        raise UsageError("usage: /file PATH (a text file, PNG or JPEG)")
+        raise UsageError(f"usage: /file PATH ({USAGE})")
     path = Path(path_text).expanduser()
-    if path.is_dir():
-        raise UsageError(f"{path_text} is a directory; attach files one by one")
-    data, size = read_limited(path, MAX_IMAGE_BYTES, path_text)
+    data, size = read_limited(path, max(MAX_IMAGE_BYTES, MAX_PDF_BYTES), path_text)
+    if is_pdf(data):
+        if size > MAX_PDF_BYTES:
+            raise UsageError(f"{path_text} is {size:,} bytes; a PDF can be at most {MAX_PDF_BYTES:,}")
+        text, pages = pdf_text(data, path_text, MAX_TEXT_BYTES)
+        return Attachment(path_text, text=text, kind=f"PDF, {pages} page(s)")
     mime = next((m for magic, m in IMAGE_TYPES.items() if data.startswith(magic)), None)
     if mime is not None:
         if size > MAX_IMAGE_BYTES:
@@ -119,6 +129,16 @@ def compose(text: str, attachments: list[Attachment] | tuple[Attachment, ...]) -
     parts: list[dict[str, Any]] = [{"type": "text", "text": body}]
     parts += [{"type": "image_url", "image_url": {"url": a.data_url}} for a in images]
     return parts
+
+
+def with_text(old: Content | None, text: str) -> Content:
+    """A message that replaces ``old`` with the edited ``text`` (/edit): the images ``old`` carried stay with it (its
+    text, fenced files included, is what was edited)."""
+    if isinstance(old, list):
+        images = [p for p in old if isinstance(p, dict) and p.get("type") == "image_url"]
+        if images:
+            return [{"type": "text", "text": text}, *images]
+    return text
 
 
 class Outbox:

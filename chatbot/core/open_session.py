@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from chatbot.core.attach import Content
+from chatbot.core.attach import Content, with_text
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.options import option_problem
 from chatbot.engine.turn import Turn
@@ -103,12 +103,7 @@ class OpenSession:
         """Take the last turn back (/edit) and return ``text`` as the message that replaces it; images the old message
         carried stay with the new one (its text, fenced files included, is what was edited)."""
         turn = self.take_back()
-        old = turn.messages[0].get("content") if turn else None
-        if isinstance(old, list):
-            images = [p for p in old if isinstance(p, dict) and p.get("type") == "image_url"]
-            if images:
-                return [{"type": "text", "text": text}, *images]
-        return text
+        return with_text(turn.messages[0].get("content") if turn else None, text)
 
     def set_option(self, key: str, value: Any) -> None:
         """Send ``key: value`` with every later chat request of this session (None removes it) and save.

@@ -115,15 +115,26 @@ class Session:
         else:
             self.options[key] = value
 
-    def copy_as(self, session_id: str) -> Session:
-        """A copy of this session under ``session_id``: same turns, summary, model and options; new timestamps.
+    def copy_as(self, session_id: str, turns: int | None = None) -> Session:
+        """A copy of this session under ``session_id``: same turns (the first ``turns`` of them, when given),
+        summary, model and options; new timestamps.
 
-        The copy shares no mutable state with this one (it is rebuilt from the document).
+        A branch that ends before the last turn the summary covers leaves the summary out: it was written from turns
+        the branch does not have (the very message an ``/edit N`` replaces, say), and would tell the model about
+        them. The memory rule writes a new one from the branch's own turns when one is due. The copy shares no
+        mutable state with this one (it is rebuilt from the document).
         """
         data = json.loads(self.to_json())
+        if turns is not None:
+            if not 0 <= turns <= len(data["turns"]):
+                raise ValueError(f"a branch keeps 0 to {len(data['turns'])} turns, not {turns}")
+            del data["turns"][turns:]
+            if data["summary"]["covers"] > turns:
+                data["summary"] = {"text": "", "covers": 0}
         copy = Session.from_dict(data, session_id, self.conversation.memory, self.conversation.counter)
         copy.created_at = copy.updated_at = now_iso()
-        copy.title = f"fork of {self.id}" + (f": {self.title}" if self.title else "")
+        at = "" if turns is None else f" at turn {turns}"
+        copy.title = f"fork of {self.id}{at}" + (f": {self.title}" if self.title else "")
         return copy
 
     # --- the document -----------------------------------------------------------------------------------------

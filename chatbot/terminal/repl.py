@@ -1,14 +1,15 @@
 """Terminal mode: a prompt_toolkit prompt and rich-rendered, streamed replies.
 
-Enter sends; Alt-Enter (or Esc then Enter) inserts a newline, and pasted text stays one message. Ctrl-C while a
-reply streams cancels it (the app stays); Ctrl-C at the prompt clears the line; Ctrl-D or /quit exits.
+Enter sends; Alt-Enter (or Esc then Enter) inserts a newline, and pasted text stays one message; Ctrl-X Ctrl-E
+writes the message in $EDITOR (:mod:`chatbot.terminal.editor`). Ctrl-C while a reply streams cancels it (the app
+stays); Ctrl-C at the prompt clears the line; Ctrl-D or /quit exits.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from chatbot.engine.text import clean, is_blank, preview, visible
 from chatbot.errors import BudgetError, ChatbotError, Interrupted, OutputError
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
 from chatbot.terminal.clipboard import osc52
+from chatbot.terminal.editor import EMPTY, add_editor_key, edit_text
 from chatbot.terminal.render import make_console, make_stream
 from chatbot.terminal.waiting import wait_notice, watch
 from chatbot.tools.base import describe_call
@@ -70,13 +72,14 @@ def cap_history(path: Path, max_bytes: int = HISTORY_MAX_BYTES) -> None:
     path.write_text(keep[start:] if start >= 0 else "", encoding="utf-8")
 
 
-def _key_bindings() -> KeyBindings:
+def _key_bindings(say: Callable[[str, bool], None]) -> KeyBindings:
     kb = KeyBindings()
 
     @kb.add("escape", "enter")
     def _newline(event: KeyPressEvent) -> None:
         event.current_buffer.insert_text("\n")
 
+    add_editor_key(kb, say)
     return kb
 
 
@@ -152,7 +155,9 @@ class Repl:
             if result.clipboard is not None:
                 self._copy(result.clipboard)
             if result.edit is not None:
-                return self._edit(result.edit)
+                return self._edit(result.edit, result.edit_turn)
+            if result.editor is not None:
+                return self._write_in_editor(result.editor)
             if result.quit:
                 return True
             if result.send is None:
@@ -161,16 +166,40 @@ class Repl:
         self.send(message)
         return False
 
-    def _edit(self, text: str) -> bool:
-        """/edit: the last message back in the prompt; sending the edited text replaces that turn."""
+    def _edit(self, text: str, turn: int | None) -> bool:
+        """/edit: the last message (or message ``turn``) back in the prompt; sending the edited text replaces that
+        turn (or, for ``turn``, resends it in a new branch of the session)."""
         try:
             edited = self._prompt_session().prompt("edit› ", default=text)
         except (KeyboardInterrupt, EOFError):
             edited = ""
         if not edited.strip() or commands.is_command(edited):
-            self._notice("edit cancelled; the last turn stays")
+            self._notice("edit cancelled; the session stays as it was")
             return False
-        self.send(self.app.chat.open_session.take_back_for_edit(edited))
+        if turn is None:
+            self.send(self.app.chat.open_session.take_back_for_edit(edited))
+            return False
+        try:
+            result = commands.edit_at(self.app, turn, edited)
+        except ChatbotError as exc:
+            self._error(exc.message)
+            return False
+        self._notice(result.output)
+        if result.send is not None:
+            self.send(result.send)
+        return False
+
+    def _write_in_editor(self, text: str) -> bool:
+        """/editor: the message written in the user's editor is sent (an empty file sends nothing)."""
+        try:
+            message = edit_text(text)
+        except ChatbotError as exc:
+            self._error(exc.message)
+            return False
+        if message:
+            self.send(message)
+        else:
+            self._notice(EMPTY)
         return False
 
     def _copy(self, text: str) -> None:
@@ -309,7 +338,7 @@ class Repl:
                 history=history,
                 completer=SlashCompleter(),
                 complete_while_typing=True,
-                key_bindings=_key_bindings(),
+                key_bindings=_key_bindings(lambda text, error: self._error(text) if error else self._notice(text)),
                 bottom_toolbar=lambda: self._status,
                 multiline=False,
                 **{k: v for k, v in self._pt_io.items() if v is not None},

@@ -94,7 +94,7 @@ def test_an_image_becomes_an_image_part_counted_by_its_size(tmp_path):
 @pytest.mark.parametrize(
     ("make", "expected"),
     [
-        (lambda p: p.mkdir(), "is a directory"),
+        (lambda p: p.mkdir(), "thing has no text file to attach"),  # an empty folder
         (lambda p: p.write_bytes(b"\x7fELF\x00\x00binary"), "is binary"),
         (lambda p: p.write_bytes(b"caf\xe9 latin-1"), "not UTF-8"),
         (lambda p: p.write_text("a" * 600_000), "at most 524,288"),

@@ -1,0 +1,93 @@
+"""A web page as an attachment (``/file https://...``, ``-f URL``): fetched with ``httpx``, within a time and size
+limit, its HTML turned into readable text by ``inscriptis`` (headings, paragraphs, lists and tables kept as text;
+scripts and styles dropped). Plain text, JSON, XML and Markdown are attached as they are, a PDF by its text. Any
+other content type, an error status, a page too large or too slow is one line naming the URL and why.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from chatbot.errors import UsageError
+
+if TYPE_CHECKING:
+    import httpx
+
+MAX_URL_BYTES = 5 * 1024 * 1024  # what is downloaded (HTML is mostly markup); the text is held to the text limit
+URL_TIMEOUT = 15.0  # seconds to connect, and between two pieces of the answer
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+TEXT_TYPES = ("text/", "application/json", "application/xml", "application/javascript", "application/x-yaml")
+
+
+def is_url(text: str) -> bool:
+    """Whether ``text`` names a web page (http or https) rather than a path."""
+    return text.strip().lower().startswith(("http://", "https://"))
+
+
+def fetch(url: str, max_text: int) -> tuple[str, str]:
+    """The readable text of ``url`` and what it was ("web page", "PDF, N page(s)", the content type); one UsageError
+    naming the URL when it cannot be had or is not text."""
+    import httpx
+
+    try:
+        with (
+            httpx.Client(timeout=URL_TIMEOUT, follow_redirects=True, max_redirects=5) as client,
+            client.stream("GET", url, headers={"Accept": "text/html, text/*;q=0.9, */*;q=0.5"}) as response,
+        ):
+            if response.status_code >= 400:
+                raise UsageError(f"{url}: the server answered {response.status_code} {response.reason_phrase}")
+            kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
+            _check_type(url, kind)
+            data = _body(url, response)
+            encoding = response.encoding or "utf-8"
+    except httpx.TimeoutException:
+        raise UsageError(f"{url}: no answer within {URL_TIMEOUT:g} s") from None
+    except httpx.InvalidURL as exc:
+        raise UsageError(f"{url} is not a URL that can be fetched ({exc})") from None
+    except httpx.HTTPError as exc:
+        raise UsageError(f"cannot fetch {url}: {exc or type(exc).__name__}") from None
+    return _text(url, kind, data, encoding, max_text)
+
+
+def _check_type(url: str, kind: str) -> None:
+    if kind in HTML_TYPES or kind == "application/pdf" or kind.startswith(TEXT_TYPES) or kind.endswith("+json"):
+        return
+    raise UsageError(f"{url} is {kind or 'of no stated type'}, not a web page, text or PDF")
+
+
+def _body(url: str, response: httpx.Response) -> bytes:
+    """The answer's bytes, refused as soon as they pass :data:`MAX_URL_BYTES` (a stated length is believed first)."""
+    stated = response.headers.get("content-length", "")
+    if stated.isdigit() and int(stated) > MAX_URL_BYTES:
+        raise UsageError(f"{url} is {int(stated):,} bytes; a page can be at most {MAX_URL_BYTES:,}")
+    chunks, size = [], 0
+    for chunk in response.iter_bytes():
+        size += len(chunk)
+        if size > MAX_URL_BYTES:
+            raise UsageError(f"{url} is over {MAX_URL_BYTES:,} bytes; a page can be at most that")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _text(url: str, kind: str, data: bytes, encoding: str, max_text: int) -> tuple[str, str]:
+    if kind == "application/pdf":
+        from chatbot.core.pdf import pdf_text
+
+        text, pages = pdf_text(data, url, max_text)
+        return text, f"PDF, {pages} page(s)"
+    try:
+        decoded = data.decode(encoding, "replace")
+    except LookupError:  # a charset Python does not know
+        decoded = data.decode("utf-8", "replace")
+    if kind in HTML_TYPES:
+        from inscriptis import get_text
+
+        decoded, what = get_text(decoded).strip(), "web page"
+    else:
+        what = kind
+    if not decoded.strip():
+        raise UsageError(f"{url} has no text (an empty page, or one its scripts fill in)")
+    size = len(decoded.encode("utf-8", "surrogatepass"))
+    if size > max_text:
+        raise UsageError(f"{url} holds {size:,} bytes of text; attached text can be at most {max_text:,}")
+    return decoded, what

@@ -1,0 +1,46 @@
+"""What one ``/file`` or ``-f`` names, attached: a file (text, PDF, PNG, JPEG), a folder of text files, or a web page.
+
+Each gives one or more :class:`~chatbot.core.attach.Attachment` and the list of what was skipped (a folder's
+binaries and ignored files); whatever cannot be attached at all is one UsageError naming it and why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from chatbot.core.attach import MAX_TEXT_BYTES, USAGE, Attachment, read_file
+from chatbot.core.fetch import fetch, is_url
+from chatbot.core.folder import read_folder
+from chatbot.errors import UsageError
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """What one source gave: its attachments, and one line for each thing skipped (``NAME (why)``)."""
+
+    source: str
+    items: tuple[Attachment, ...]
+    skipped: tuple[str, ...] = ()
+    folder: bool = False
+
+    def describe(self) -> str:
+        """What was attached, then what was skipped, one line each."""
+        shown = ", ".join(a.describe() for a in self.items)
+        head = f"attached {len(self.items)} file(s) from {self.source}: {shown}" if self.folder else f"attached {shown}"
+        return "\n".join([head, *(f"skipped {line}" for line in self.skipped)])
+
+
+def gather(source: str) -> Gathered:
+    """Read what ``source`` names (a path or an http(s) URL), or raise one UsageError naming it and why."""
+    if not source.strip():
+        raise UsageError(f"usage: /file PATH ({USAGE})")
+    if is_url(source):
+        text, kind = fetch(source.strip(), MAX_TEXT_BYTES)
+        return Gathered(source, (Attachment(source.strip(), text=text, kind=kind),))
+    path = Path(source).expanduser()
+    if path.is_dir():
+        folder = read_folder(path, source)
+        items = tuple(Attachment(f.label, text=f.text) for f in folder.files)
+        return Gathered(source, items, folder.skipped, folder=True)
+    return Gathered(source, (read_file(source),))

@@ -1,0 +1,40 @@
+"""Real small PDFs with a text layer, written by ``pypdf`` (the reader the app uses is not asked to agree with itself:
+the text is drawn with the standard Helvetica font, as any PDF producer does)."""
+
+from __future__ import annotations
+
+import io
+
+from pypdf import PdfWriter
+from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+
+def text_pdf(pages: list[list[str]], password: str | None = None) -> bytes:
+    """A PDF with one page per list of lines (an empty list: a page with no text), encrypted with ``password``."""
+    writer = PdfWriter()
+    helvetica = DictionaryObject(
+        {
+            NameObject("/Type"): NameObject("/Font"),
+            NameObject("/Subtype"): NameObject("/Type1"),
+            NameObject("/BaseFont"): NameObject("/Helvetica"),
+        }
+    )
+    for lines in pages:
+        page = writer.add_blank_page(612, 792)
+        page[NameObject("/Resources")] = DictionaryObject(
+            {NameObject("/Font"): DictionaryObject({NameObject("/F1"): helvetica})}
+        )
+        shown = [f"({_escaped(line)}) Tj T*" for line in lines]
+        stream = DecodedStreamObject()
+        stream.set_data("\n".join(["BT", "/F1 12 Tf", "72 720 Td", "14 TL", *shown, "ET"]).encode("latin-1"))
+        page.replace_contents(stream)
+    if password is not None:
+        writer.encrypt(password)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _escaped(line: str) -> str:
+    """``line`` as a PDF string literal's inside: backslashes and parentheses escaped."""
+    return line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
