@@ -226,7 +226,8 @@ def _message_lines(m: Message) -> list[str]:
 
 def recall_heading(numbers: Sequence[int]) -> str:
     """The heading line of a block that carries the turns ``numbers`` (1-based)."""
-    return f"{RECALL_HEADING} (turns {', '.join(map(str, numbers))}, verbatim from the stored conversation)"
+    which = f"turn{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
+    return f"{RECALL_HEADING} ({which}, verbatim from the stored conversation)"
 
 
 def recall_block(numbers: Sequence[int], conv: Conversation) -> str:
@@ -283,3 +284,18 @@ def attach(
             return grown, numbers, extra
         numbers = numbers[:-1]  # the estimate ran short (chat-format rounding): drop one and count again
     return system, (), 0
+
+
+#: turns the search tool returns at most
+SEARCH_RESULTS = 3
+
+
+def search_report(conv: Conversation, query: str) -> str:
+    """What ``search_conversation(query)`` answers the model: the best relevant turns of the whole conversation
+    (the same search as recall), verbatim with their numbers and scores; or that none matches."""
+    hits = [h for h in search(conv, query) if h.relevant][:SEARCH_RESULTS]
+    if not hits:
+        return f"No earlier turn of this conversation matches {query!r}."
+    found = ", ".join(str(h.number) for h in hits)
+    blocks = [f"{render_turn(h.number, conv.turns[h.number - 1], conv)} (score {h.score:.2f})" for h in hits]
+    return f"Turns {found} of this conversation match {query!r}, the best first:\n\n" + "\n\n".join(blocks)
