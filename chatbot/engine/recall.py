@@ -236,22 +236,21 @@ def recall_block(numbers: Sequence[int], conv: Conversation) -> str:
     return "\n\n".join([f"## {recall_heading(ordered)}"] + [render_turn(n, conv.turns[n - 1], conv) for n in ordered])
 
 
-def choose(conv: Conversation, query: str, candidates: int, room: int) -> tuple[int, ...]:
-    """Up to ``conv.memory.recall`` of the turns ``turns[:candidates]`` relevant to ``query`` whose block fits in
-    ``room`` raw tokens, the best first (a turn that does not fit is passed over for a smaller one)."""
+def choose(conv: Conversation, query: str, candidates: int, fits: Callable[[tuple[int, ...]], bool]) -> tuple[int, ...]:
+    """Up to ``conv.memory.recall`` of the turns ``turns[:candidates]`` relevant to ``query`` whose block ``fits``,
+    the best first (a turn that does not fit is passed over for a smaller one); in the order they happened."""
     k = conv.memory.recall
-    if k <= 0 or candidates <= 0 or room <= 0:
+    if k <= 0 or candidates <= 0:
         return ()
-    counter = conv.counter
-    chosen: list[int] = []
+    chosen: tuple[int, ...] = ()
     hits = search(conv, query, range(candidates))
     for hit in hits:
         if len(chosen) >= k or not hit.relevant or hit.score < NEAR_BEST * hits[0].score:
             break
-        trial = [*chosen, hit.number]
-        if counter.count(recall_block(trial, conv)) + 4 <= room:  # 4: the blank line before the block, with margin
+        trial = tuple(sorted((*chosen, hit.number)))
+        if fits(trial):
             chosen = trial
-    return tuple(sorted(chosen))
+    return chosen
 
 
 def split_recalled(system: str) -> tuple[str, str]:
@@ -275,15 +274,15 @@ def attach(
     """The memory rule's hook: the system message with the turns recalled for ``user`` from ``turns[:first]`` (those
     not sent verbatim), in the room ``budget`` leaves beside ``raw`` tokens; the turns, and the raw tokens added."""
     counter = conv.counter
-    room = budget - counter.total(raw)
-    numbers = choose(conv, content_text(user.get("content")), first, int(room / max(counter.correction, 1e-9)))
-    while numbers:
-        grown = with_recalled(system, numbers, conv)
-        extra = counter.count_message(grown) - counter.count_message(system)
-        if counter.total(raw + extra) <= budget:
-            return grown, numbers, extra
-        numbers = numbers[:-1]  # the estimate ran short (chat-format rounding): drop one and count again
-    return system, (), 0
+    base = counter.count_message(system)
+
+    def extra(numbers: tuple[int, ...]) -> int:
+        return counter.count_message(with_recalled(system, numbers, conv)) - base
+
+    if conv.memory.recall <= 0 or counter.total(raw) >= budget:
+        return system, (), 0
+    numbers = choose(conv, content_text(user.get("content")), first, lambda n: counter.total(raw + extra(n)) <= budget)
+    return with_recalled(system, numbers, conv), numbers, extra(numbers)
 
 
 #: turns the search tool returns at most
