@@ -145,7 +145,8 @@ def main() -> None:
     print(machine())
     tokenizers = {"bigrams": terms} if args.fast else {"bigrams": terms, "kiwipiepy": kiwi_terms()}
     print(f"recall {args.recall}; window 6 / summary trigger 8 keep 4; budget 6,000 tokens\n")
-    print("| tokenizer | language | memory | recalled (without) | false pulls: facts (any turn) | prompt tokens without → with |")
+    columns = "recalled (without) | false pulls: facts (any turn) | prompt tokens without → with"
+    print(f"| tokenizer | language | memory | {columns} |")
     print("|---|---|---|---|---|---|")
     for tname, tokenize in tokenizers.items():
         for probe in probes():

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the Korean lines: each character is two columns wide)
 """The probe set of bench/bench_recall.py: three conversations (English, Korean, a mix of both) of 40 turns.
 
 Each plants eight facts early (turns 1, 3, ..., 15) among long unrelated turns, talks about other things for 16
@@ -217,7 +218,9 @@ class Probe:
     unrelated: list[str]
 
 
-def _conversation(facts: list[Fact], fillers: list[tuple[str, str, str, str]]) -> tuple[list[tuple[str, str]], list[int]]:
+def _conversation(
+    facts: list[Fact], fillers: list[tuple[str, str, str, str]]
+) -> tuple[list[tuple[str, str]], list[int]]:
     turns: list[tuple[str, str]] = []
     where = []
     pool = iter(fillers)

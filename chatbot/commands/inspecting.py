@@ -39,7 +39,9 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
         if role == "system" and (request.summary_included or request.recalled):
             role, text = _system_row(request, conv.system)
         lines.append(f"{i:>3}  {role:<10} {counter.count_message(msg):>6}  {preview(text, PREVIEW)}")
-    last = f"{counter.count_message(request.messages[-1]):>6}  {preview(arg, PREVIEW)}" if arg else f"{'?':>6}  (your next message)"
+    last = f"{'?':>6}  (your next message)"
+    if arg:
+        last = f"{counter.count_message(request.messages[-1]):>6}  {preview(arg, PREVIEW)}"
     lines.append(f"{len(request.messages):>3}  {'user':<10} {last}")
     correction = f", correction x{counter.correction:.3f}" if counter.correction != 1.0 else ""
     lines.append(

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from chatbot.engine import recall
 from chatbot.engine.strategies import DEFAULT_RECALL, STRATEGIES
-from chatbot.engine.tool_results import rounds_cost, sent_messages, shorten_to_fit, shorten_tool_result, turn_cost
+from chatbot.engine.tool_results import sent_messages, turn_cost
 from chatbot.engine.turn import Message, validate_request
 from chatbot.errors import BudgetError, ChatbotError, UsageError
 
@@ -61,7 +61,7 @@ class MemoryConfig:
     #: tool results of earlier turns longer than this are sent shortened (None: always sent whole)
     tool_result_tokens: int | None = 400
     window_step: int = 1  # window: slide this many turns at a time (the request's start stays put in between)
-    recall: int = DEFAULT_RECALL  # up to this many earlier turns not sent verbatim come back when relevant (engine/recall.py)
+    recall: int = DEFAULT_RECALL  # earlier turns not sent verbatim brought back when relevant (engine/recall.py)
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:

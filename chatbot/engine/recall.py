@@ -52,20 +52,20 @@ NEAR_BEST = 0.5
 
 _SCRIPT_RUN = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u9fff\uac00-\ud7a3]+")
 _WORD = re.compile(r"[^\W_]+")
-STOP_WORDS = frozenset(
-    """a about after again all also am an and any are as at be been before but by can could did do does doing done
-    for from had has have he her here him his how i if in into is it its just know let like me mine my no not now of
-    on once one or our out please remember remind said say she so some tell than that the their them then there these
-    they this those to told too up us was we were what when where which who why will with would yes you your yours
-    again earlier gave give given""".split()
-)
+_ENGLISH = """a about after again all also am an and any are as at be been before but by can could did do does doing
+done for from had has have he her here him his how i if in into is it its just know let like me mine my no not now
+of on once one or our out please remember remind said say she so some tell than that the their them then there these
+they this those to told too up us was we were what when where which who why will with would yes you your yours
+earlier gave give given"""
+#: English words that say nothing about what is asked for
+STOP_WORDS = frozenset(_ENGLISH.split())
+_KOREAN = """내 제 좀 거 것 뭐 왜 수 더 다 또 그 이 저 뭐였 였죠 였지 였더 더라 했죠 했지
+했었 었죠 었지 라고 다고 알려 려줘 줘요 려주 주세 세요 예요 에요 이에 이야 니다 습니
+해요 하죠 해줘 어요 아요 에서 하면 려면 에게 한테 으로 그리 리고 다시 무슨 어느 언제
+제가 저는 나는 내가 우리 있어 있다 없어 름이 했던 었던 였던"""
 #: Korean question endings, particles and fillers as the bigrams (or single syllables) they become: the Korean
 #: "what was ... again" (asking "뭐였죠?" says nothing about what was said)
-KOREAN_STOP = frozenset(
-    """내 제 좀 거 것 뭐 왜 수 더 다 또 그 이 저 뭐였 였죠 였지 였더 더라 했죠 했지 했었 었죠 었지 라고 다고 알려 려줘 줘요
-    려주 주세 세요 예요 에요 이에 이야 니다 습니 해요 하죠 해줘 어요 아요 에서 하면 려면 에게 한테 으로 그리 리고 다시 무슨
-    어느 언제 제가 저는 나는 내가 우리 있어 있다 없어 름이 했던 었던 였던""".split()
-)
+KOREAN_STOP = frozenset(_KOREAN.split())
 
 
 def terms(text: str) -> list[str]:
@@ -126,11 +126,11 @@ class RecallIndex:
         return len(self._turns)
 
     def sync(self, turns: Sequence[Turn]) -> None:
-        """Make the index hold exactly ``turns``."""
+        """Make the index hold exactly ``turns``: cheap when it holds them already, or all but new ones."""
         mine = self._turns
-        same = len(mine) <= len(turns) and (not mine or turns[len(mine) - 1] is mine[-1])
-        keep = len(mine) if same else next((i for i, t in enumerate(mine) if i >= len(turns) or turns[i] is not t),
-                                           len(mine))  # fmt: skip
+        keep = len(mine)
+        if keep > len(turns) or (mine and turns[keep - 1] is not mine[-1]):  # turns were taken back or replaced
+            keep = next((i for i, (a, b) in enumerate(zip(mine, turns)) if a is not b), min(keep, len(turns)))
         while len(mine) > keep:
             self._remove_last()
         for turn in turns[keep:]:

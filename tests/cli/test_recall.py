@@ -59,7 +59,8 @@ def test_the_model_searches_the_conversation_with_the_built_in_tool(tmp_path):
     assert "from built-in:" in result.stdout and "search_conversation" in result.stdout
     stored = json.loads((tmp_path / "sessions" / "t.json").read_text())["turns"][-1]["messages"]
     found = next(m for m in stored if m["role"] == "tool")
-    assert found["name"] == "search_conversation" and "User: By the way, my gym locker code is 4711." in found["content"]
+    assert found["name"] == "search_conversation"
+    assert "User: By the way, my gym locker code is 4711." in found["content"]
 
 
 def test_without_tools_to_offer_beside_it_the_search_tool_is_not_offered(tmp_path: Path):

@@ -4,7 +4,6 @@ result."""
 
 from __future__ import annotations
 
-from chatbot.engine import memory
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.fresh_round import fresh_results_request
 from chatbot.engine.memory import MemoryConfig
