@@ -15,8 +15,10 @@ Per tokenizer for Korean (character bigrams, the default, and ``kiwipiepy``'s mo
 - **false pulls**: fact turns recalled by the six questions that ask for none (goal: 0), and turns of any kind;
 - **prompt tokens**: the sum over the 40 requests of the whole conversation, without and with recall.
 
-Then the time recall adds to a turn at 10 and at 1,000 stored turns (the index grows by the new turn and is
-searched once), against the goal of 5 ms at 1,000 turns.
+Then the long conversation of bench_memory.py (100 turns that never ask for an old fact) by ``--recall K``: what
+recall costs where it is not asked for, which chose the default. Then the time recall adds to a turn at 10 and at
+1,000 stored turns (the index grows by the new turn and is searched once), against the goal of 5 ms at 1,000
+turns, and the time of a whole request without and with recall.
 """
 
 from __future__ import annotations
@@ -137,6 +139,23 @@ def per_turn_ms(size: int, tokenize: Callable[[str], list[str]], probe: Probe) -
     return statistics.median(times) * 1000
 
 
+def request_ms(size: int, recall: int, probe: Probe) -> float:
+    """Median time of a whole request (window memory) at ``size`` stored turns, a new turn added before each."""
+    conv = conversation("window", recall, terms)
+    for i in range(size):
+        user, answer = probe.turns[i % len(probe.turns)]
+        conv.add_turn(Turn([{"role": "user", "content": user}, {"role": "assistant", "content": answer}]))
+    conv.build_request("warm up")
+    times = []
+    for i in range(30):
+        fact = probe.facts[i % len(probe.facts)]
+        conv.add_turn(Turn([{"role": "user", "content": fact.said}, {"role": "assistant", "content": "Noted."}]))
+        start = time.perf_counter()
+        conv.build_request(fact.asked)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--recall", type=int, default=3, help="turns recalled at most (default 3)")
@@ -175,6 +194,15 @@ def main() -> None:
     for tname, tokenize in tokenizers.items():
         small, large = per_turn_ms(10, tokenize, mixed), per_turn_ms(1000, tokenize, mixed)
         print(f"| {tname} | {small:.2f} ms | {large:.2f} ms |")
+    print("\n| a whole request (window 6, bigrams) | at 10 turns | at 1,000 turns |")
+    print("|---|---|---|")
+    for k in (0, 1):
+        print(f"| --recall {k} | {request_ms(10, k, mixed):.2f} ms | {request_ms(1000, k, mixed):.2f} ms |")
+    turns = [Turn([{"role": "user", "content": u}, {"role": "assistant", "content": a}]) for u, a in mixed.turns]
+    start = time.perf_counter()
+    RecallIndex().sync((turns * 32)[:1000])
+    print(f"\nthe index of a resumed session of 1,000 turns, built at its first request: "
+          f"{(time.perf_counter() - start) * 1000:.0f} ms")  # fmt: skip
     if args.fast:
         return
     start = time.perf_counter()
