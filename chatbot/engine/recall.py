@@ -130,7 +130,8 @@ class RecallIndex:
         mine = self._turns
         keep = len(mine)
         if keep > len(turns) or (mine and turns[keep - 1] is not mine[-1]):  # turns were taken back or replaced
-            keep = next((i for i, (a, b) in enumerate(zip(mine, turns)) if a is not b), min(keep, len(turns)))
+            same = zip(mine, turns, strict=False)  # up to the shorter of the two
+            keep = next((i for i, (a, b) in enumerate(same) if a is not b), min(keep, len(turns)))
         while len(mine) > keep:
             self._remove_last()
         for turn in turns[keep:]:
