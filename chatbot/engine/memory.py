@@ -167,7 +167,7 @@ def _assemble(
     the turns recall brings back into the room left), turns[first:] as sent, the new message."""
     counter, limit = conv.counter, conv.memory.tool_result_tokens
     raw = fixed + sum(turn_cost(t, counter, limit) for t in conv.turns[first:])
-    system, recalled, extra = recall.attach(conv, conv.system_message(with_summary), user_msg, first, budget, raw)
+    system, recalled, extra = recall.attach(conv, with_summary, user_msg, first, budget, raw)
     messages: list[Message] = [system]
     for turn in conv.turns[first:]:
         messages.extend(sent_messages(turn, counter, limit))

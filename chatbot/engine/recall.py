@@ -270,18 +270,20 @@ def with_recalled(system: Message, numbers: Sequence[int], conv: Conversation) -
 
 
 def attach(
-    conv: Conversation, system: Message, user: Message, first: int, budget: int, raw: int
+    conv: Conversation, with_summary: bool, user: Message, first: int, budget: int, raw: int
 ) -> tuple[Message, tuple[int, ...], int]:
-    """The memory rule's hook: the system message with the turns recalled for ``user`` from ``turns[:first]`` (those
-    not sent verbatim), in the room ``budget`` leaves beside ``raw`` tokens; the turns, and the raw tokens added."""
+    """The memory rule's hook: the system message (``with_summary`` or not) with the turns recalled for ``user`` from
+    ``turns[:first]`` (those not sent verbatim), in the room ``budget`` leaves beside ``raw`` tokens; the turns, and
+    the raw tokens added."""
     counter = conv.counter
-    base = counter.count_message(system)
+    system = conv.system_message(with_summary)
+    if conv.memory.recall <= 0 or first <= 0 or counter.total(raw) >= budget:
+        return system, (), 0  # nothing left out, or no room: not even counted
+    base = conv.system_tokens(with_summary)
 
     def extra(numbers: tuple[int, ...]) -> int:
-        return counter.count_message(with_recalled(system, numbers, conv)) - base
+        return counter.count_message(with_recalled(system, numbers, conv)) - base if numbers else 0
 
-    if conv.memory.recall <= 0 or counter.total(raw) >= budget:
-        return system, (), 0
     numbers = choose(conv, content_text(user.get("content")), first, lambda n: counter.total(raw + extra(n)) <= budget)
     return with_recalled(system, numbers, conv), numbers, extra(numbers)
 
