@@ -297,6 +297,7 @@ def _make_app(
         keep_turns=args.keep_turns,
         max_input_tokens=args.max_input_tokens,
         window_step=args.window_step,
+        recall=args.recall,
     )
     provider = _provider(args, cfg)
     interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()

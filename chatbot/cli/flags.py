@@ -10,7 +10,7 @@ import argparse
 import os
 
 from chatbot import __version__
-from chatbot.engine.strategies import STRATEGIES
+from chatbot.engine.strategies import DEFAULT_RECALL, STRATEGIES
 from chatbot.providers.table import PROVIDERS
 
 
@@ -149,6 +149,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=4,
         metavar="M",
         help="summary: earlier turns kept verbatim after summarizing (M < N)",
+    )
+    memory.add_argument(
+        "--recall",
+        type=natural,
+        default=DEFAULT_RECALL,
+        metavar="K",
+        help=f"bring back up to K earlier turns not sent verbatim when your message is about them (0: off; default "
+        f"{DEFAULT_RECALL})",
     )
     memory.add_argument(
         "--max-input-tokens",

@@ -1,4 +1,4 @@
-"""Slash commands that show what is there without changing it: /context, /tokens, /tools and /models."""
+"""Slash commands that show what is there without changing it: /context, /recall, /tokens, /tools and /models."""
 
 from __future__ import annotations
 
@@ -6,46 +6,50 @@ from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App
 from chatbot.core.budget import input_budget
 from chatbot.engine.memory import Request
+from chatbot.engine.recall import MIN_SHARE, Hit, search
 from chatbot.engine.text import clean, code_blocks, json_shown, preview
 from chatbot.engine.turn import content_text
 from chatbot.errors import UsageError
 from chatbot.providers.base import ChatProvider
 
 PREVIEW = 48  # keeps a /context row within 80 columns
+RECALL_SHOWN = 10  # turns /recall lists
 #: what /copy hands the terminal at most: most accept about this much through OSC 52 (xterm more, some less)
 MAX_BYTES = 100_000
 
 
 #: what /context accepts after its name (anything else is a usage error, never silently the plain view)
 CONTEXT_USAGE = (
-    "usage: /context (the next request, a row per message) or /context json [MESSAGE] (its exact JSON body, "
-    "every message in full; MESSAGE stands in for your next one)"
+    "usage: /context (the next request, a row per message), /context for MESSAGE (the request MESSAGE would send, "
+    "with the turns recall brings back for it) or /context json [MESSAGE] (its exact JSON body, every message in "
+    "full)"
 )
 
 
 def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
     view, _, message = arg.partition(" ")
+    message = message.strip()
     if view.lower() == "json":
-        return _context_json(app, message.strip())
-    if arg:
+        return _context_json(app, message)
+    if arg and (view.lower() != "for" or not message):
         raise UsageError(CONTEXT_USAGE)
     chat = app.chat
     conv = chat.conversation
     counter = conv.counter
-    request = chat.next_request("")
+    request = chat.next_request(message)  # /context for MESSAGE: recall picks turns for that message
     lines = [
         "The model keeps nothing between requests: the next request sends exactly these messages, "
-        "then your new message.",
+        f"then {'that message' if message else 'your new message'}.",
         f"{'#':>3}  {'role':<10} {'tokens':>6}  preview",
         *_rows(app, request),
-        f"{len(request.messages):>3}  {'user':<10} {'?':>6}  (your next message)",
+        _next_row(app, request, message),
         f"total {request.tokens} of {request.budget} tokens before your message "
         f"(counter: {counter.name}; memory: {conv.memory.strategy})",
         *_budget_lines(app, request),
     ]
-    if app.tools:
+    if chat.tools:
         lines.append(
-            f"the request also carries {len(app.tools.openai_tools(counter, conv.memory.max_input_tokens))} tool "
+            f"the request also carries {len(chat.tools.openai_tools(counter, conv.memory.max_input_tokens))} tool "
             "definition(s), about "
             f"{chat.tool_definition_tokens()} tokens, counted in the budget (/tools lists them)"
         )
@@ -57,6 +61,11 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
         )
     if request.summary_included:
         lines.append("system+S: the system message carries the rolling summary of the earlier conversation")
+    if request.recalled:
+        lines.append(
+            f"system+R: the system message carries turns {_numbers(request.recalled)} again, verbatim "
+            f"({request.recall_tokens} tokens): recalled for this message (/recall TEXT shows why)"
+        )
     if request.summarized:
         first = request.summary_covers - request.summarized + 1
         lines.append(
@@ -85,11 +94,18 @@ def _rows(app: App, request: Request) -> list[str]:
         whole = stored.get(msg.get("tool_call_id")) if role == "tool" else None
         if whole is not None and whole.get("content") != msg.get("content"):
             text = f"[{counter.count_message(whole):,} → {counter.count_message(msg):,} tokens, shortened] {text}"
-        if role == "system" and request.summary_included:
-            role = "system+S"
-            text = f"[+ summary of turns 1-{request.summary_covers}] {conv.system}"
+        if role == "system" and (request.summary_included or request.recalled):
+            role, text = _system_row(request, conv.system)
         rows.append(f"{i:>3}  {role:<10} {counter.count_message(msg):>6}  {preview(text, PREVIEW)}")
     return rows
+
+
+def _next_row(app: App, request: Request, message: str) -> str:
+    """The last row: the message the view was asked for, or a stand-in for the next one."""
+    if not message:
+        return f"{len(request.messages):>3}  {'user':<10} {'?':>6}  (your next message)"
+    tokens = app.chat.conversation.counter.count_message(request.messages[-1])
+    return f"{len(request.messages):>3}  {'user':<10} {tokens:>6}  {preview(message, PREVIEW)}"
 
 
 def _budget_lines(app: App, request: Request) -> list[str]:
@@ -142,6 +158,55 @@ def _context_json(app: App, message: str) -> Result:
     return Result(shown)
 
 
+def _numbers(numbers: tuple[int, ...]) -> str:
+    return ", ".join(map(str, numbers))
+
+
+def _system_row(request: Request, system: str) -> tuple[str, str]:
+    """The role column and preview of a system message that carries the summary (S), recalled turns (R) or both."""
+    role = "system+" + "S" * request.summary_included + "R" * bool(request.recalled)
+    summary = f"[+ summary of turns 1-{request.summary_covers}] " if request.summary_included else ""
+    recalled = f"[+ recalled turns {_numbers(request.recalled)}] " if request.recalled else ""
+    return role, f"{summary}{recalled}{system}"
+
+
+def _recall(app: App, arg: str, confirm: Confirm | None) -> Result:
+    text = arg.strip()
+    if not text:
+        raise UsageError("usage: /recall TEXT: which earlier turns TEXT would bring back, with their scores")
+    chat = app.chat
+    conv = chat.conversation
+    request = chat.next_request(text)
+    hits = search(conv, text)
+    k = conv.memory.recall
+    lines = [
+        f"earlier turns that share words with it, by BM25 score (share: of what a turn holding each of its words "
+        f"once would score; recalled from {MIN_SHARE:.2f}, and at least half the best score; --recall {k}):"
+    ]
+    for hit in hits[:RECALL_SHOWN]:
+        lines.append(
+            f"  turn {hit.number:>4}  score {hit.score:6.2f}  share {hit.share:5.2f}  "
+            f"{_why(hit, request):<13} {preview(conv.turns[hit.number - 1].user_text, 40)}"
+        )
+    if len(hits) > RECALL_SHOWN:
+        lines.append(f"  ... and {len(hits) - RECALL_SHOWN} more turn(s) with a lower score")
+    if request.recalled:
+        lines.append(f"it would recall turn(s) {_numbers(request.recalled)}: {request.recall_tokens} tokens")
+    else:
+        why = "recall is off (--recall 0)" if k <= 0 else "no turn left out of the request is relevant enough"
+        lines.append(f"it would recall nothing: {why if hits else 'no earlier turn shares a word with it'}")
+    return Result("\n".join(lines))
+
+
+def _why(hit: Hit, request: Request) -> str:
+    """What happens to a turn a search found, in the request for the same message."""
+    if hit.number in request.recalled:
+        return "recalled"
+    if hit.number > request.first_turn:
+        return "sent anyway"
+    return "not relevant" if not hit.relevant else "passed over"
+
+
 def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
     chat = app.chat
     t = chat.session.totals
@@ -186,7 +251,8 @@ def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 def _tools(app: App, arg: str, confirm: Confirm | None) -> Result:
-    specs = app.tools.specs() if app.tools else []
+    tools = app.chat.tools  # the run's, and the built-in search beside them
+    specs = tools.specs() if tools else []
     if not specs:
         return Result("no tools: start with --mcp SERVER or --functions FILE.py to give the model tools")
     width = max(len(s.name) for s in specs)
@@ -195,7 +261,7 @@ def _tools(app: App, arg: str, confirm: Confirm | None) -> Result:
         f"about {app.chat.tool_definition_tokens()} tokens):"
     ]
     conv = app.chat.conversation
-    fitting = app.tools.fitting(conv.counter, conv.memory.max_input_tokens) if app.tools else ([], [])
+    fitting = tools.fitting(conv.counter, conv.memory.max_input_tokens) if tools else ([], [])
     left_out = {s.name for s in fitting[1]}
     for source in dict.fromkeys(s.source for s in specs):
         lines.append(f"from {source}:")
@@ -240,8 +306,11 @@ def _copy(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 COMMANDS: dict[str, Command] = {
     "/context": Command(
-        "/context [json]", "show exactly what the next request sends: token counts, or its JSON body", _context
+        "/context [json] [for MESSAGE]",
+        "show exactly what the next request (for MESSAGE) sends: token counts, or its JSON body",
+        _context,
     ),
+    "/recall": Command("/recall TEXT", "show which earlier turns TEXT would bring back, with scores", _recall),
     "/tokens": Command("/tokens", "usage so far: provider-reported and estimated", _tokens),
     "/tools": Command("/tools", "list the tools the model may call, and where they come from", _tools),
     "/models": Command("/models", "list the models the endpoint serves", _models),

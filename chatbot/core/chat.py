@@ -37,6 +37,7 @@ from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDel
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.tools.registry import Registry
+from chatbot.tools.search import with_search
 
 
 class Chat:
@@ -73,6 +74,15 @@ class Chat:
         self._summarize = SummaryCall(session, provider, self.run)
         self._ahead = SummaryAhead(self._summarize, enabled=self.run.background_summaries)
         self._apply_calibration()
+
+    @property
+    def tools(self) -> Registry | None:
+        """The tools this chat offers: the run's, with the built-in search of this conversation beside them."""
+        return self._tools
+
+    @tools.setter
+    def tools(self, tools: Registry | None) -> None:
+        self._tools = with_search(tools, self.conversation)
 
     @property
     def session(self) -> Session:

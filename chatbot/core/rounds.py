@@ -14,7 +14,8 @@ from typing import Any
 
 from chatbot.core.events import ChatEvent, request_notices
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.memory import Request, Summarizer, fresh_results_request
+from chatbot.engine.fresh_round import fresh_results_request
+from chatbot.engine.memory import Request, Summarizer
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, Turn
@@ -139,7 +140,7 @@ def fit_round(
 
     The rounds re-send the turn so far. When that is over the budget, older turns make room (folded or dropped by
     the memory rule); when even the system message and the user's alone leave too little, the results of this turn
-    are sent shortened (:func:`~chatbot.engine.memory.fresh_results_request`). Notices say what changed.
+    are sent shortened (:func:`~chatbot.engine.fresh_round.fresh_results_request`). Notices say what changed.
     """
     extra = rounds_cost(rounds, conv.counter)
     if request.tokens + extra <= request.budget:  # (the first round always fits: it was built to)

@@ -13,6 +13,7 @@ from dataclasses import replace
 from chatbot.engine import memory
 from chatbot.engine.backoff import SummaryBackoff
 from chatbot.engine.memory import MemoryConfig, Request, Summarizer
+from chatbot.engine.recall import RecallIndex
 from chatbot.engine.summary_prompt import summary_heading
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Message, Turn
@@ -44,6 +45,8 @@ class Conversation:
         self._system_count: tuple[object, int] = (None, 0)
         #: when a failed summary is tried again (in memory only; see :class:`~chatbot.engine.backoff.SummaryBackoff`)
         self.backoff = SummaryBackoff()
+        #: the turns' BM25 index for recall (built on first use from the stored turns, then grown turn by turn)
+        self.recall_index = RecallIndex()
 
     # --- changing what is stored ------------------------------------------------------------------------------
 
@@ -124,6 +127,7 @@ class Conversation:
             summary_covers=self.summary_covers,
         )
         dry_run.backoff = replace(self.backoff)
+        dry_run.recall_index = self.recall_index  # the same turns: a preview grows the index, never rebuilds it
         return memory.build_request(dry_run, user, memory.placeholder_summarizer, budget)
 
     def shrink_budget(self, request: Request) -> int | None:

@@ -26,8 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chatbot.engine.strategies import STRATEGIES
-from chatbot.engine.tool_results import rounds_cost, sent_messages, shorten_to_fit, shorten_tool_result, turn_cost
+from chatbot.engine import recall
+from chatbot.engine.strategies import DEFAULT_RECALL, STRATEGIES
+from chatbot.engine.tool_results import sent_messages, turn_cost
 from chatbot.engine.turn import Message, validate_request
 from chatbot.errors import BudgetError, ChatbotError, UsageError
 
@@ -60,6 +61,7 @@ class MemoryConfig:
     #: tool results of earlier turns longer than this are sent shortened (None: always sent whole)
     tool_result_tokens: int | None = 400
     window_step: int = 1  # window: slide this many turns at a time (the request's start stays put in between)
+    recall: int = DEFAULT_RECALL  # earlier turns not sent verbatim brought back when relevant (engine/recall.py)
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
@@ -76,6 +78,8 @@ class MemoryConfig:
             )
         if self.max_input_tokens < 1:
             raise UsageError("--max-input-tokens must be positive")
+        if self.recall < 0:
+            raise UsageError("--recall must be 0 or more")
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,8 @@ class Request:
     summarized: int  # turns newly folded into the summary while building this request
     dropped: int  # earlier turns neither sent verbatim nor covered by an included summary
     warnings: tuple[str, ...] = ()
+    recalled: tuple[int, ...] = ()  # earlier turns (1-based) recalled into the system message (engine/recall.py)
+    recall_tokens: int = 0  # raw tokens the recalled block adds to the system message (counted in ``tokens``)
 
 
 # --- the rule -------------------------------------------------------------------------------------------------------
@@ -136,13 +142,7 @@ def build_request(
             0, _without_summary(problems[0], len(conv.turns) - first, len(conv.turns) - conv.summary_covers)
         )
 
-    limit = conv.memory.tool_result_tokens
-    messages: list[Message] = [conv.system_message(include_summary)]
-    for turn in conv.turns[first:]:
-        messages.extend(sent_messages(turn, counter, limit))
-    messages.append(user_msg)
-    validate_request(messages)
-    raw = fixed + sum(turn_cost(t, counter, limit) for t in conv.turns[first:])
+    messages, raw, recalled = _assemble(conv, user_msg, first, fixed, include_summary, budget)
     covered = conv.summary_covers if include_summary else 0
     return Request(
         messages=messages,
@@ -155,7 +155,25 @@ def build_request(
         summarized=summarized,
         dropped=max(0, first - covered),
         warnings=tuple(warnings),
+        recalled=recalled[0],
+        recall_tokens=recalled[1],
     )
+
+
+def _assemble(
+    conv: Conversation, user_msg: Message, first: int, fixed: int, with_summary: bool, budget: int
+) -> tuple[list[Message], int, tuple[tuple[int, ...], int]]:
+    """The request's messages, their raw tokens and what was recalled: the system message (with the summary, and
+    the turns recall brings back into the room left), turns[first:] as sent, the new message."""
+    counter, limit = conv.counter, conv.memory.tool_result_tokens
+    raw = fixed + sum(turn_cost(t, counter, limit) for t in conv.turns[first:])
+    system, recalled, extra = recall.attach(conv, with_summary, user_msg, first, budget, raw)
+    messages: list[Message] = [system]
+    for turn in conv.turns[first:]:
+        messages.extend(sent_messages(turn, counter, limit))
+    messages.append(user_msg)
+    validate_request(messages)
+    return messages, raw + extra, (recalled, extra)
 
 
 def _strategy_start(conv: Conversation, summarizer: Summarizer | None, problems: list[str]) -> tuple[int, int]:
@@ -259,49 +277,6 @@ def fold_now(conv: Conversation, summarizer: Summarizer) -> tuple[int, list[str]
     """
     problems: list[str] = []
     return _fold(conv, len(conv.turns) - conv.memory.keep_turns, summarizer, problems, force=True), problems
-
-
-def fresh_results_request(
-    conv: Conversation, user: Message, rounds: list[Message], budget: int
-) -> tuple[Request, list[Message]]:
-    """A later tool round whose results do not fit beside even the system message and the user's alone: the request
-    without earlier turns or the summary, and ``rounds`` (this turn's calls and results) with the results shortened
-    to share what the budget leaves (:func:`~chatbot.engine.tool_results.shorten_to_fit`, marked as older results
-    are). The session keeps them whole.
-
-    Raises :class:`BudgetError` when even the calls, with their results shortened to one token, do not fit.
-    """
-    counter = conv.counter
-    raw = conv.system_tokens(False) + counter.count_message(user)
-    bare = counter.total(raw)
-    fitted = shorten_to_fit(rounds, counter, budget - bare)
-    if fitted is None:
-        needed = bare + rounds_cost([shorten_tool_result(m, counter, 1) for m in rounds], counter)
-        raise BudgetError(
-            f"the tool calls of this turn need {needed - bare} tokens even with their results shortened; with the "
-            f"system message and yours that is {needed}, more than the budget (--max-input-tokens) of {budget}",
-            needed=needed,
-            budget=budget,
-        )
-    sent, limit = fitted
-    cut = sum(a != b for a, b in zip(rounds, sent, strict=True))
-    warning = (
-        f"{cut} tool result(s) of this turn sent shortened to {limit} tokens each to fit the budget "
-        "(--max-input-tokens); the session keeps them whole"
-    )
-    request = Request(
-        messages=[conv.system_message(False), dict(user)],
-        tokens=bare,
-        uncorrected=raw + counter.chat_format.per_request,
-        budget=budget,
-        first_turn=len(conv.turns),
-        summary_included=False,
-        summary_covers=conv.summary_covers,
-        summarized=0,
-        dropped=len(conv.turns),
-        warnings=(warning,) if cut else (),
-    )
-    return request, sent
 
 
 def shrink_budget(conv: Conversation, request: Request) -> int | None:

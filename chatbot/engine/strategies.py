@@ -5,3 +5,7 @@ and ``--help`` stay as fast as a bare interpreter allows.
 """
 
 STRATEGIES = ("full", "window", "summary")
+
+#: earlier turns recall brings back at most, by default: one keeps a long conversation within 10% more prompt tokens
+#: with window and summary memory and recalls every probed fact (bench/bench_recall.py, docs/memory.md)
+DEFAULT_RECALL = 1

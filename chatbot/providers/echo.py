@@ -1,7 +1,8 @@
 """The offline ``echo`` provider: no key, no network, fully deterministic.
 
 Its reply describes the request it received, so a learner sees that the model is stateless: how many messages it
-got, their roles and token counts, the summary in the system message if any, and the last user message. Its
+got, their roles and token counts, the summary and the recalled turns in the system message if any, and the last
+user message. Its
 summaries are deterministic and labelled as such. The app's own tests use it as their fake provider.
 
 It can call tools, so the tool loop works offline: when tools are offered and the user's message has lines
@@ -17,6 +18,7 @@ import time
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
+from chatbot.engine.recall import split_recalled
 from chatbot.engine.summary_prompt import (
     NEW_TURNS_LABEL,
     NO_SUMMARY_YET,
@@ -124,12 +126,15 @@ class EchoProvider(ChatProvider):
             "",
         ]
         summary: tuple[str, str] | None = None
+        recalled = ""
         for i, (message, n) in enumerate(zip(messages, counts, strict=True), start=1):
             role = str(message.get("role"))
             note = ""
-            if role == "system" and summary is None:
-                summary = split_summary(str(message.get("content") or ""))
-                note = " (with the summary)" if summary else ""
+            if role == "system" and i == 1:
+                system, recalled = split_recalled(str(message.get("content") or ""))
+                summary = split_summary(system)
+                parts = [p for p, there in (("the summary", summary), ("recalled turns", recalled)) if there]
+                note = f" (with {' and '.join(parts)})" if parts else ""
             if message.get("tool_calls"):
                 note = f" (calls {', '.join(str(c['function']['name']) for c in message['tool_calls'])})"
             elif role == "tool":
@@ -143,6 +148,10 @@ class EchoProvider(ChatProvider):
             lines.extend(f"> {line}" for line in text.splitlines() or [""])
         else:
             lines.append("No summary of earlier turns in this request.")
+        if recalled:
+            heading, _, text = recalled.partition("\n")
+            lines += ["", f"{heading.lstrip('# ')}, {rough_count(text)} tokens:"]
+            lines.extend(f"> {line}" for line in text.strip().splitlines())
         last_user = next((m for m in reversed(messages) if m.get("role") == "user"), None)
         if last_user is not None:
             content = last_user.get("content")

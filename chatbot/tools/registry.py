@@ -57,6 +57,14 @@ class Registry:
                 continue
             self._tools[tool.spec.name] = tool
 
+    def joined(self, tools: Iterable[Tool]) -> Registry:
+        """A registry of these tools and ``tools`` after them (built-ins bound to one chat). It shares these tools
+        and what was told about them; closing them stays this registry's job."""
+        joined = Registry(self._tools.values(), timeout=self.timeout)
+        joined._reported_gone = self._reported_gone  # one set: a server that stopped is told about once
+        joined.add(tools)
+        return joined
+
     def specs(self) -> list[ToolSpec]:
         """The tools that can run now, in the order they were added."""
         return [t.spec for t in self._tools.values() if t.available]

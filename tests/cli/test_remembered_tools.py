@@ -25,9 +25,13 @@ def shout(text: str) -> str:
 
 
 def offered(body: dict | None) -> list[str]:
-    """The names of the tools a request offered."""
+    """The names of the tools a request offered, but the built-in search of the conversation that rides beside any
+    (tests/tools/test_conversation_search.py pins it)."""
     assert body is not None
-    return sorted(tool["function"]["name"] for tool in body.get("tools") or [])
+    names = sorted(tool["function"]["name"] for tool in body.get("tools") or [])
+    if names:
+        names.remove("search_conversation")
+    return names
 
 
 def notices(result) -> list[str]:  # type: ignore[no-untyped-def]

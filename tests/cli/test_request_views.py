@@ -194,11 +194,12 @@ def test_context_explains_the_budget_with_a_learned_correction_and_its_margin(tm
     assert "tokens for each token this app estimates" in line and "safety margin (5.0%) stays free" in line
 
 
-@pytest.mark.parametrize("argument", ["full", "jsn", "json-please"])
+@pytest.mark.parametrize("argument", ["full", "jsn", "json-please", "for"])
 def test_an_unknown_context_argument_is_a_usage_error(tmp_path, argument):
     result = run_chatbot("--provider", "echo", stdin=f"/context {argument}\n", cwd=tmp_path)
     assert result.returncode == 2
-    assert "chatbot: usage: /context (the next request, a row per message) or /context json [MESSAGE]" in result.stderr
+    assert "chatbot: usage: /context (the next request, a row per message), /context for MESSAGE" in result.stderr
+    assert "/context json [MESSAGE]" in result.stderr
     assert "preview" not in result.stdout  # not silently the plain view
 
 

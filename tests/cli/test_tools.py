@@ -73,9 +73,10 @@ def test_the_full_loop_through_the_cli(tmp_path, functions_file):
     # /tools lists both sources
     assert f"from {stdio_command()}:" in result.stdout and f"from {functions_file}:" in result.stdout
 
-    # every request offered every tool; the later rounds ended with the results
+    # every request offered every tool (the built-in search of the conversation last); the later rounds ended with
+    # the results
     names = [t["function"]["name"] for t in requests[0]["tools"]]
-    assert names == ["add", "explode", "now", "calculate", "add_note", "list_notes", "read_note"]
+    assert names == ["add", "explode", "now", "calculate", "add_note", "list_notes", "read_note", "search_conversation"]
     assert [r["messages"][-1]["role"] for r in requests] == ["user", "tool", "tool", "user"]
     for request in requests[1:]:
         validate_request(request["messages"], in_turn=request["messages"][-1]["role"] == "tool")

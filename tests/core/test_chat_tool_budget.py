@@ -43,7 +43,8 @@ def tool_chat(tmp_path):
 
     def build(max_input_tokens: int = LIMIT, system: str = "be brief", provider=None):
         provider = provider or Uncalibrated()
-        memory = MemoryConfig(strategy="full", max_input_tokens=max_input_tokens)
+        # recall off: no built-in search beside the tool, so the definitions are the one tool's (the arithmetic below)
+        memory = MemoryConfig(strategy="full", max_input_tokens=max_input_tokens, recall=0)
         settings = Settings("echo", None, memory, system)
         tools = Registry(function_tools(page))
         app = App(JsonStore(tmp_path / "s"), provider, settings, lambda model: WordCounter(), tools=tools)

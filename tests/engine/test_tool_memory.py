@@ -4,8 +4,8 @@ result."""
 
 from __future__ import annotations
 
-from chatbot.engine import memory
 from chatbot.engine.conversation import Conversation
+from chatbot.engine.fresh_round import fresh_results_request
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.tokens import TokenCounter
@@ -99,7 +99,7 @@ def test_a_fresh_result_over_the_budget_goes_out_shortened_without_earlier_turns
     conv.add_turn(tool_turn(1, 10))
     rounds = tool_turn(2, 3000).messages[1:3]
     user = {"role": "user", "content": "search 2"}
-    request, sent = memory.fresh_results_request(conv, user, rounds, 200)
+    request, sent = fresh_results_request(conv, user, rounds, 200)
     assert request.messages == [{"role": "system", "content": "sys"}, user]
     assert (request.first_turn, request.dropped) == (1, 1)
     assert request.tokens + rounds_cost(sent, counter) <= 200

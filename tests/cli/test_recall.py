@@ -1,0 +1,69 @@
+"""Recall through the real CLI: a session saved in either store and resumed brings an old turn back for a message
+about it (the echo provider shows it as recalled); --recall and the config key; the model's search tool."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from chatbot.engine.recall import RECALL_HEADING
+from tests.support.cli import assert_clean, run_chatbot
+
+EARLY = [
+    "By the way, my gym locker code is 4711.",
+    "How do I keep tomato plants healthy on a balcony?",
+    "Why does a minor key sound sad?",
+    "What defines Gothic architecture?",
+]
+ASKED = "Which numbers open my locker at the gym again?"
+WINDOW = ["--provider", "echo", "--memory", "window", "--window-turns", "2"]
+
+
+def test_a_session_saved_and_resumed_recalls_an_old_turn_from_either_store(tmp_path, store_url):
+    store = ["--store", store_url]
+    first = run_chatbot(*WINDOW, *store, "--session", "trip", stdin="\n".join(EARLY) + "\n", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    again = run_chatbot(*WINDOW, *store, "--session", "trip", "-p", ASKED, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert_clean(again)
+    assert "1. system: " in again.stdout and "(with recalled turns)" in again.stdout
+    assert f"{RECALL_HEADING} (turn 1, verbatim from the stored conversation)" in again.stdout
+    assert "> User: By the way, my gym locker code is 4711." in again.stdout
+    unrelated = run_chatbot(*WINDOW, *store, "--session", "trip", "-p", "Write a poem about the sea.", cwd=tmp_path)
+    assert RECALL_HEADING not in unrelated.stdout and "(with recalled turns)" not in unrelated.stdout
+
+
+def test_recall_0_on_the_command_line_or_in_the_config_file_turns_it_off(tmp_path):
+    assert run_chatbot(*WINDOW, "--session", "s", stdin="\n".join(EARLY) + "\n", cwd=tmp_path).returncode == 0
+    off = run_chatbot(*WINDOW, "--session", "s", "--recall", "0", "-p", ASKED, cwd=tmp_path)
+    assert off.returncode == 0 and RECALL_HEADING not in off.stdout
+    (tmp_path / "config.toml").write_text("recall = 0\n")
+    by_file = run_chatbot(*WINDOW, "--session", "s", "-p", ASKED, cwd=tmp_path)
+    assert by_file.returncode == 0 and RECALL_HEADING not in by_file.stdout
+    flag_wins = run_chatbot(*WINDOW, "--session", "s", "--recall", "2", "-p", ASKED, cwd=tmp_path)
+    assert f"{RECALL_HEADING} (turn 1," in flag_wins.stdout
+
+
+def test_the_model_searches_the_conversation_with_the_built_in_tool(tmp_path):
+    tools = tmp_path / "tools.py"
+    tools.write_text('def add(a: int, b: int) -> int:\n    """Add two numbers."""\n    return a + b\n')
+    search = '@tool search_conversation {"query": "gym locker code"}'
+    lines = [*EARLY, search, "/tools"]
+    result = run_chatbot(
+        *WINDOW, "--session", "t", "--functions", str(tools), stdin="\n".join(lines) + "\n", cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    assert_clean(result)
+    assert 'tool call: search_conversation({"query": "gym locker code"})' in result.stderr
+    assert "tool search_conversation result: Turns 1 of this conversation match 'gym locker code'" in result.stderr
+    assert "from built-in:" in result.stdout and "search_conversation" in result.stdout
+    stored = json.loads((tmp_path / "sessions" / "t.json").read_text())["turns"][-1]["messages"]
+    found = next(m for m in stored if m["role"] == "tool")
+    assert found["name"] == "search_conversation"
+    assert "User: By the way, my gym locker code is 4711." in found["content"]
+
+
+def test_without_tools_to_offer_beside_it_the_search_tool_is_not_offered(tmp_path: Path):
+    result = run_chatbot(*WINDOW, "-p", '@tool search_conversation {"query": "x"}', cwd=tmp_path)
+    assert result.returncode == 0 and "tool call:" not in result.stderr
+    assert "Last user message: @tool search_conversation" in result.stdout

@@ -1,0 +1,54 @@
+"""/recall TEXT shows which earlier turns TEXT would bring back, with their scores; /context for TEXT shows the
+recalled turns as such, in the system message."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot import commands
+from chatbot.errors import UsageError
+
+TURNS = [
+    "By the way, my gym locker code is 4711.",
+    "How do I keep tomato plants healthy on a balcony?",
+    "Why does a minor key sound sad?",
+    "What defines Gothic architecture?",
+    "How should green tea be brewed?",
+]
+
+
+@pytest.fixture
+def chat_app(make_app):
+    app = make_app(strategy="window", window_turns=2, recall=1)
+    chat = app.open("r")
+    for text in TURNS:
+        list(chat.send(text))
+    return app
+
+
+def test_recall_lists_the_turns_that_match_with_scores_and_what_would_come_back(chat_app):
+    out = commands.run(chat_app, "/recall which numbers open my gym locker?").output
+    lines = out.splitlines()
+    first = next(line for line in lines if line.strip().startswith("turn"))
+    assert first.split()[:2] == ["turn", "1"] and "score" in first and "recalled" in first
+    assert "gym locker code is 4711" in first
+    assert lines[-1].startswith("it would recall turn(s) 1: ") and lines[-1].endswith(" tokens")
+
+
+def test_recall_of_an_unrelated_message_says_nothing_would_come_back(chat_app):
+    out = commands.run(chat_app, "/recall write a poem about the sea").output
+    assert out.splitlines()[-1] == "it would recall nothing: no earlier turn shares a word with it"
+
+
+def test_recall_needs_text(chat_app):
+    with pytest.raises(UsageError, match="usage: /recall TEXT"):
+        commands.run(chat_app, "/recall")
+
+
+def test_context_for_a_message_marks_the_recalled_turns_in_the_system_row(chat_app):
+    out = commands.run(chat_app, "/context for what was my gym locker code?").output
+    system_row = out.splitlines()[2]
+    assert system_row.split()[:2] == ["1", "system+R"] and "[+ recalled turns 1]" in system_row
+    assert "system+R: the system message carries turns 1 again, verbatim (" in out
+    plain = commands.run(chat_app, "/context").output
+    assert "system+R" not in plain and plain.splitlines()[2].split()[1] == "system"

@@ -1,0 +1,46 @@
+"""The built-in search_conversation tool: bound to one conversation, offered beside the run's tools (never added to
+them), counted in the budget like any tool, answering with the matching turns or saying none matches."""
+
+from __future__ import annotations
+
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.turn import Turn
+from chatbot.tools.registry import Registry
+from chatbot.tools.search import ConversationSearch, with_search
+from tests.support.tool_fixtures import add, function_tools
+
+
+def conversation(recall: int = 1) -> Conversation:
+    conv = Conversation("sys", MemoryConfig(strategy="window", window_turns=1, recall=recall))
+    for text in ("my gym locker code is 4711", "tomatoes on a balcony", "gothic arches"):
+        conv.add_turn(Turn([{"role": "user", "content": text}, {"role": "assistant", "content": "Noted."}]))
+    return conv
+
+
+def test_it_finds_the_matching_turns_verbatim_with_their_numbers():
+    tool = ConversationSearch(conversation())
+    found = tool.run({"query": "gym locker"}, 1.0)
+    assert found.startswith("Turns 1 of this conversation match 'gym locker', the best first:")
+    assert "--- turn 1\nUser: my gym locker code is 4711\nAssistant: Noted. (score " in found
+    assert tool.run({"query": "a poem about the sea"}, 1.0) == (
+        "No earlier turn of this conversation matches 'a poem about the sea'."
+    )
+
+
+def test_it_is_offered_beside_the_runs_tools_and_only_with_them_and_recall_on():
+    run = Registry(function_tools(add))
+    joined = with_search(run, conversation())
+    assert joined is not None and [s.name for s in joined.specs()] == ["add", "search_conversation"]
+    assert [s.name for s in run.specs()] == ["add"]  # the run's registry, shared by every chat, is left alone
+    assert joined.call("search_conversation", '{"query": "locker"}').text.startswith("Turns 1 ")
+    assert with_search(None, conversation()) is None
+    assert with_search(run, conversation(recall=0)) is run
+
+
+def test_its_definition_is_counted_in_the_budget(make_tool_app):
+    app = make_tool_app(function_tools(add), strategy="window", recall=1)
+    chat = app.open("s")
+    alone = Registry(function_tools(add)).definition_tokens(chat.conversation.counter)
+    assert chat.tool_definition_tokens() > alone
+    assert "search_conversation" in [t["function"]["name"] for t in chat.tools.openai_tools()]
