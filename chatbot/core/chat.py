@@ -282,7 +282,8 @@ class Chat:
         """Store ``user``'s message and what ``progress`` produced as one turn, add up its cost, learn from it, and
         save. Returns the turn done and what the store said (a notice when it is away, or back)."""
         counter = self.conversation.counter
-        turn = progress.to_turn(user, request.tokens, counter, mark=mark if interrupted else "")
+        sent = progress.record(request, tools_estimate(self.conversation, self._offered()))
+        turn = progress.to_turn(user, request.tokens, counter, mark=mark if interrupted else "", sent=sent)
         self.open_session.add_turn(turn)  # the message waiting to be stored is held by this turn now
         cost = turn.usage or {}
         estimated_prompt, est_completion = cost["estimated_prompt_tokens"], cost["estimated_completion_tokens"]

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from chatbot.engine.parts import Parts, request_parts
 from chatbot.engine.strategies import STRATEGIES
 from chatbot.engine.tool_results import rounds_cost, sent_messages, shorten_to_fit, shorten_tool_result, turn_cost
 from chatbot.engine.turn import Message, validate_request
@@ -92,6 +93,7 @@ class Request:
     summarized: int  # turns newly folded into the summary while building this request
     dropped: int  # earlier turns neither sent verbatim nor covered by an included summary
     warnings: tuple[str, ...] = ()
+    parts: Parts = Parts()  # tokens per part (system, summary, recalled, earlier, tool_results, new): sum == tokens
 
 
 # --- the rule -------------------------------------------------------------------------------------------------------
@@ -155,6 +157,7 @@ def build_request(
         summarized=summarized,
         dropped=max(0, first - covered),
         warnings=tuple(warnings),
+        parts=request_parts(conv, first, include_summary, user_tokens),
     )
 
 
@@ -300,6 +303,7 @@ def fresh_results_request(
         summarized=0,
         dropped=len(conv.turns),
         warnings=(warning,) if cut else (),
+        parts=request_parts(conv, len(conv.turns), False, counter.count_message(user)),
     )
     return request, sent
 
