@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from chatbot.commands.timeline import Timeline
     from chatbot.core.app import App
     from chatbot.core.attach import Content
 
@@ -25,6 +26,7 @@ class Result:
     notice: bool = False
     edit: str | None = None  # text to put back in the prompt for editing (/edit); its turn is replaced on send
     clipboard: str | None = None  # text for the terminal to copy (/copy, OSC 52)
+    timeline: Timeline | None = None  # /timeline's rows, which the terminal draws in colour (``output`` is the text)
 
 
 Confirm = Callable[[str], bool]

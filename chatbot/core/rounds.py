@@ -99,7 +99,13 @@ class Progress:
         return [*self.messages, *missing]
 
     def to_turn(
-        self, user: Message, estimated_prompt: int, counter: TokenCounter, *, mark: str = "", sent: dict[str, Any] | None = None
+        self,
+        user: Message,
+        estimated_prompt: int,
+        counter: TokenCounter,
+        *,
+        mark: str = "",
+        sent: dict[str, Any] | None = None,
     ) -> Turn:
         """The whole exchange as one stored turn: ``user``, the tool rounds (every call paired), the answer.
 
