@@ -312,14 +312,17 @@ class Chat:
 
     # --- summaries --------------------------------------------------------------------------------------------
 
-    def summarize_now(self) -> tuple[int, list[str]]:
-        """``/summary now``: fold the uncovered turns but the last ``keep_turns`` at once, backoff or not, and save.
+    def summarize_now(self, *, redo: bool = False) -> tuple[int, list[str]]:
+        """``/summary now``: fold the uncovered turns but the last ``keep_turns`` at once, backoff or not, and save;
+        ``redo`` (``/summary redo``): write the summary again from the stored turns alone.
 
         Returns (turns folded, warnings).
         """
-        if self.conversation.memory.strategy != "summary":
-            raise UsageError(f"memory is '{self.conversation.memory.strategy}': use --memory summary for a summary")
-        done, warnings = fold_now(self.conversation, self._ahead.summarizer)
+        conv = self.conversation
+        if conv.memory.strategy != "summary":
+            raise UsageError(f"memory is '{conv.memory.strategy}': use --memory summary for a summary")
+        summarizer = self._ahead.summarizer
+        done, warnings = conv.redo_summary(summarizer) if redo else fold_now(conv, summarizer)
         if done:
             self.open_session.save()
         return done, warnings
