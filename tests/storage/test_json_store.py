@@ -880,6 +880,20 @@ def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, mon
         ({"messages": [{"role": "user", "content": "q"}], "latency": "1"}, "turns[0].latency must be a number"),
         ({"messages": [{"role": "user", "content": "q"}], "created_at": 1}, "turns[0].created_at must be a string"),
         ({"messages": [{"role": "user", "content": "q"}], "interrupted": 1}, "turns[0].interrupted must be true"),
+        ({"messages": [{"role": "user", "content": "q"}], "sent": []}, "turns[0].sent must be an object or null"),
+        ({"messages": [{"role": "user", "content": "q"}], "sent": {"budget": 9}}, "turns[0].sent.parts must be an"),
+        (
+            {"messages": [{"role": "user", "content": "q"}], "sent": {"parts": {"new": -1}}},
+            "turns[0].sent.parts.new must be a whole number of at least 0, found -1",
+        ),
+        (
+            {"messages": [{"role": "user", "content": "q"}], "sent": {"parts": {}, "dropped": True}},
+            "turns[0].sent.dropped must be a whole number",
+        ),
+        (
+            {"messages": [{"role": "user", "content": "q"}], "sent": {"parts": {}, "provider": "12"}},
+            "turns[0].sent.provider must be a whole number of at least 0 or null",
+        ),
         ({"messages": ["q"]}, "turns[0].messages[0] must be an object"),
         ({"messages": [{"role": 1}]}, "turns[0].messages[0].role must be a string"),
         ({"messages": [{"role": "system", "content": "q"}]}, "turns[0].messages[0].role must be one of"),
