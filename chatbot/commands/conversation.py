@@ -119,7 +119,7 @@ COMMANDS: dict[str, Command] = {
     "/system": Command("/system [TEXT]", "show or set the system message", _system),
     "/summary": Command(
         "/summary [now|clear|redo]",
-        "show the rolling summary; `now`: summarize now; `clear`: forget it; `redo`: write it again from the turns",
+        "show the rolling summary; now: summarize now, clear: forget it, redo: rewrite it",
         _summary,
     ),
 }
