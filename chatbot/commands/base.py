@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from chatbot.commands.timeline import Timeline
     from chatbot.core.app import App
     from chatbot.core.attach import Content
 
@@ -27,6 +28,7 @@ class Result:
     edit_turn: int | None = None  # with ``edit``: the turn it is (/edit N), resent in a branch (commands.edit_at)
     clipboard: str | None = None  # text for the terminal to copy (/copy, OSC 52)
     editor: str | None = None  # open the user's editor on this text; what is saved is sent (/editor)
+    timeline: Timeline | None = None  # /timeline's rows, which the terminal draws in colour (``output`` is the text)
 
 
 Confirm = Callable[[str], bool]

@@ -7,6 +7,7 @@ import re
 from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App
 from chatbot.core.attach import with_text
+from chatbot.core.chat import Chat
 from chatbot.engine.text import preview
 from chatbot.errors import ChatbotError, UsageError
 
@@ -55,19 +56,53 @@ def _summary(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 def _summary_now(app: App, arg: str) -> Result:
-    if arg.lower() != "now":
-        raise UsageError("usage: /summary (show it) or /summary now (summarize the earlier turns now)")
+    action = arg.lower()
+    if action == "clear":
+        return _summary_clear(app)
+    if action not in ("now", "redo"):
+        raise UsageError(
+            "usage: /summary (show it), /summary now (summarize the earlier turns now), /summary clear (forget it) or "
+            "/summary redo (write it again from the stored turns)"
+        )
     chat = app.chat
+    before = chat.conversation.summary_covers
     try:
-        done, warnings = chat.summarize_now()
+        done, warnings = chat.summarize_now(redo=action == "redo")
     except KeyboardInterrupt:  # Ctrl-C stops this command, not the app; a fold is kept only whole
-        raise ChatbotError("/summary now stopped; the summary is unchanged") from None
+        raise ChatbotError(f"/summary {action} stopped; the summary is unchanged") from None
+    covers = chat.conversation.summary_covers
+    if done and action == "redo":
+        was = f" (the old one covered turns 1-{before})" if before else ""
+        return Result(f"rewrote the summary from the stored turns: it covers turns 1-{covers}{was}", notice=True)
     if done:
-        covers = chat.conversation.summary_covers
         return Result(f"summarized {done} earlier turn(s); the summary now covers turns 1-{covers}", notice=True)
     keep = chat.conversation.memory.keep_turns
     reason = "; ".join(warnings) or f"nothing to summarize: only the last {keep} turn(s) are uncovered"
-    raise ChatbotError(f"no summary written: {reason}")
+    raise ChatbotError(f"no summary written: {reason}" + ("; the summary is unchanged" if action == "redo" else ""))
+
+
+def _summary_clear(app: App) -> Result:
+    chat = app.chat
+    if not chat.conversation.summary:
+        raise UsageError("there is no summary to clear")
+    _, covers = chat.open_session.clear_summary()
+    return Result(f"forgot the summary of turns 1-{covers}; {_what_next(chat)}", notice=True)
+
+
+def _what_next(chat: Chat) -> str:
+    """What the next request does with the turns a cleared summary covered."""
+    conv = chat.conversation
+    if conv.memory.strategy != "summary":
+        return f"memory is '{conv.memory.strategy}', so it was not sent anyway"
+    request = chat.next_request("")
+    if request.summarized:
+        return (
+            f"the next request folds turns 1-{request.summary_covers} into a new summary first (one model call); "
+            "/summary redo writes it now"
+        )
+    sent = len(conv.turns) - request.first_turn
+    left = f", {request.dropped} left out for the budget" if request.dropped else ""
+    return f"the next request sends the last {sent} turn(s) verbatim{left}; /summary redo writes a new summary now"
 
 
 def _edit(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -115,6 +150,8 @@ COMMANDS: dict[str, Command] = {
     "/reset": Command("/reset", "forget this session's turns and summary (keeps the system message)", _reset),
     "/system": Command("/system [TEXT]", "show or set the system message", _system),
     "/summary": Command(
-        "/summary [now]", "show the rolling summary and which turns it covers; `now`: summarize now", _summary
+        "/summary [now|clear|redo]",
+        "show the rolling summary; now: summarize now, clear: forget it, redo: rewrite it",
+        _summary,
     ),
 }

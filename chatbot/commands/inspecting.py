@@ -1,8 +1,10 @@
-"""Slash commands that show what is there without changing it: /context, /recall, /tokens, /tools and /models."""
+"""Slash commands that show what is there without changing it: /context, /recall, /timeline (its own module),
+/tokens, /tools, /models and /copy."""
 
 from __future__ import annotations
 
 from chatbot.commands.base import Command, Confirm, Result
+from chatbot.commands.timeline import run_timeline
 from chatbot.core.app import App
 from chatbot.core.budget import input_budget
 from chatbot.engine.memory import Request
@@ -311,6 +313,9 @@ COMMANDS: dict[str, Command] = {
         _context,
     ),
     "/recall": Command("/recall TEXT", "show which earlier turns TEXT would bring back, with scores", _recall),
+    "/timeline": Command(
+        "/timeline", "one row per turn: the tokens its request sent, in parts, against the budget", run_timeline
+    ),
     "/tokens": Command("/tokens", "usage so far: provider-reported and estimated", _tokens),
     "/tools": Command("/tools", "list the tools the model may call, and where they come from", _tools),
     "/models": Command("/models", "list the models the endpoint serves", _models),

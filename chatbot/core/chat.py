@@ -315,7 +315,8 @@ class Chat:
         """Store ``user``'s message and what ``progress`` produced as one turn, add up its cost, learn from it, and
         save. Returns the turn done and what the store said (a notice when it is away, or back)."""
         counter = self.conversation.counter
-        turn = progress.to_turn(user, request.tokens, counter, mark=mark if interrupted else "")
+        sent = progress.record(request, tools_estimate(self.conversation, self._offered()))
+        turn = progress.to_turn(user, request.tokens, counter, mark=mark if interrupted else "", sent=sent)
         self.open_session.add_turn(turn)  # the message waiting to be stored is held by this turn now
         cost = turn.usage or {}
         estimated_prompt, est_completion = cost["estimated_prompt_tokens"], cost["estimated_completion_tokens"]
@@ -344,14 +345,17 @@ class Chat:
 
     # --- summaries --------------------------------------------------------------------------------------------
 
-    def summarize_now(self) -> tuple[int, list[str]]:
-        """``/summary now``: fold the uncovered turns but the last ``keep_turns`` at once, backoff or not, and save.
+    def summarize_now(self, *, redo: bool = False) -> tuple[int, list[str]]:
+        """``/summary now``: fold the uncovered turns but the last ``keep_turns`` at once, backoff or not, and save;
+        ``redo`` (``/summary redo``): write the summary again from the stored turns alone.
 
         Returns (turns folded, warnings).
         """
-        if self.conversation.memory.strategy != "summary":
-            raise UsageError(f"memory is '{self.conversation.memory.strategy}': use --memory summary for a summary")
-        done, warnings = fold_now(self.conversation, self._ahead.summarizer)
+        conv = self.conversation
+        if conv.memory.strategy != "summary":
+            raise UsageError(f"memory is '{conv.memory.strategy}': use --memory summary for a summary")
+        summarizer = self._ahead.summarizer
+        done, warnings = conv.redo_summary(summarizer) if redo else fold_now(conv, summarizer)
         if done:
             self.open_session.save()
         return done, warnings

@@ -57,6 +57,14 @@ class OpenSession:
         self.save()
         return count
 
+    def clear_summary(self) -> tuple[str, int]:
+        """Forget the summary and save; returns what it was (its text, and how many turns it covered)."""
+        conv = self.conversation
+        old = conv.summary, conv.summary_covers
+        conv.clear_summary()
+        self.save()
+        return old
+
     def undo(self) -> Turn | None:
         """Drop the last stored turn and save; returns it (None when there is none)."""
         turn = self.conversation.undo()

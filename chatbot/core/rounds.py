@@ -16,6 +16,7 @@ from chatbot.core.events import ChatEvent, request_notices
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.fresh_round import fresh_results_request
 from chatbot.engine.memory import Request, Summarizer
+from chatbot.engine.parts import sent_record
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, Turn
@@ -50,6 +51,7 @@ class Progress:
         # the first call's request and its usage: the one call of a turn whose request is the turn's request alone
         # (later ones also re-send the tool rounds), so the one the calibration learns from, tools called or not
         self.first_call: tuple[Request, Usage] | None = None
+        self.first_request: Request | None = None  # the first call's request, the one the turn keeps a record of
 
     def started(self) -> bool:
         """Whether anything worth keeping has happened (answer text, or tool calls)."""
@@ -58,8 +60,10 @@ class Progress:
     def end_round(self, end: StreamEnd, estimated_prompt: int, request: Request | None = None) -> None:
         """A model call of ``request`` (and the tool rounds so far) ended: add up what it cost."""
         self.rounds += 1
-        if self.rounds == 1 and end.usage is not None and request is not None:
-            self.first_call = (request, end.usage)
+        if self.rounds == 1 and request is not None:
+            self.first_request = request
+            if end.usage is not None:
+                self.first_call = (request, end.usage)
         self.estimated_prompt += estimated_prompt
         self.finish_reason = end.finish_reason
         if end.usage is not None:
@@ -95,11 +99,20 @@ class Progress:
         ]
         return [*self.messages, *missing]
 
-    def to_turn(self, user: Message, estimated_prompt: int, counter: TokenCounter, *, mark: str = "") -> Turn:
+    def to_turn(
+        self,
+        user: Message,
+        estimated_prompt: int,
+        counter: TokenCounter,
+        *,
+        mark: str = "",
+        sent: dict[str, Any] | None = None,
+    ) -> Turn:
         """The whole exchange as one stored turn: ``user``, the tool rounds (every call paired), the answer.
 
         ``mark`` ends the answer of a turn that did not finish; ``estimated_prompt`` is the request's own estimate,
-        used when no model call finished. The turn's usage holds the provider's counts and the estimates.
+        used when no model call finished. The turn's usage holds the provider's counts and the estimates; ``sent``
+        is its request's record (:meth:`record`).
         """
         answer = self.answer(mark)
         usage = self.usage
@@ -116,7 +129,14 @@ class Progress:
             turn_usage["model_calls"] = self.rounds
         messages = [dict(user), *self.closed_messages(), {"role": "assistant", "content": answer}]
         latency = round(time.monotonic() - self.started_at, 3)
-        return Turn(messages, usage=turn_usage, latency=latency, interrupted=bool(mark))
+        return Turn(messages, usage=turn_usage, latency=latency, interrupted=bool(mark), sent=sent)
+
+    def record(self, request: Request, tools: int) -> dict[str, Any]:
+        """What the stored turn keeps of its request (:func:`~chatbot.engine.parts.sent_record`): the first call's
+        (later rounds re-send this turn's tool rounds too; ``request`` when no call ended), sent with tool definitions
+        of ``tools`` tokens, with the provider's count of it when the server sent one."""
+        provider = self.first_call[1].prompt_tokens if self.first_call else None
+        return sent_record(self.first_request or request, tools, provider)
 
     def answer(self, mark: str = "") -> str:
         """The final answer text, with ``mark`` appended when the turn did not finish."""

@@ -73,6 +73,25 @@ class Conversation:
         self.summary_covers = 0
         self.backoff.succeeded()
 
+    def clear_summary(self) -> None:
+        """Forget the summary: the turns it covered are unsummarized again (sent as the budget allows, or folded
+        afresh when the memory rule next folds); a failed summary's backoff starts over."""
+        self.set_summary("", 0)
+        self.backoff.succeeded()
+
+    def redo_summary(self, summarizer: Summarizer) -> tuple[int, list[str]]:
+        """Write the summary again from the stored turns alone (the old one is not shown to the summarizer): it folds
+        every turn but the last ``keep_turns``. Kept only when that fold succeeds, else the old summary stays.
+
+        Returns (turns folded, why none were).
+        """
+        old = self.summary, self.summary_covers
+        self.summary, self.summary_covers = "", 0
+        done, problems = memory.fold_now(self, summarizer)
+        if not done:
+            self.summary, self.summary_covers = old
+        return done, problems
+
     def set_summary(self, text: str, covers: int) -> None:
         """Replace the rolling summary with ``text``, which covers turns 1 to ``covers``."""
         self.summary = text

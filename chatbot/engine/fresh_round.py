@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chatbot.engine.memory import Request
+from chatbot.engine.parts import request_parts
 from chatbot.engine.tool_results import rounds_cost, shorten_to_fit, shorten_tool_result
 from chatbot.engine.turn import Message
 from chatbot.errors import BudgetError
@@ -54,5 +55,6 @@ def fresh_results_request(
         summarized=0,
         dropped=len(conv.turns),
         warnings=(warning,) if cut else (),
+        parts=request_parts(conv, len(conv.turns), False, counter.count_message(user)),
     )
     return request, sent

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from chatbot.engine import recall
+from chatbot.engine.parts import Parts, request_parts
 from chatbot.engine.strategies import DEFAULT_RECALL, STRATEGIES
 from chatbot.engine.tool_results import sent_messages, turn_cost
 from chatbot.engine.turn import Message, validate_request
@@ -98,6 +99,7 @@ class Request:
     warnings: tuple[str, ...] = ()
     recalled: tuple[int, ...] = ()  # earlier turns (1-based) recalled into the system message (engine/recall.py)
     recall_tokens: int = 0  # raw tokens the recalled block adds to the system message (counted in ``tokens``)
+    parts: Parts = Parts()  # tokens per part (system, summary, recalled, earlier, tool_results, new): sum == tokens
 
 
 # --- the rule -------------------------------------------------------------------------------------------------------
@@ -157,6 +159,7 @@ def build_request(
         warnings=tuple(warnings),
         recalled=recalled[0],
         recall_tokens=recalled[1],
+        parts=request_parts(conv, first, include_summary, user_tokens, recalled[1]),
     )
 
 

@@ -96,11 +96,12 @@ def is_blank(text: str) -> bool:
     return not _INVISIBLE.sub("", text)
 
 
-_FENCED = re.compile(
+#: a fenced code block of Markdown (its ``body`` without the fences)
+FENCED = re.compile(
     r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n(?P<body>.*?)^[ \t]{0,3}(?P=fence)[`~]*[ \t]*$", re.M | re.S
 )
 
 
 def code_blocks(text: str) -> list[str]:
     """The contents of the fenced code blocks in Markdown ``text``, in order (fences and info strings removed)."""
-    return [m.group("body") for m in _FENCED.finditer(text)]
+    return [m.group("body") for m in FENCED.finditer(text)]

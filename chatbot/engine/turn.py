@@ -48,6 +48,9 @@ class Turn:
     latency: float | None = None
     created_at: str = field(default_factory=now_iso)
     interrupted: bool = False
+    #: how this turn's request was made up (``{"budget", "tools", "parts", "summarized", "dropped", "provider"}``,
+    #: see :func:`chatbot.engine.parts.sent_record`); None in turns stored before it was kept
+    sent: dict[str, Any] | None = None
     # per-counter cache of this turn's token count: building a request costs O(kept turns), not O(all turns)
     _counts: dict[Any, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     # cache of to_json(): saving a long session re-encodes only the turns that are new or changed
@@ -108,6 +111,7 @@ class Turn:
             "latency": self.latency,
             "created_at": self.created_at,
             "interrupted": self.interrupted,
+            "sent": self.sent,
         }
 
     def to_json(self) -> bytes:
@@ -125,6 +129,7 @@ class Turn:
             latency=data.get("latency"),
             created_at=data.get("created_at") or now_iso(),
             interrupted=bool(data.get("interrupted", False)),
+            sent=data.get("sent"),
         )
 
 

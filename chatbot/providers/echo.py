@@ -2,8 +2,8 @@
 
 Its reply describes the request it received, so a learner sees that the model is stateless: how many messages it
 got, their roles and token counts, the summary and the recalled turns in the system message if any, and the last
-user message. Its
-summaries are deterministic and labelled as such. The app's own tests use it as their fake provider.
+user message. Its summaries are deterministic and labelled as such, and show what a summary loses: a short extract
+of each turn and what was left out of it. The app's own tests use it as their fake provider.
 
 It can call tools, so the tool loop works offline: when tools are offered and the user's message has lines
 ``@tool NAME {"json": "arguments"}``, the reply is one call per such line (the rest of the line is sent as the
@@ -28,6 +28,7 @@ from chatbot.engine.summary_prompt import (
     USER_LINE,
     is_summary_request,
 )
+from chatbot.engine.text import FENCED, code_blocks
 from chatbot.engine.tokens import TokenCounter, rough_count
 from chatbot.engine.turn import content_text
 from chatbot.errors import ConfigError
@@ -76,10 +77,15 @@ def tool_calls_asked(messages: Sequence[Message]) -> tuple[ToolCall, ...]:
 
 
 def echo_summary(request_text: str) -> str:
-    """A deterministic summary of a summary request's user message: the previous summary plus a line per turn.
+    """A deterministic summary of a summary request's user message that shows what a summary loses: the previous
+    summary, then for each turn a short extract of the user's message and a line naming what was left out.
 
-    Each turn block ``--- turn N\\nUser: ...\\nAssistant: ...`` becomes ``- turn N: user said: <60 chars>``, which is
-    always shorter, so the summary shrinks what it replaces as the engine requires.
+    Each turn block ``--- turn N\nUser: ...\nAssistant: ...`` becomes::
+
+        - turn N: user: "the first words of the message…"
+          left out: 31 words of the user's, 181 of the assistant's, 3 code blocks, 1 tool result
+
+    which is always shorter than the turn, so the summary shrinks what it replaces as the engine requires.
     """
     previous, _, turns = request_text.partition(NEW_TURNS_LABEL)
     previous = previous.removeprefix(PREVIOUS_SUMMARY_LABEL).strip()
@@ -88,12 +94,43 @@ def echo_summary(request_text: str) -> str:
         if line.strip() and line.strip() not in (ECHO_SUMMARY_LABEL, NO_SUMMARY_YET):
             lines.append(line.rstrip())
     for number, body in _TURN_BLOCK.findall(turns):
-        user = next((ln[len(USER_LINE) :] for ln in body.splitlines() if ln.startswith(USER_LINE)), body.strip())
-        said = " ".join(user.split())
-        if len(said) > 60:
-            said = said[:60].rstrip() + "..."
-        lines.append(f"- turn {number}: user said: {said}")
+        lines += _turn_summary(number, body)
     return "\n".join(lines)
+
+
+#: how many words of a user's message an echo summary keeps
+EXTRACT_WORDS = 12
+#: what starts each message of a folded turn in a summary request (see ``summary_prompt._render_turn_text``)
+_SPEAKER = re.compile(rf"^({re.escape(USER_LINE)}|Assistant: |Assistant called tool |Tool result \()", re.MULTILINE)
+
+
+def _turn_summary(number: str, body: str) -> list[str]:
+    """An echo summary's lines for one folded turn: the extract, and what it left out (when anything was)."""
+    said: dict[str, list[str]] = {USER_LINE: [], "Assistant: ": [], "Assistant called tool ": [], "Tool result (": []}
+    pieces = _SPEAKER.split(body)
+    for speaker, text in zip(pieces[1::2], pieces[2::2], strict=True):
+        said[speaker].append(text)
+    user, answer = "\n".join(said[USER_LINE]), "\n".join(said["Assistant: "])
+    blocks = len(code_blocks(user)) + len(code_blocks(answer))
+    user_words, answer_words = _prose(user).split(), _prose(answer).split()
+    kept = " ".join(user_words[:EXTRACT_WORDS]) + ("…" if len(user_words) > EXTRACT_WORDS else "")
+    lost = [
+        f"{len(user_words) - EXTRACT_WORDS} words of the user's" if len(user_words) > EXTRACT_WORDS else "",
+        f"{len(answer_words)} words of the assistant's" if answer_words else "",
+        f"{blocks} code block{'s' if blocks != 1 else ''}" if blocks else "",
+        _count(len(said["Tool result ("]), "tool result"),
+    ]
+    lost = [item for item in lost if item]
+    return [f'- turn {number}: user: "{kept}"'] + ([f"  left out: {', '.join(lost)}"] if lost else [])
+
+
+def _prose(text: str) -> str:
+    """``text`` without its fenced code blocks (counted apart)."""
+    return FENCED.sub(" ", text)
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'s' if n != 1 else ''}" if n else ""
 
 
 class EchoProvider(ChatProvider):

@@ -2,7 +2,7 @@
 
 Layout of a sessions directory (0700)::
 
-    <id>.json                      the session (0600), compact JSON, schema "version": 1
+    <id>.json                      the session (0600), compact JSON, schema "version": 2
     .<id>.lock                     the lock file: flock'ed by the process using the session; holds its pid
     .<id>.<random>.tmp             a save in progress (only ever seen after a kill -9; cleaned up)
     <id>.json.broken-<time>        a refused file moved aside by :meth:`JsonStore.set_aside` (the id can start over)

@@ -14,7 +14,8 @@ from chatbot.engine.options import option_problem
 from chatbot.engine.turn import validate_request
 from chatbot.errors import InvalidRequest
 
-SCHEMA_VERSION = 1
+#: 2: each turn may keep ``sent``, how its request was made up (version-1 documents have none and still load)
+SCHEMA_VERSION = 2
 _ROLES = ("user", "assistant", "tool")
 _KINDS = {str: "a string", dict: "an object", list: "a list", bool: "true or false"}
 _FIELDS = (
@@ -56,7 +57,7 @@ def _no_constant(name: str) -> Any:
 
 
 def check_session_data(data: object) -> str:
-    """What is wrong with decoded session JSON, or "" when it is a valid version-1 session."""
+    """What is wrong with decoded session JSON, or "" when it is a valid session (of this version or an older one)."""
     if not isinstance(data, dict):
         return f"expected a JSON object, found {_type_name(data)}"
     version = data.get("version")
@@ -149,6 +150,30 @@ def check_turn(turn: object) -> str:
         return f".created_at must be a string, found {_type_name(turn['created_at'])}"
     if "interrupted" in turn and not isinstance(turn["interrupted"], bool):
         return f".interrupted must be true or false, found {_type_name(turn['interrupted'])}"
+    return _check_sent(turn.get("sent"))
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _check_sent(sent: object) -> str:
+    """What is wrong with a turn's optional ``sent`` record (how its request was made up), or ""."""
+    if sent is None:
+        return ""
+    if not isinstance(sent, dict):
+        return f".sent must be an object or null, found {_type_name(sent)}"
+    for key in ("budget", "tools", "summarized", "summary_covers", "dropped"):
+        if key in sent and not _is_count(sent[key]):
+            return f".sent.{key} must be a whole number of at least 0, found {sent[key]!r}"
+    if sent.get("provider") is not None and not _is_count(sent["provider"]):
+        return f".sent.provider must be a whole number of at least 0 or null, found {sent['provider']!r}"
+    parts = sent.get("parts")
+    if not isinstance(parts, dict):
+        return f".sent.parts must be an object, found {_type_name(parts)}"
+    for name, value in parts.items():
+        if not _is_count(value):
+            return f".sent.parts.{name} must be a whole number of at least 0, found {value!r}"
     return ""
 
 

@@ -30,6 +30,7 @@ from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.editor import EMPTY, add_editor_key, edit_text
 from chatbot.terminal.render import make_console, make_stream
+from chatbot.terminal.timeline_view import timeline_text
 from chatbot.terminal.waiting import wait_notice, watch
 from chatbot.tools.base import describe_call
 
@@ -150,7 +151,9 @@ class Repl:
             except KeyboardInterrupt:  # Ctrl-C stops a slow command (/models on a silent server), not the app
                 self._notice(f"{line.split()[0]} cancelled")
                 return False
-            if result.output:
+            if result.timeline is not None and not self.plain:
+                self.console.print(timeline_text(result.timeline))
+            elif result.output:
                 self.console.print(Text(clean(result.output), style="dim" if result.notice else ""))
             if result.clipboard is not None:
                 self._copy(result.clipboard)

@@ -137,7 +137,9 @@ def test_summaries_go_through_the_provider_and_are_announced(make_app):
         notices += [e.text for e in chat.send(f"q{i}") if isinstance(e, Notice)]
     assert notices == ["summarized 2 earlier turn(s) into the rolling summary (it now covers turns 1-2)"]
     summary = chat.conversation.summary
-    assert summary.startswith("Echo summary") and summary.endswith("- turn 1: user said: q0\n- turn 2: user said: q1")
+    assert summary.startswith("Echo summary")
+    kept = [line for line in summary.splitlines() if line.startswith("- ")]
+    assert kept == ['- turn 1: user: "q0"', '- turn 2: user: "q1"']
     assert chat.conversation.summary_covers == 2
     assert chat.session.totals.summary_requests == 1
 

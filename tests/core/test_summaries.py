@@ -91,7 +91,7 @@ def test_a_summary_written_ahead_is_used_and_the_turn_does_not_wait(open_chat):
     assert not any(isinstance(e, Notice) and "waiting" in e.text for e in events)
     assert [kind for kind, _ in provider.calls] == ["chat", "chat", "chat", "summary", "chat"]
     assert chat.conversation.summary_covers == 2
-    assert "turn 1: user said: one" in chat.conversation.summary
+    assert 'turn 1: user: "one"' in chat.conversation.summary
     done = events[-1]
     assert isinstance(done, TurnDone) and done.request.summarized == 2 and done.request.summary_included
 
@@ -174,7 +174,7 @@ def test_a_summary_written_for_turns_that_changed_is_not_used(open_chat):
     summaries = [name for kind, name in provider.calls if kind == "summary"]
     # written ahead after the first "three" (never used) and after the second (for turns 1-2 as they are now)
     assert summaries == ["summary-ahead", "summary-ahead"]
-    assert "user said: two again" in chat.conversation.summary and chat.conversation.summary_covers == 2
+    assert 'user: "two again"' in chat.conversation.summary and chat.conversation.summary_covers == 2
 
 
 def test_script_mode_keeps_its_order_summary_then_chat_on_one_thread(open_chat):

@@ -109,9 +109,12 @@ def test_summary_is_labelled_incremental_and_shorter(echo):
     first = echo.complete(request)
     assert first.text.splitlines() == [
         ECHO_SUMMARY_LABEL,
-        "- turn 1: user said: question number 1 about topic 1",
-        "- turn 2: user said: question number 2 about topic 2",
-        "- turn 3: user said: question number 3 about topic 3",
+        '- turn 1: user: "question number 1 about topic 1"',
+        "  left out: 21 words of the assistant's",
+        '- turn 2: user: "question number 2 about topic 2"',
+        "  left out: 21 words of the assistant's",
+        '- turn 3: user: "question number 3 about topic 3"',
+        "  left out: 21 words of the assistant's",
     ]
     assert rough_count(first.text) < rough_count(request[-1]["content"])
     assert first.usage is not None and first.finish_reason == "stop"
@@ -120,18 +123,42 @@ def test_summary_is_labelled_incremental_and_shorter(echo):
     assert second.count(ECHO_SUMMARY_LABEL) == 1
     assert second.splitlines()[1:] == [
         *first.text.splitlines()[1:],
-        "- turn 4: user said: question number 4 about topic 4",
+        '- turn 4: user: "question number 4 about topic 4"',
+        "  left out: 21 words of the assistant's",
+    ]
+
+
+def test_summary_keeps_an_extract_of_each_turn_and_names_what_it_left_out():
+    user = "My locker code is 4711 and the bike stays in the basement by the stairs, next to the boxes.\n" + (
+        "```py\nprint('kept nowhere')\n```\n"
+    )
+    answer = "Noted. " + "blah " * 40 + "\n```sh\nls\n```\nand\n~~~\nmore\n~~~"
+    call = {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+    messages = [
+        {"role": "user", "content": user},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "name": "lookup", "content": "a long result " * 30},
+        {"role": "assistant", "content": answer},
+    ]
+    text = echo_summary(summary_request("", [messages], 4)[-1]["content"])
+    assert text.splitlines()[1:] == [
+        '- turn 4: user: "My locker code is 4711 and the bike stays in the basement…"',
+        "  left out: 7 words of the user's, 42 words of the assistant's, 3 code blocks, 1 tool result",
     ]
 
 
 def test_summary_keeps_a_model_written_previous_summary_and_cuts_long_messages():
     long = "word " * 40
     request = summary_request("- the user is Mina", [[{"role": "user", "content": long}]], 7)
-    text = echo_summary(request[-1]["content"])
-    lines = text.splitlines()
+    lines = echo_summary(request[-1]["content"]).splitlines()
     assert lines[:2] == [ECHO_SUMMARY_LABEL, "- the user is Mina"]
-    assert lines[2].startswith("- turn 7: user said: word word") and lines[2].endswith("...")
-    assert len(lines[2]) < len("- turn 7: user said: ") + 65
+    assert lines[2] == '- turn 7: user: "' + " ".join(["word"] * 12) + '…"'
+    assert lines[3] == "  left out: 28 words of the user's"
+
+
+def test_a_turn_kept_whole_has_no_left_out_line():
+    request = summary_request("", [[{"role": "user", "content": "hi"}]], 1)
+    assert echo_summary(request[-1]["content"]).splitlines()[1:] == ['- turn 1: user: "hi"']
 
 
 def test_the_engine_accepts_echo_summaries(echo):
@@ -148,7 +175,8 @@ def test_the_engine_accepts_echo_summaries(echo):
     assert convo.summary.startswith(ECHO_SUMMARY_LABEL)
     # and the echo reply to that request shows the summary it carries
     reply = texts(list(echo.stream(request.messages)))
-    assert "> - turn 3: user said: question number 3" in reply
+    assert '> - turn 3: user: "question number 3 about topic 3"' in reply
+    assert "> " + "  left out: 21 words of the assistant's" in reply
 
 
 def test_make_provider_echo_needs_no_key(clean_env):

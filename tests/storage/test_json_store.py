@@ -35,7 +35,7 @@ from chatbot.storage import files, json_store, open_store, rescue
 from chatbot.storage.base import make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.json_store import JsonStore
-from chatbot.storage.schema import check_session_data
+from chatbot.storage.schema import SCHEMA_VERSION, check_session_data
 from chatbot.storage.session import Session, validate_id
 from chatbot.storage.transfer import import_sessions
 
@@ -124,7 +124,7 @@ def test_file_is_compact_utf8_json_with_a_version(store, sdir):
     raw = (sdir / "rich.json").read_bytes()
     assert b"\n" not in raw and b", " not in raw and "질문".encode() in raw
     data = json.loads(raw)
-    assert data["version"] == 1
+    assert data["version"] == SCHEMA_VERSION == 2
     assert set(data) >= {
         "id",
         "title",
@@ -353,11 +353,11 @@ def test_a_future_version_is_refused_and_kept(store, sdir):
     saved(store, rich_session(store, "f"))
     path = sdir / "f.json"
     data = json.loads(path.read_text())
-    data["version"] = 2
+    data["version"] = 3
     data["new_field"] = {"x": 1}
     path.write_text(json.dumps(data))
     before = path.read_bytes()
-    with pytest.raises(SessionCorrupt, match="version 2, written by a newer chatbot") as err:
+    with pytest.raises(SessionCorrupt, match="version 3, written by a newer chatbot") as err:
         JsonStore(sdir).load("f")
     assert str(path) in err.value.message
     assert path.read_bytes() == before
@@ -811,7 +811,7 @@ def test_permissions_warn_only_when_others_can_read_a_directory_with_files(tmp_p
     [
         ({"version": 0}, "'version' must be a positive integer, found 0"),
         ({"version": True}, "'version' must be a positive integer"),
-        ({"version": 2}, "it has version 2, written by a newer chatbot"),
+        ({"version": 3}, "it has version 3, written by a newer chatbot"),
         ({"totals": {"requests": -1}}, "'totals.requests' must be a whole number of at least 0, found -1"),
         ({"totals": {"requests": True}}, "'totals.requests'"),
         ({"calibration": {"m": 0.1}}, "'calibration.m' must be a number"),
@@ -880,6 +880,20 @@ def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, mon
         ({"messages": [{"role": "user", "content": "q"}], "latency": "1"}, "turns[0].latency must be a number"),
         ({"messages": [{"role": "user", "content": "q"}], "created_at": 1}, "turns[0].created_at must be a string"),
         ({"messages": [{"role": "user", "content": "q"}], "interrupted": 1}, "turns[0].interrupted must be true"),
+        ({"messages": [{"role": "user", "content": "q"}], "sent": []}, "turns[0].sent must be an object or null"),
+        ({"messages": [{"role": "user", "content": "q"}], "sent": {"budget": 9}}, "turns[0].sent.parts must be an"),
+        (
+            {"messages": [{"role": "user", "content": "q"}], "sent": {"parts": {"new": -1}}},
+            "turns[0].sent.parts.new must be a whole number of at least 0, found -1",
+        ),
+        (
+            {"messages": [{"role": "user", "content": "q"}], "sent": {"parts": {}, "dropped": True}},
+            "turns[0].sent.dropped must be a whole number",
+        ),
+        (
+            {"messages": [{"role": "user", "content": "q"}], "sent": {"parts": {}, "provider": "12"}},
+            "turns[0].sent.provider must be a whole number of at least 0 or null",
+        ),
         ({"messages": ["q"]}, "turns[0].messages[0] must be an object"),
         ({"messages": [{"role": 1}]}, "turns[0].messages[0].role must be a string"),
         ({"messages": [{"role": "system", "content": "q"}]}, "turns[0].messages[0].role must be one of"),

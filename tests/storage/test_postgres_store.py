@@ -271,7 +271,7 @@ def test_a_session_that_became_unreadable_since_it_was_loaded_is_never_written_o
         session = store.create("s", system="s")
         session.conversation.add_turn(numbered_turn(1))
         store.save(session)
-        set_version(pg_url, "s", 2)  # a newer chatbot wrote it meanwhile
+        set_version(pg_url, "s", 3)  # a newer chatbot wrote it meanwhile
         before = snapshot(pg_url, "s")
         with pytest.raises(SessionCorrupt, match="newer chatbot"):
             store.load("s")
