@@ -24,7 +24,7 @@ from chatbot.providers.table import PROVIDERS
 CONFIG_ENV = "CHATBOT_CONFIG"
 # flags that name what one run does (a message, a session, a command that exits), never a standing default
 NOT_CONFIG = {"help", "version", "prompt", "cont", "session", "list_sessions", "config", "list_models", "file"}
-NOT_CONFIG |= {"search", "import_sessions"}
+NOT_CONFIG |= {"search", "import_sessions", "schema"}
 _SECRET = re.compile(r"(^|_)(api_key|apikey|secret|password|token)$")
 #: settings that name files: a relative path is relative to the config file's folder, not to wherever chatbot runs
 #: (a file in the current folder must never be picked up, or run, because a config file names it)

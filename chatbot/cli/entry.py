@@ -14,7 +14,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from chatbot.cli.flags import build_parser
 from chatbot.cli.modes import notice, stderr_line
@@ -270,7 +270,7 @@ def _make_app(
     args: argparse.Namespace, store: SessionStore, toolbox: Toolbox | None, system: str | None, cfg: Config
 ) -> App:
     """The app for ``args``: the provider, the memory settings, options, log and the counter for each model."""
-    from chatbot.core.app import App, Settings, parse_option
+    from chatbot.core.app import App, Settings
     from chatbot.core.request_log import RequestLog
     from chatbot.core.settings import RunSettings
     from chatbot.engine.memory import MemoryConfig
@@ -291,7 +291,7 @@ def _make_app(
         model=args.model,
         memory=memory,
         system=system,
-        options=dict(parse_option(key, value) for key, value in args.option or []),
+        options=_options(args),
         roles=cfg.roles,
         run=RunSettings(
             max_output_tokens=args.max_output_tokens or None,
@@ -312,6 +312,24 @@ def _make_app(
 
     given = ToolSources(absolute_files(args.functions), tuple(args.mcp))  # remembered by the sessions opened
     return App(store, provider, settings, counters, tools=toolbox.registry, tool_sources=given)
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The model options of ``-o`` (and ``--schema``: the option ``response_format``), each checked by the one rule."""
+    from chatbot.core.app import parse_option
+
+    options = dict(parse_option(key, value) for key, value in args.option or [])
+    if args.schema is not None:
+        from chatbot.cli.schema_arg import schema_option
+        from chatbot.engine.options import option_problem
+
+        if "response_format" in options:
+            raise UsageError("--schema and -o response_format cannot be used together: each sets response_format")
+        options["response_format"] = schema_option(args.schema)
+        problem = option_problem("response_format", options["response_format"])
+        if problem:
+            raise UsageError(f"--schema: {problem}")
+    return options
 
 
 def _open_tools(args: argparse.Namespace) -> Toolbox | None:

@@ -80,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="(repeatable) model option sent with requests: temperature, top_p, seed, reasoning_effort, stop, ... "
         "(kept with the session)",
     )
+    model.add_argument(
+        "--schema",
+        metavar="SCHEMA",
+        help="ask for a JSON reply matching SCHEMA: a JSON-schema file, inline JSON, or 'name, age int, bio: a short "
+        "bio' (sent as the option response_format; with -p the reply is checked, and --json carries it as data)",
+    )
     model.add_argument("--no-stream", action="store_true", help="ask for the whole reply at once")
     model.add_argument("--list-models", action="store_true", help="list the endpoint's models and exit")
     model.add_argument(

@@ -150,13 +150,20 @@ def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
         from chatbot.cli.oneshot import print_extract, print_json
 
         return (print_json if args.json else print_extract)(app, text, send_plain, show_reasoning=args.reasoning)
+    from chatbot.cli.schema_arg import checked_reply
+
+    turns = len(app.chat.conversation.turns)
     if uses_repl(args):
         from chatbot.terminal.repl import Repl
 
         repl = Repl(app, plain=False, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools, one_shot=True)
-        return repl.send(text)
-    send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
-    return 0
+        status = repl.send(text)
+    else:
+        send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
+        status = 0
+    if len(app.chat.conversation.turns) > turns:  # a reply asked to be JSON (--schema) is checked, once it is stored
+        checked_reply(app.chat.session.options, app.chat.conversation.turns[-1].answer_text)
+    return status
 
 
 def list_models(args: argparse.Namespace) -> int:

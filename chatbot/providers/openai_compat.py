@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from chatbot.engine.text import wire_safe
@@ -19,6 +20,7 @@ from chatbot.providers.base import (
     ChatProvider,
     Completion,
     Message,
+    ProviderNote,
     ReasoningDelta,
     StreamEnd,
     StreamEvent,
@@ -27,6 +29,7 @@ from chatbot.providers.base import (
     Usage,
 )
 from chatbot.providers.error_map import ErrorContext, SdkErrors, map_exception
+from chatbot.providers.json_mode import FALLBACK_NOTICE, as_json_object, refuses_schema, schema_in
 from chatbot.providers.sse import read_stream
 from chatbot.providers.table import PROVIDERS
 
@@ -240,8 +243,11 @@ class CompatProvider(ChatProvider):
         base_url: str | None = None,
         timeout: float | None = None,
         max_retries: int | None = None,
+        name: str | None = None,
     ) -> None:
-        """A client for ``base_url`` (None: the SDK's own); ``timeout`` and ``max_retries`` None keep the SDK's."""
+        """A client for ``base_url`` (None: the SDK's own); ``timeout`` and ``max_retries`` None keep the SDK's.
+        ``name`` is the provider's row in the table when it is not the class's own (``gemini`` over the openai SDK)."""
+        self.name = name or type(self).name
         options: dict[str, Any] = {"api_key": api_key, "base_url": base_url}
         if timeout is not None:
             options["timeout"] = timeout
@@ -251,6 +257,8 @@ class CompatProvider(ChatProvider):
         self.model = model
         # Cleared after a server rejects stream_options, so later requests do not pay for the retry again.
         self._ask_usage = True
+        # models whose server refused a JSON schema: asked in JSON mode from then on, without a refused request first
+        self._no_schemas: set[str] = set()
 
     @property
     def base_url(self) -> str:
@@ -286,6 +294,21 @@ class CompatProvider(ChatProvider):
     def _error(self, exc: BaseException, model: str, *, streaming: bool = False) -> ProviderError:
         return map_exception(exc, self.sdk_errors, self._context(model), streaming=streaming)
 
+    def _send(self, call: Callable[[dict[str, Any]], Any], params: dict[str, Any]) -> tuple[Any, str]:
+        """``call(params)``, and what the user should hear ("" for nothing). When the server refuses the JSON schema
+        the options ask for, ``call`` again in JSON mode with the schema in the prompt (see :mod:`.json_mode`)."""
+        schema, model = schema_in(params), str(params.get("model"))
+        if schema is not None and model in self._no_schemas:
+            return call(as_json_object(params, schema)), ""
+        try:
+            return call(params), ""
+        except self.sdk_errors.status as exc:
+            if schema is None or not refuses_schema(exc, self.sdk_errors.status):
+                raise
+        self._no_schemas.add(model)
+        where = f"{self.name} ({self.base_url}, model {model})"
+        return call(as_json_object(params, schema)), FALLBACK_NOTICE.format(where=where)
+
     def _open_stream(self, params: dict[str, Any]) -> Any:
         """Start a streamed request; retry once without stream_options when the server refuses them."""
         if self._ask_usage:
@@ -312,7 +335,10 @@ class CompatProvider(ChatProvider):
         streaming = False
         try:
             # ``with`` closes the response on every exit, including GeneratorExit when the consumer stops (Ctrl-C).
-            with self._open_stream(self._params(messages, model, max_tokens, tools, options)) as sdk_stream:
+            opened, note = self._send(self._open_stream, self._params(messages, model, max_tokens, tools, options))
+            with opened as sdk_stream:
+                if note:
+                    yield ProviderNote(note)
                 streaming = True
                 yield from read_stream(sdk_stream, state, self._context(model))
         except self.sdk_errors.caught as exc:
@@ -332,9 +358,10 @@ class CompatProvider(ChatProvider):
         """Return a whole reply without streaming."""
         model = model or self.model
         try:
-            response = self._client.chat.completions.create(**self._params(messages, model, max_tokens, tools, options))
+            params = self._params(messages, model, max_tokens, tools, options)
+            response, note = self._send(lambda p: self._client.chat.completions.create(**p), params)
             # warnings off: pydantic would print its own about odd fields (junk the code below skips) over the chat
-            return completion_from_dict(response.to_dict(warnings=False))
+            return replace(completion_from_dict(response.to_dict(warnings=False)), note=note)
         except self.sdk_errors.caught as exc:
             raise self._error(exc, model) from exc
 
