@@ -114,8 +114,8 @@ def _check_combinations(args: argparse.Namespace) -> None:
         raise UsageError("--session and -c/--continue cannot be used together")
 
 
-def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
-    """The system message for new sessions: --system, --system-file or --role."""
+def _system_text(args: argparse.Namespace) -> str | None:
+    """The system message for new sessions: --system or --system-file (--role: :mod:`chatbot.cli.templates`)."""
     if args.system_file:
         from chatbot.core.attach import MAX_TEXT_BYTES, decode_text, read_limited
 
@@ -127,8 +127,6 @@ def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
         if not text.strip():
             raise UsageError(f"--system-file {args.system_file} is empty")
         return text.strip()
-    if args.role:
-        return cfg.role(args.role)
     return str(args.system) if args.system is not None else None
 
 
@@ -150,8 +148,18 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
     from chatbot.storage import default_location, open_store
 
     cfg = cfg or Config(Path("config.toml"), exists=False)
+    if (args.show or args.var) and not args.role:
+        raise UsageError(f"{'--show' if args.show else '-v/--var'} works with --role NAME (a role template)")
+    role = None
+    if args.role:
+        from chatbot.cli.templates import apply_role, show
+
+        role = apply_role(args, cfg)  # a template's prompt becomes the -p message
+        if args.show:
+            print(clean(show(role)))
+            return 0
     _check_combinations(args)
-    system = _system_text(args, cfg)
+    system = role.system if role is not None else _system_text(args)
     if args.list_models:
         return modes.list_models(args)
     attachments = _attachments(args)

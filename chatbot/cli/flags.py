@@ -117,7 +117,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sessions.add_argument("--system", metavar="TEXT", help="system message of a new session")
     sessions.add_argument("--system-file", metavar="PATH", help="system message of a new session, from a file")
-    sessions.add_argument("--role", metavar="NAME", help="system message of a new session: a role from the config file")
+    sessions.add_argument(
+        "--role",
+        metavar="NAME",
+        help="a role from the config file: a system message, or a template ([roles.NAME]: system and prompt, with "
+        "$input and $variables; a prompt makes it one-shot)",
+    )
+    sessions.add_argument(
+        "-v",
+        "--var",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "VALUE"),
+        help="(repeatable) fill $NAME in the --role template",
+    )
+    sessions.add_argument("--show", action="store_true", help="print the --role template filled in, send nothing")
     sessions.add_argument("--list-sessions", action="store_true", help="list sessions and exit")
     sessions.add_argument("--search", metavar="TEXT", help="find past turns across sessions and exit")
     sessions.add_argument(
