@@ -148,6 +148,9 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
     from chatbot.storage import default_location, open_store
 
     cfg = cfg or Config(Path("config.toml"), exists=False)
+    if args.list_providers:
+        print(clean(modes.list_providers(args.provider)))
+        return 0
     if (args.show or args.var) and not args.role:
         raise UsageError(f"{'--show' if args.show else '-v/--var'} works with --role NAME (a role template)")
     role = None
@@ -296,14 +299,15 @@ def _make_app(
     interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
     settings = Settings(
         provider_name=args.provider,
-        model=args.model,
+        model=cfg.model(args.model),  # an alias ([aliases] in the config file) names its model
         memory=memory,
         system=system,
         options=_options(args),
         roles=cfg.roles,
+        aliases=cfg.aliases,
         run=RunSettings(
             max_output_tokens=args.max_output_tokens or None,
-            summary_model=args.summary_model,
+            summary_model=cfg.model(args.summary_model),
             max_tool_rounds=args.max_tool_rounds,
             stream=not args.no_stream,
             log=RequestLog(args.log_requests) if args.log_requests else None,
@@ -359,7 +363,7 @@ def _provider(args: argparse.Namespace, cfg: Config) -> ChatProvider:
 
     # the app retries itself (Chat), so that every retry is announced; the SDK's own retries are silent
     provider = make_provider(
-        args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout, max_retries=0
+        args.provider, model=cfg.model(args.model), base_url=args.base_url, timeout=args.timeout, max_retries=0
     )
     # a base URL equal to the config file's came from there (the file's values are the flags' defaults)
     from_file = args.base_url is not None and cfg.values.get("base_url") == args.base_url

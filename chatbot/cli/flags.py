@@ -52,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="chatbot",
         description="A terminal chat with any OpenAI-compatible model. The model is stateless: every request "
         "re-sends the conversation, and chatbot decides what to keep.",
-        epilog="Keys come from GROQ_API_KEY / OPENAI_API_KEY or a .env file. Try `--provider echo` offline.",
+        epilog="Keys come from the provider's key variable (GROQ_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, ...: see "
+        "--list-providers) or a .env file. Try `--provider echo` offline.",
     )
     p.add_argument("--version", action="version", version=f"chatbot {__version__}")
 
@@ -61,14 +62,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--provider",
         choices=list(PROVIDERS),
         default=env("CHATBOT_PROVIDER") or "groq",
-        help="default: $CHATBOT_PROVIDER, else groq",
+        help="default: $CHATBOT_PROVIDER, else groq (--list-providers shows each one's key variable and model)",
     )
     model.add_argument(
         "--model",
         default=env("CHATBOT_MODEL") or None,
         help="default per provider (groq: openai/gpt-oss-20b), or $CHATBOT_MODEL",
     )
-    model.add_argument("--base-url", help="any OpenAI-compatible endpoint (Ollama, vLLM, LM Studio, llama.cpp)")
+    model.add_argument(
+        "--base-url", help="any OpenAI-compatible endpoint (llama.cpp, a proxy, ...): overrides the provider's own"
+    )
     model.add_argument("--max-output-tokens", type=positive, metavar="R", help="reply limit sent to the provider")
     model.add_argument("--summary-model", metavar="NAME", help="model for summaries (default: the chat model)")
     model.add_argument(
@@ -88,6 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     model.add_argument("--no-stream", action="store_true", help="ask for the whole reply at once")
     model.add_argument("--list-models", action="store_true", help="list the endpoint's models and exit")
+    model.add_argument(
+        "--list-providers",
+        action="store_true",
+        help="list the providers: key variable (and whether it is set), default model, base URL; then exit",
+    )
     model.add_argument(
         "--timeout",
         type=seconds,

@@ -177,3 +177,25 @@ def list_models(args: argparse.Namespace) -> int:
         notice(line, warning=warn)  # the key goes with the request for the list, as with a chat request
     print(clean(format_models(provider)))
     return 0
+
+
+def list_providers(current: str) -> str:
+    """--list-providers: every provider, the one in use marked ``*``, with its key variable and whether it is set
+    (never the key), its default model and base URL (and the variable that overrides it, when that is set)."""
+    import os
+
+    from chatbot.providers.table import PROVIDERS
+
+    rows = [("", "provider", "key", "default model", "base URL")]
+    for info in PROVIDERS.values():
+        if info.key_env is None:
+            key = "none (local server)" if info.default_base_url else "none (offline)"
+        else:
+            state = "set" if os.environ.get(info.key_env, "").strip() else "not set"
+            key = f"{info.key_env} ({'optional, ' if info.local else ''}{state})"
+        url = info.default_base_url or "(none: answers on this machine)"
+        if info.base_url_env and os.environ.get(info.base_url_env):
+            url += f" (overridden: ${info.base_url_env} is set)"
+        rows.append(("*" if info.name == current else "", info.name, key, info.default_model, url))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4] for r in rows)
