@@ -553,6 +553,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--context", type=int, help="the context window: longer requests get a context error")
     parser.add_argument("--context-wording", choices=list(CONTEXT_ERRORS), default="vllm")
     parser.add_argument("--flavour", choices=provider_rules.FLAVOURS, default="", help="the provider it plays")
+    parser.add_argument("--no-schemas", action="store_true", help="refuse json_schema response formats (Groq's words)")
     args = parser.parse_args(argv)
     prompt_tokens = None
     if args.prompt_tokens != "words":
@@ -578,6 +579,7 @@ def main(argv: list[str] | None = None) -> None:
         flavour=args.flavour,
         context=args.context,
         context_wording=args.context_wording,
+        schemas=not args.no_schemas,
     )
     print(f"listening on {server.base_url}", flush=True)
     try:
