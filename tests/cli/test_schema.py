@@ -142,3 +142,14 @@ def test_a_schema_that_cannot_be_used_is_refused_before_anything_is_sent(tmp_pat
         assert server.record.requests == []
     assert result.returncode == 2
     assert words in one_error_line(result)
+
+
+def test_a_model_that_refused_the_schema_is_asked_for_json_object_straight_away_after_that(tmp_path):
+    with FakeServer(flavour="openai", schemas=False) as server:
+        result = run_chatbot(
+            *openai_flags(server.base_url), "--schema", "name, age int", cwd=tmp_path, stdin="a json dog\nanother\n"
+        )
+        sent = [r["response_format"]["type"] for r in server.record.requests]
+    assert result.returncode == 0, result.stderr
+    assert sent == ["json_schema", "json_object", "json_object"]  # one refused request, then never again
+    assert result.stderr.count("does not take JSON schemas") == 1
