@@ -28,7 +28,8 @@ process ends with. The CLI prints ``chatbot: <message>`` and exits with the code
         ├── ServerError
         │   └── IncompleteReply          the stream ended without a finish: the reply is kept, marked
         ├── ProviderTimeout
-        └── ConnectionFailed
+        ├── ConnectionFailed
+        └── InvalidReply             a reply that is not the JSON asked for (--schema): stored, and reported
 
     KeyboardInterrupt ── Interrupted   (a signal or a closed output stopped a reply: handled like Ctrl-C)
 
@@ -204,6 +205,11 @@ class ProviderTimeout(ProviderError):
 
 class ConnectionFailed(ProviderError):
     """The server could not be reached."""
+
+
+class InvalidReply(ProviderError):
+    """The reply is not what was asked for: not JSON in JSON mode, or not matching the ``--schema``. The turn is
+    stored as the model wrote it; the run still fails, so a script never takes a wrong shape for data."""
 
 
 # --- tools ------------------------------------------------------------------------------------------------------

@@ -1,10 +1,12 @@
-"""The config file: defaults for the command line's long flags, plus named roles.
+"""The config file: defaults for the command line's long flags, plus named roles and model aliases.
 
 TOML, at ``$CHATBOT_CONFIG`` or ``config.toml`` in the user config directory (platformdirs). A top-level key is a
 long flag with underscores (``max_input_tokens = 8000`` for ``--max-input-tokens``); ``[roles]`` maps a name to a
-system prompt. Keys are read from the parser itself, so a flag added to :mod:`chatbot.cli.flags` is a config key without
-code here. Precedence: flags, then environment, then this file, then built-in defaults. A bad file, key or value is
-one :class:`ConfigError` naming the file, the line and the key. API keys never go here (environment or ``.env``).
+system prompt, or (``[roles.NAME]``) to a template with ``system`` and ``prompt`` (:mod:`chatbot.cli.templates`);
+``[aliases]`` maps a short name to a model. Keys are read from the parser itself, so a flag added to
+:mod:`chatbot.cli.flags` is a config key without code here. Precedence: flags, then environment, then this file,
+then built-in defaults. A bad file, key or value is one :class:`ConfigError` naming the file, the line and the key.
+API keys never go here (environment or ``.env``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from chatbot.errors import ConfigError
 from chatbot.providers.table import PROVIDERS
@@ -24,7 +26,7 @@ from chatbot.providers.table import PROVIDERS
 CONFIG_ENV = "CHATBOT_CONFIG"
 # flags that name what one run does (a message, a session, a command that exits), never a standing default
 NOT_CONFIG = {"help", "version", "prompt", "cont", "session", "list_sessions", "config", "list_models", "file"}
-NOT_CONFIG |= {"search", "import_sessions", "limit"}
+NOT_CONFIG |= {"search", "import_sessions", "limit", "schema", "var", "show", "list_providers"}
 _SECRET = re.compile(r"(^|_)(api_key|apikey|secret|password|token)$")
 #: settings that name files: a relative path is relative to the config file's folder, not to wherever chatbot runs
 #: (a file in the current folder must never be picked up, or run, because a config file names it)
@@ -33,8 +35,17 @@ _PATHS = {"functions", "system_file", "log_requests"}
 _SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".sh", ".rb", ".pl", ".php", ".jar", ".lua")
 
 
+class Role(NamedTuple):
+    """A role: a system message and/or a prompt. A ``[roles.NAME]`` table is a template (``$input`` and ``$name``
+    variables are filled); a plain string is a system message used as written."""
+
+    system: str | None = None
+    prompt: str | None = None
+    template: bool = False
+
+
 class Config:
-    """A loaded config file: flag defaults by argparse ``dest``, and roles.
+    """A loaded config file: flag defaults by argparse ``dest``, roles and model aliases.
 
     A plain class, not a dataclass: ``dataclasses`` (and the ``inspect`` it imports) would cost every start-up,
     ``chatbot --version`` included, about a fifth of a bare interpreter's start.
@@ -45,19 +56,35 @@ class Config:
         path: Path,
         exists: bool,
         values: dict[str, Any] | None = None,
-        roles: dict[str, str] | None = None,
+        roles: dict[str, Role] | None = None,
+        aliases: dict[str, str] | None = None,
     ) -> None:
         self.path = path
         self.exists = exists
         self.values: dict[str, Any] = values or {}
-        self.roles: dict[str, str] = roles or {}
+        self.templates: dict[str, Role] = roles or {}
+        self.aliases: dict[str, str] = aliases or {}
+
+    @property
+    def roles(self) -> dict[str, str]:
+        """Role name -> system message, for ``/role`` in a chat: every role with a system message and no variables
+        (a template's variables are filled only by ``--role NAME -v ...``)."""
+        return {n: r.system for n, r in self.templates.items() if r.system and not (r.template and "$" in r.system)}
+
+    def template(self, name: str) -> Role:
+        """Role ``name``; a ConfigError lists the roles there are."""
+        if name not in self.templates:
+            known = ", ".join(sorted(self.templates)) or f"none: add a [roles] table to {self.path}"
+            raise ConfigError(f"no role {name!r} (roles: {known})")
+        return self.templates[name]
 
     def role(self, name: str) -> str:
-        """The system prompt of role ``name``; a ConfigError lists the roles there are."""
-        if name not in self.roles:
-            known = ", ".join(sorted(self.roles)) or f"none: add a [roles] table to {self.path}"
-            raise ConfigError(f"no role {name!r} (roles: {known})")
-        return self.roles[name]
+        """The system message of role ``name`` as written ("" for a template with a prompt only)."""
+        return self.template(name).system or ""
+
+    def model(self, name: str | None) -> str | None:
+        """``name``, or the model it is an alias of (``[aliases]``)."""
+        return self.aliases.get(name, name) if name else name
 
 
 def config_path(environ: Mapping[str, str] = os.environ) -> Path:
@@ -101,11 +128,14 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
         raise ConfigError(f"{path}: not a usable config file: its values are nested too deeply") from None
     actions = flag_actions(parser)
     values: dict[str, Any] = {}
-    roles: dict[str, str] = {}
+    roles: dict[str, Role] = {}
+    aliases: dict[str, str] = {}
     for key, value in data.items():
         where = f"{path}, line {_line_of(text, key)}: {key}"
         if key == "roles":
             roles = _roles(value, where)
+        elif key == "aliases":
+            aliases = _aliases(value, where)
         elif _SECRET.search(key.lower()):
             raise ConfigError(f"{where}: API keys never go in the config file; set them in the environment or .env")
         elif key not in actions:
@@ -113,7 +143,7 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
         else:
             action = actions[key]
             values[action.dest] = _relative_to(path.parent, action.dest, _convert(action, value, where))
-    return Config(path, exists=True, values=values, roles=roles)
+    return Config(path, exists=True, values=values, roles=roles, aliases=aliases)
 
 
 def _relative_to(folder: Path, dest: str, value: Any) -> Any:
@@ -213,8 +243,10 @@ def report(
 
             value = mask_password(value)  # a postgresql:// URL may hold a password
         lines.append(f"  {key} = {json.dumps(value, ensure_ascii=False)}  ({source})")
-    names = ", ".join(sorted(config.roles)) or "none"
+    names = ", ".join(sorted(config.templates)) or "none"
     lines.append(f"  roles: {names}")
+    aliases = ", ".join(f"{k} = {v}" for k, v in sorted(config.aliases.items())) or "none"
+    lines.append(f"  aliases: {aliases}")
     return "\n".join(lines)
 
 
@@ -245,13 +277,44 @@ def _line_of(text: str, key: str) -> int:
     return text.count("\n", 0, found.start()) + 1 if found else 1
 
 
-def _roles(value: object, where: str) -> dict[str, str]:
+def _roles(value: object, where: str) -> dict[str, Role]:
     if not isinstance(value, dict):
         raise ConfigError(f'{where}: must be a table of name = "system prompt"')
-    for name, text in value.items():
-        if not isinstance(text, str) or not text.strip():
+    roles = {}
+    for name, role in value.items():
+        if isinstance(role, dict):
+            roles[name] = _template(role, f"{where}.{name}")
+        elif not isinstance(role, str) or not role.strip():
             raise ConfigError(f"{where}.{name}: a role is a non-empty string (its system prompt)")
-    return dict(value)
+        else:
+            roles[name] = Role(system=role)
+    return roles
+
+
+def _template(table: dict[str, Any], where: str) -> Role:
+    """A ``[roles.NAME]`` table: ``system`` and/or ``prompt``, non-empty strings whose ``$`` start variable names."""
+    from string import Template
+
+    unknown = sorted(set(table) - {"system", "prompt"})
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (a role table holds system and prompt)")
+    if not table:
+        raise ConfigError(f"{where}: a role table needs system, prompt or both")
+    for key, text in table.items():
+        if not isinstance(text, str) or not text.strip():
+            raise ConfigError(f"{where}.{key}: must be a non-empty string")
+        if not Template(text).is_valid():
+            raise ConfigError(f"{where}.{key}: a $ that starts no variable name ($name, ${{name}}); write $$ for $")
+    return Role(table.get("system"), table.get("prompt"), template=True)
+
+
+def _aliases(value: object, where: str) -> dict[str, str]:
+    if not isinstance(value, dict):
+        raise ConfigError(f'{where}: must be a table of alias = "model"')
+    for name, model in value.items():
+        if not isinstance(model, str) or not model.strip():
+            raise ConfigError(f"{where}.{name}: an alias names a model (a non-empty string)")
+    return {name: model.strip() for name, model in value.items()}
 
 
 def _convert(action: argparse.Action, value: Any, where: str) -> Any:

@@ -14,11 +14,11 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from chatbot.cli.flags import build_parser
+from chatbot.cli.flags import build_parser, check_combinations
 from chatbot.cli.modes import notice, stderr_line
-from chatbot.engine.text import clean, is_blank
+from chatbot.engine.text import clean
 from chatbot.errors import ChatbotError, Interrupted, OutputError, UsageError
 
 if TYPE_CHECKING:
@@ -98,29 +98,8 @@ def _load_dotenv() -> frozenset[str]:
     return found.taken
 
 
-def _check_combinations(args: argparse.Namespace) -> None:
-    _refuse_undecodable(args)
-    if args.prompt is not None and is_blank(args.prompt):
-        raise UsageError("-p needs a message to send")
-    for flag, used in (("--json", args.json), ("-x/--extract", args.extract), ("-f/--file", args.file)):
-        if used and args.prompt is None:
-            raise UsageError(f"{flag} works with -p (one-shot); in a chat, use /file PATH and /copy code")
-    if args.json and args.extract:
-        raise UsageError("--json and -x/--extract cannot be used together (the JSON holds the whole reply)")
-    given = [f for f, v in (("--system", args.system), ("--system-file", args.system_file), ("--role", args.role)) if v]
-    if len(given) > 1:
-        raise UsageError(f"{' and '.join(given)} cannot be used together: each sets the system message")
-    if args.session is not None and args.cont:
-        raise UsageError("--session and -c/--continue cannot be used together")
-    if args.show_requests and args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty():
-        # its JSON would run through the chat's screen: there, /context json shows the next request
-        raise UsageError("--show-requests works in script and one-shot modes; in a chat, /context json shows it")
-    if args.limit is not None and not args.list_sessions:
-        raise UsageError("--limit works with --list-sessions (how many of the newest sessions it lists)")
-
-
-def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
-    """The system message for new sessions: --system, --system-file or --role."""
+def _system_text(args: argparse.Namespace) -> str | None:
+    """The system message for new sessions: --system or --system-file (--role: :mod:`chatbot.cli.templates`)."""
     if args.system_file:
         from chatbot.core.attach import MAX_TEXT_BYTES, decode_text, read_limited
 
@@ -132,8 +111,6 @@ def _system_text(args: argparse.Namespace, cfg: Config) -> str | None:
         if not text.strip():
             raise UsageError(f"--system-file {args.system_file} is empty")
         return text.strip()
-    if args.role:
-        return cfg.role(args.role)
     return str(args.system) if args.system is not None else None
 
 
@@ -162,8 +139,21 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
     from chatbot.storage import default_location, open_store
 
     cfg = cfg or Config(Path("config.toml"), exists=False)
-    _check_combinations(args)
-    system = _system_text(args, cfg)
+    if args.list_providers:
+        print(clean(modes.list_providers(args.provider)))
+        return 0
+    if (args.show or args.var) and not args.role:
+        raise UsageError(f"{'--show' if args.show else '-v/--var'} works with --role NAME (a role template)")
+    role = None
+    if args.role:
+        from chatbot.cli.templates import apply_role, show
+
+        role = apply_role(args, cfg)  # a template's prompt becomes the -p message
+        if args.show:
+            print(clean(show(role)))
+            return 0
+    check_combinations(args)
+    system = role.system if role is not None else _system_text(args)
     if args.list_models:
         return modes.list_models(args)
     attachments = _attachments(args)
@@ -284,7 +274,7 @@ def _make_app(
 ) -> App:
     """The app for ``args``: the provider, the memory settings, options, log and the counter for each model."""
     from chatbot.cli.modes import show_request
-    from chatbot.core.app import App, Settings, parse_option
+    from chatbot.core.app import App, Settings
     from chatbot.core.request_log import RequestLog
     from chatbot.core.settings import RunSettings
     from chatbot.engine.memory import MemoryConfig
@@ -303,14 +293,15 @@ def _make_app(
     interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
     settings = Settings(
         provider_name=args.provider,
-        model=args.model,
+        model=cfg.model(args.model),  # an alias ([aliases] in the config file) names its model
         memory=memory,
         system=system,
-        options=dict(parse_option(key, value) for key, value in args.option or []),
+        options=_options(args),
         roles=cfg.roles,
+        aliases=cfg.aliases,
         run=RunSettings(
             max_output_tokens=args.max_output_tokens or None,
-            summary_model=args.summary_model,
+            summary_model=cfg.model(args.summary_model),
             max_tool_rounds=args.max_tool_rounds,
             stream=not args.no_stream,
             log=RequestLog(args.log_requests) if args.log_requests else None,
@@ -328,6 +319,24 @@ def _make_app(
 
     given = ToolSources(absolute_files(args.functions), tuple(args.mcp))  # remembered by the sessions opened
     return App(store, provider, settings, counters, tools=toolbox.registry, tool_sources=given)
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The model options of ``-o`` (and ``--schema``: the option ``response_format``), each checked by the one rule."""
+    from chatbot.core.app import parse_option
+
+    options = dict(parse_option(key, value) for key, value in args.option or [])
+    if args.schema is not None:
+        from chatbot.cli.schema_arg import schema_option
+        from chatbot.engine.options import option_problem
+
+        if "response_format" in options:
+            raise UsageError("--schema and -o response_format cannot be used together: each sets response_format")
+        options["response_format"] = schema_option(args.schema)
+        problem = option_problem("response_format", options["response_format"])
+        if problem:
+            raise UsageError(f"--schema: {problem}")
+    return options
 
 
 def _open_tools(args: argparse.Namespace) -> Toolbox | None:
@@ -349,7 +358,7 @@ def _provider(args: argparse.Namespace, cfg: Config) -> ChatProvider:
 
     # the app retries itself (Chat), so that every retry is announced; the SDK's own retries are silent
     provider = make_provider(
-        args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout, max_retries=0
+        args.provider, model=cfg.model(args.model), base_url=args.base_url, timeout=args.timeout, max_retries=0
     )
     # a base URL equal to the config file's came from there (the file's values are the flags' defaults)
     from_file = args.base_url is not None and cfg.values.get("base_url") == args.base_url
@@ -357,16 +366,3 @@ def _provider(args: argparse.Namespace, cfg: Config) -> ChatProvider:
     for line, warn in endpoint_notices(args.provider, args.base_url, args.dotenv, source):
         notice(line, warning=warn)
     return provider
-
-
-def _refuse_undecodable(args: argparse.Namespace) -> None:
-    """Arguments with bytes that are not UTF-8 (``-p $'\\xff'``) are refused before anything is sent or stored."""
-    for name, value in vars(args).items():
-        if isinstance(value, str):
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                flag = "-p/--prompt" if name == "prompt" else "--" + name.replace("_", "-")
-                raise UsageError(
-                    f"{flag} contains bytes that are not valid UTF-8; check the terminal's encoding"
-                ) from None

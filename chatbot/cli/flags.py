@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from chatbot import __version__
 from chatbot.engine.strategies import DEFAULT_RECALL, STRATEGIES
+from chatbot.engine.text import is_blank
+from chatbot.errors import UsageError
 from chatbot.providers.table import PROVIDERS
 
 
@@ -52,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="chatbot",
         description="A terminal chat with any OpenAI-compatible model. The model is stateless: every request "
         "re-sends the conversation, and chatbot decides what to keep.",
-        epilog="Keys come from GROQ_API_KEY / OPENAI_API_KEY or a .env file. Try `--provider echo` offline.",
+        epilog="Keys come from the provider's key variable (GROQ_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, ...: see "
+        "--list-providers) or a .env file. Try `--provider echo` offline.",
     )
     p.add_argument("--version", action="version", version=f"chatbot {__version__}")
 
@@ -61,14 +65,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--provider",
         choices=list(PROVIDERS),
         default=env("CHATBOT_PROVIDER") or "groq",
-        help="default: $CHATBOT_PROVIDER, else groq",
+        help="default: $CHATBOT_PROVIDER, else groq (--list-providers shows each one's key variable and model)",
     )
     model.add_argument(
         "--model",
         default=env("CHATBOT_MODEL") or None,
         help="default per provider (groq: openai/gpt-oss-20b), or $CHATBOT_MODEL",
     )
-    model.add_argument("--base-url", help="any OpenAI-compatible endpoint (Ollama, vLLM, LM Studio, llama.cpp)")
+    model.add_argument(
+        "--base-url", help="any OpenAI-compatible endpoint (llama.cpp, a proxy, ...): overrides the provider's own"
+    )
     model.add_argument("--max-output-tokens", type=positive, metavar="R", help="reply limit sent to the provider")
     model.add_argument("--summary-model", metavar="NAME", help="model for summaries (default: the chat model)")
     model.add_argument(
@@ -80,8 +86,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="(repeatable) model option sent with requests: temperature, top_p, seed, reasoning_effort, stop, ... "
         "(kept with the session)",
     )
+    model.add_argument(
+        "--schema",
+        metavar="SCHEMA",
+        help="ask for a JSON reply matching SCHEMA: a JSON-schema file, inline JSON, or 'name, age int, bio: a short "
+        "bio' (sent as the option response_format; with -p the reply is checked, and --json carries it as data)",
+    )
     model.add_argument("--no-stream", action="store_true", help="ask for the whole reply at once")
     model.add_argument("--list-models", action="store_true", help="list the endpoint's models and exit")
+    model.add_argument(
+        "--list-providers",
+        action="store_true",
+        help="list the providers: key variable (and whether it is set), default model, base URL; then exit",
+    )
     model.add_argument(
         "--timeout",
         type=seconds,
@@ -111,7 +128,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sessions.add_argument("--system", metavar="TEXT", help="system message of a new session")
     sessions.add_argument("--system-file", metavar="PATH", help="system message of a new session, from a file")
-    sessions.add_argument("--role", metavar="NAME", help="system message of a new session: a role from the config file")
+    sessions.add_argument(
+        "--role",
+        metavar="NAME",
+        help="a role from the config file: a system message, or a template ([roles.NAME]: system and prompt, with "
+        "$input and $variables; a prompt makes it one-shot)",
+    )
+    sessions.add_argument(
+        "-v",
+        "--var",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "VALUE"),
+        help="(repeatable) fill $NAME in the --role template",
+    )
+    sessions.add_argument("--show", action="store_true", help="print the --role template filled in, send nothing")
     sessions.add_argument("--list-sessions", action="store_true", help="list the newest sessions and exit")
     sessions.add_argument(
         "--limit",
@@ -226,3 +257,38 @@ def build_parser() -> argparse.ArgumentParser:
     config = p.add_argument_group("config file ($CHATBOT_CONFIG, else config.toml in the user config directory)")
     config.add_argument("--config", action="store_true", help="print the config file's path and every setting's source")
     return p
+
+
+def check_combinations(args: argparse.Namespace) -> None:
+    """Refuse flags that cannot go together (or need another) before anything is read, sent or stored."""
+    _refuse_undecodable(args)
+    if args.prompt is not None and is_blank(args.prompt):
+        raise UsageError("-p needs a message to send")
+    for flag, used in (("--json", args.json), ("-x/--extract", args.extract), ("-f/--file", args.file)):
+        if used and args.prompt is None:
+            raise UsageError(f"{flag} works with -p (one-shot); in a chat, use /file PATH and /copy code")
+    if args.json and args.extract:
+        raise UsageError("--json and -x/--extract cannot be used together (the JSON holds the whole reply)")
+    given = [f for f, v in (("--system", args.system), ("--system-file", args.system_file), ("--role", args.role)) if v]
+    if len(given) > 1:
+        raise UsageError(f"{' and '.join(given)} cannot be used together: each sets the system message")
+    if args.session is not None and args.cont:
+        raise UsageError("--session and -c/--continue cannot be used together")
+    if args.show_requests and args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty():
+        # its JSON would run through the chat's screen: there, /context json shows the next request
+        raise UsageError("--show-requests works in script and one-shot modes; in a chat, /context json shows it")
+    if args.limit is not None and not args.list_sessions:
+        raise UsageError("--limit works with --list-sessions (how many of the newest sessions it lists)")
+
+
+def _refuse_undecodable(args: argparse.Namespace) -> None:
+    """Arguments with bytes that are not UTF-8 (``-p $'\\xff'``) are refused before anything is sent or stored."""
+    for name, value in vars(args).items():
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                flag = "-p/--prompt" if name == "prompt" else "--" + name.replace("_", "-")
+                raise UsageError(
+                    f"{flag} contains bytes that are not valid UTF-8; check the terminal's encoding"
+                ) from None

@@ -164,13 +164,20 @@ def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
         from chatbot.cli.oneshot import print_extract, print_json
 
         return (print_json if args.json else print_extract)(app, text, send_plain, show_reasoning=args.reasoning)
+    from chatbot.cli.schema_arg import checked_reply
+
+    turns = len(app.chat.conversation.turns)
     if uses_repl(args):
         from chatbot.terminal.repl import Repl
 
         repl = Repl(app, plain=False, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools, one_shot=True)
-        return repl.send(text)
-    send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
-    return 0
+        status = repl.send(text)
+    else:
+        send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
+        status = 0
+    if len(app.chat.conversation.turns) > turns:  # a reply asked to be JSON (--schema) is checked, once it is stored
+        checked_reply(app.chat.session.options, app.chat.conversation.turns[-1].answer_text)
+    return status
 
 
 def list_models(args: argparse.Namespace) -> int:
@@ -184,3 +191,25 @@ def list_models(args: argparse.Namespace) -> int:
         notice(line, warning=warn)  # the key goes with the request for the list, as with a chat request
     print(clean(format_models(provider)))
     return 0
+
+
+def list_providers(current: str) -> str:
+    """--list-providers: every provider, the one in use marked ``*``, with its key variable and whether it is set
+    (never the key), its default model and base URL (and the variable that overrides it, when that is set)."""
+    import os
+
+    from chatbot.providers.table import PROVIDERS
+
+    rows = [("", "provider", "key", "default model", "base URL")]
+    for info in PROVIDERS.values():
+        if info.key_env is None:
+            key = "none (local server)" if info.default_base_url else "none (offline)"
+        else:
+            state = "set" if os.environ.get(info.key_env, "").strip() else "not set"
+            key = f"{info.key_env} ({'optional, ' if info.local else ''}{state})"
+        url = info.default_base_url or "(none: answers on this machine)"
+        if info.base_url_env and os.environ.get(info.base_url_env):
+            url += f" (overridden: ${info.base_url_env} is set)"
+        rows.append(("*" if info.name == current else "", info.name, key, info.default_model, url))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4] for r in rows)

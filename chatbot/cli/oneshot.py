@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from chatbot.cli.schema_arg import checked_reply
 from chatbot.core.app import App
 from chatbot.core.events import TurnDone
 from chatbot.engine.text import clean, code_blocks
@@ -19,7 +20,8 @@ Sender = Callable[..., "TurnDone | None"]
 
 
 def turn_json(app: App, reply: str, done: TurnDone | None) -> dict[str, Any]:
-    """The ``--json`` object: reply, session, turn number, model, usage, estimate, latency and finish reason."""
+    """The ``--json`` object: reply, session, turn number, model, usage, estimate, latency and finish reason (and,
+    added by :func:`print_json` when JSON was asked for, ``data``: the reply parsed)."""
     chat = app.chat
     usage = done.usage if done else None
     return {
@@ -49,8 +51,12 @@ def print_json(app: App, text: str, send: Sender, *, show_reasoning: bool) -> in
     buffer = io.StringIO()
     done = send(app, text, buffer, show_reasoning=show_reasoning)
     reply = done.turn.answer_text if done else buffer.getvalue().rstrip("\n")
+    out = turn_json(app, reply, done)
+    asked, data = checked_reply(app.chat.session.options, reply)  # JSON asked for (--schema): parsed and checked
+    if asked:
+        out["data"] = data
     # ASCII JSON: every control character (C1 ones too) is escaped, so nothing reaches a terminal raw
-    print(json.dumps(turn_json(app, reply, done), ensure_ascii=True), flush=True)
+    print(json.dumps(out, ensure_ascii=True), flush=True)
     return 0
 
 

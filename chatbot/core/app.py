@@ -55,6 +55,7 @@ class Settings:
     system: str | None = None  # for new sessions; None: DEFAULT_SYSTEM
     options: dict[str, Any] = field(default_factory=dict)  # -o: merged into every session opened
     roles: dict[str, str] = field(default_factory=dict)  # the config file's [roles], for /role
+    aliases: dict[str, str] = field(default_factory=dict)  # the config file's [aliases]: short name -> model
     run: RunSettings = RunSettings()  # how every turn runs, handed unchanged to each chat opened
 
 
@@ -161,7 +162,9 @@ class App:
         self.store.delete(session_id)
 
     def set_model(self, model: str) -> None:
-        """Switch the chat model; the token counter follows the model's family (chat format, calibration)."""
+        """Switch the chat model (an alias names its model); the token counter follows the model's family (chat
+        format, calibration)."""
+        model = self.settings.aliases.get(model, model)
         self.chat.set_model(model, self.counter_factory(model))
 
     def attach_tools(self, tools: Registry, sources: ToolSources) -> None:

@@ -33,7 +33,7 @@ from chatbot.errors import (
     StoreUnavailable,
     UsageError,
 )
-from chatbot.providers.base import ChatProvider, StreamEnd, StreamEvent, TextDelta, ToolCall
+from chatbot.providers.base import ChatProvider, ProviderNote, StreamEnd, StreamEvent, TextDelta, ToolCall
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.tools.registry import Registry
@@ -260,8 +260,8 @@ class Chat:
         stream = retrying(lambda: self._events(messages, tools), self.run.retries)
         try:
             for event in stream:
-                if isinstance(event, Notice):
-                    yield event  # a retry, announced
+                if isinstance(event, (Notice, ProviderNote)):  # a retry, or what the provider changed: told
+                    yield event if isinstance(event, Notice) else Notice(event.text, True)
                     continue
                 if first is None and self.run.stream and not isinstance(event, StreamEnd):
                     first = time.monotonic()

@@ -67,12 +67,13 @@ def make_provider(
     module_name, _, class_name = info.cls.partition(":")
     cls = getattr(importlib.import_module(module_name), class_name)
     model = model or info.default_model
-    if info.key_env is None:
+    if not info.default_base_url:  # echo: no server, nothing leaves this machine
         return cls(model=model)
     url = _base_url(info, base_url)
-    key = os.environ.get(info.key_env, "").strip()
-    if not key and info.key_optional_with_base_url and url is not None:
+    key = os.environ.get(info.key_env, "").strip() if info.key_env else ""
+    if not key and (info.local or (info.key_optional_with_base_url and url is not None)):
         key = LOCAL_DUMMY_KEY
     if not key:
-        raise AuthenticationError(missing_key_message(info.key_env))
-    return cls(api_key=key, model=model, base_url=url, timeout=timeout, max_retries=max_retries)
+        raise AuthenticationError(missing_key_message(info.key_env or ""))
+    url = url or info.default_base_url
+    return cls(api_key=key, model=model, base_url=url, timeout=timeout, max_retries=max_retries, name=info.name)

@@ -64,7 +64,15 @@ class ToolCall:
         return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
 
 
-StreamEvent = TextDelta | ReasoningDelta | ToolCall | StreamEnd
+@dataclass(frozen=True)
+class ProviderNote:
+    """What the provider changed to get an answer, for the user to read once (a server that refuses JSON schemas
+    was asked for plain JSON instead). Comes before the reply's first piece."""
+
+    text: str
+
+
+StreamEvent = TextDelta | ReasoningDelta | ToolCall | StreamEnd | ProviderNote
 
 
 @dataclass(frozen=True)
@@ -75,6 +83,7 @@ class Completion:
     usage: Usage | None
     finish_reason: str | None
     tool_calls: tuple[ToolCall, ...] = ()
+    note: str = ""  # what the provider changed to get it (see ProviderNote)
 
 
 class ChatProvider(ABC):
@@ -156,6 +165,8 @@ class ChatProvider(ABC):
             yield from self.stream(messages, **ask)
             return
         whole = self.complete(messages, **ask)
+        if whole.note:
+            yield ProviderNote(whole.note)
         if whole.text:
             yield TextDelta(whole.text)
         yield from whole.tool_calls

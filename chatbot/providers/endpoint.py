@@ -73,8 +73,8 @@ def endpoint_notices(
     the base URL or the proxy URL carries a key.
     """
     info = PROVIDERS.get(provider)
-    if info is None or info.key_env is None:
-        return []  # no key and no server: nothing leaves this machine
+    if info is None or not info.default_base_url:
+        return []  # echo: no server, nothing leaves this machine
     env_url = os.environ.get(info.base_url_env or "") or None
     url = flag_url or env_url
     target = url or info.default_base_url
@@ -82,7 +82,7 @@ def endpoint_notices(
     proxy = proxy_for(target)
     if proxy is not None:
         refuse_keys_in(proxy[0], f"proxy URL of ${proxy[1]}")
-    has_key = bool(os.environ.get(info.key_env, "").strip())
+    has_key = bool(info.key_env and os.environ.get(info.key_env, "").strip())
     what = f"your {info.key_env}" if has_key else "the conversation"
     notices: list[tuple[str, bool]] = []
     route = _route(target, proxy)
@@ -96,7 +96,7 @@ def endpoint_notices(
         else:
             source = f"${info.base_url_env}"
         key_source = "; the key is from .env" if info.key_env in from_dotenv else ""
-        key_source += "" if has_key else f"; no {info.key_env} is set"
+        key_source += "" if has_key or not info.key_env else f"; no {info.key_env} is set"
         if url.rstrip("/") != info.default_base_url.rstrip("/") or source.endswith(".env") or route:
             notices.append((f"sending {what} to {url} (set by {source}{key_source}){route}", False))
     elif route:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Generator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from chatbot.errors import ProviderError
@@ -18,6 +19,7 @@ from chatbot.providers.base import (
     ChatProvider,
     Completion,
     Message,
+    ProviderNote,
     ReasoningDelta,
     StreamEnd,
     StreamEvent,
@@ -26,6 +28,7 @@ from chatbot.providers.base import (
     Usage,
 )
 from chatbot.providers.error_map import ErrorContext, SdkErrors, map_exception
+from chatbot.providers.json_mode import FALLBACK_NOTICE, as_json_object, refuses_schema, schema_in
 from chatbot.providers.sse import read_stream
 from chatbot.providers.table import PROVIDERS
 
@@ -228,8 +231,11 @@ class CompatProvider(ChatProvider):
         base_url: str | None = None,
         timeout: float | None = None,
         max_retries: int | None = None,
+        name: str | None = None,
     ) -> None:
-        """A client for ``base_url`` (None: the SDK's own); ``timeout`` and ``max_retries`` None keep the SDK's."""
+        """A client for ``base_url`` (None: the SDK's own); ``timeout`` and ``max_retries`` None keep the SDK's.
+        ``name`` is the provider's row in the table when it is not the class's own (``gemini`` over the openai SDK)."""
+        self.name = name or type(self).name
         options: dict[str, Any] = {"api_key": api_key, "base_url": base_url}
         if timeout is not None:
             options["timeout"] = timeout
@@ -239,6 +245,8 @@ class CompatProvider(ChatProvider):
         self.model = model
         # Cleared after a server rejects stream_options, so later requests do not pay for the retry again.
         self._ask_usage = True
+        # models whose server refused a JSON schema: asked in JSON mode from then on, without a refused request first
+        self._no_schemas: set[str] = set()
 
     @property
     def base_url(self) -> str:
@@ -261,6 +269,9 @@ class CompatProvider(ChatProvider):
         body = super().request_body(messages, stream=stream, **ask)
         if stream and self._ask_usage:
             body["stream_options"] = {"include_usage": True}
+        schema = schema_in(body)
+        if schema is not None and body.get("model") in self._no_schemas:  # it refused the schema before
+            return as_json_object(body, schema)
         return body
 
     def _create(self, body: dict[str, Any]) -> Any:
@@ -280,16 +291,31 @@ class CompatProvider(ChatProvider):
     def _error(self, exc: BaseException, model: str, *, streaming: bool = False) -> ProviderError:
         return map_exception(exc, self.sdk_errors, self._context(model), streaming=streaming)
 
-    def _open_stream(self, messages: Sequence[Message], ask: dict[str, Any]) -> Any:
+    def _send(self, body: dict[str, Any]) -> tuple[Any, str]:
+        """Send ``body``, and what the user should hear ("" for nothing). When the server refuses the JSON schema the
+        options ask for, send it again in JSON mode with the schema in the prompt (see :mod:`.json_mode`); later
+        bodies for that model ask for JSON mode straight away (:meth:`request_body`)."""
+        schema = schema_in(body)
+        try:
+            return self._create(body), ""
+        except self.sdk_errors.status as exc:
+            if schema is None or not refuses_schema(exc, self.sdk_errors.status):
+                raise
+        model = str(body.get("model"))
+        self._no_schemas.add(model)
+        where = f"{self.name} ({self.base_url}, model {model})"
+        return self._create(as_json_object(body, schema)), FALLBACK_NOTICE.format(where=where)
+
+    def _open_stream(self, messages: Sequence[Message], ask: dict[str, Any]) -> tuple[Any, str]:
         """Start a streamed request; retry once without stream_options when the server refuses them."""
         body = self.request_body(messages, stream=True, **ask)
         try:
-            return self._create(body)
+            return self._send(body)
         except self.sdk_errors.status as exc:
             if "stream_options" not in body or not _mentions_stream_options(exc, self.sdk_errors):
                 raise
             self._ask_usage = False  # later requests do not pay for the refusal again (their bodies leave it out)
-        return self._create(self.request_body(messages, stream=True, **ask))
+        return self._send(self.request_body(messages, stream=True, **ask))
 
     def stream(
         self,
@@ -307,7 +333,10 @@ class CompatProvider(ChatProvider):
         try:
             # ``with`` closes the response on every exit, including GeneratorExit when the consumer stops (Ctrl-C).
             ask: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "tools": tools, "options": options}
-            with self._open_stream(messages, ask) as sdk_stream:
+            opened, note = self._open_stream(messages, ask)
+            with opened as sdk_stream:
+                if note:
+                    yield ProviderNote(note)
                 streaming = True
                 yield from read_stream(sdk_stream, state, self._context(model))
         except self.sdk_errors.caught as exc:
@@ -328,10 +357,9 @@ class CompatProvider(ChatProvider):
         model = model or self.model
         try:
             ask: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "tools": tools, "options": options}
-            body = self.request_body(messages, stream=False, **ask)
-            response = self._create(body)
+            response, note = self._send(self.request_body(messages, stream=False, **ask))
             # warnings off: pydantic would print its own about odd fields (junk the code below skips) over the chat
-            return completion_from_dict(response.to_dict(warnings=False))
+            return replace(completion_from_dict(response.to_dict(warnings=False)), note=note)
         except self.sdk_errors.caught as exc:
             raise self._error(exc, model) from exc
 

@@ -448,13 +448,26 @@ def test_base_url_from_environment(clean_env):
 def test_bad_base_url_and_unknown_provider(clean_env):
     with pytest.raises(ConfigError, match="http://"):
         make_provider("openai", base_url="localhost:8080/v1")
-    with pytest.raises(UsageError, match="groq, openai, echo"):
-        make_provider("anthropic")
+    with pytest.raises(UsageError, match="groq, openai, openrouter, gemini, anthropic, .*, echo"):
+        make_provider("claude")
 
 
 def test_default_models():
     defaults = {name: info.default_model for name, info in PROVIDERS.items()}
-    assert defaults == {"groq": "openai/gpt-oss-20b", "openai": "gpt-4o-mini", "echo": "echo"}
+    assert defaults == {
+        "groq": "openai/gpt-oss-20b",
+        "openai": "gpt-4o-mini",
+        "openrouter": "openai/gpt-4o-mini",
+        "gemini": "gemini-3.5-flash",
+        "anthropic": "claude-sonnet-5-5",
+        "mistral": "mistral-small-latest",
+        "deepseek": "deepseek-v4-flash",
+        "together": "openai/gpt-oss-20b",
+        "ollama": "llama3.2",
+        "lmstudio": "openai/gpt-oss-20b",
+        "vllm": "openai/gpt-oss-20b",
+        "echo": "echo",
+    }
 
 
 def test_importing_providers_does_not_import_the_sdks():

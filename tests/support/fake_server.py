@@ -23,7 +23,8 @@ or calls of tools); ``calls_tool`` makes it call a tool whenever one is offered,
 - every named flavour (``openai``, ``groq``, ``vllm``, ``llamacpp``; ``""``, the default, is a lenient
   OpenAI-compatible server) refuses options of the wrong type (``temperature`` as a string) and an unknown
   ``response_format``, worded as OpenAI does. JSON mode (``json_object``, ``json_schema``) makes the reply a JSON
-  object.
+  object; with ``schemas=False`` the model has no structured outputs and ``json_schema`` is refused as the flavour's
+  server words it (Groq: "This model does not support response format `json_schema`.").
 
 With ``context`` a request whose ``prompt_tokens`` (plus ``max_tokens``, except on llama.cpp) exceed it is refused
 with the context-length error of ``context_wording`` (OpenAI, vLLM or llama.cpp), naming the limit.
@@ -142,6 +143,9 @@ class FakeConfig:
     # tool name -> JSON arguments: a request that offers the tool and ends with the user's message gets a reply
     # calling it (then, with the result in, the text reply). Scripted replies go first.
     calls_tool: dict[str, str] = field(default_factory=dict)
+    # False: a model without structured outputs: a ``json_schema`` response format is answered 400, worded as the
+    # flavour's server does (Groq's words for "groq", OpenAI's for the others); ``json_object`` still works
+    schemas: bool = True
 
     def __post_init__(self) -> None:
         if self.flavour not in provider_rules.FLAVOURS:
@@ -280,7 +284,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if cfg.context is not None and self._over_context(body):
             return
-        refused = provider_rules.refusal(body, cfg.flavour)
+        refused = provider_rules.refusal(body, cfg.flavour, cfg.schemas)
         if refused:
             self._json(*refused)
             return
@@ -549,6 +553,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--context", type=int, help="the context window: longer requests get a context error")
     parser.add_argument("--context-wording", choices=list(CONTEXT_ERRORS), default="vllm")
     parser.add_argument("--flavour", choices=provider_rules.FLAVOURS, default="", help="the provider it plays")
+    parser.add_argument("--no-schemas", action="store_true", help="refuse json_schema response formats (Groq's words)")
     args = parser.parse_args(argv)
     prompt_tokens = None
     if args.prompt_tokens != "words":
@@ -574,6 +579,7 @@ def main(argv: list[str] | None = None) -> None:
         flavour=args.flavour,
         context=args.context,
         context_wording=args.context_wording,
+        schemas=not args.no_schemas,
     )
     print(f"listening on {server.base_url}", flush=True)
     try:

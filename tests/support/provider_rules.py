@@ -7,7 +7,12 @@ long for the model's context is refused by the server itself (``FakeConfig.conte
 - :func:`refusal`: the 400 a server answers for a request it will not take: an option of the wrong type
   (``temperature`` as a string), a ``response_format`` it does not know, JSON mode without the word "json" in the
   messages (OpenAI), ``stream_options`` on a request that does not stream (OpenAI).
-- :func:`json_reply`: the reply a model in JSON mode gives (the scripted text inside a JSON object).
+- :func:`json_reply`: the reply a model in JSON mode gives (the scripted text inside a JSON object, or the scripted
+  text itself when it is a JSON object already, as a model answering in JSON writes it).
+
+A model without structured outputs (``schemas=False``) refuses ``json_schema`` as its server words it: Groq "This
+model does not support response format `json_schema`.", OpenAI "Invalid parameter: 'response_format' of type
+'json_schema' is not supported with this model." (the lenient server and vLLM/llama.cpp as OpenAI does).
 """
 
 from __future__ import annotations
@@ -57,7 +62,16 @@ def _option_refusal(body: dict[str, Any]) -> Refusal | None:
     return None
 
 
-def _format_refusal(body: dict[str, Any], flavour: str) -> Refusal | None:
+def _schema_refusal(flavour: str) -> Refusal:
+    """How a model without structured outputs refuses ``json_schema``: Groq's words, else OpenAI's."""
+    if flavour == "groq":
+        return 400, {"error": {"message": "This model does not support response format `json_schema`.",
+                               "type": "invalid_request_error"}}  # fmt: skip
+    message = "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model."
+    return _invalid(message, "response_format")
+
+
+def _format_refusal(body: dict[str, Any], flavour: str, schemas: bool = True) -> Refusal | None:
     fmt = body.get("response_format")
     if fmt is None:
         return None
@@ -65,6 +79,8 @@ def _format_refusal(body: dict[str, Any], flavour: str) -> Refusal | None:
     if kind not in ("text", "json_object", "json_schema"):
         message = f"Invalid value: '{kind}'. Supported values are: 'json_object', 'json_schema', and 'text'."
         return _invalid(message, "response_format.type", "invalid_value")
+    if kind == "json_schema" and not schemas:
+        return _schema_refusal(flavour)
     if kind == "json_schema" and not isinstance((fmt.get("json_schema") or {}).get("schema"), dict):
         return _invalid("Missing required parameter: 'response_format.json_schema'.", "response_format.json_schema")
     said_json = "json" in json.dumps(body.get("messages") or []).lower()
@@ -75,14 +91,15 @@ def _format_refusal(body: dict[str, Any], flavour: str) -> Refusal | None:
     return None
 
 
-def refusal(body: dict[str, Any], flavour: str) -> Refusal | None:
-    """The 400 ``flavour``'s server answers ``body`` with, or None when it takes the request."""
+def refusal(body: dict[str, Any], flavour: str, schemas: bool = True) -> Refusal | None:
+    """The 400 ``flavour``'s server answers ``body`` with, or None when it takes the request. ``schemas`` False: the
+    model has no structured outputs, and a ``json_schema`` response format is refused (by every flavour)."""
     if not flavour:
-        return None
+        return _format_refusal(body, flavour, schemas) if not schemas else None
     if flavour == "openai" and "stream_options" in body and not body.get("stream"):
         message = "The 'stream_options' parameter is only allowed when 'stream' is enabled."
         return _invalid(message, "stream_options", "invalid_value")
-    return _option_refusal(body) or _format_refusal(body, flavour)
+    return _option_refusal(body) or _format_refusal(body, flavour, schemas)
 
 
 def _instance(schema: dict[str, Any], text: str) -> Any:
@@ -98,11 +115,18 @@ def _instance(schema: dict[str, Any], text: str) -> Any:
     return {"integer": 7, "number": 0.5, "boolean": True, "null": None}.get(str(kind), text)
 
 
+def _is_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
+
+
 def json_reply(body: dict[str, Any], text: str) -> str:
     """What the model answers ``body`` with when the scripted reply is ``text``: JSON in JSON mode, else ``text``."""
     fmt = body.get("response_format") or {}
     if fmt.get("type") == "json_object":
-        return json.dumps({"reply": text})
+        return text if _is_object(text) else json.dumps({"reply": text})
     if fmt.get("type") == "json_schema":
         return json.dumps(_instance(fmt["json_schema"]["schema"], text))
     return text

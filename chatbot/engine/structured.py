@@ -1,0 +1,115 @@
+"""Structured replies: a JSON schema asked for (``--schema``, or ``-o response_format ...``) and the reply checked.
+
+A schema is given as a JSON schema or in llm's concise form (``'name, age int, bio: a short bio'``: fields separated
+by commas, or by newlines when descriptions need commas; an optional type after the name, ``int``, ``float``,
+``bool`` or ``str``, the default; an optional description after a colon). It is sent as the model option
+``response_format`` = ``{"type": "json_schema", "json_schema": {"name": ..., "schema": ...}}``, so it is kept with
+the session like any option; the reply is then parsed and checked against it with ``jsonschema``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from chatbot.errors import UsageError
+
+#: the concise form's type words and the JSON schema type each stands for (llm's table)
+CONCISE_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
+#: the name a schema is sent under (``json_schema.name``: letters, digits, '_' and '-' are allowed by OpenAI)
+SCHEMA_NAME = "reply"
+_FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_FENCED = re.compile(r"\A\s*```[A-Za-z]*\n(?P<body>.*)\n```\s*\Z", re.DOTALL)
+
+
+def concise_schema(text: str) -> dict[str, Any]:
+    """The JSON schema of llm's concise form: an object whose fields are all required, in the order given."""
+    separator = "\n" if "\n" in text.strip() else ","
+    properties: dict[str, Any] = {}
+    for field in (f.strip() for f in text.split(separator)):
+        if not field:
+            continue
+        head, _, description = field.partition(":")
+        words = head.split()
+        if not words or len(words) > 2 or not _FIELD_NAME.fullmatch(words[0]):
+            raise UsageError(f"--schema: {field!r} is not a field (NAME, NAME TYPE, or NAME [TYPE]: description)")
+        kind = words[1] if len(words) == 2 else "str"
+        if kind not in CONCISE_TYPES:
+            raise UsageError(f"--schema: field {words[0]}: type {kind!r} is not one of {', '.join(CONCISE_TYPES)}")
+        prop: dict[str, Any] = {"type": CONCISE_TYPES[kind]}
+        if description.strip():
+            prop["description"] = description.strip()
+        properties[words[0]] = prop
+    if not properties:
+        raise UsageError("--schema needs at least one field, e.g. 'name, age int, bio: a short bio'")
+    return {"type": "object", "properties": properties, "required": list(properties)}
+
+
+def parse_schema(text: str) -> dict[str, Any]:
+    """A schema from ``--schema``'s text: inline JSON (it starts with ``{``), else the concise form; checked."""
+    if text.lstrip().startswith("{"):
+        try:
+            schema = json.loads(text)
+        except ValueError as exc:
+            raise UsageError(f"--schema: not valid JSON ({exc})") from None
+    else:
+        schema = concise_schema(text)
+    check_schema(schema)
+    return dict(schema)
+
+
+def check_schema(schema: object) -> None:
+    """A UsageError when ``schema`` is not a JSON schema an object reply can be checked against."""
+    if not isinstance(schema, dict):
+        raise UsageError("--schema: a JSON schema is an object ({...})")
+    from jsonschema import exceptions, validators
+
+    cls = validators.validator_for(schema, default=validators.Draft202012Validator)
+    try:
+        cls.check_schema(schema)
+    except exceptions.SchemaError as exc:
+        raise UsageError(f"--schema: not a valid JSON schema: {exc.message}") from None
+
+
+def response_format(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``response_format`` option that asks for replies matching ``schema``."""
+    return {"type": "json_schema", "json_schema": {"name": SCHEMA_NAME, "schema": dict(schema)}}
+
+
+def asked_format(options: Mapping[str, Any]) -> tuple[str, dict[str, Any] | None]:
+    """What the session's ``response_format`` asks for: ("json_schema", its schema), ("json_object", None), or
+    ("", None) when it asks for no JSON."""
+    fmt = options.get("response_format")
+    kind = fmt.get("type") if isinstance(fmt, Mapping) else None
+    if kind == "json_schema":
+        inner = fmt.get("json_schema") if isinstance(fmt, Mapping) else None
+        schema = inner.get("schema") if isinstance(inner, Mapping) else None
+        return "json_schema", dict(schema) if isinstance(schema, Mapping) else None
+    return ("json_object", None) if kind == "json_object" else ("", None)
+
+
+def reply_problem(text: str, schema: Mapping[str, Any] | None) -> tuple[Any, str]:
+    """(the reply's JSON value, "") or (None, what is wrong, in one line): not JSON, or not matching ``schema``.
+
+    A reply wrapped in one Markdown code fence (some models fence JSON even in JSON mode) is read inside it.
+    """
+    fenced = _FENCED.match(text)
+    body = fenced.group("body") if fenced else text
+    try:
+        value = json.loads(body)
+    except json.JSONDecodeError as exc:
+        return None, f"the reply is not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+    if schema is None:
+        return value, ""
+    from jsonschema import exceptions, validators
+
+    cls = validators.validator_for(dict(schema), default=validators.Draft202012Validator)
+    error = exceptions.best_match(cls(dict(schema)).iter_errors(value))
+    if error is None:
+        return value, ""
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
+    message = " ".join(error.message.split())
+    message = message if len(message) <= 200 else message[:199] + "…"
+    return None, f"the reply does not match the schema: {f'{where}: ' if where else ''}{message}"

@@ -1,0 +1,155 @@
+"""--schema: a JSON schema (file, inline, or llm's concise form) asked for as response_format, the reply checked."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chatbot.engine.structured import concise_schema, reply_problem
+from chatbot.errors import InvalidReply, UsageError
+from tests.support.cli import assert_clean, one_error_line, openai_flags, run_chatbot
+from tests.support.fake_server import FakeServer
+
+DOG = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "age": {"type": "integer"},
+        "bio": {"type": "string", "description": "a short bio"},
+    },
+    "required": ["name", "age", "bio"],
+}
+
+
+def test_the_concise_form_reads_as_llm_reads_it():
+    assert concise_schema("name, age int, bio: a short bio") == DOG
+    lines = "name: the person's name\nage int: their age\nbio: a short bio, three sentences at most\n"
+    schema = concise_schema(lines)
+    assert list(schema["properties"]) == ["name", "age", "bio"]
+    assert schema["properties"]["bio"] == {"type": "string", "description": "a short bio, three sentences at most"}
+    assert concise_schema("score float, ok bool, n str")["properties"] == {
+        "score": {"type": "number"},
+        "ok": {"type": "boolean"},
+        "n": {"type": "string"},
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [("age integer", "type 'integer' is not one of str, int, float, bool"), (" , ", "at least one field")],
+)
+def test_a_concise_form_that_cannot_be_read_is_one_usage_error(text, words):
+    with pytest.raises(UsageError, match=words):
+        concise_schema(text)
+
+
+def test_a_reply_is_parsed_and_a_mismatch_names_the_field():
+    rex = {"name": "Rex", "age": 3, "bio": "good"}
+    assert reply_problem(json.dumps(rex), DOG) == (rex, "")
+    assert reply_problem('```json\n{"name": "Rex", "age": 3, "bio": "b"}\n```', DOG)[1] == ""
+    value, problem = reply_problem('{"name": "Rex", "age": "three", "bio": "b"}', DOG)
+    assert value is None and problem == "the reply does not match the schema: age: 'three' is not of type 'integer'"
+    assert reply_problem("Rex is a dog", DOG)[1].startswith("the reply is not JSON")
+
+
+def test_the_concise_form_goes_out_as_json_schema_and_json_output_carries_the_object(tmp_path):
+    with FakeServer(reply="Rex") as server:
+        result = run_chatbot(
+            *openai_flags(server.base_url), "--schema", "name, age int, bio: a short bio", "-p", "a dog", "--json",
+            cwd=tmp_path,
+        )  # fmt: skip
+        sent = server.record.last_request()
+    assert result.returncode == 0, result.stderr
+    assert_clean(result)
+    assert sent is not None and sent["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "reply", "schema": DOG},
+    }
+    out = json.loads(result.stdout)
+    assert out["data"] == {"name": "Rex", "age": 7, "bio": "Rex"}  # what a model held to the schema writes
+    assert json.loads(out["reply"]) == out["data"]
+
+
+def test_a_schema_file_and_inline_json_are_sent_as_given(tmp_path):
+    schema = {"type": "object", "properties": {"colours": {"type": "array", "items": {"type": "string"}}}}
+    (tmp_path / "colours.json").write_text(json.dumps(schema))
+    with FakeServer(reply="red") as server:
+        for given in ("colours.json", json.dumps(schema)):
+            result = run_chatbot(*openai_flags(server.base_url), "--schema", given, "-p", "colours", cwd=tmp_path)
+            assert result.returncode == 0, result.stderr
+            assert json.loads(result.stdout) == {"colours": ["red"]}
+        sent = [r["response_format"]["json_schema"]["schema"] for r in server.record.requests]
+    assert sent == [schema, schema]
+
+
+def test_a_server_without_schemas_is_asked_for_json_object_once_and_the_user_is_told(tmp_path):
+    # Groq's own SDK, its own wording; the options and Groq's usage request merge into one extra_body
+    reply = '{"name": "Rex", "age": 3, "bio": "a good dog"}'
+    with FakeServer(flavour="groq", schemas=False, replies=[reply]) as server:
+        result = run_chatbot(
+            "--provider", "groq", "--model", "llama-3.3-70b-versatile", "--schema", "name, age int, bio: a short bio",
+            "-o", "temperature", "0.2", "-p", "invent a dog", "--json",
+            cwd=tmp_path, env={"GROQ_API_KEY": "gsk-test", "GROQ_BASE_URL": server.root_url},
+        )  # fmt: skip
+        sent = server.record.requests
+    assert result.returncode == 0, result.stderr
+    assert [r["response_format"]["type"] for r in sent] == ["json_schema", "json_object"]
+    assert all(r["temperature"] == 0.2 and r["stream_options"] == {"include_usage": True} for r in sent)
+    assert json.dumps(DOG) in sent[1]["messages"][0]["content"]  # the shape is told in the system message
+    told = [line for line in result.stderr.splitlines() if "does not take JSON schemas" in line]
+    assert len(told) == 1 and "asking for plain JSON (json_object)" in told[0]
+    assert json.loads(result.stdout)["data"] == {"name": "Rex", "age": 3, "bio": "a good dog"}
+
+
+def test_a_reply_that_does_not_match_is_one_line_and_exit_status_5(tmp_path):
+    with FakeServer(flavour="openai", schemas=False, replies=['{"name": "Rex", "age": "old", "bio": "b"}']) as server:
+        result = run_chatbot(
+            *openai_flags(server.base_url), "--schema", "name, age int, bio", "-p", "a dog", "--json", cwd=tmp_path
+        )
+    assert result.returncode == InvalidReply.exit_code == 5
+    assert result.stdout == ""  # no JSON that looks like data
+    assert one_error_line(result) == (
+        "chatbot: the reply does not match the schema: age: 'old' is not of type 'integer' "
+        "(the turn is stored as the model wrote it)"
+    )
+
+
+def test_response_format_as_an_option_is_checked_the_same_way(tmp_path):
+    option = json.dumps({"type": "json_schema", "json_schema": {"name": "dog", "schema": DOG}})
+    with FakeServer(reply="Rex") as server:
+        ok = run_chatbot(*openai_flags(server.base_url), "-o", "response_format", option, "-p", "x", "--json",
+                         cwd=tmp_path)  # fmt: skip
+        both = run_chatbot(*openai_flags(server.base_url), "-o", "response_format", option, "--schema", "a", "-p",
+                           "x", cwd=tmp_path)  # fmt: skip
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["data"] == {"name": "Rex", "age": 7, "bio": "Rex"}
+    assert both.returncode == 2
+    assert "--schema and -o response_format cannot be used together" in one_error_line(both)
+
+
+@pytest.mark.parametrize(
+    ("given", "words"),
+    [
+        ("{not json", "--schema: not valid JSON"),
+        ('{"type": 5}', "--schema: not a valid JSON schema"),
+        ("name, age integer", "type 'integer' is not one of"),
+    ],
+)
+def test_a_schema_that_cannot_be_used_is_refused_before_anything_is_sent(tmp_path, given, words):
+    with FakeServer() as server:
+        result = run_chatbot(*openai_flags(server.base_url), "--schema", given, "-p", "x", cwd=tmp_path)
+        assert server.record.requests == []
+    assert result.returncode == 2
+    assert words in one_error_line(result)
+
+
+def test_a_model_that_refused_the_schema_is_asked_for_json_object_straight_away_after_that(tmp_path):
+    with FakeServer(flavour="openai", schemas=False) as server:
+        result = run_chatbot(
+            *openai_flags(server.base_url), "--schema", "name, age int", cwd=tmp_path, stdin="a json dog\nanother\n"
+        )
+        sent = [r["response_format"]["type"] for r in server.record.requests]
+    assert result.returncode == 0, result.stderr
+    assert sent == ["json_schema", "json_object", "json_object"]  # one refused request, then never again
+    assert result.stderr.count("does not take JSON schemas") == 1

@@ -1,0 +1,107 @@
+"""Roles as templates: [roles.NAME] with system and prompt, $input and -v variables, --show; plain roles unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.cli import assert_clean, one_error_line, openai_flags, run_chatbot
+from tests.support.fake_server import FakeServer
+
+CONFIG = """
+[roles]
+pirate = "Answer like a pirate. It costs $5."
+
+[roles.review]
+system = "You review $lang code for ${team}."
+prompt = "Review this:\\n$input"
+
+[roles.joke]
+prompt = "Tell a joke about $topic."
+"""
+
+
+@pytest.fixture
+def config(tmp_path):
+    (tmp_path / "config.toml").write_text(CONFIG)
+    return tmp_path
+
+
+def sent_messages(server: FakeServer) -> list[tuple[str, str]]:
+    request = server.record.last_request()
+    assert request is not None
+    return [(m["role"], m["content"]) for m in request["messages"]]
+
+
+def test_the_filled_template_is_the_request(config):
+    with FakeServer() as server:
+        result = run_chatbot(
+            *openai_flags(server.base_url), "--role", "review", "-v", "lang", "Go", "-v", "team", "the web team",
+            "-p", "x := 1", cwd=config,
+        )  # fmt: skip
+        sent = sent_messages(server)
+    assert result.returncode == 0, result.stderr
+    assert sent == [("system", "You review Go code for the web team."), ("user", "Review this:\nx := 1")]
+
+
+def test_piped_text_is_the_input_and_a_prompt_makes_the_run_one_shot(config):
+    with FakeServer(reply="Looks fine.") as server:
+        result = run_chatbot(
+            *openai_flags(server.base_url), "--role", "review", "-v", "lang", "Go", "-v", "team", "us",
+            cwd=config, stdin="func main() {}\n",
+        )  # fmt: skip
+        sent = sent_messages(server)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "Looks fine.\n"
+    assert sent[-1] == ("user", "Review this:\nfunc main() {}")  # not also attached as a stdin block
+
+
+def test_a_prompt_without_input_is_sent_as_it_is(config):
+    with FakeServer() as server:
+        result = run_chatbot(*openai_flags(server.base_url), "--role", "joke", "-v", "topic", "cats", cwd=config)
+        sent = sent_messages(server)
+    assert result.returncode == 0, result.stderr
+    assert sent[-1] == ("user", "Tell a joke about cats.")
+
+
+def test_a_missing_variable_is_one_error_naming_it_and_nothing_is_sent(config):
+    with FakeServer() as server:
+        result = run_chatbot(*openai_flags(server.base_url), "--role", "review", "-v", "lang", "Go", "-p", "x",
+                             cwd=config)  # fmt: skip
+        assert server.record.requests == []
+    assert result.returncode == 2
+    assert one_error_line(result) == "chatbot: role review needs a value for $team: add -v team VALUE"
+
+
+def test_show_prints_the_filled_template_without_sending(config):
+    with FakeServer() as server:
+        result = run_chatbot(
+            *openai_flags(server.base_url), "--role", "review", "-v", "lang", "Python", "-v", "team", "QA",
+            "-p", "def f(): pass", "--show", cwd=config,
+        )  # fmt: skip
+        assert server.record.requests == []
+    assert result.returncode == 0, result.stderr
+    assert_clean(result)
+    assert result.stdout == "system:\nYou review Python code for QA.\n\nprompt:\nReview this:\ndef f(): pass\n"
+    assert not any((config / "sessions").iterdir())  # no session was opened
+
+
+def test_a_plain_role_is_still_a_system_message_used_as_written(config):
+    with FakeServer() as server:
+        result = run_chatbot(*openai_flags(server.base_url), "--role", "pirate", "-p", "hello", cwd=config)
+        sent = sent_messages(server)
+    assert result.returncode == 0, result.stderr
+    assert sent == [("system", "Answer like a pirate. It costs $5."), ("user", "hello")]
+
+
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [
+        ('[roles.bad]\nsystem = "costs $5"\n', "roles.bad.system: a $ that starts no variable name"),
+        ('[roles.bad]\nsytem = "x"\n', "roles.bad: unknown key 'sytem'"),
+    ],
+)
+def test_a_template_that_cannot_be_filled_is_a_config_error(tmp_path, table, words):
+    (tmp_path / "config.toml").write_text(table)
+    result = run_chatbot("--provider", "echo", "-p", "x", cwd=tmp_path)
+    assert result.returncode == 2
+    assert words in one_error_line(result)
