@@ -135,7 +135,8 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
                 if result.send is None:
                     continue
                 message = result.send
-            send_plain(app, message, sys.stdout, show_reasoning=args.reasoning)
+            done = send_plain(app, message, sys.stdout, show_reasoning=args.reasoning)
+            status = status or reply_status(done)  # a reply that is not the JSON asked for: told, and the status
         except ChatbotError as exc:
             notice(exc.message)
             status = status or exc.exit_code
@@ -164,20 +165,19 @@ def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
         from chatbot.cli.oneshot import print_extract, print_json
 
         return (print_json if args.json else print_extract)(app, text, send_plain, show_reasoning=args.reasoning)
-    from chatbot.cli.schema_arg import checked_reply
-
-    turns = len(app.chat.conversation.turns)
     if uses_repl(args):
         from chatbot.terminal.repl import Repl
 
         repl = Repl(app, plain=False, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools, one_shot=True)
-        status = repl.send(text)
-    else:
-        send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
-        status = 0
-    if len(app.chat.conversation.turns) > turns:  # a reply asked to be JSON (--schema) is checked, once it is stored
-        checked_reply(app.chat.session.options, app.chat.conversation.turns[-1].answer_text)
-    return status
+        return repl.send(text)
+    return reply_status(send_plain(app, text, sys.stdout, show_reasoning=args.reasoning))
+
+
+def reply_status(done: TurnDone | None) -> int:
+    """The exit status a stored turn leaves: 5 when its reply is not the JSON asked for (the chat said why)."""
+    from chatbot.errors import InvalidReply
+
+    return InvalidReply.exit_code if done is not None and done.json is not None and done.json.problem else 0
 
 
 def list_models(args: argparse.Namespace) -> int:

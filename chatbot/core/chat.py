@@ -23,6 +23,7 @@ from chatbot.core.summaries import SummaryAhead, SummaryCall
 from chatbot.core.tool_round import run_round, tool_line_notice, tool_notices
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import Request, fold_now
+from chatbot.engine.structured import check_reply
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, validate_request
@@ -170,6 +171,8 @@ class Chat:
         self._ahead.start(self.conversation)
         if done.finish_reason == "length":
             yield Notice("the reply was cut off at the output limit (--max-output-tokens)", True)
+        if done.json is not None and done.json.problem:  # every front end says it; the turn stays as written
+            yield Notice(done.json.problem)
         if not done.turn.answer_text.strip():
             hint = " (only reasoning came back; --reasoning shows it)" if done.reasoned else ""
             yield Notice(f"the model sent no answer text{hint}", True)
@@ -341,7 +344,8 @@ class Chat:
                 told.append(Notice("the session store is back: every turn of this session is saved"))
             self._store_away = False
         done = TurnDone(turn, request, usage, estimated_prompt, est_completion, turn.latency or 0.0)
-        return replace(done, finish_reason=progress.finish_reason, reasoned=progress.reasoned), told
+        checked = check_reply(self.session.options, turn.answer_text)  # JSON asked for (--schema): checked here
+        return replace(done, finish_reason=progress.finish_reason, reasoned=progress.reasoned, json=checked), told
 
     # --- summaries --------------------------------------------------------------------------------------------
 

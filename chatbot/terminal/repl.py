@@ -25,7 +25,7 @@ from chatbot.core.app import App
 from chatbot.core.attach import Content
 from chatbot.core.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.engine.text import clean, is_blank, preview, visible
-from chatbot.errors import BudgetError, ChatbotError, Interrupted, OutputError
+from chatbot.errors import BudgetError, ChatbotError, Interrupted, InvalidReply, OutputError
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.editor import EMPTY, add_editor_key, edit_text
@@ -269,9 +269,11 @@ class Repl:
             with contextlib.suppress(Exception):  # after a bug too, the live display ends: the cursor comes back
                 stream.abort("")  # (nothing to do once the reply finished or was aborted above)
             events.close()  # on any other failure too, before the caller releases the session's lock
-        if done is not None:
-            self._usage_line(done)
-        return 0
+        if done is None:
+            return 0
+        self._usage_line(done)
+        # a reply that is not the JSON asked for was told as a notice; it fails a one-shot run as a script's would
+        return InvalidReply.exit_code if done.json is not None and done.json.problem else 0
 
     # --- output -----------------------------------------------------------------------------------------------
 
