@@ -125,7 +125,7 @@ def _attachments(args: argparse.Namespace) -> list[Attachment]:
         found += [piped] if piped else []
     for source in args.file or []:
         gathered = gather(source)
-        if gathered.folder:  # what a folder gave is not obvious from its name: said, each skipped file too
+        if gathered.folder or gathered.route:  # a folder's files and skips, a page's proxy: not obvious, so said
             for line in gathered.describe().splitlines():
                 notice(line)
         found += gathered.items
