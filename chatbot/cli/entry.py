@@ -155,7 +155,7 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
     check_combinations(args)
     system = role.system if role is not None else _system_text(args)
     if args.list_models:
-        return modes.list_models(args)
+        return modes.list_models(args, cfg.model(args.model))  # an alias ([aliases]) marks the model it names
     attachments = _attachments(args)
     store = open_store(args.store or default_location())  # --store and --sessions-dir are one setting
     try:

@@ -180,13 +180,13 @@ def reply_status(done: TurnDone | None) -> int:
     return InvalidReply.exit_code if done is not None and done.json is not None and done.json.problem else 0
 
 
-def list_models(args: argparse.Namespace) -> int:
-    """--list-models: the endpoint's models, one a line; the configured one marked."""
+def list_models(args: argparse.Namespace, model: str | None) -> int:
+    """--list-models: the endpoint's models, one a line; ``model`` (``--model``, an alias resolved) marked."""
     from chatbot.commands import format_models
     from chatbot.providers import make_provider
     from chatbot.providers.endpoint import endpoint_notices
 
-    provider = make_provider(args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout)
+    provider = make_provider(args.provider, model=model, base_url=args.base_url, timeout=args.timeout)
     for line, warn in endpoint_notices(args.provider, args.base_url, getattr(args, "dotenv", ())):
         notice(line, warning=warn)  # the key goes with the request for the list, as with a chat request
     print(clean(format_models(provider)))
