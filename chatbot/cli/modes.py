@@ -30,14 +30,16 @@ def notice(text: str, *, warning: bool = False) -> None:
     stderr_line(f"chatbot: {'warning: ' if warning else ''}{clean(text)}")
 
 
-def show_request(kind: str, body: dict[str, Any]) -> None:
-    """--show-requests: one request's JSON body on stderr as it goes out, after a line that says what it is."""
+def show_request(kind: str, body: dict[str, Any], resent: str = "") -> None:
+    """--show-requests: one request's JSON body on stderr as it goes out, after a line that says what it is (and,
+    for a request sent again, why)."""
     what = (
         "chat request"
         if kind == "chat"
         else "summary request (a separate call that writes the rolling summary; not a turn of the chat)"
     )
-    stderr_line(f"chatbot: {what}, JSON body:\n{json_shown(body)}")
+    again = f", sent again: {resent}" if resent else ""
+    stderr_line(f"chatbot: {what}{again}, JSON body:\n{json_shown(body)}")
 
 
 def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) -> TurnDone | None:

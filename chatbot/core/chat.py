@@ -34,7 +34,7 @@ from chatbot.errors import (
     StoreUnavailable,
     UsageError,
 )
-from chatbot.providers.base import ChatProvider, ProviderNote, StreamEnd, StreamEvent, TextDelta, ToolCall
+from chatbot.providers.base import ChatProvider, ProviderNote, Resent, StreamEnd, StreamEvent, TextDelta, ToolCall
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.tools.registry import Registry
@@ -265,6 +265,10 @@ class Chat:
             for event in stream:
                 if isinstance(event, (Notice, ProviderNote)):  # a retry, or what the provider changed: told
                     yield event if isinstance(event, Notice) else Notice(event.text, True)
+                    continue
+                if isinstance(event, Resent):  # the provider sent the request again, changed: shown as it went
+                    if self.run.show_request is not None:
+                        self.run.show_request("chat", event.body, event.why)
                     continue
                 if first is None and self.run.stream and not isinstance(event, StreamEnd):
                     first = time.monotonic()
