@@ -179,7 +179,7 @@ def reply_status(done: TurnDone | None) -> int:
     """The exit status a stored turn leaves: 5 when its reply is not the JSON asked for (the chat said why)."""
     from chatbot.errors import InvalidReply
 
-    return InvalidReply.exit_code if done is not None and done.json is not None and done.json.problem else 0
+    return InvalidReply.exit_code if done is not None and done.invalid_json else 0
 
 
 def list_models(args: argparse.Namespace, model: str | None) -> int:

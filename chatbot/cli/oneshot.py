@@ -52,11 +52,10 @@ def print_json(app: App, text: str, send: Sender, *, show_reasoning: bool) -> in
     done = send(app, text, buffer, show_reasoning=show_reasoning)
     reply = done.turn.answer_text if done else buffer.getvalue().rstrip("\n")
     out = turn_json(app, reply, done)
-    checked = done.json if done else None  # JSON asked for (--schema): parsed and checked by the chat
-    if checked is not None and checked.problem:
+    if done is not None and done.invalid_json:
         return InvalidReply.exit_code  # the chat said what is wrong; no JSON that looks like data
-    if checked is not None:
-        out["data"] = checked.value
+    if done is not None and done.json is not None:  # JSON asked for (--schema): parsed and checked by the chat
+        out["data"] = done.json.value
     # ASCII JSON: every control character (C1 ones too) is escaped, so nothing reaches a terminal raw
     print(json.dumps(out, ensure_ascii=True), flush=True)
     return 0

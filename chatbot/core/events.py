@@ -36,6 +36,11 @@ class TurnDone:
     #: the reply checked, when JSON was asked for (--schema, -o response_format): parsed, or what is wrong with it
     json: JsonReply | None = None
 
+    @property
+    def invalid_json(self) -> bool:
+        """Whether JSON was asked for and the reply is not it (the chat told why, in a notice)."""
+        return self.json is not None and bool(self.json.problem)
+
 
 @dataclass(frozen=True)
 class Saving:

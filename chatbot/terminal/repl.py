@@ -269,11 +269,9 @@ class Repl:
             with contextlib.suppress(Exception):  # after a bug too, the live display ends: the cursor comes back
                 stream.abort("")  # (nothing to do once the reply finished or was aborted above)
             events.close()  # on any other failure too, before the caller releases the session's lock
-        if done is None:
-            return 0
-        self._usage_line(done)
-        # a reply that is not the JSON asked for was told as a notice; it fails a one-shot run as a script's would
-        return InvalidReply.exit_code if done.json is not None and done.json.problem else 0
+        if done is not None:
+            self._usage_line(done)
+        return InvalidReply.exit_code if done is not None and done.invalid_json else 0  # (told in a notice)
 
     # --- output -----------------------------------------------------------------------------------------------
 
