@@ -125,7 +125,7 @@ def _attachments(args: argparse.Namespace) -> list[Attachment]:
         found += [piped] if piped else []
     for source in args.file or []:
         gathered = gather(source)
-        if gathered.folder:  # what a folder gave is not obvious from its name: said, each skipped file too
+        if gathered.folder or gathered.route:  # a folder's files and skips, a page's proxy: not obvious, so said
             for line in gathered.describe().splitlines():
                 notice(line)
         found += gathered.items
@@ -155,7 +155,7 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
     check_combinations(args)
     system = role.system if role is not None else _system_text(args)
     if args.list_models:
-        return modes.list_models(args)
+        return modes.list_models(args, cfg.model(args.model))  # an alias ([aliases]) marks the model it names
     attachments = _attachments(args)
     store = open_store(args.store or default_location())  # --store and --sessions-dir are one setting
     try:

@@ -30,14 +30,16 @@ def notice(text: str, *, warning: bool = False) -> None:
     stderr_line(f"chatbot: {'warning: ' if warning else ''}{clean(text)}")
 
 
-def show_request(kind: str, body: dict[str, Any]) -> None:
-    """--show-requests: one request's JSON body on stderr as it goes out, after a line that says what it is."""
+def show_request(kind: str, body: dict[str, Any], resent: str = "") -> None:
+    """--show-requests: one request's JSON body on stderr as it goes out, after a line that says what it is (and,
+    for a request sent again, why)."""
     what = (
         "chat request"
         if kind == "chat"
         else "summary request (a separate call that writes the rolling summary; not a turn of the chat)"
     )
-    stderr_line(f"chatbot: {what}, JSON body:\n{json_shown(body)}")
+    again = f", sent again: {resent}" if resent else ""
+    stderr_line(f"chatbot: {what}{again}, JSON body:\n{json_shown(body)}")
 
 
 def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) -> TurnDone | None:
@@ -135,7 +137,8 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
                 if result.send is None:
                     continue
                 message = result.send
-            send_plain(app, message, sys.stdout, show_reasoning=args.reasoning)
+            done = send_plain(app, message, sys.stdout, show_reasoning=args.reasoning)
+            status = status or reply_status(done)  # a reply that is not the JSON asked for: told, and the status
         except ChatbotError as exc:
             notice(exc.message)
             status = status or exc.exit_code
@@ -164,29 +167,28 @@ def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
         from chatbot.cli.oneshot import print_extract, print_json
 
         return (print_json if args.json else print_extract)(app, text, send_plain, show_reasoning=args.reasoning)
-    from chatbot.cli.schema_arg import checked_reply
-
-    turns = len(app.chat.conversation.turns)
     if uses_repl(args):
         from chatbot.terminal.repl import Repl
 
         repl = Repl(app, plain=False, show_reasoning=args.reasoning, confirm_tools=args.confirm_tools, one_shot=True)
-        status = repl.send(text)
-    else:
-        send_plain(app, text, sys.stdout, show_reasoning=args.reasoning)
-        status = 0
-    if len(app.chat.conversation.turns) > turns:  # a reply asked to be JSON (--schema) is checked, once it is stored
-        checked_reply(app.chat.session.options, app.chat.conversation.turns[-1].answer_text)
-    return status
+        return repl.send(text)
+    return reply_status(send_plain(app, text, sys.stdout, show_reasoning=args.reasoning))
 
 
-def list_models(args: argparse.Namespace) -> int:
-    """--list-models: the endpoint's models, one a line; the configured one marked."""
+def reply_status(done: TurnDone | None) -> int:
+    """The exit status a stored turn leaves: 5 when its reply is not the JSON asked for (the chat said why)."""
+    from chatbot.errors import InvalidReply
+
+    return InvalidReply.exit_code if done is not None and done.invalid_json else 0
+
+
+def list_models(args: argparse.Namespace, model: str | None) -> int:
+    """--list-models: the endpoint's models, one a line; ``model`` (``--model``, an alias resolved) marked."""
     from chatbot.commands import format_models
     from chatbot.providers import make_provider
     from chatbot.providers.endpoint import endpoint_notices
 
-    provider = make_provider(args.provider, model=args.model, base_url=args.base_url, timeout=args.timeout)
+    provider = make_provider(args.provider, model=model, base_url=args.base_url, timeout=args.timeout)
     for line, warn in endpoint_notices(args.provider, args.base_url, getattr(args, "dotenv", ())):
         notice(line, warning=warn)  # the key goes with the request for the list, as with a chat request
     print(clean(format_models(provider)))

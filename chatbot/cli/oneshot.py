@@ -11,10 +11,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from chatbot.cli.schema_arg import checked_reply
 from chatbot.core.app import App
 from chatbot.core.events import TurnDone
 from chatbot.engine.text import clean, code_blocks
+from chatbot.errors import InvalidReply
 
 Sender = Callable[..., "TurnDone | None"]
 
@@ -52,9 +52,10 @@ def print_json(app: App, text: str, send: Sender, *, show_reasoning: bool) -> in
     done = send(app, text, buffer, show_reasoning=show_reasoning)
     reply = done.turn.answer_text if done else buffer.getvalue().rstrip("\n")
     out = turn_json(app, reply, done)
-    asked, data = checked_reply(app.chat.session.options, reply)  # JSON asked for (--schema): parsed and checked
-    if asked:
-        out["data"] = data
+    if done is not None and done.invalid_json:
+        return InvalidReply.exit_code  # the chat said what is wrong; no JSON that looks like data
+    if done is not None and done.json is not None:  # JSON asked for (--schema): parsed and checked by the chat
+        out["data"] = done.json.value
     # ASCII JSON: every control character (C1 ones too) is escaped, so nothing reaches a terminal raw
     print(json.dumps(out, ensure_ascii=True), flush=True)
     return 0

@@ -1,8 +1,9 @@
-"""``--schema`` on the command line, and the one-shot check of a reply that was asked to be JSON.
+"""``--schema`` on the command line.
 
 The schema becomes the model option ``response_format`` (see :mod:`chatbot.engine.structured`), so it is sent and
-kept like any ``-o`` option; in one-shot mode the reply is then parsed and checked against it, and ``--json`` carries
-the parsed object as ``data``. A reply that is not the JSON asked for fails the run with one line (exit status 5).
+kept like any ``-o`` option. Every turn's reply is then checked against it by the chat itself (``TurnDone.json``,
+and one notice line when it does not match), in every mode; one-shot mode fails the run on a mismatch (exit
+status 5) and ``--json`` carries the parsed object as ``data``.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from chatbot.engine.structured import asked_format, parse_schema, reply_problem, response_format
-from chatbot.errors import InvalidReply, UsageError
+from chatbot.engine.structured import parse_schema, response_format
+from chatbot.errors import UsageError
 
 #: a schema file larger than this is refused (a schema is a few kilobytes)
 MAX_SCHEMA_BYTES = 1 << 20
@@ -36,15 +37,3 @@ def schema_option(text: str) -> dict[str, Any]:
         except UsageError as exc:
             raise UsageError(exc.message.replace("--schema:", f"--schema {text}:", 1)) from None
     return response_format(parse_schema(text))
-
-
-def checked_reply(options: dict[str, Any], reply: str) -> tuple[bool, Any]:
-    """(whether the session's options ask for JSON, the reply's parsed value). Raises :class:`InvalidReply` when
-    JSON was asked for and the reply is not JSON, or does not match the schema."""
-    kind, schema = asked_format(options)
-    if not kind:
-        return False, None
-    value, problem = reply_problem(reply, schema)
-    if problem:
-        raise InvalidReply(f"{problem} (the turn is stored as the model wrote it)")
-    return True, value

@@ -276,16 +276,18 @@ def _tools(app: App, arg: str, confirm: Confirm | None) -> Result:
     return Result("\n".join(lines))
 
 
-def format_models(provider: ChatProvider) -> str:
-    """The endpoint's models, one a line, the provider's model marked; a clear line when it lists none."""
+def format_models(provider: ChatProvider, current: str | None = None) -> str:
+    """The endpoint's models, one a line, ``current`` (the model in use, an alias already resolved; default the
+    provider's) marked; a clear line when it lists none."""
     names = provider.list_models()
     if not names:
         return f"the endpoint of provider {provider.name} lists no models; name one with --model"
-    return "\n".join(f"{'*' if n == provider.model else ' '} {n}" for n in names)
+    current = current or provider.model
+    return "\n".join(f"{'*' if n == current else ' '} {n}" for n in names)
 
 
 def _models(app: App, arg: str, confirm: Confirm | None) -> Result:
-    return Result(format_models(app.provider))
+    return Result(format_models(app.provider, app.chat.model))  # the session's model (after /model, an alias's)
 
 
 def _copy(app: App, arg: str, confirm: Confirm | None) -> Result:

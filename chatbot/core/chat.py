@@ -23,6 +23,7 @@ from chatbot.core.summaries import SummaryAhead, SummaryCall
 from chatbot.core.tool_round import run_round, tool_line_notice, tool_notices
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import Request, fold_now
+from chatbot.engine.structured import check_reply
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, validate_request
@@ -33,7 +34,7 @@ from chatbot.errors import (
     StoreUnavailable,
     UsageError,
 )
-from chatbot.providers.base import ChatProvider, ProviderNote, StreamEnd, StreamEvent, TextDelta, ToolCall
+from chatbot.providers.base import ChatProvider, ProviderNote, Resent, StreamEnd, StreamEvent, TextDelta, ToolCall
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.tools.registry import Registry
@@ -170,6 +171,8 @@ class Chat:
         self._ahead.start(self.conversation)
         if done.finish_reason == "length":
             yield Notice("the reply was cut off at the output limit (--max-output-tokens)", True)
+        if done.json is not None and done.json.problem:  # every front end says it; the turn stays as written
+            yield Notice(done.json.problem)
         if not done.turn.answer_text.strip():
             hint = " (only reasoning came back; --reasoning shows it)" if done.reasoned else ""
             yield Notice(f"the model sent no answer text{hint}", True)
@@ -263,6 +266,10 @@ class Chat:
                 if isinstance(event, (Notice, ProviderNote)):  # a retry, or what the provider changed: told
                     yield event if isinstance(event, Notice) else Notice(event.text, True)
                     continue
+                if isinstance(event, Resent):  # the provider sent the request again, changed: shown as it went
+                    if self.run.show_request is not None:
+                        self.run.show_request("chat", event.body, event.why)
+                    continue
                 if first is None and self.run.stream and not isinstance(event, StreamEnd):
                     first = time.monotonic()
                 if isinstance(event, StreamEnd):
@@ -341,7 +348,8 @@ class Chat:
                 told.append(Notice("the session store is back: every turn of this session is saved"))
             self._store_away = False
         done = TurnDone(turn, request, usage, estimated_prompt, est_completion, turn.latency or 0.0)
-        return replace(done, finish_reason=progress.finish_reason, reasoned=progress.reasoned), told
+        checked = check_reply(self.session.options, turn.answer_text)  # JSON asked for (--schema): checked here
+        return replace(done, finish_reason=progress.finish_reason, reasoned=progress.reasoned, json=checked), told
 
     # --- summaries --------------------------------------------------------------------------------------------
 

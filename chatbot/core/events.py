@@ -8,6 +8,7 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from chatbot.engine.memory import Request
+from chatbot.engine.structured import JsonReply
 from chatbot.engine.turn import Turn
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall, Usage
 
@@ -32,6 +33,13 @@ class TurnDone:
     latency: float
     finish_reason: str | None = None
     reasoned: bool = False  # reasoning deltas arrived (gpt-oss), shown only with --reasoning
+    #: the reply checked, when JSON was asked for (--schema, -o response_format): parsed, or what is wrong with it
+    json: JsonReply | None = None
+
+    @property
+    def invalid_json(self) -> bool:
+        """Whether JSON was asked for and the reply is not it (the chat told why, in a notice)."""
+        return self.json is not None and bool(self.json.problem)
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,11 @@
 limit, its HTML turned into readable text by ``inscriptis`` (headings, paragraphs, lists and tables kept as text;
 scripts and styles dropped). Plain text, JSON, XML and Markdown are attached as they are, a PDF by its text. Any
 other content type, an error status, a page too large or too slow is one line naming the URL and why.
+
+The page is fetched as the provider's requests go (:mod:`chatbot.providers.endpoint`): through the proxy and with
+the CA bundle of the environment (``HTTPS_PROXY`` ..., ``NO_PROXY``, ``SSL_CERT_FILE``), which a ``.env`` file
+cannot set; when either is in the way, the line that says what was attached says so, and a proxy URL that carries an
+API key is refused.
 """
 
 from __future__ import annotations
@@ -24,14 +29,18 @@ def is_url(text: str) -> bool:
     return text.strip().lower().startswith(("http://", "https://"))
 
 
-def fetch(url: str, max_text: int) -> tuple[str, str]:
-    """The readable text of ``url`` and what it was ("web page", "PDF, N page(s)", the content type); one UsageError
-    naming the URL when it cannot be had or is not text."""
+def fetch(url: str, max_text: int) -> tuple[str, str, str]:
+    """The readable text of ``url``, what it was ("web page", "PDF, N page(s)", the content type) and the route it
+    came by (" through the proxy ...", or ""); one UsageError naming the URL when it cannot be had or is not text."""
     import httpx
 
+    from chatbot.providers.endpoint import route_for
+
+    route = route_for(url)  # before anything is sent: a proxy URL holding a key is refused
     try:
         with (
-            httpx.Client(timeout=URL_TIMEOUT, follow_redirects=True, max_redirects=5) as client,
+            # trust_env: the environment's proxy and CA bundle, read as the providers' SDK clients read them
+            httpx.Client(timeout=URL_TIMEOUT, follow_redirects=True, max_redirects=5, trust_env=True) as client,
             client.stream("GET", url, headers={"Accept": "text/html, text/*;q=0.9, */*;q=0.5"}) as response,
         ):
             if response.status_code >= 400:
@@ -46,7 +55,7 @@ def fetch(url: str, max_text: int) -> tuple[str, str]:
         raise UsageError(f"{url} is not a URL that can be fetched ({exc})") from None
     except httpx.HTTPError as exc:
         raise UsageError(f"cannot fetch {url}: {exc or type(exc).__name__}") from None
-    return _text(url, kind, data, encoding, max_text)
+    return (*_text(url, kind, data, encoding, max_text), route)
 
 
 def _check_type(url: str, kind: str) -> None:

@@ -18,7 +18,7 @@ from chatbot.errors import (
     ServerError,
     TokenRateLimitError,
 )
-from chatbot.providers.base import ProviderNote, StreamEnd, StreamEvent
+from chatbot.providers.base import ProviderNote, Resent, StreamEnd, StreamEvent
 
 MAX_RETRY_WAIT = 60.0  # a server asking for a longer pause is not waited for: the user hears it and decides
 RETRYABLE = (RateLimitError, ServerError, ProviderTimeout, ConnectionFailed)
@@ -44,7 +44,7 @@ def retrying(
         stream = call()
         try:
             for event in stream:
-                began = began or not isinstance(event, (StreamEnd, ProviderNote))
+                began = began or not isinstance(event, (StreamEnd, ProviderNote, Resent))
                 yield event
             return
         except RETRYABLE as exc:

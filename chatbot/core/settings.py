@@ -3,14 +3,20 @@ library user) and handed down unchanged to every chat the app opens."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from chatbot.core.request_log import RequestLog
 
 #: default cap on model calls answered by tool results within one turn
 DEFAULT_TOOL_ROUNDS = 8
+
+
+class ShowRequest(Protocol):
+    """--show-requests: told each request body as it goes out, with its kind ("chat" or "summary") and, for a body
+    the provider sent again after the server refused the one before, why (``resent``)."""
+
+    def __call__(self, kind: str, body: dict[str, Any], resent: str = "") -> None: ...
 
 
 @dataclass(frozen=True)
@@ -24,5 +30,4 @@ class RunSettings:
     log: RequestLog | None = None  # --log-requests
     background_summaries: bool = False  # terminal mode: write due summaries while the user types
     retries: int = 0  # how often a model call that failed before its reply began is tried again (announced)
-    #: --show-requests: told each request body as it goes out, with its kind ("chat" or "summary")
-    show_request: Callable[[str, dict[str, Any]], None] | None = None
+    show_request: ShowRequest | None = None  # --show-requests: each request body as it goes out

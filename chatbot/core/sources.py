@@ -23,11 +23,14 @@ class Gathered:
     items: tuple[Attachment, ...]
     skipped: tuple[str, ...] = ()
     folder: bool = False
+    #: what a web page came through (" through the proxy URL ($VARIABLE)", a CA bundle), "" when nothing: told
+    route: str = ""
 
     def describe(self) -> str:
         """What was attached, then what was skipped, one line each."""
         shown = ", ".join(a.describe() for a in self.items)
         head = f"attached {len(self.items)} file(s) from {self.source}: {shown}" if self.folder else f"attached {shown}"
+        head += f", fetched{self.route}" if self.route else ""
         return "\n".join([head, *(f"skipped {line}" for line in self.skipped)])
 
 
@@ -36,8 +39,8 @@ def gather(source: str) -> Gathered:
     if not source.strip():
         raise UsageError(f"usage: /file PATH ({USAGE})")
     if is_url(source):
-        text, kind = fetch(source.strip(), MAX_TEXT_BYTES)
-        return Gathered(source, (Attachment(source.strip(), text=text, kind=kind),))
+        text, kind, route = fetch(source.strip(), MAX_TEXT_BYTES)
+        return Gathered(source, (Attachment(source.strip(), text=text, kind=kind),), route=route)
     path = Path(source).expanduser()
     if path.is_dir():
         folder = read_folder(path, source)

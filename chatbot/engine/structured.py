@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from chatbot.errors import UsageError
@@ -88,6 +89,23 @@ def asked_format(options: Mapping[str, Any]) -> tuple[str, dict[str, Any] | None
         schema = inner.get("schema") if isinstance(inner, Mapping) else None
         return "json_schema", dict(schema) if isinstance(schema, Mapping) else None
     return ("json_object", None) if kind == "json_object" else ("", None)
+
+
+@dataclass(frozen=True)
+class JsonReply:
+    """A reply that was asked to be JSON, checked: its parsed value, or (``problem``) what is wrong with it."""
+
+    value: Any = None
+    problem: str = ""  # "" when the reply is the JSON asked for
+
+
+def check_reply(options: Mapping[str, Any], text: str) -> JsonReply | None:
+    """``text`` checked against what the session's options ask for, or None when they ask for no JSON."""
+    kind, schema = asked_format(options)
+    if not kind:
+        return None
+    value, problem = reply_problem(text, schema)
+    return JsonReply(value, f"{problem} (the turn is stored as the model wrote it)" if problem else "")
 
 
 def reply_problem(text: str, schema: Mapping[str, Any] | None) -> tuple[Any, str]:

@@ -72,7 +72,16 @@ class ProviderNote:
     text: str
 
 
-StreamEvent = TextDelta | ReasoningDelta | ToolCall | StreamEnd | ProviderNote
+@dataclass(frozen=True)
+class Resent:
+    """A request the provider sent again, changed, because the server refused the one before (``why``): ``body`` is
+    exactly the JSON that went out that time. Comes before the reply's first piece (``--show-requests`` shows it)."""
+
+    body: dict[str, Any]
+    why: str
+
+
+StreamEvent = TextDelta | ReasoningDelta | ToolCall | StreamEnd | ProviderNote | Resent
 
 
 @dataclass(frozen=True)
@@ -84,6 +93,7 @@ class Completion:
     finish_reason: str | None
     tool_calls: tuple[ToolCall, ...] = ()
     note: str = ""  # what the provider changed to get it (see ProviderNote)
+    resent: tuple[Resent, ...] = ()  # the requests sent again to get it, in order (see Resent)
 
 
 class ChatProvider(ABC):
@@ -165,6 +175,7 @@ class ChatProvider(ABC):
             yield from self.stream(messages, **ask)
             return
         whole = self.complete(messages, **ask)
+        yield from whole.resent
         if whole.note:
             yield ProviderNote(whole.note)
         if whole.text:

@@ -135,6 +135,17 @@ def ca_bundle(environ: Mapping[str, str] = os.environ) -> tuple[str, str] | None
     return name, environ[name]
 
 
+def route_for(url: str) -> str:
+    """What lies between this machine and ``url`` as the HTTP client reads it from the environment (the proxy, and
+    the CA bundle trusted for https://), told as the provider's notice tells it: "" when nothing does. Any HTTP
+    connection of chatbot's (a fetched web page too) goes by these rules; raises ConfigError when the proxy URL
+    carries a key."""
+    proxy = proxy_for(url)
+    if proxy is not None:
+        refuse_keys_in(proxy[0], f"proxy URL of ${proxy[1]}")
+    return _route(url, proxy)
+
+
 def _route(target: str, proxy: tuple[str, str] | None) -> str:
     """What lies between this machine and ``target``: a proxy, and the CA bundle trusted for https://."""
     route = f" through the proxy {proxy[0]} (${proxy[1]})" if proxy else ""

@@ -20,6 +20,12 @@ FALLBACK_NOTICE = (
     "the schema in the prompt instead"
 )
 
+#: why a request went out again in JSON mode (shown above its body with --show-requests)
+SCHEMA_REFUSED = (
+    "the server refused response_format json_schema; sent again in plain JSON mode (json_object), the schema in the "
+    "system message"
+)
+
 
 def schema_in(body: Mapping[str, Any]) -> dict[str, Any] | None:
     """The JSON schema a request body asks for (its ``response_format``), or None."""

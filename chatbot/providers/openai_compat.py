@@ -21,6 +21,7 @@ from chatbot.providers.base import (
     Message,
     ProviderNote,
     ReasoningDelta,
+    Resent,
     StreamEnd,
     StreamEvent,
     TextDelta,
@@ -28,7 +29,7 @@ from chatbot.providers.base import (
     Usage,
 )
 from chatbot.providers.error_map import ErrorContext, SdkErrors, map_exception
-from chatbot.providers.json_mode import FALLBACK_NOTICE, as_json_object, refuses_schema, schema_in
+from chatbot.providers.json_mode import FALLBACK_NOTICE, SCHEMA_REFUSED, as_json_object, refuses_schema, schema_in
 from chatbot.providers.sse import read_stream
 from chatbot.providers.table import PROVIDERS
 
@@ -200,6 +201,10 @@ def model_ids(raw: bytes, where: str) -> list[str]:
     return sorted({i for i in ids if isinstance(i, str) and i})
 
 
+#: why a request went out again without ``stream_options`` (shown above its body with --show-requests)
+STREAM_OPTIONS_REFUSED = "the server refused stream_options; sent again without them (no usage in the stream)"
+
+
 def _mentions_stream_options(exc: BaseException, sdk: SdkErrors) -> bool:
     """Whether ``exc`` is a 400 that blames ``stream_options`` (some OpenAI-compatible servers do not know it)."""
     if not isinstance(exc, sdk.status) or getattr(exc, "status_code", None) != 400:
@@ -291,10 +296,11 @@ class CompatProvider(ChatProvider):
     def _error(self, exc: BaseException, model: str, *, streaming: bool = False) -> ProviderError:
         return map_exception(exc, self.sdk_errors, self._context(model), streaming=streaming)
 
-    def _send(self, body: dict[str, Any]) -> tuple[Any, str]:
+    def _send(self, body: dict[str, Any], resent: list[Resent]) -> tuple[Any, str]:
         """Send ``body``, and what the user should hear ("" for nothing). When the server refuses the JSON schema the
         options ask for, send it again in JSON mode with the schema in the prompt (see :mod:`.json_mode`); later
-        bodies for that model ask for JSON mode straight away (:meth:`request_body`)."""
+        bodies for that model ask for JSON mode straight away (:meth:`request_body`). Every body sent again is added
+        to ``resent`` as it goes out (the caller's list: it is shown even when a later attempt fails)."""
         schema = schema_in(body)
         try:
             return self._create(body), ""
@@ -304,18 +310,22 @@ class CompatProvider(ChatProvider):
         model = str(body.get("model"))
         self._no_schemas.add(model)
         where = f"{self.name} ({self.base_url}, model {model})"
-        return self._create(as_json_object(body, schema)), FALLBACK_NOTICE.format(where=where)
+        again = as_json_object(body, schema)
+        resent.append(Resent(again, SCHEMA_REFUSED))
+        return self._create(again), FALLBACK_NOTICE.format(where=where)
 
-    def _open_stream(self, messages: Sequence[Message], ask: dict[str, Any]) -> tuple[Any, str]:
+    def _open_stream(self, messages: Sequence[Message], ask: dict[str, Any], resent: list[Resent]) -> tuple[Any, str]:
         """Start a streamed request; retry once without stream_options when the server refuses them."""
         body = self.request_body(messages, stream=True, **ask)
         try:
-            return self._send(body)
+            return self._send(body, resent)
         except self.sdk_errors.status as exc:
             if "stream_options" not in body or not _mentions_stream_options(exc, self.sdk_errors):
                 raise
             self._ask_usage = False  # later requests do not pay for the refusal again (their bodies leave it out)
-        return self._send(self.request_body(messages, stream=True, **ask))
+        again = self.request_body(messages, stream=True, **ask)
+        resent.append(Resent(again, STREAM_OPTIONS_REFUSED))
+        return self._send(again, resent)
 
     def stream(
         self,
@@ -330,16 +340,20 @@ class CompatProvider(ChatProvider):
         model = model or self.model
         state = StreamState()
         streaming = False
+        resent: list[Resent] = []  # the bodies sent again (a refused schema, refused stream_options)
         try:
             # ``with`` closes the response on every exit, including GeneratorExit when the consumer stops (Ctrl-C).
             ask: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "tools": tools, "options": options}
-            opened, note = self._open_stream(messages, ask)
+            opened, note = self._open_stream(messages, ask, resent)
             with opened as sdk_stream:
+                yield from resent
                 if note:
                     yield ProviderNote(note)
                 streaming = True
                 yield from read_stream(sdk_stream, state, self._context(model))
         except self.sdk_errors.caught as exc:
+            if not streaming:  # what went out is told even when it failed too (once streaming, it was told)
+                yield from resent
             raise self._error(exc, model, streaming=streaming) from exc
         yield from state.tool_calls()
         yield state.end()
@@ -357,9 +371,11 @@ class CompatProvider(ChatProvider):
         model = model or self.model
         try:
             ask: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "tools": tools, "options": options}
-            response, note = self._send(self.request_body(messages, stream=False, **ask))
+            resent: list[Resent] = []
+            response, note = self._send(self.request_body(messages, stream=False, **ask), resent)
             # warnings off: pydantic would print its own about odd fields (junk the code below skips) over the chat
-            return replace(completion_from_dict(response.to_dict(warnings=False)), note=note)
+            whole = completion_from_dict(response.to_dict(warnings=False))
+            return replace(whole, note=note, resent=tuple(resent))
         except self.sdk_errors.caught as exc:
             raise self._error(exc, model) from exc
 

@@ -25,7 +25,7 @@ from chatbot.core.app import App
 from chatbot.core.attach import Content
 from chatbot.core.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.engine.text import clean, is_blank, preview, visible
-from chatbot.errors import BudgetError, ChatbotError, Interrupted, OutputError
+from chatbot.errors import BudgetError, ChatbotError, Interrupted, InvalidReply, OutputError
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.editor import EMPTY, add_editor_key, edit_text
@@ -271,7 +271,7 @@ class Repl:
             events.close()  # on any other failure too, before the caller releases the session's lock
         if done is not None:
             self._usage_line(done)
-        return 0
+        return InvalidReply.exit_code if done is not None and done.invalid_json else 0  # (told in a notice)
 
     # --- output -----------------------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ import subprocess
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -32,10 +33,13 @@ class Site(BaseHTTPRequestHandler):
         "/huge.txt": (200, "text/plain", b"a" * (5 * 1024 * 1024 + 1)),
     }
 
+    #: every request's target as it arrived (as an HTTP proxy, the site sees absolute URLs, and serves its own pages)
+    seen: list[str] = []
+
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-        status, kind, body = self.routes.get(
-            self.path.removesuffix("?unsized"), (404, "text/html", b"<h1>Not Found</h1>")
-        )
+        self.seen.append(self.path)
+        path = urlsplit(self.path).path + ("?unsized" if self.path.endswith("?unsized") else "")
+        status, kind, body = self.routes.get(path.removesuffix("?unsized"), (404, "text/html", b"<h1>Not Found</h1>"))
         self.send_response(status)
         self.send_header("Content-Type", kind)
         if not self.path.endswith("?unsized"):  # else the body ends when the connection closes (HTTP/1.0)
@@ -50,6 +54,7 @@ class Site(BaseHTTPRequestHandler):
 @pytest.fixture
 def site() -> Iterator[str]:
     """The root URL of :class:`Site`, served on 127.0.0.1 for the test."""
+    Site.seen.clear()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Site)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -191,3 +196,39 @@ def test_a_missing_page_an_image_and_a_page_too_large_are_refused_in_one_line(tm
     assert f"{site}/huge.txt is 5,242,881 bytes; a page can be at most" in refused(tmp_path, "-f", f"{site}/huge.txt")
     unsized = f"{site}/huge.txt?unsized"  # no length said: the download stops at the limit
     assert f"{unsized} is over 5,242,880 bytes" in refused(tmp_path, "-f", unsized)
+
+
+# every proxy variable, in both cases urllib and httpx read: the developer's own are left out of the child
+PROXIES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy", "NO_PROXY", "no_proxy")
+
+
+def test_a_page_goes_through_the_proxy_of_the_environment_and_the_attached_line_says_so(tmp_path, site):
+    url = "http://pages.example/plain.txt"  # a name only the proxy resolves
+    env = {**dict.fromkeys(PROXIES), "http_proxy": site, "no_proxy": "127.0.0.1"}  # the chat goes straight
+    with FakeServer(reply="ok") as server:
+        result = run_chatbot(*openai_flags(server.base_url), "-f", url, "-p", "hi", cwd=tmp_path, env=env)
+        assert result.returncode == 0, result.stderr
+        assert sent_message(server) == f"```{url}\nplain words\n```\n\nhi"
+    assert Site.seen == [url]  # the proxy got the absolute URL
+    assert f"attached {url} (text/plain, 1 lines), fetched through the proxy {site} ($http_proxy)" in result.stderr
+
+
+def test_a_dotenv_proxy_does_not_reach_a_fetched_page(tmp_path, site):
+    with FakeServer(reply="from the proxy") as proxy, FakeServer(reply="ok") as server:
+        lines = [f"{name}={proxy.root_url}" for name in ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "http_proxy")]
+        (tmp_path / ".env").write_text("\n".join(lines) + "\n")
+        result = run_chatbot(*openai_flags(server.base_url), "-f", f"{site}/plain.txt", "-p", "hi", cwd=tmp_path,
+                             env=dict.fromkeys(PROXIES))  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        assert sent_message(server) == f"```{site}/plain.txt\nplain words\n```\n\nhi"
+        assert proxy.record.targets == []  # neither the page nor the chat went through the clone's proxy
+    assert Site.seen == ["/plain.txt"]  # straight to the site
+    assert "through the proxy" not in result.stderr and ".env: ignored HTTPS_PROXY" in result.stderr
+
+
+def test_a_proxy_url_that_carries_a_key_is_refused_before_a_page_is_fetched(tmp_path, site):
+    env = {**dict.fromkeys(PROXIES), "http_proxy": f"http://gsk_{'k3y' * 8}@127.0.0.1:9"}
+    result = run_chatbot("--provider", "echo", "-f", f"{site}/plain.txt", "-p", "hi", cwd=tmp_path, env=env)
+    assert result.returncode == 2
+    assert "proxy URL of $http_proxy holds a string that looks like an API key" in one_error_line(result)
+    assert Site.seen == []

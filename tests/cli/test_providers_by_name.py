@@ -98,3 +98,17 @@ def test_a_model_alias_from_the_config_file_names_its_model(tmp_path):
         models = [r["model"] for r in server.record.requests]
     assert by_flag.returncode == 0 and script.returncode == 0, by_flag.stderr + script.stderr
     assert models == ["llama-3.1-8b-instant", "m-smart"]
+
+
+def test_list_models_and_the_models_command_mark_the_model_an_alias_names(tmp_path):
+    (tmp_path / "config.toml").write_text('[aliases]\nfast = "m-fast"\nsmart = "m-smart"\n')
+    env = {"OLLAMA_BASE_URL": None}
+    with FakeServer(models=["m-fast", "m-smart", "m-other"]) as server:
+        flags = ["--provider", "ollama", "--base-url", server.base_url]
+        listed = run_chatbot(*flags, "--model", "fast", "--list-models", cwd=tmp_path, env=env)
+        script = run_chatbot(*flags, "--model", "fast", cwd=tmp_path, env=env, stdin="/models\n/model smart\n/models\n")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.splitlines() == ["* m-fast", "  m-other", "  m-smart"]
+    assert script.returncode == 0, script.stderr
+    marked = [line for line in script.stdout.splitlines() if line.startswith("* ")]
+    assert marked == ["* m-fast", "* m-smart"]  # after /model smart, the model in use is the one marked

@@ -141,6 +141,51 @@ def test_show_requests_in_one_shot_mode(tmp_path):
     assert result.stdout.strip() == "Hi there." and KEY not in result.stderr
 
 
+SCHEMA_AGAIN = (
+    "chatbot: chat request, sent again: the server refused response_format json_schema; sent again in plain JSON "
+    "mode (json_object), the schema in the system message, JSON body:"
+)
+OPTIONS_AGAIN = (
+    "chatbot: chat request, sent again: the server refused stream_options; sent again without them (no usage in the "
+    "stream), JSON body:"
+)
+
+
+@pytest.mark.parametrize(
+    ("flags", "config", "told"),
+    [
+        (["--no-stream"], {}, [SCHEMA_AGAIN]),
+        ([], {}, [SCHEMA_AGAIN]),
+        ([], {"error": "stream_options"}, [SCHEMA_AGAIN, OPTIONS_AGAIN]),  # refused twice: each body as it went
+    ],
+)
+def test_show_requests_shows_each_body_the_provider_sent_again_marked_with_why(tmp_path, flags, config, told):
+    dog = '{"name": "Rex", "age": 3}'
+    with FakeServer(flavour="openai", schemas=False, reply=dog, **config) as server:
+        result = run_chatbot(
+            "--provider", "openai", "--base-url", server.base_url, *flags, "--schema", "name, age int",
+            "--show-requests", "-p", "a dog", cwd=tmp_path, env={"OPENAI_API_KEY": KEY},
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        shown = printed_bodies(result.stderr)
+        assert [body for _, body in shown] == server.record.requests  # exactly what went out, in order
+    assert [before for before, _ in shown] == ["chatbot: chat request, JSON body:", *told]
+    assert [body["response_format"]["type"] for _, body in shown][-1] == "json_object"
+    assert result.stdout.strip() == dog
+
+
+def test_show_requests_shows_a_body_sent_again_even_when_the_server_refuses_it_too(tmp_path):
+    with FakeServer(reject=("response_format",)) as server:  # no response_format at all, whatever its type
+        result = run_chatbot(
+            "--provider", "openai", "--base-url", server.base_url, "--schema", "name, age int", "--show-requests",
+            "-p", "a dog", cwd=tmp_path,
+        )  # fmt: skip
+        shown = printed_bodies(result.stderr)
+        assert [body for _, body in shown] == server.record.requests
+    assert [before for before, _ in shown] == ["chatbot: chat request, JSON body:", SCHEMA_AGAIN]
+    assert result.returncode == 5 and "Unsupported parameter: 'response_format'" in result.stderr
+
+
 def test_show_requests_is_refused_in_a_terminal_chat(tmp_path):
     child = spawn_chatbot("--provider", "echo", "--show-requests", cwd=tmp_path)
     child.expect("--show-requests works in script and one-shot modes; in a chat, /context json shows it")

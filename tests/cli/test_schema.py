@@ -8,7 +8,7 @@ import pytest
 
 from chatbot.engine.structured import concise_schema, reply_problem
 from chatbot.errors import InvalidReply, UsageError
-from tests.support.cli import assert_clean, one_error_line, openai_flags, run_chatbot
+from tests.support.cli import assert_clean, one_error_line, openai_flags, run_chatbot, session_doc
 from tests.support.fake_server import FakeServer
 
 DOG = {
@@ -145,7 +145,8 @@ def test_a_schema_that_cannot_be_used_is_refused_before_anything_is_sent(tmp_pat
 
 
 def test_a_model_that_refused_the_schema_is_asked_for_json_object_straight_away_after_that(tmp_path):
-    with FakeServer(flavour="openai", schemas=False) as server:
+    dogs = ['{"name": "Rex", "age": 3}', '{"name": "Fido", "age": 5}']
+    with FakeServer(flavour="openai", schemas=False, replies=dogs) as server:
         result = run_chatbot(
             *openai_flags(server.base_url), "--schema", "name, age int", cwd=tmp_path, stdin="a json dog\nanother\n"
         )
@@ -153,3 +154,38 @@ def test_a_model_that_refused_the_schema_is_asked_for_json_object_straight_away_
     assert result.returncode == 0, result.stderr
     assert sent == ["json_schema", "json_object", "json_object"]  # one refused request, then never again
     assert result.stderr.count("does not take JSON schemas") == 1
+
+
+MISMATCH = (
+    "chatbot: the reply does not match the schema: age: 'old' is not of type 'integer' "
+    "(the turn is stored as the model wrote it)"
+)
+
+
+def test_script_mode_tells_a_reply_that_does_not_match_in_one_line_and_goes_on(tmp_path):
+    wrong, right = '{"name": "Rex", "age": "old"}', '{"name": "Fido", "age": 5}'
+    with FakeServer(flavour="openai", schemas=False, replies=[wrong, right]) as server:
+        result = run_chatbot(
+            *openai_flags(server.base_url), "--schema", "name, age int", "--session", "dogs",
+            cwd=tmp_path, stdin="a json dog\nanother\n",
+        )  # fmt: skip
+    assert_clean(result)
+    assert result.stdout.splitlines() == [wrong, right]  # the chat went on to the second message
+    assert [line for line in result.stderr.splitlines() if "schema:" in line] == [MISMATCH]
+    assert result.returncode == InvalidReply.exit_code  # as an error in a script would, the run says it failed
+    turns = session_doc(tmp_path, "dogs")["turns"]
+    assert [t["messages"][-1]["content"] for t in turns] == [wrong, right]  # kept as the model wrote it
+
+
+def test_a_reply_in_a_json_code_fence_is_read_inside_the_fence_and_stored_as_written(tmp_path):
+    fenced = '```json\n{"name": "Rex", "age": 3}\n```'
+    with FakeServer(flavour="openai", schemas=False, replies=[fenced, fenced]) as server:
+        out = run_chatbot(*openai_flags(server.base_url), "--schema", "name, age int", "--session", "f",
+                          "-p", "a json dog", "--json", cwd=tmp_path)  # fmt: skip
+        script = run_chatbot(*openai_flags(server.base_url), "--session", "f", cwd=tmp_path, stdin="another json\n")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["data"] == {"name": "Rex", "age": 3}
+    assert json.loads(out.stdout)["reply"] == fenced
+    assert script.returncode == 0, script.stderr  # the session keeps the schema: the fenced reply is checked, fine
+    assert "does not match" not in script.stderr and "not JSON" not in script.stderr
+    assert [t["messages"][-1]["content"] for t in session_doc(tmp_path, "f")["turns"]] == [fenced, fenced]

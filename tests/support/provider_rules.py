@@ -116,14 +116,19 @@ def _instance(schema: dict[str, Any], text: str) -> Any:
 
 
 def _is_object(text: str) -> bool:
+    """Whether ``text`` is a JSON object, bare or in one ```json code fence (as many models write it in JSON mode)."""
+    body = text.strip()
+    if body.startswith("```json\n") and body.endswith("\n```"):
+        body = body[len("```json\n") : -len("\n```")]
     try:
-        return isinstance(json.loads(text), dict)
+        return isinstance(json.loads(body), dict)
     except ValueError:
         return False
 
 
 def json_reply(body: dict[str, Any], text: str) -> str:
-    """What the model answers ``body`` with when the scripted reply is ``text``: JSON in JSON mode, else ``text``."""
+    """What the model answers ``body`` with when the scripted reply is ``text``: JSON in JSON mode, else ``text``
+    (a scripted object goes out as written in JSON mode, fenced or not)."""
     fmt = body.get("response_format") or {}
     if fmt.get("type") == "json_object":
         return text if _is_object(text) else json.dumps({"reply": text})
