@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -30,9 +31,22 @@ class Site(BaseHTTPRequestHandler):
         "/plain.txt": (200, "text/plain; charset=utf-8", b"plain words\n"),
         "/logo.png": (200, "image/png", png(4, 4)),
         "/huge.txt": (200, "text/plain", b"a" * (5 * 1024 * 1024 + 1)),
+        "/noise.html": (200, "text/html", bytes(range(256)) * 64),  # binary, called a web page
     }
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        if self.path == "/trickle.txt":  # a byte now and then, never silent long enough for a read timeout
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            try:
+                for _ in range(600):
+                    self.wfile.write(b"a")
+                    self.wfile.flush()
+                    time.sleep(0.5)
+            except OSError:  # the client gave up: that is the point
+                pass
+            return
         status, kind, body = self.routes.get(
             self.path.removesuffix("?unsized"), (404, "text/html", b"<h1>Not Found</h1>")
         )
@@ -191,3 +205,15 @@ def test_a_missing_page_an_image_and_a_page_too_large_are_refused_in_one_line(tm
     assert f"{site}/huge.txt is 5,242,881 bytes; a page can be at most" in refused(tmp_path, "-f", f"{site}/huge.txt")
     unsized = f"{site}/huge.txt?unsized"  # no length said: the download stops at the limit
     assert f"{unsized} is over 5,242,880 bytes" in refused(tmp_path, "-f", unsized)
+
+
+def test_binary_bytes_called_a_web_page_are_refused_in_one_line(tmp_path, site):
+    line = refused(tmp_path, "-f", f"{site}/noise.html")
+    assert f"{site}/noise.html is binary, though the server calls it text/html" in line
+
+
+def test_a_page_that_trickles_in_is_given_up_after_the_whole_fetch_deadline(tmp_path, site):
+    started = time.monotonic()
+    line = refused(tmp_path, "-f", f"{site}/trickle.txt")
+    assert f"{site}/trickle.txt: the page did not arrive within 20 s" in line
+    assert time.monotonic() - started < 40  # not the 300 s the trickle would take
