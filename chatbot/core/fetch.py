@@ -1,7 +1,8 @@
 """A web page as an attachment (``/file https://...``, ``-f URL``): fetched with ``httpx``, within a time limit
-(15 s of silence, 20 s for the whole page) and a size limit, its HTML turned into readable text by ``inscriptis`` (headings, paragraphs, lists and tables kept as text;
-scripts and styles dropped). Plain text, JSON, XML and Markdown are attached as they are, a PDF by its text. Any
-other content type, binary bytes, an error status, a page too large or too slow is one line naming the URL and why.
+(15 s of silence, 20 s for the whole page) and a size limit, its HTML turned into readable text by ``inscriptis``
+(headings, paragraphs, lists and tables kept as text; scripts and styles dropped). Plain text, JSON, XML and Markdown
+are attached as they are, a PDF by its text. Any other content type, binary bytes, an error status, a page too large
+or too slow is one line naming the URL and why.
 """
 
 from __future__ import annotations
