@@ -201,7 +201,7 @@ def pg_json(value: Any) -> Any:
 
 def redact(url: str) -> str:
     """A connection URL without its password, for messages."""
-    from chatbot.storage import mask_password
+    from chatbot.engine.text import mask_password
 
     return mask_password(url)
 
