@@ -18,10 +18,18 @@ def _reset(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 def _undo(app: App, arg: str, confirm: Confirm | None) -> Result:
+    conv = app.chat.conversation
+    covered = conv.summary_covers  # before: whether the summary was written from the turn being dropped
     turn = app.chat.open_session.undo()
     if turn is None:
         raise UsageError("nothing to undo")
-    return Result(f"dropped the last turn ({preview(turn.user_text, 48)})", notice=True)
+    text = f"dropped the last turn ({preview(turn.user_text, 48)})"
+    if conv.summary and covered > len(conv.turns):  # the summary keeps what it learnt from it, and is still sent
+        text += (
+            "; the summary was written from it and still tells the model of it: /summary redo rewrites it from the "
+            "turns left, /summary clear forgets it"
+        )
+    return Result(text, notice=True)
 
 
 def _retry(app: App, arg: str, confirm: Confirm | None) -> Result:
