@@ -197,8 +197,11 @@ class EchoProvider(ChatProvider):
             lines += ["", f"Last user message: {shown}"]
         return "\n".join(lines)
 
-    def _usage(self, messages: Sequence[Message], reply: str) -> Usage:
-        prompt = self.counter.total(sum(self.counter.count_message(m) for m in messages))
+    def _usage(self, messages: Sequence[Message], reply: str, tools: Sequence[Message] | None) -> Usage:
+        # the tool definitions count too, as a real server counts them in prompt_tokens (else a chat with tools
+        # would learn a correction below 1 from echo, and its /timeline bars would come out short)
+        raw = sum(self.counter.count_message(m) for m in messages) + self.counter.count_tools(list(tools or []))
+        prompt = self.counter.total(raw)
         completion = rough_count(reply)
         return Usage(prompt, completion, prompt + completion)
 
@@ -233,14 +236,14 @@ class EchoProvider(ChatProvider):
             if delay:
                 time.sleep(delay)
             yield from calls
-            yield StreamEnd(self._usage(messages, "".join(c.arguments for c in calls)), "tool_calls")
+            yield StreamEnd(self._usage(messages, "".join(c.arguments for c in calls), tools), "tool_calls")
             return
         chunks, finish = self._reply(messages, max_tokens)
         for chunk in chunks:
             if delay:
                 time.sleep(delay)
             yield TextDelta(chunk)
-        yield StreamEnd(self._usage(messages, "".join(chunks)), finish)
+        yield StreamEnd(self._usage(messages, "".join(chunks), tools), finish)
 
     def complete(
         self,
@@ -254,10 +257,10 @@ class EchoProvider(ChatProvider):
         """A deterministic summary for a summary request, else what ``stream`` gives, whole."""
         calls = tool_calls_asked(messages) if tools else ()
         if calls:
-            return Completion("", self._usage(messages, ""), "tool_calls", calls)
+            return Completion("", self._usage(messages, "", tools), "tool_calls", calls)
         if is_summary_request(messages):
             text = echo_summary(str(messages[-1].get("content") or ""))
-            return Completion(text, self._usage(messages, text), "stop")
+            return Completion(text, self._usage(messages, text, tools), "stop")
         chunks, finish = self._reply(messages, max_tokens)
         text = "".join(chunks)
-        return Completion(text, self._usage(messages, text), finish)
+        return Completion(text, self._usage(messages, text, tools), finish)
