@@ -153,3 +153,14 @@ def test_a_model_that_refused_the_schema_is_asked_for_json_object_straight_away_
     assert result.returncode == 0, result.stderr
     assert sent == ["json_schema", "json_object", "json_object"]  # one refused request, then never again
     assert result.stderr.count("does not take JSON schemas") == 1
+
+
+def test_the_echo_provider_answers_a_schema_with_a_matching_json_object_offline(tmp_path):
+    result = run_chatbot("--provider", "echo", "--schema", "name, age int, bio: a short bio", "--json", "-p", "hi",
+                         cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["data"] == {"name": "hi", "age": 0, "bio": "hi"}
+    plain = run_chatbot("--provider", "echo", "-o", "response_format", '{"type": "json_object"}', "-p", "hi",
+                        cwd=tmp_path)  # fmt: skip
+    assert plain.returncode == 0, plain.stderr
+    assert json.loads(plain.stdout) == {"echo": "hi"}
