@@ -84,8 +84,12 @@ def _summary_now(app: App, arg: str) -> Result:
         return Result(f"rewrote the summary from the stored turns: it covers turns 1-{covers}{was}", notice=True)
     if done:
         return Result(f"summarized {done} earlier turn(s); the summary now covers turns 1-{covers}", notice=True)
-    keep = chat.conversation.memory.keep_turns
-    reason = "; ".join(warnings) or f"nothing to summarize: only the last {keep} turn(s) are uncovered"
+    conv = chat.conversation
+    outside = len(conv.turns) - conv.summary_covers  # the turns the summary does not cover yet
+    reason = "; ".join(warnings) or (
+        f"nothing to summarize: {outside} turn(s) outside the summary, and the last {conv.memory.keep_turns} stay "
+        "verbatim"
+    )
     raise ChatbotError(f"no summary written: {reason}" + ("; the summary is unchanged" if action == "redo" else ""))
 
 
