@@ -7,6 +7,7 @@ from chatbot.commands.base import Command, Confirm, Result
 from chatbot.commands.timeline import run_timeline
 from chatbot.core.app import App
 from chatbot.core.budget import input_budget
+from chatbot.engine.calibration import SMALL_TOKENS
 from chatbot.engine.memory import Request
 from chatbot.engine.recall import MIN_SHARE, Hit, search
 from chatbot.engine.text import clean, code_blocks, json_shown, preview
@@ -133,7 +134,8 @@ def _budget_lines(app: App, request: Request) -> list[str]:
     ]
     if not calibration.ratios:
         lines.append(
-            "correction: none yet; until the provider reports a token count, this app's own estimate "
+            "correction: none yet; until a provider count teaches one (one lower than the estimate only from a "
+            f"request of {SMALL_TOKENS} tokens or more), this app's own estimate "
             f"(counter: {counter.name}) is used as it is, and it errs high"
         )
     else:
