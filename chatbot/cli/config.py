@@ -238,10 +238,10 @@ def report(
             value = {k: _json_or_text(v) for k, v in value}
         if dest == "base_url" and env and dest not in given:
             value = environ.get(env)
-        if dest == "store" and isinstance(value, str):
-            from chatbot.storage import mask_password
+        if dest in ("store", "base_url") and isinstance(value, str):
+            from chatbot.engine.text import mask_password
 
-            value = mask_password(value)  # a postgresql:// URL may hold a password
+            value = mask_password(value)  # a postgresql:// or base URL may hold a password
         lines.append(f"  {key} = {json.dumps(value, ensure_ascii=False)}  ({source})")
     names = ", ".join(sorted(config.templates)) or "none"
     lines.append(f"  roles: {names}")

@@ -231,7 +231,8 @@ def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachment
     chat = app.chat
     chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
     if system is not None and chat.conversation.turns and system != chat.conversation.system:
-        notice("--system shapes new sessions only; this one keeps its own (/system TEXT changes it)")
+        given = f"--role {args.role}" if args.role else "--system-file" if args.system_file else "--system"
+        notice(f"{given} shapes new sessions only; this one keeps its own system message (/system TEXT changes it)")
     if args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty():
         from chatbot.terminal.repl import Repl
 

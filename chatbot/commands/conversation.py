@@ -18,10 +18,18 @@ def _reset(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 def _undo(app: App, arg: str, confirm: Confirm | None) -> Result:
+    conv = app.chat.conversation
+    covered = conv.summary_covers  # before: whether the summary was written from the turn being dropped
     turn = app.chat.open_session.undo()
     if turn is None:
         raise UsageError("nothing to undo")
-    return Result(f"dropped the last turn ({preview(turn.user_text, 48)})", notice=True)
+    text = f"dropped the last turn ({preview(turn.user_text, 48)})"
+    if conv.summary and covered > len(conv.turns):  # the summary keeps what it learnt from it, and is still sent
+        text += (
+            "; the summary was written from it and still tells the model of it: /summary redo rewrites it from the "
+            "turns left, /summary clear forgets it"
+        )
+    return Result(text, notice=True)
 
 
 def _retry(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -76,8 +84,12 @@ def _summary_now(app: App, arg: str) -> Result:
         return Result(f"rewrote the summary from the stored turns: it covers turns 1-{covers}{was}", notice=True)
     if done:
         return Result(f"summarized {done} earlier turn(s); the summary now covers turns 1-{covers}", notice=True)
-    keep = chat.conversation.memory.keep_turns
-    reason = "; ".join(warnings) or f"nothing to summarize: only the last {keep} turn(s) are uncovered"
+    conv = chat.conversation
+    outside = len(conv.turns) - conv.summary_covers  # the turns the summary does not cover yet
+    reason = "; ".join(warnings) or (
+        f"nothing to summarize: {outside} turn(s) outside the summary, and the last {conv.memory.keep_turns} stay "
+        "verbatim"
+    )
     raise ChatbotError(f"no summary written: {reason}" + ("; the summary is unchanged" if action == "redo" else ""))
 
 

@@ -7,6 +7,7 @@ from chatbot.commands.base import Command, Confirm, Result
 from chatbot.commands.timeline import run_timeline
 from chatbot.core.app import App
 from chatbot.core.budget import input_budget
+from chatbot.engine.calibration import SMALL_TOKENS
 from chatbot.engine.memory import Request
 from chatbot.engine.recall import MIN_SHARE, Hit, search
 from chatbot.engine.text import clean, code_blocks, json_shown, preview
@@ -133,7 +134,8 @@ def _budget_lines(app: App, request: Request) -> list[str]:
     ]
     if not calibration.ratios:
         lines.append(
-            "correction: none yet; until the provider reports a token count, this app's own estimate "
+            "correction: none yet; until a provider count teaches one (one lower than the estimate only from a "
+            f"request of {SMALL_TOKENS} tokens or more), this app's own estimate "
             f"(counter: {counter.name}) is used as it is, and it errs high"
         )
     else:
@@ -195,9 +197,24 @@ def _recall(app: App, arg: str, confirm: Confirm | None) -> Result:
     if request.recalled:
         lines.append(f"it would recall turn(s) {_numbers(request.recalled)}: {request.recall_tokens} tokens")
     else:
-        why = "recall is off (--recall 0)" if k <= 0 else "no turn left out of the request is relevant enough"
-        lines.append(f"it would recall nothing: {why if hits else 'no earlier turn shares a word with it'}")
+        lines.append(f"it would recall nothing: {_why_nothing(hits, request, k)}")
     return Result("\n".join(lines))
+
+
+def _why_nothing(hits: list[Hit], request: Request, k: int) -> str:
+    """Why a request recalls no turn: recall is off, no turn shares a word, a relevant one left out does not fit in
+    the room the request leaves, or none left out is relevant enough."""
+    if not hits:
+        return "no earlier turn shares a word with it"
+    if k <= 0:
+        return "recall is off (--recall 0)"
+    unfit = next((h.number for h in hits if _why(h, request) == "passed over"), None)
+    if unfit:  # the best relevant turn left out was passed over: only for want of room
+        return (
+            f"turn {unfit} is relevant but does not fit in the room the request leaves "
+            f"({request.tokens} of {request.budget} tokens used; raise --max-input-tokens)"
+        )
+    return "no turn left out of the request is relevant enough"
 
 
 def _why(hit: Hit, request: Request) -> str:

@@ -1,7 +1,8 @@
-"""A web page as an attachment (``/file https://...``, ``-f URL``): fetched with ``httpx``, within a time and size
-limit, its HTML turned into readable text by ``inscriptis`` (headings, paragraphs, lists and tables kept as text;
-scripts and styles dropped). Plain text, JSON, XML and Markdown are attached as they are, a PDF by its text. Any
-other content type, an error status, a page too large or too slow is one line naming the URL and why.
+"""A web page as an attachment (``/file https://...``, ``-f URL``): fetched with ``httpx``, within a time limit
+(15 s of silence, 20 s for the whole page) and a size limit, its HTML turned into readable text by ``inscriptis``
+(headings, paragraphs, lists and tables kept as text; scripts and styles dropped). Plain text, JSON, XML and Markdown
+are attached as they are, a PDF by its text. Any other content type, binary bytes, an error status, a page too large
+or too slow is one line naming the URL and why.
 
 The page is fetched as the provider's requests go (:mod:`chatbot.providers.endpoint`): through the proxy and with
 the CA bundle of the environment (``HTTPS_PROXY`` ..., ``NO_PROXY``, ``SSL_CERT_FILE``), which a ``.env`` file
@@ -11,6 +12,7 @@ API key is refused.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from chatbot.errors import UsageError
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
 
 MAX_URL_BYTES = 5 * 1024 * 1024  # what is downloaded (HTML is mostly markup); the text is held to the text limit
 URL_TIMEOUT = 15.0  # seconds to connect, and between two pieces of the answer
+URL_DEADLINE = 20.0  # seconds for the whole page: a server that sends a byte now and then must not hold the chat
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 TEXT_TYPES = ("text/", "application/json", "application/xml", "application/javascript", "application/x-yaml")
 
@@ -37,6 +40,7 @@ def fetch(url: str, max_text: int) -> tuple[str, str, str]:
     from chatbot.providers.endpoint import route_for
 
     route = route_for(url)  # before anything is sent: a proxy URL holding a key is refused
+    deadline = time.monotonic() + URL_DEADLINE
     try:
         with (
             # trust_env: the environment's proxy and CA bundle, read as the providers' SDK clients read them
@@ -47,7 +51,7 @@ def fetch(url: str, max_text: int) -> tuple[str, str, str]:
                 raise UsageError(f"{url}: the server answered {response.status_code} {response.reason_phrase}")
             kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
             _check_type(url, kind)
-            data = _body(url, response)
+            data = _body(url, response, deadline)
             encoding = response.encoding or "utf-8"
     except httpx.TimeoutException:
         raise UsageError(f"{url}: no answer within {URL_TIMEOUT:g} s") from None
@@ -64,8 +68,9 @@ def _check_type(url: str, kind: str) -> None:
     raise UsageError(f"{url} is {kind or 'of no stated type'}, not a web page, text or PDF")
 
 
-def _body(url: str, response: httpx.Response) -> bytes:
-    """The answer's bytes, refused as soon as they pass :data:`MAX_URL_BYTES` (a stated length is believed first)."""
+def _body(url: str, response: httpx.Response, deadline: float) -> bytes:
+    """The answer's bytes, refused as soon as they pass :data:`MAX_URL_BYTES` (a stated length is believed first) or
+    arrive after ``deadline`` (``time.monotonic()``): the read timeout alone lets a trickle go on for days."""
     stated = response.headers.get("content-length", "")
     if stated.isdigit() and int(stated) > MAX_URL_BYTES:
         raise UsageError(f"{url} is {int(stated):,} bytes; a page can be at most {MAX_URL_BYTES:,}")
@@ -74,6 +79,8 @@ def _body(url: str, response: httpx.Response) -> bytes:
         size += len(chunk)
         if size > MAX_URL_BYTES:
             raise UsageError(f"{url} is over {MAX_URL_BYTES:,} bytes; a page can be at most that")
+        if time.monotonic() > deadline:
+            raise UsageError(f"{url}: the page did not arrive within {URL_DEADLINE:g} s ({size:,} bytes so far)")
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -88,6 +95,8 @@ def _text(url: str, kind: str, data: bytes, encoding: str, max_text: int) -> tup
         decoded = data.decode(encoding, "replace")
     except LookupError:  # a charset Python does not know
         decoded = data.decode("utf-8", "replace")
+    if "\x00" in decoded[:8192]:  # as for a file: text holds no NUL, whatever its stated type
+        raise UsageError(f"{url} is binary, though the server calls it {kind or 'nothing'}: not a web page or text")
     if kind in HTML_TYPES:
         from inscriptis import get_text
 

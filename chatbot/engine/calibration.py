@@ -109,7 +109,11 @@ class Calibration:
     def describe(self) -> str:
         """One line for ``/tokens``: the correction, its margin and what it was learned from."""
         if not self.ratios:
-            return "x1.000 (no provider counts yet: the estimate errs high)"
+            # a small request's count may only raise the estimate (SMALL_TOKENS): counts can come and teach nothing
+            return (
+                "x1.000 (nothing learned yet: no provider count, or only lower ones of small requests; the estimate "
+                "errs high)"
+            )
         return (
             f"x{self.correction:.3f} + margin {self.margin:.1%} = x{self.factor:.3f} "
             f"(learned from {self.turns} provider count(s); the last {len(self.ratios)} decide)"

@@ -105,3 +105,20 @@ FENCED = re.compile(
 def code_blocks(text: str) -> list[str]:
     """The contents of the fenced code blocks in Markdown ``text``, in order (fences and info strings removed)."""
     return [m.group("body") for m in FENCED.finditer(text)]
+
+
+_SECRET_PARAMETER = re.compile(r"([?&](?:ssl)?password=)[^&#]*", re.IGNORECASE)
+
+
+def mask_password(location: str) -> str:
+    """``location`` as it may be shown (``--config``, notices, errors): a URL's password (a store's, a base URL's or
+    a proxy's), in its user part or a ``password=`` parameter, replaced by ``***``. Plain text work only: a malformed
+    URL is masked too, never an error."""
+    scheme, sep, rest = location.partition("://")
+    if not sep:
+        return location
+    query = min([i for i in (rest.find("?"), rest.find("#")) if i >= 0], default=len(rest))
+    at = rest.rfind("@", 0, query)
+    if at >= 0 and ":" in rest[:at]:
+        rest = rest[: rest.index(":")] + ":***" + rest[at:]
+    return scheme + sep + _SECRET_PARAMETER.sub(r"\1***", rest)

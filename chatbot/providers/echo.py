@@ -8,10 +8,15 @@ of each turn and what was left out of it. The app's own tests use it as their fa
 It can call tools, so the tool loop works offline: when tools are offered and the user's message has lines
 ``@tool NAME {"json": "arguments"}``, the reply is one call per such line (the rest of the line is sent as the
 arguments, exactly as written). Once the results are in, it describes the request again, results included.
+
+Asked for JSON (``--schema``, or ``response_format``), it answers like a model in JSON mode: one JSON object, built
+from the schema (each string holds the last user message; numbers are 0, booleans false), so a schema can be tried
+offline.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -19,6 +24,7 @@ from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
 from chatbot.engine.recall import split_recalled
+from chatbot.engine.structured import asked_format
 from chatbot.engine.summary_prompt import (
     NEW_TURNS_LABEL,
     NO_SUMMARY_YET,
@@ -52,6 +58,38 @@ _TURN_BLOCK = re.compile(rf"^{_TURN}(\d+)\n(.*?)(?=^{_TURN}\d+\n|\Z)", re.MULTIL
 #: a line of the user's message that asks echo to call a tool: ``@tool NAME {json arguments}``
 TOOL_LINE = re.compile(r"^\s*@tool\s+(?P<name>[A-Za-z0-9_.-]+)[ \t]*(?P<arguments>.*?)\s*$", re.MULTILINE)
 _WORDS = re.compile(r"\s*\S+\s*")  # word-sized chunks that keep their spacing, so joined they give the text back
+
+
+def json_reply(messages: Sequence[Message], options: Mapping[str, Any] | None) -> str | None:
+    """The reply in JSON mode, when ``options`` ask for it (a JSON object matching the schema), else None."""
+    kind, schema = asked_format(options or {})
+    if not kind:
+        return None
+    last = next((m for m in reversed(messages) if m.get("role") == "user"), None)
+    text = content_text(last.get("content")) if last else ""
+    return json.dumps(_sample(schema, text) if schema else {"echo": text}, ensure_ascii=False)
+
+
+def _sample(schema: Mapping[str, Any], text: str) -> Any:
+    """A value that a plain schema (types, properties, enum, const, minimums) accepts; strings are ``text``."""
+    if "const" in schema:
+        return schema["const"]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    kind = schema.get("type")
+    kind = next((k for k in kind if k != "null"), "null") if isinstance(kind, list) else kind
+    if kind == "object" or (kind is None and "properties" in schema):
+        return {k: _sample(v, text) for k, v in (schema.get("properties") or {}).items() if isinstance(v, Mapping)}
+    if kind == "array":
+        items = schema.get("items")
+        return (
+            [_sample(items, text) for _ in range(int(schema.get("minItems") or 0))]
+            if isinstance(items, Mapping)
+            else []
+        )
+    if kind in ("integer", "number"):
+        return schema.get("minimum", 0)
+    return {"boolean": False, "null": None}.get(str(kind), text)
 
 
 def split_summary(system: str) -> tuple[str, str] | None:
@@ -197,14 +235,20 @@ class EchoProvider(ChatProvider):
             lines += ["", f"Last user message: {shown}"]
         return "\n".join(lines)
 
-    def _usage(self, messages: Sequence[Message], reply: str) -> Usage:
-        prompt = self.counter.total(sum(self.counter.count_message(m) for m in messages))
+    def _usage(self, messages: Sequence[Message], reply: str, tools: Sequence[Message] | None) -> Usage:
+        # the tool definitions count too, as a real server counts them in prompt_tokens (else a chat with tools
+        # would learn a correction below 1 from echo, and its /timeline bars would come out short)
+        raw = sum(self.counter.count_message(m) for m in messages) + self.counter.count_tools(list(tools or []))
+        prompt = self.counter.total(raw)
         completion = rough_count(reply)
         return Usage(prompt, completion, prompt + completion)
 
-    def _reply(self, messages: Sequence[Message], max_tokens: int | None) -> tuple[list[str], str]:
-        """The reply as word-sized chunks, cut at ``max_tokens`` like a real model; and the finish reason."""
-        chunks = _WORDS.findall(self.describe(messages))
+    def _reply(
+        self, messages: Sequence[Message], max_tokens: int | None, options: Mapping[str, Any] | None
+    ) -> tuple[list[str], str]:
+        """The reply (JSON when ``options`` ask for it) as word-sized chunks, cut at ``max_tokens`` like a real
+        model; and the finish reason."""
+        chunks = _WORDS.findall(json_reply(messages, options) or self.describe(messages))
         if max_tokens is None:
             return chunks, "stop"
         kept: list[str] = []
@@ -233,14 +277,14 @@ class EchoProvider(ChatProvider):
             if delay:
                 time.sleep(delay)
             yield from calls
-            yield StreamEnd(self._usage(messages, "".join(c.arguments for c in calls)), "tool_calls")
+            yield StreamEnd(self._usage(messages, "".join(c.arguments for c in calls), tools), "tool_calls")
             return
-        chunks, finish = self._reply(messages, max_tokens)
+        chunks, finish = self._reply(messages, max_tokens, options)
         for chunk in chunks:
             if delay:
                 time.sleep(delay)
             yield TextDelta(chunk)
-        yield StreamEnd(self._usage(messages, "".join(chunks)), finish)
+        yield StreamEnd(self._usage(messages, "".join(chunks), tools), finish)
 
     def complete(
         self,
@@ -254,10 +298,10 @@ class EchoProvider(ChatProvider):
         """A deterministic summary for a summary request, else what ``stream`` gives, whole."""
         calls = tool_calls_asked(messages) if tools else ()
         if calls:
-            return Completion("", self._usage(messages, ""), "tool_calls", calls)
+            return Completion("", self._usage(messages, "", tools), "tool_calls", calls)
         if is_summary_request(messages):
             text = echo_summary(str(messages[-1].get("content") or ""))
-            return Completion(text, self._usage(messages, text), "stop")
-        chunks, finish = self._reply(messages, max_tokens)
+            return Completion(text, self._usage(messages, text, tools), "stop")
+        chunks, finish = self._reply(messages, max_tokens, options)
         text = "".join(chunks)
-        return Completion(text, self._usage(messages, text), finish)
+        return Completion(text, self._usage(messages, text, tools), finish)

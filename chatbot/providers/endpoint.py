@@ -18,6 +18,7 @@ import urllib.request
 from collections.abc import Collection, Mapping
 from urllib.parse import unquote, urlsplit
 
+from chatbot.engine.text import mask_password
 from chatbot.errors import ConfigError
 from chatbot.providers.table import PROVIDERS
 
@@ -98,15 +99,15 @@ def endpoint_notices(
         key_source = "; the key is from .env" if info.key_env in from_dotenv else ""
         key_source += "" if has_key or not info.key_env else f"; no {info.key_env} is set"
         if url.rstrip("/") != info.default_base_url.rstrip("/") or source.endswith(".env") or route:
-            notices.append((f"sending {what} to {url} (set by {source}{key_source}){route}", False))
+            notices.append((f"sending {what} to {mask_password(url)} (set by {source}{key_source}){route}", False))
     elif route:
-        notices.append((f"sending {what} to {target}{route}", False))
+        notices.append((f"sending {what} to {mask_password(target)}{route}", False))
     parts = urlsplit(target)
     if parts.scheme == "http" and not is_loopback(parts.hostname or ""):
         crossing = "the key and the conversation cross" if has_key else "the conversation crosses"
         notices.append(
             (
-                f"{target} is plain http:// to another host: {crossing} the network "
+                f"{mask_password(target)} is plain http:// to another host: {crossing} the network "
                 "unencrypted; use https:// unless you trust every network in between",
                 True,
             )
@@ -148,7 +149,7 @@ def route_for(url: str) -> str:
 
 def _route(target: str, proxy: tuple[str, str] | None) -> str:
     """What lies between this machine and ``target``: a proxy, and the CA bundle trusted for https://."""
-    route = f" through the proxy {proxy[0]} (${proxy[1]})" if proxy else ""
+    route = f" through the proxy {mask_password(proxy[0])} (${proxy[1]})" if proxy else ""
     bundle = ca_bundle()
     if bundle and urlsplit(target).scheme == "https":
         route += f", trusting the certificates of ${bundle[0]} ({bundle[1]})"

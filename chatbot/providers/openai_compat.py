@@ -14,6 +14,7 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from chatbot.engine.text import mask_password
 from chatbot.errors import ProviderError
 from chatbot.providers.base import (
     ChatProvider,
@@ -255,8 +256,8 @@ class CompatProvider(ChatProvider):
 
     @property
     def base_url(self) -> str:
-        """The server this provider talks to."""
-        return str(self._client.base_url).rstrip("/")
+        """The server this provider talks to, as lines for the user show it (a password in it masked)."""
+        return mask_password(str(self._client.base_url).rstrip("/"))
 
     def request_body(
         self,

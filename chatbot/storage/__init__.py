@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from chatbot.errors import ConfigError
@@ -59,23 +58,6 @@ def elsewhere_hint(location: str) -> str:
         f"; {location} is this folder's own, used because it exists: your other sessions are in {mine} "
         f"(chatbot -c --sessions-dir {mine} continues the newest there)"
     )
-
-
-_SECRET_PARAMETER = re.compile(r"([?&](?:ssl)?password=)[^&#]*", re.IGNORECASE)
-
-
-def mask_password(location: str) -> str:
-    """``location`` as it may be shown (``--config``, notices, errors): a store URL's password, in its user part or
-    a ``password=`` parameter, replaced by ``***``. Plain text work only: a malformed URL is masked too, never an
-    error."""
-    scheme, sep, rest = location.partition("://")
-    if not sep:
-        return location
-    query = min([i for i in (rest.find("?"), rest.find("#")) if i >= 0], default=len(rest))
-    at = rest.rfind("@", 0, query)
-    if at >= 0 and ":" in rest[:at]:
-        rest = rest[: rest.index(":")] + ":***" + rest[at:]
-    return scheme + sep + _SECRET_PARAMETER.sub(r"\1***", rest)
 
 
 def open_store(location: str | os.PathLike[str]) -> SessionStore:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
@@ -31,6 +32,7 @@ class Site(BaseHTTPRequestHandler):
         "/plain.txt": (200, "text/plain; charset=utf-8", b"plain words\n"),
         "/logo.png": (200, "image/png", png(4, 4)),
         "/huge.txt": (200, "text/plain", b"a" * (5 * 1024 * 1024 + 1)),
+        "/noise.html": (200, "text/html", bytes(range(256)) * 64),  # binary, called a web page
     }
 
     #: every request's target as it arrived (as an HTTP proxy, the site sees absolute URLs, and serves its own pages)
@@ -38,6 +40,18 @@ class Site(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         self.seen.append(self.path)
+        if self.path == "/trickle.txt":  # a byte now and then, never silent long enough for a read timeout
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            try:
+                for _ in range(600):
+                    self.wfile.write(b"a")
+                    self.wfile.flush()
+                    time.sleep(0.5)
+            except OSError:  # the client gave up: that is the point
+                pass
+            return
         path = urlsplit(self.path).path + ("?unsized" if self.path.endswith("?unsized") else "")
         status, kind, body = self.routes.get(path.removesuffix("?unsized"), (404, "text/html", b"<h1>Not Found</h1>"))
         self.send_response(status)
@@ -232,3 +246,15 @@ def test_a_proxy_url_that_carries_a_key_is_refused_before_a_page_is_fetched(tmp_
     assert result.returncode == 2
     assert "proxy URL of $http_proxy holds a string that looks like an API key" in one_error_line(result)
     assert Site.seen == []
+
+
+def test_binary_bytes_called_a_web_page_are_refused_in_one_line(tmp_path, site):
+    line = refused(tmp_path, "-f", f"{site}/noise.html")
+    assert f"{site}/noise.html is binary, though the server calls it text/html" in line
+
+
+def test_a_page_that_trickles_in_is_given_up_after_the_whole_fetch_deadline(tmp_path, site):
+    started = time.monotonic()
+    line = refused(tmp_path, "-f", f"{site}/trickle.txt")
+    assert f"{site}/trickle.txt: the page did not arrive within 20 s" in line
+    assert time.monotonic() - started < 40  # not the 300 s the trickle would take

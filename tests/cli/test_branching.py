@@ -5,6 +5,7 @@ either store."""
 from __future__ import annotations
 
 import re
+import time
 
 from chatbot.storage import open_store
 from tests.support.cli import one_error_line, openai_flags, run_chatbot
@@ -134,3 +135,17 @@ def test_a_turn_that_is_not_there_and_a_bare_edit_n_in_a_script_are_one_clear_li
         result = run_chatbot("--provider", "echo", "--session", "s", stdin=line + "\n", cwd=tmp_path)
         assert result.returncode == 2 and words in one_error_line(result), (line, result.stderr)
     assert sorted(p.stem for p in (tmp_path / "sessions").glob("*.json")) == ["s"]  # no branch made by a refusal
+
+
+def test_continue_after_a_fork_in_the_same_second_resumes_the_fork_in_either_store(tmp_path, store_url):
+    first = run_chatbot("--provider", "echo", "--store", store_url, "--session", "a-original", stdin="hello\n",
+                        cwd=tmp_path)  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    time.sleep(1.1)  # the original was made a second earlier; its next turn and the fork share a second
+    forked = run_chatbot("--provider", "echo", "--store", store_url, "--session", "a-original",
+                         stdin="again\n/fork z-branch\n", cwd=tmp_path)  # fmt: skip
+    assert "now in z-branch" in forked.stderr, forked.stderr
+    resumed = run_chatbot("--provider", "echo", "--store", store_url, "-c", stdin="", cwd=tmp_path)
+    assert "chatbot: session z-branch (2 turn(s) stored)" in resumed.stderr, resumed.stderr
+    listed = run_chatbot("--store", store_url, "--list-sessions", cwd=tmp_path)
+    assert [line.split()[0] for line in listed.stdout.splitlines()[1:3]] == ["z-branch", "a-original"]

@@ -223,3 +223,17 @@ def test_a_long_tool_result_after_a_greeting_with_tools_fits_at_the_default_budg
     for turn in doc["turns"]:  # every request stayed within the budget by the server's own count
         assert turn["usage"]["prompt_tokens"] <= 6000
     print(f"\nlearned ratios: {ratios}; {json.dumps([t['usage']['prompt_tokens'] for t in doc['turns']])}")
+
+
+def test_the_echo_provider_counts_the_tool_definitions_so_a_chat_with_tools_learns_no_false_correction(tmp_path):
+    (tmp_path / "fns.py").write_text('def big(n: int) -> str:\n    """Return n lines of text."""\n    return "x" * n\n')
+    script = "my locker number is 4417\nthe weather is nice\n/tokens\n/timeline\n"
+    result = run_chatbot("--provider", "echo", "--functions", "fns.py", stdin=script, cwd=tmp_path)
+    assert_clean(result)
+    assert "correction for echo: x1.000 + margin" in result.stdout
+    (stored,) = (tmp_path / "sessions").glob("*.json")
+    turns = json.loads(stored.read_text())["turns"]
+    for turn in turns:  # echo's count is close to the request's own estimate, tool definitions and all
+        sent = turn["sent"]
+        estimate = sum(sent["parts"].values()) + sent["tools"]
+        assert abs(sent["provider"] - estimate) <= 0.1 * estimate, sent

@@ -67,3 +67,15 @@ def test_without_tools_to_offer_beside_it_the_search_tool_is_not_offered(tmp_pat
     result = run_chatbot(*WINDOW, "-p", '@tool search_conversation {"query": "x"}', cwd=tmp_path)
     assert result.returncode == 0 and "tool call:" not in result.stderr
     assert "Last user message: @tool search_conversation" in result.stdout
+
+
+def test_recall_says_a_relevant_turn_does_not_fit_rather_than_that_none_is_relevant(tmp_path: Path):
+    script = "hello about tides\nsecond about cats\nthird about dogs\n/recall tides\n"
+    flags = ("--memory", "summary", "--summary-trigger", "1", "--keep-turns", "0", "--max-input-tokens", "300")
+    result = run_chatbot("--provider", "echo", *flags, stdin=script, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert any(line.split()[:2] == ["turn", "1"] and "passed over" in line for line in lines)
+    last = lines[-1]
+    assert last.startswith("it would recall nothing: turn 1 is relevant but does not fit in the room the request")
+    assert "raise --max-input-tokens" in last

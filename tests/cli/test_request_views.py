@@ -224,7 +224,21 @@ def test_context_explains_the_budget_before_any_provider_count(tmp_path, tools_f
     assert result.returncode == 0, result.stderr
     budget, tools, margin, room = budget_line(result.stdout)
     assert budget == 6000 and tools > 0 and margin == 0 and room == budget - tools
-    assert "correction: none yet; until the provider reports a token count, this app's own estimate" in result.stdout
+    assert "correction: none yet; until a provider count teaches one (one lower than the estimate only" in result.stdout
+
+
+def test_counts_of_small_requests_that_teach_nothing_are_not_called_missing(tmp_path):
+    script = "hello there\nand a second message\n/tokens\n/context\n"
+    with FakeServer() as server:  # counts words: far under the estimate, on requests too small to lower it
+        result = run_chatbot("--provider", "openai", "--base-url", server.base_url, stdin=script, cwd=tmp_path)
+    assert_clean(result)
+    assert "(2 of 2 request(s) reported usage)" in result.stdout
+    assert (
+        "correction for gpt-4o-mini: x1.000 (nothing learned yet: no provider count, or only lower ones of small "
+        in (result.stdout)
+    )
+    assert "no provider counts yet" not in result.stdout
+    assert "(one lower than the estimate only from a request of 400 tokens or more)" in result.stdout
 
 
 def test_context_explains_the_budget_with_a_learned_correction_and_its_margin(tmp_path):

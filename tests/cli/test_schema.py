@@ -189,3 +189,14 @@ def test_a_reply_in_a_json_code_fence_is_read_inside_the_fence_and_stored_as_wri
     assert script.returncode == 0, script.stderr  # the session keeps the schema: the fenced reply is checked, fine
     assert "does not match" not in script.stderr and "not JSON" not in script.stderr
     assert [t["messages"][-1]["content"] for t in session_doc(tmp_path, "f")["turns"]] == [fenced, fenced]
+
+
+def test_the_echo_provider_answers_a_schema_with_a_matching_json_object_offline(tmp_path):
+    result = run_chatbot("--provider", "echo", "--schema", "name, age int, bio: a short bio", "--json", "-p", "hi",
+                         cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["data"] == {"name": "hi", "age": 0, "bio": "hi"}
+    plain = run_chatbot("--provider", "echo", "-o", "response_format", '{"type": "json_object"}', "-p", "hi",
+                        cwd=tmp_path)  # fmt: skip
+    assert plain.returncode == 0, plain.stderr
+    assert json.loads(plain.stdout) == {"echo": "hi"}

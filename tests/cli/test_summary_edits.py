@@ -105,11 +105,37 @@ def test_redo_rewrites_the_summary_from_the_stored_turns_and_brings_one_back_aft
     assert back.stdout.startswith("Summary of turns 1-4 of 5")
 
 
+def test_redo_of_a_session_without_turns_does_not_claim_turns_are_uncovered(store, tmp_path):
+    result = chat(store, tmp_path, "/summary redo\n/summary now\n")
+    lines = [line for line in result.stderr.splitlines() if "no summary written" in line]
+    assert lines == [
+        "chatbot: no summary written: nothing to summarize: 0 turn(s) outside the summary, and the last 1 stay "
+        "verbatim; the summary is unchanged",
+        "chatbot: no summary written: nothing to summarize: 0 turn(s) outside the summary, and the last 1 stay "
+        "verbatim",
+    ]
+
+
+def test_undoing_a_summarized_turn_says_the_summary_still_holds_it_and_redo_takes_it_out(store, tmp_path):
+    chat(store, tmp_path, FIVE)
+    assert stored_summary(store, "s")[1] == 3
+    result = chat(store, tmp_path, "/undo\n/undo\n/undo\n/summary redo\n")
+    notes = [line for line in result.stderr.splitlines() if line.startswith("chatbot: dropped the last turn")]
+    assert len(notes) == 3 and "summary" not in notes[0] + notes[1]  # turns 5 and 4: the summary never held them
+    assert notes[2] == (
+        "chatbot: dropped the last turn (fact 3: the locker code is 1003); the summary was written from it and still "
+        "tells the model of it: /summary redo rewrites it from the turns left, /summary clear forgets it"
+    )
+    text, covers = stored_summary(store, "s")
+    assert covers == 1 and "1001" in text and "1003" not in text
+
+
 def test_nothing_to_clear_or_redo_is_said_and_changes_nothing(store, tmp_path):
     result = chat(store, tmp_path, "/summary clear\nhello\n/summary redo\n/summary later\n")
     assert "chatbot: there is no summary to clear" in result.stderr
-    assert "no summary written: nothing to summarize: only the last 1 turn(s) are uncovered; the summary is " in (
-        result.stderr
+    assert (
+        "no summary written: nothing to summarize: 1 turn(s) outside the summary, and the last 1 stay verbatim; the "
+        "summary is unchanged" in result.stderr
     )
     assert "usage: /summary (show it), /summary now" in result.stderr and result.returncode == 2
     assert stored_summary(store, "s") == ("", 0)

@@ -105,3 +105,14 @@ def test_a_template_that_cannot_be_filled_is_a_config_error(tmp_path, table, wor
     result = run_chatbot("--provider", "echo", "-p", "x", cwd=tmp_path)
     assert result.returncode == 2
     assert words in one_error_line(result)
+
+
+def test_a_role_given_to_a_continued_session_is_named_as_the_role_when_its_system_message_is_not_used(config):
+    first = run_chatbot("--provider", "echo", "-p", "hello", cwd=config)
+    assert first.returncode == 0, first.stderr
+    result = run_chatbot("--provider", "echo", "--role", "review", "-v", "lang", "Go", "-v", "team", "us", "-c",
+                         "-p", "x := 1", cwd=config)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "chatbot: --role review shapes new sessions only; this one keeps its own system message" in result.stderr
+    assert "--system shapes" not in result.stderr
+    assert "Last user message: Review this:\nx := 1" in result.stdout  # the template's prompt is still the message

@@ -23,7 +23,7 @@ from chatbot.engine.tokens import LLAMA31_FORMAT, OPENAI_FORMAT, TokenCounter
 def test_nothing_learned_means_no_correction():
     calibration = Calibration()
     assert (calibration.correction, calibration.margin, calibration.factor) == (1.0, 0.0, 1.0)
-    assert "no provider counts yet" in calibration.describe()
+    assert "nothing learned yet: no provider count" in calibration.describe()
     assert TokenCounter().correction == 1.0
 
 

@@ -221,6 +221,23 @@ def test_a_store_password_is_never_shown(tmp_path, url):
     assert failed.returncode != 0 and PASSWORD not in failed.stderr + failed.stdout
 
 
+def test_a_password_in_a_base_url_or_proxy_url_is_never_shown(tmp_path):
+    with HostileServer(
+        Answer(status=500, body=b'{"error": {"message": "boom"}}', content_type="application/json")
+    ) as down:
+        url = down.base_url.replace("http://", f"http://u:{PASSWORD}@")
+        flags = ("--provider", "gemini", "--base-url", url, "--timeout", "2", "--show-requests")
+        failed = run_chatbot(*flags, "-p", "hi", cwd=tmp_path, env={"GEMINI_API_KEY": "k"})
+        shown = run_chatbot(*flags, "--config", cwd=tmp_path)
+    assert failed.returncode == 5 and "http://u:***@127.0.0.1:" in failed.stderr
+    proxy = f"http://u:{PASSWORD}@127.0.0.1:9"
+    proxied = run_chatbot("--provider", "openai", "--timeout", "1", "-p", "hi", cwd=tmp_path,
+                          env={"OPENAI_API_KEY": "k", "HTTPS_PROXY": proxy})  # fmt: skip
+    assert "through the proxy http://u:***@127.0.0.1:9" in proxied.stderr
+    for result in (failed, shown, proxied):
+        assert PASSWORD not in result.stdout + result.stderr
+
+
 def test_an_input_history_file_writable_by_others_is_not_written(spawn, tmp_path):
     shared = tmp_path / "shared-history"
     shared.touch()
