@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from chatbot.engine.text import mask_password
 from chatbot.errors import UsageError
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ def fetch(url: str, max_text: int) -> tuple[str, str, str]:
     from chatbot.providers.endpoint import route_for
 
     route = route_for(url)  # before anything is sent: a proxy URL holding a key is refused
+    name = mask_password(url)  # what every line names: the URL without its password
     deadline = time.monotonic() + URL_DEADLINE
     try:
         with (
@@ -48,18 +50,18 @@ def fetch(url: str, max_text: int) -> tuple[str, str, str]:
             client.stream("GET", url, headers={"Accept": "text/html, text/*;q=0.9, */*;q=0.5"}) as response,
         ):
             if response.status_code >= 400:
-                raise UsageError(f"{url}: the server answered {response.status_code} {response.reason_phrase}")
+                raise UsageError(f"{name}: the server answered {response.status_code} {response.reason_phrase}")
             kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
-            _check_type(url, kind)
-            data = _body(url, response, deadline)
+            _check_type(name, kind)
+            data = _body(name, response, deadline)
             encoding = response.encoding or "utf-8"
     except httpx.TimeoutException:
-        raise UsageError(f"{url}: no answer within {URL_TIMEOUT:g} s") from None
+        raise UsageError(f"{name}: no answer within {URL_TIMEOUT:g} s") from None
     except httpx.InvalidURL as exc:
-        raise UsageError(f"{url} is not a URL that can be fetched ({exc})") from None
+        raise UsageError(f"{name} is not a URL that can be fetched ({exc})") from None
     except httpx.HTTPError as exc:
-        raise UsageError(f"cannot fetch {url}: {exc or type(exc).__name__}") from None
-    return (*_text(url, kind, data, encoding, max_text), route)
+        raise UsageError(f"cannot fetch {name}: {exc or type(exc).__name__}") from None
+    return (*_text(name, kind, data, encoding, max_text), route)
 
 
 def _check_type(url: str, kind: str) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from chatbot.core.attach import MAX_TEXT_BYTES, USAGE, Attachment, read_file
 from chatbot.core.fetch import fetch, is_url
 from chatbot.core.folder import read_folder
+from chatbot.engine.text import mask_password
 from chatbot.errors import UsageError
 
 
@@ -40,7 +41,9 @@ def gather(source: str) -> Gathered:
         raise UsageError(f"usage: /file PATH ({USAGE})")
     if is_url(source):
         text, kind, route = fetch(source.strip(), MAX_TEXT_BYTES)
-        return Gathered(source, (Attachment(source.strip(), text=text, kind=kind),), route=route)
+        # the label goes to the model and into the session: a password in the URL stays out of both
+        label = mask_password(source.strip())
+        return Gathered(label, (Attachment(label, text=text, kind=kind),), route=route)
     path = Path(source).expanduser()
     if path.is_dir():
         folder = read_folder(path, source)

@@ -300,4 +300,7 @@ def search_report(conv: Conversation, query: str) -> str:
         return f"No earlier turn of this conversation matches {query!r}."
     found = ", ".join(str(h.number) for h in hits)
     blocks = [f"{render_turn(h.number, conv.turns[h.number - 1], conv)} (score {h.score:.2f})" for h in hits]
-    return f"Turns {found} of this conversation match {query!r}, the best first:\n\n" + "\n\n".join(blocks)
+    head = (
+        f"Turn {found} of this conversation matches" if len(hits) == 1 else f"Turns {found} of this conversation match"
+    )
+    return f"{head} {query!r}, the best first:\n\n" + "\n\n".join(blocks)

@@ -204,6 +204,19 @@ def test_plain_text_from_a_url_is_sent_as_it_is(tmp_path, site):
         assert sent_message(server) == f"```{site}/plain.txt\nplain words\n```\n\nhi"
 
 
+def test_a_password_in_a_pages_url_reaches_neither_the_model_nor_the_screen(tmp_path, site):
+    with_password = site.replace("http://", "http://reader:s3cret@") + "/plain.txt"
+    masked = site.replace("http://", "http://reader:***@") + "/plain.txt"
+    with FakeServer(reply="ok") as server:
+        result = run_chatbot(*openai_flags(server.base_url), "-f", with_password, "-p", "hi", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert sent_message(server) == f"```{masked}\nplain words\n```\n\nhi"
+    assert "s3cret" not in result.stderr and "s3cret" not in result.stdout
+    gone = site.replace("http://", "http://reader:s3cret@") + "/gone"
+    line = refused(tmp_path, "-f", gone)
+    assert "s3cret" not in line and "reader:***@" in line
+
+
 def test_a_missing_page_an_image_and_a_page_too_large_are_refused_in_one_line(tmp_path, site):
     assert f"{site}/gone: the server answered 404 Not Found" in refused(tmp_path, "-f", f"{site}/gone")
     assert f"{site}/logo.png is image/png, not a web page, text or PDF" in refused(tmp_path, "-f", f"{site}/logo.png")

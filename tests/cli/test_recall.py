@@ -55,7 +55,7 @@ def test_the_model_searches_the_conversation_with_the_built_in_tool(tmp_path):
     assert result.returncode == 0, result.stderr
     assert_clean(result)
     assert 'tool call: search_conversation({"query": "gym locker code"})' in result.stderr
-    assert "tool search_conversation result: Turns 1 of this conversation match 'gym locker code'" in result.stderr
+    assert "tool search_conversation result: Turn 1 of this conversation matches 'gym locker code'" in result.stderr
     assert "from built-in:" in result.stdout and "search_conversation" in result.stdout
     stored = json.loads((tmp_path / "sessions" / "t.json").read_text())["turns"][-1]["messages"]
     found = next(m for m in stored if m["role"] == "tool")

@@ -21,7 +21,7 @@ def conversation(recall: int = 1) -> Conversation:
 def test_it_finds_the_matching_turns_verbatim_with_their_numbers():
     tool = ConversationSearch(conversation())
     found = tool.run({"query": "gym locker"}, 1.0)
-    assert found.startswith("Turns 1 of this conversation match 'gym locker', the best first:")
+    assert found.startswith("Turn 1 of this conversation matches 'gym locker', the best first:")
     assert "--- turn 1\nUser: my gym locker code is 4711\nAssistant: Noted. (score " in found
     assert tool.run({"query": "a poem about the sea"}, 1.0) == (
         "No earlier turn of this conversation matches 'a poem about the sea'."
@@ -33,7 +33,7 @@ def test_it_is_offered_beside_the_runs_tools_and_only_with_them_and_recall_on():
     joined = with_search(run, conversation())
     assert joined is not None and [s.name for s in joined.specs()] == ["add", "search_conversation"]
     assert [s.name for s in run.specs()] == ["add"]  # the run's registry, shared by every chat, is left alone
-    assert joined.call("search_conversation", '{"query": "locker"}').text.startswith("Turns 1 ")
+    assert joined.call("search_conversation", '{"query": "locker"}').text.startswith("Turn 1 ")
     assert with_search(None, conversation()) is None
     assert with_search(run, conversation(recall=0)) is run
 
