@@ -140,6 +140,33 @@ def test_chat_format_per_model_family(provider, model, expected):
     assert make_counter(None, provider, model).chat_format == expected
 
 
+@pytest.mark.parametrize("model, expected", [("llama-3.1-8b-instant", LLAMA31_FORMAT), ("qwen/qwen3-32b", CHATML_FORMAT)])
+def test_a_tokenizer_keeps_the_models_chat_format(model, expected):
+    counter = make_counter("some/tokenizer.json", "groq", model)  # lazy: nothing is loaded to build it
+    assert isinstance(counter, TokenizerCounter)
+    assert counter.chat_format == expected
+
+
+def test_a_tokenizer_counter_learns_into_the_calibration_it_is_given():
+    calibration = Calibration()
+    counter = TokenizerCounter("some/tokenizer.json", LLAMA3_FORMAT, calibration)
+    assert counter.calibration is calibration and counter.chat_format is LLAMA3_FORMAT
+
+
+def test_text_parts_are_counted_joined_by_a_newline():
+    parts = [{"type": "text", "text": "first part"}, {"type": "text", "text": "second"}]
+    counter = TokenCounter(OPENAI_FORMAT)
+    assert counter.count_message({"role": "user", "content": parts}) == 4 + rough_count("first part\nsecond")
+
+
+def test_a_call_without_arguments_counts_its_name_only():
+    counter = TokenCounter(OPENAI_FORMAT)
+    for arguments in (None, ""):
+        call = {"id": "c", "type": "function", "function": {"name": "now", "arguments": arguments}}
+        message = {"role": "assistant", "content": None, "tool_calls": [call]}
+        assert counter.count_message(message) == 4 + OPENAI_FORMAT.per_call + rough_count("now")
+
+
 def test_llama_formats_trim_content_like_the_template():
     message = {"role": "user", "content": "  hello there \n"}
     assert TokenCounter(LLAMA3_FORMAT).count_message(message) == 5 + rough_count("hello there")
@@ -227,6 +254,15 @@ def test_missing_tokenizer_file_is_a_clear_error_on_first_count(tmp_path):
     with pytest.raises(ConfigError, match="tokenizer file not found") as info:
         counter.count("hello")
     assert str(missing) in info.value.message
+
+
+@pytest.mark.parametrize("source", ["./no-such-dir/tok", "/no/such/tokenizer", "~/no-such-tokenizer", "nope.json"])
+def test_a_path_like_tokenizer_that_is_missing_is_not_found_without_asking_the_hub(source, monkeypatch):
+    """Only a bare name goes to the hub: a path (./x, /x, ~/x) or a *.json name that is missing says so."""
+    constants = pytest.importorskip("huggingface_hub.constants")
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)  # asked, the hub would answer "Nothing can be downloaded"
+    with pytest.raises(ConfigError, match="tokenizer file not found"):
+        TokenizerCounter(source).count("hello")
 
 
 def test_a_file_that_is_not_a_tokenizer_is_a_clear_error(tmp_path):

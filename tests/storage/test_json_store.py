@@ -601,6 +601,62 @@ def test_rename_is_a_title_and_a_save(store):
     assert store.load("r").title == "Trip planning" and store.list_sessions()[0].title == "Trip planning"
 
 
+def test_rename_of_a_held_session_keeps_its_lock_and_of_another_gives_the_lock_back(sdir):
+    store, other = JsonStore(sdir), JsonStore(sdir)
+    saved(store, store.create("held", system="s"))
+    saved(store, store.create("free", system="s"))
+    store.acquire("held")
+    store.rename("held", "Still mine")
+    assert store.holds("held") and store.load("held").title == "Still mine"
+    with pytest.raises(SessionLocked):
+        other.acquire("held")
+    store.rename("free", "Named")
+    assert not store.holds("free") and store.load("free").title == "Named"
+    other.acquire("free").release()  # the lock the rename took is given back
+    store.close()
+
+
+def test_a_listing_gives_each_session_its_own_updated_at(store):
+    first = saved(store, store.create("one", system="s"))
+    second = saved(store, store.create("two", system="s"))
+    assert {i.id: i.updated_at for i in store.list_sessions()} == {"one": first.updated_at, "two": second.updated_at}
+
+
+@pytest.mark.parametrize("odd", ["fifo", "broken"])
+def test_a_fifo_or_a_broken_file_does_not_hide_the_sessions_listed_after_it(store, sdir, odd):
+    ids = [f"s{i:02d}" for i in range(30)]  # files are read in directory order: some come after the odd one
+    for sid in ids:
+        session = store.create(sid, system="s")
+        session.conversation.add_turn(Turn([{"role": "user", "content": f"hello from {sid}"}]))
+        saved(store, session)
+    if odd == "fifo":
+        os.mkfifo(sdir / "odd.json")
+    else:
+        (sdir / "odd.json").write_text("{oops")
+    listed = {i.id for i in store.list_sessions()}
+    assert listed - {"odd"} == set(ids)
+    assert {h.session_id for h in store.search("hello from")} == set(ids)
+
+
+def test_a_lock_held_elsewhere_is_refused_at_once(sdir):
+    a, b = JsonStore(sdir), JsonStore(sdir)
+    a.acquire("busy")
+    started = time.monotonic()
+    with pytest.raises(SessionLocked):
+        b.acquire("busy")
+    assert time.monotonic() - started < 0.5  # no wait unless a timeout asks for one
+    a.close()
+
+
+def test_create_and_load_use_the_counter_they_are_given(store):
+    counter = TokenCounter()
+    session = store.create("counted", system="s", counter=counter)
+    assert session.conversation.counter is counter
+    saved(store, session)
+    other = TokenCounter()
+    assert store.load("counted", counter=other).conversation.counter is other
+
+
 # --- export -------------------------------------------------------------------------------------------------------
 
 
