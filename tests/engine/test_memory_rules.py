@@ -250,6 +250,11 @@ def test_preview_never_changes_the_stored_summary(conv_factory):
     assert (conv.summary, conv.summary_covers) == ("", 0)
 
 
+def test_the_preview_names_the_turns_its_summary_stands_in_for(conv_factory):
+    conv = conv_factory(9, summary_trigger=8, keep_turns=4)
+    assert conv.preview_request("hi").messages[0]["content"].endswith("(turns 1-5: summarized before sending)")
+
+
 def test_tool_calls_and_names_count_toward_the_budget(counter):
     call = {"id": "c1", "type": "function", "function": {"name": "web search", "arguments": '{"q": "two words"}'}}
     assistant = {"role": "assistant", "content": None, "tool_calls": [call, call]}

@@ -103,6 +103,7 @@ def test_a_fresh_result_over_the_budget_goes_out_shortened_without_earlier_turns
     assert request.messages == [{"role": "system", "content": "sys"}, user]
     assert (request.first_turn, request.dropped) == (1, 1)
     assert request.tokens + rounds_cost(sent, counter) <= 200
+    assert request.tokens == counter.total(conv.system_tokens(False) + counter.count_message(user))
     validate_request(request.messages + sent, in_turn=True)
     assert rounds[1]["content"] == " ".join(["word"] * 3000)  # what is stored is not touched
     assert request.warnings[0].startswith("1 tool result(s) of this turn sent shortened to ")
