@@ -2,9 +2,10 @@
 
 mutmut (configured in pyproject.toml's ``[tool.mutmut]``) copies the tree to ``mutants/``, mutates the module and
 runs, for each mutant, the tests that reach the mutated function. This wrapper adds the two things mutmut has no
-setting for: the module and its test files are chosen per run (``MODULES`` below), and every test that starts a
-process (a ``chatbot`` child, a store helper: noted by tests/support/mutation.py) is run against every mutant of the
-module, since what a child reaches cannot be recorded. The child runs the mutant: it inherits ``MUTANT_UNDER_TEST``.
+setting for: the module and its test files are chosen per run (``MODULES`` below), and the survivors of that run
+are run again with every test that starts a process added (a ``chatbot`` child, a store helper: noted by
+tests/support/mutation.py), since what a child reaches cannot be recorded. The child runs the mutant: it inherits
+``MUTANT_UNDER_TEST``. (Adding those tests to every mutant from the start costs their run on each of hundreds.)
 
     python bench/mutation.py chatbot/engine/memory.py          # run, then the table line and the survivors
     python bench/mutation.py --list                            # the modules it knows
@@ -91,6 +92,12 @@ def _give_child_tests_to_every_mutant(module: str) -> None:
     main.collect_or_load_stats = collect_then_add
 
 
+def _listing() -> str:
+    """mutmut's ``results --all``: one ``name: status`` line per mutant."""
+    command = [sys.executable, "-m", "mutmut", "results", "--all", "true"]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True).stdout
+
+
 def run(module: str, max_children: int) -> int:
     """Run mutmut on ``module`` alone; print the table line (killed, survived, score, minutes) and the survivors."""
     os.chdir(ROOT)  # mutmut reads pyproject.toml and writes mutants/ in the working directory
@@ -101,16 +108,21 @@ def run(module: str, max_children: int) -> int:
     cfg = configuration.config()
     cfg.only_mutate = [module]
     cfg.pytest_add_cli_args_test_selection = _tests(module)
-    _give_child_tests_to_every_mutant(module)
     start = time.monotonic()
-    try:
-        cli(["run", "--max-children", str(max_children)], standalone_mode=False)
-    except SystemExit as stop:
-        if stop.code:
-            return int(stop.code)
+    for again in (False, True):
+        names = [line.split(": ")[0].strip() for line in _listing().splitlines() if line.endswith(": survived")]
+        if again and not names:
+            break
+        if again:
+            print(f"again, with the tests that start a process: {len(names)} survivors")
+            _give_child_tests_to_every_mutant(module)
+        try:
+            cli(["run", "--max-children", str(max_children), *(names if again else [])], standalone_mode=False)
+        except SystemExit as stop:
+            if stop.code:
+                return int(stop.code)
     minutes = (time.monotonic() - start) / 60
-    listing = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=ROOT,
-                             capture_output=True, text=True).stdout
+    listing = _listing()
     status = [line.rsplit(": ", 1)[1] for line in listing.splitlines() if ": " in line]
     killed, survived = status.count("killed"), status.count("survived")
     others = len(status) - killed - survived
