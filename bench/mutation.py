@@ -48,19 +48,52 @@ POSTGRES = ["tests/storage/", "tests/cli/test_store.py", "-k", "postgres"]
 MODULES: dict[str, list[str]] = {
     "chatbot/engine/memory.py": [*ENGINE, *CHAT],
     "chatbot/engine/tokens.py": [*ENGINE, "tests/cli/test_calibration.py"],
-    **{f"chatbot/engine/{name}.py": [*ENGINE, *CHAT] for name in (
-        "conversation", "turn", "calibration", "usage", "backoff", "summary_prompt", "strategies", "text",
-        "tool_results", "tool_text", "options",
-    )},
-    **{f"chatbot/storage/{name}.py": STORAGE for name in (
-        "json_store", "files", "session", "schema", "rescue", "export", "transfer",
-    )},
+    **{
+        f"chatbot/engine/{name}.py": [*ENGINE, *CHAT]
+        for name in (
+            "conversation",
+            "turn",
+            "calibration",
+            "usage",
+            "backoff",
+            "summary_prompt",
+            "strategies",
+            "text",
+            "tool_results",
+            "tool_text",
+            "options",
+        )
+    },
+    **{
+        f"chatbot/storage/{name}.py": STORAGE
+        for name in (
+            "json_store",
+            "files",
+            "session",
+            "schema",
+            "rescue",
+            "export",
+            "transfer",
+        )
+    },
     **{f"chatbot/storage/{name}.py": POSTGRES for name in ("postgres_store", "pg_schema", "pg_migrate", "pg_wait")},
-    **{f"chatbot/core/{name}.py": [f"tests/core/test_{name}.py", *CHAT, "tests/core/", "tests/faults/test_rescue.py"]
-       for name in ("chat", "rounds", "open_session", "tool_round", "retry", "summaries", "budget", "request_log")},
-    **{f"chatbot/tools/{name}.py": ["tests/tools/", "tests/cli/test_tools.py"] for name in (
-        "registry", "functions", "function_process", "function_worker", "mcp_client", "schema", "setup", "base",
-    )},
+    **{
+        f"chatbot/core/{name}.py": [f"tests/core/test_{name}.py", *CHAT, "tests/core/", "tests/faults/test_rescue.py"]
+        for name in ("chat", "rounds", "open_session", "tool_round", "retry", "summaries", "budget", "request_log")
+    },
+    **{
+        f"chatbot/tools/{name}.py": ["tests/tools/", "tests/cli/test_tools.py"]
+        for name in (
+            "registry",
+            "functions",
+            "function_process",
+            "function_worker",
+            "mcp_client",
+            "schema",
+            "setup",
+            "base",
+        )
+    },
     "chatbot/providers/openai_compat.py": ["tests/providers/"],
     "chatbot/providers/sse.py": ["tests/providers/"],
 }

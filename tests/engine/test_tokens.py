@@ -140,7 +140,9 @@ def test_chat_format_per_model_family(provider, model, expected):
     assert make_counter(None, provider, model).chat_format == expected
 
 
-@pytest.mark.parametrize("model, expected", [("llama-3.1-8b-instant", LLAMA31_FORMAT), ("qwen/qwen3-32b", CHATML_FORMAT)])
+@pytest.mark.parametrize(
+    "model, expected", [("llama-3.1-8b-instant", LLAMA31_FORMAT), ("qwen/qwen3-32b", CHATML_FORMAT)]
+)
 def test_a_tokenizer_keeps_the_models_chat_format(model, expected):
     counter = make_counter("some/tokenizer.json", "groq", model)  # lazy: nothing is loaded to build it
     assert isinstance(counter, TokenizerCounter)
