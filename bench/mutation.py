@@ -40,6 +40,7 @@ CHAT = [
     "tests/engine/test_tool_memory.py",
     "tests/commands/test_summary_now.py",
 ]
+CHAT_MORE = ("tool_budget", "warnings", "store_away", "library", "interrupt")
 ENGINE = ["tests/engine/", "tests/commands/test_summary_now.py", "tests/core/test_summaries.py"]
 STORAGE = ["tests/storage/", "tests/faults/test_data_loss.py", "tests/cli/test_resume.py"]
 POSTGRES = ["tests/storage/", "tests/cli/test_store.py", "-k", "postgres"]
@@ -77,9 +78,10 @@ MODULES: dict[str, list[str]] = {
         )
     },
     **{f"chatbot/storage/{name}.py": POSTGRES for name in ("postgres_store", "pg_schema", "pg_migrate", "pg_wait")},
+    "chatbot/core/chat.py": [*CHAT, *(f"tests/core/test_chat_{name}.py" for name in CHAT_MORE)],
     **{
-        f"chatbot/core/{name}.py": [f"tests/core/test_{name}.py", *CHAT, "tests/core/", "tests/faults/test_rescue.py"]
-        for name in ("chat", "rounds", "open_session", "tool_round", "retry", "summaries", "budget", "request_log")
+        f"chatbot/core/{name}.py": [f"tests/core/test_{name}.py", *CHAT]
+        for name in ("rounds", "open_session", "tool_round", "retry", "summaries", "budget", "request_log")
     },
     **{
         f"chatbot/tools/{name}.py": ["tests/tools/", "tests/cli/test_tools.py"]
