@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import statistics
+import sys
 from pathlib import Path
 
 import pytest
@@ -265,6 +266,16 @@ def test_a_path_like_tokenizer_that_is_missing_is_not_found_without_asking_the_h
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)  # asked, the hub would answer "Nothing can be downloaded"
     with pytest.raises(ConfigError, match="tokenizer file not found"):
         TokenizerCounter(source).count("hello")
+
+
+def test_without_the_tokenizers_package_a_tokenizer_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tokenizers", None)  # as if it were not installed
+    with pytest.raises(ConfigError, match=r"--tokenizer needs the 'tokenizers' package: pip install tokenizers"):
+        TokenizerCounter("some/tokenizer.json").count("hello")
+
+
+def test_no_tools_cost_no_tokens():
+    assert TokenCounter(CHATML_FORMAT).count_tools([]) == 0 == TokenCounter(OPENAI_FORMAT).count_tools([])
 
 
 def test_a_file_that_is_not_a_tokenizer_is_a_clear_error(tmp_path):
