@@ -274,10 +274,6 @@ def test_without_the_tokenizers_package_a_tokenizer_says_how_to_install_it(monke
         TokenizerCounter("some/tokenizer.json").count("hello")
 
 
-def test_no_tools_cost_no_tokens():
-    assert TokenCounter(CHATML_FORMAT).count_tools([]) == 0 == TokenCounter(OPENAI_FORMAT).count_tools([])
-
-
 def test_a_file_that_is_not_a_tokenizer_is_a_clear_error(tmp_path):
     bad = tmp_path / "tokenizer.json"
     bad.write_text('{"hello": "world"}', encoding="utf-8")
