@@ -579,8 +579,10 @@ def test_delete_removes_the_session_and_its_lock_file(store, sdir):
     store.delete("d")
     assert not (sdir / "d.json").exists() and not (sdir / ".d.lock").exists()
     assert (sdir / "keep.json").exists()
-    with pytest.raises(SessionNotFound):
+    with pytest.raises(SessionNotFound, match=f"no session d in {sdir}"):
         store.delete("d")
+    with pytest.raises(SessionNotFound, match=f"no session d in {sdir}"):
+        store.set_aside("d")
 
 
 def test_delete_refuses_a_session_in_use(sdir):
@@ -918,6 +920,20 @@ def test_new_id_skips_ids_in_use_and_gives_up_after_its_tries():
         make_id(lambda sid: True, "here")
 
 
+def test_a_store_out_of_ids_names_its_directory(tmp_path, monkeypatch):
+    store = JsonStore(tmp_path / "full")
+    monkeypatch.setattr(store, "exists", lambda sid: True)
+    with pytest.raises(SessionError, match=f"could not find an unused session id in {tmp_path / 'full'}"):
+        store.new_id()
+
+
+def test_a_new_session_has_no_provider_or_model_unless_given_and_the_memory_it_is_given(store):
+    plain = store.create("plain", system="s")
+    assert (plain.provider, plain.model) == ("", "")
+    memory = MemoryConfig(strategy="window", window_turns=3)
+    assert store.create("windowed", system="s", memory=memory).conversation.memory == memory
+
+
 def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, monkeypatch):
     store = JsonStore(tmp_path / "s")
     created_and_saved(store, "20260101-aaaa")
@@ -1038,7 +1054,10 @@ def test_the_pid_in_a_lock_message_is_shown_only_when_it_is_one(tmp_path):
     (tmp_path / "s" / ".a.lock").write_bytes(b"\xff\xfe")  # whatever the holder wrote, it is no pid
     with pytest.raises(SessionLocked) as caught:
         other.acquire("a")
-    assert "pid" not in caught.value.message
+    assert (
+        caught.value.message
+        == "session a is in use by another chatbot process; close it or use --session with another id"
+    )
 
 
 def test_an_unreadable_file_whose_stat_fails_too_is_listed_with_the_current_time(tmp_path, monkeypatch):
