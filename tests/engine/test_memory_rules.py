@@ -80,6 +80,14 @@ def test_full_sends_everything_with_exact_counts(conv_factory):
     assert req.budget == 100_000 and not req.summary_included and req.warnings == ()
 
 
+def test_full_memory_sends_the_turns_a_kept_summary_covers(conv_factory):
+    conv = conv_factory(4, strategy="full")
+    conv.set_summary("what was said before", 2)  # a session summarized earlier, resumed under --memory full
+    req = conv.build_request("hi")
+    assert (req.first_turn, req.dropped, req.summary_included) == (0, 0, False)
+    assert len(req.messages) == 1 + 4 * 2 + 1
+
+
 def test_a_correction_changes_tokens_but_not_uncorrected(conv_factory):
     conv = conv_factory(3, strategy="full")
     conv.counter = ScaledCounter()
@@ -167,7 +175,7 @@ def test_a_failed_summary_still_sends_what_it_would_have_folded(conv_factory, an
 def test_without_a_summarizer_every_turn_that_fits_is_sent(conv_factory):
     conv = conv_factory(9, summary_trigger=8, keep_turns=4)
     req = conv.build_request("hi", budget=SYSTEM + 6 * TURN + USER)
-    assert (req.first_turn, req.dropped) == (3, 3)
+    assert (req.first_turn, req.dropped, req.summarized) == (3, 3, 0)
     assert req.warnings == (
         "no summarizer available: this request sends the last 6 of 9 unsummarized turn(s), as many as the budget "
         "has room for",

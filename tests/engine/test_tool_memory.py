@@ -97,6 +97,13 @@ def test_this_turns_results_share_what_the_budget_leaves_under_one_common_limit(
     assert shorten_to_fit(rounds, counter, calls_only) is None  # no room for even the markers
 
 
+def test_an_older_turn_fits_the_budget_at_the_size_its_shortened_results_are_sent(counter):
+    conv = Conversation("sys", MemoryConfig(strategy="full", tool_result_tokens=50, max_input_tokens=200), counter)
+    conv.add_turn(tool_turn(1, 3000))  # whole, far over the budget; shortened to 50 tokens, well within it
+    request = conv.build_request("next")
+    assert (request.first_turn, request.dropped) == (0, 0) and request.tokens <= 200
+
+
 def test_a_fresh_request_is_counted_without_the_summary_and_says_what_it_left_out():
     counter = TokenCounter()  # OpenAI's format: 3 tokens per request, which `uncorrected` holds
     conv = Conversation("sys", MemoryConfig(strategy="summary", max_input_tokens=200), counter)
