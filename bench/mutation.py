@@ -8,6 +8,7 @@ tests/support/mutation.py), since what a child reaches cannot be recorded. The c
 ``MUTANT_UNDER_TEST``. (Adding those tests to every mutant from the start costs their run on each of hundreds.)
 
     python bench/mutation.py chatbot/engine/memory.py          # run, then the table line and the survivors
+    python bench/mutation.py chatbot/engine/memory.py --again  # its survivors again, after tests were added
     python bench/mutation.py --list                            # the modules it knows
     mutmut show chatbot.engine.memory.x_fit__mutmut_14         # then: what a survivor changed
 
@@ -133,26 +134,29 @@ def _listing() -> str:
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True).stdout
 
 
-def run(module: str, max_children: int) -> int:
+def run(module: str, max_children: int, again: bool = False) -> int:
     """Run mutmut on ``module`` alone; print the table line (killed, survived, score, minutes) and the survivors."""
     os.chdir(ROOT)  # mutmut reads pyproject.toml and writes mutants/ in the working directory
     import mutmut.configuration as configuration
     from mutmut.__main__ import cli
 
-    shutil.rmtree(ROOT / "mutants", ignore_errors=True)
+    if again:  # the last run's mutants and results stay; the tests are brought up to date
+        shutil.copytree(ROOT / "tests", ROOT / "mutants" / "tests", dirs_exist_ok=True)
+    else:
+        shutil.rmtree(ROOT / "mutants", ignore_errors=True)
     cfg = configuration.config()
     cfg.only_mutate = [module]
     cfg.pytest_add_cli_args_test_selection = _tests(module)
     start = time.monotonic()
-    for again in (False, True):
+    for second in (True,) if again else (False, True):
         names = [line.split(": ")[0].strip() for line in _listing().splitlines() if line.endswith(": survived")]
-        if again and not names:
+        if second and not names:
             break
-        if again:
+        if second:
             print(f"again, with the tests that start a process: {len(names)} survivors")
             _give_child_tests_to_every_mutant(module)
         try:
-            cli(["run", "--max-children", str(max_children), *(names if again else [])], standalone_mode=False)
+            cli(["run", "--max-children", str(max_children), *(names if second else [])], standalone_mode=False)
         except SystemExit as stop:
             if stop.code:
                 return int(stop.code)
@@ -171,8 +175,9 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--list"]:
         print("\n".join(MODULES))
         sys.exit(0)
-    module = sys.argv[1]
-    children = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    again = "--again" in sys.argv  # only the survivors of the last run of this module, with the tests as they are now
+    module, *rest = [arg for arg in sys.argv[1:] if arg != "--again"]
+    children = int(rest[0]) if rest else 1
     if module not in MODULES:
         sys.exit(f"unknown module {module}: see --list")
-    sys.exit(run(module, children))
+    sys.exit(run(module, children, again))

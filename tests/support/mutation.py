@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-#: the tests that started a process in the stats phase (in ``mutants/``, read by bench/mutation.py)
+#: the tests that started a process in the stats phase (in ``mutants/``, read by bench/mutation.py; a later stats
+#: phase, for tests added since, adds to it)
 CHILD_TESTS = Path(__file__).resolve().parents[2] / "mutmut-child-tests.txt"
 
 _PROCESS_EVENTS = {"subprocess.Popen", "os.fork", "os.posix_spawn", "os.exec"}
@@ -38,5 +39,4 @@ def prepare_for_mutmut() -> None:
         return
     # the test process keeps its own copy of the phase (mutmut's trampoline falls back to it); children lose it
     del os.environ["MUTANT_UNDER_TEST"]
-    CHILD_TESTS.unlink(missing_ok=True)
     sys.addaudithook(_note_child)
