@@ -162,6 +162,26 @@ def test_text_parts_are_counted_joined_by_a_newline():
     assert counter.count_message({"role": "user", "content": parts}) == 4 + rough_count("first part\nsecond")
 
 
+def test_parts_and_calls_without_text_or_name_count_nothing_for_them():
+    counter = TokenCounter(OPENAI_FORMAT)
+    assert counter.count_message({"role": "user", "content": [{"type": "text", "text": None}]}) == 4
+    call = {"id": "c", "type": "function", "function": {"arguments": "{}"}}
+    message = {"role": "assistant", "content": None, "tool_calls": [call]}
+    assert counter.count_message(message) == 4 + OPENAI_FORMAT.per_call + rough_count("{}")
+
+
+def test_a_request_mostly_of_tool_definitions_may_not_lower_the_count():
+    plain, mostly_tools = TokenCounter(), TokenCounter()
+    plain.calibrate(1000, 800)
+    mostly_tools.calibrate(1000, 800, tools=900)
+    assert plain.correction < 1 and mostly_tools.correction == 1.0
+
+
+def test_the_echo_provider_counts_with_the_default_format_whatever_the_model():
+    assert chat_format_for("echo", "llama-3.1-8b-instant") == OPENAI_FORMAT
+    assert make_counter(None, "echo", "qwen/qwen3-32b").chat_format == OPENAI_FORMAT
+
+
 def test_a_call_without_arguments_counts_its_name_only():
     counter = TokenCounter(OPENAI_FORMAT)
     for arguments in (None, ""):
@@ -259,7 +279,9 @@ def test_missing_tokenizer_file_is_a_clear_error_on_first_count(tmp_path):
     assert str(missing) in info.value.message
 
 
-@pytest.mark.parametrize("source", ["./no-such-dir/tok", "/no/such/tokenizer", "~/no-such-tokenizer", "nope.json"])
+@pytest.mark.parametrize(
+    "source", ["./no-such-dir/tok", "/no/such/tokenizer", "~/no-such-tokenizer", "nope.json", "\\\\server\\tok"]
+)
 def test_a_path_like_tokenizer_that_is_missing_is_not_found_without_asking_the_hub(source, monkeypatch):
     """Only a bare name goes to the hub: a path (./x, /x, ~/x) or a *.json name that is missing says so."""
     constants = pytest.importorskip("huggingface_hub.constants")
