@@ -142,6 +142,10 @@ def run(module: str, max_children: int, again: bool = False) -> int:
 
     if again:  # the last run's mutants and results stay; the tests are brought up to date
         shutil.copytree(ROOT / "tests", ROOT / "mutants" / "tests", dirs_exist_ok=True)
+        # and which test reaches what is recorded anew: mutmut would record only tests it has not seen, and a test
+        # changed since may reach a function it did not
+        (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+        (ROOT / "mutants" / "mutmut-child-tests.txt").unlink(missing_ok=True)
     else:
         shutil.rmtree(ROOT / "mutants", ignore_errors=True)
     cfg = configuration.config()
