@@ -7,9 +7,9 @@ child inherits: a ``chatbot`` child runs the mutant too. Two things need help, b
 
 - a child must run the plain code there: mutmut's recorder would look for its configuration in the child's working
   directory and crash the child, and what a child records is lost with it anyway;
-- so the tests that start a process are written to :data:`CHILD_TESTS`, one node id a line, and the wrapper gives
-  them to every mutant of the module (mutmut would otherwise run a mutant only against the tests that reach its
-  function in the test process itself).
+- so the tests that start a process are written to :data:`CHILD_TESTS`, one node id a line, and the wrapper runs
+  the survivors again with them (mutmut would otherwise run a mutant only against the tests that reach its function
+  in the test process itself).
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-#: the tests that started a process in the stats phase (in ``mutants/``, read by bench/mutation.py; a later stats
-#: phase, for tests added since, adds to it)
+#: the tests that started a process in the stats phase (in ``mutants/``, read by bench/mutation.py)
 CHILD_TESTS = Path(__file__).resolve().parents[2] / "mutmut-child-tests.txt"
 
 _PROCESS_EVENTS = {"subprocess.Popen", "os.fork", "os.posix_spawn", "os.exec"}
