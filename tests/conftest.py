@@ -11,6 +11,11 @@ from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import ChatFormat, TokenCounter
 from chatbot.engine.turn import Turn
+from tests.support.mutation import prepare_for_mutmut
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    prepare_for_mutmut()
 
 
 class WordCounter(TokenCounter):

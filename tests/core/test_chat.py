@@ -8,7 +8,8 @@ import pytest
 
 from chatbot.core.events import Notice, TurnDone
 from chatbot.core.rounds import INTERRUPTED_MARK
-from chatbot.errors import ContextLengthError, ServerError
+from chatbot.core.settings import RunSettings
+from chatbot.errors import ContextLengthError, Interrupted, ServerError
 from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
 
@@ -77,6 +78,25 @@ def test_interrupting_a_stream_keeps_the_partial_answer_marked(make_app):
     assert len(chat.conversation.turns) == 2
 
 
+def test_a_reply_stopped_by_a_signal_is_marked_with_its_reason(make_app):
+    chat = make_app().open("s")
+    events = chat.send("tell me")
+    got = [next(e for e in events if isinstance(e, TextDelta))]
+    with pytest.raises(Interrupted):
+        events.throw(Interrupted("SIGTERM", 143))  # what the signal handler raises inside the stream
+    turn = chat.conversation.turns[-1]
+    assert got and turn.interrupted and turn.messages[-1]["content"].endswith("[interrupted: SIGTERM]")
+
+
+def test_the_next_request_preview_holds_the_text_in_the_budget_a_send_would_have(make_app):
+    chat = make_app(max_input_tokens=8000).open("s")
+    chat.run = RunSettings(max_output_tokens=500)
+    chat.conversation.counter.calibration.context = 4000  # the server's window, learned earlier
+    preview = chat.next_request("what comes next")
+    assert preview.messages[-1] == {"role": "user", "content": "what comes next"}
+    assert preview.budget == 4000 - 500  # the window less the reply's room, not --max-input-tokens
+
+
 def test_a_failed_turn_keeps_the_message_for_retry(make_app):
     provider = FlakyEcho(ServerError("the server failed"), failures=1)
     chat = make_app(provider).open("s")
@@ -109,6 +129,21 @@ def test_context_length_error_shrinks_and_retries_once(make_app):
     assert isinstance(events[-1], TurnDone)
     first, retry = provider.requests[-2], provider.requests[-1]
     assert len(retry) < len(first) and retry[-1] == first[-1]
+
+
+def test_a_context_length_retry_in_summary_memory_summarizes_instead_of_dropping(make_app):
+    provider = FlakyEcho(ContextLengthError("the model's context window is full"), failures=0)
+    chat = make_app(provider, strategy="summary", summary_trigger=50, keep_turns=1).open("s")
+    for i in range(6):
+        drain(chat.send(f"message {i} " + "word " * 30))
+    assert chat.conversation.summary_covers == 0  # the trigger is far: nothing summarized yet
+    provider.failures = 1
+    events = drain(chat.send("last"))
+    assert isinstance(events[-1], TurnDone)
+    assert chat.conversation.summary_covers > 0 and chat.conversation.summary
+    retry = provider.requests[-1]
+    assert chat.conversation.summary in retry[0]["content"]  # what the retry left out went into the summary
+    assert not [e for e in events if isinstance(e, Notice) and "no summarizer" in e.text]
 
 
 def test_context_length_error_twice_is_reported(make_app):

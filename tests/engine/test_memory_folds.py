@@ -125,7 +125,7 @@ def test_while_backing_off_and_without_a_summarizer_every_turn_that_fits_is_sent
         conv.add_turn(make_turn(i))
     later = RecordingSummarizer()
     skipped = conv.build_request("hi", summarizer=later)
-    assert later.calls == [] and (skipped.first_turn, skipped.dropped) == (0, 0)
+    assert later.calls == [] and (skipped.first_turn, skipped.dropped, skipped.summarized) == (0, 0, 0)
     assert skipped.warnings == (
         "summarizing failed before and is tried again before turn 14 (/summary now forces it): this request sends "
         "all 12 unsummarized turn(s) instead",

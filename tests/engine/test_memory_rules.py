@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.engine.memory import MAX_EARLY_FOLDS, SUMMARY_MAX_TOKENS, MemoryConfig
+from chatbot.engine.memory import MAX_EARLY_FOLDS, SUMMARY_MAX_TOKENS, MemoryConfig, fold_now
 from chatbot.engine.tool_results import shorten_tool_result
 from chatbot.errors import BudgetError, UsageError
 from tests.conftest import WordCounter
@@ -78,6 +78,14 @@ def test_full_sends_everything_with_exact_counts(conv_factory):
     assert req.tokens == req.uncorrected == SYSTEM + 3 * TURN + USER
     assert (req.first_turn, req.dropped, req.summarized, req.summary_covers) == (0, 0, 0, 0)
     assert req.budget == 100_000 and not req.summary_included and req.warnings == ()
+
+
+def test_full_memory_sends_the_turns_a_kept_summary_covers(conv_factory):
+    conv = conv_factory(4, strategy="full")
+    conv.set_summary("what was said before", 2)  # a session summarized earlier, resumed under --memory full
+    req = conv.build_request("hi")
+    assert (req.first_turn, req.dropped, req.summary_included) == (0, 0, False)
+    assert len(req.messages) == 1 + 4 * 2 + 1
 
 
 def test_a_correction_changes_tokens_but_not_uncorrected(conv_factory):
@@ -167,7 +175,7 @@ def test_a_failed_summary_still_sends_what_it_would_have_folded(conv_factory, an
 def test_without_a_summarizer_every_turn_that_fits_is_sent(conv_factory):
     conv = conv_factory(9, summary_trigger=8, keep_turns=4)
     req = conv.build_request("hi", budget=SYSTEM + 6 * TURN + USER)
-    assert (req.first_turn, req.dropped) == (3, 3)
+    assert (req.first_turn, req.dropped, req.summarized) == (3, 3, 0)
     assert req.warnings == (
         "no summarizer available: this request sends the last 6 of 9 unsummarized turn(s), as many as the budget "
         "has room for",
@@ -229,6 +237,9 @@ def test_shrink_budget_halves_and_refuses_when_nothing_can_go(conv_factory):
     long_user = " ".join(["w"] * 10)  # 11 tokens: the bare request is 13, with one turn 21, half of that 10
     small = conv.build_request(long_user, budget=SYSTEM + 11 + TURN)
     assert small.tokens == 21 and conv.shrink_budget(small) == SYSTEM + 11  # never below the bare request
+    odd = conv_factory(3, strategy="full").build_request("hi there")
+    assert odd.tokens % 2 == 1 and conv.shrink_budget(odd) == odd.tokens // 2
+    assert isinstance(conv.shrink_budget(odd), int)  # a budget is a whole number of tokens
 
 
 def test_tool_results_are_shortened_only_past_the_limit(counter):
@@ -248,6 +259,21 @@ def test_preview_never_changes_the_stored_summary(conv_factory):
     assert req.summarized == 5 and req.summary_included
     assert "summarized before sending" in req.messages[0]["content"]
     assert (conv.summary, conv.summary_covers) == ("", 0)
+
+
+def test_summary_now_with_a_failing_summarizer_says_why_and_changes_nothing(conv_factory):
+    conv = conv_factory(6, strategy="summary", keep_turns=2)
+
+    def failing(previous, turns, first):
+        raise RuntimeError("the model is away")
+
+    assert fold_now(conv, failing) == (0, ["summarizing failed (the model is away)"])
+    assert (conv.summary, conv.summary_covers, len(conv.turns)) == ("", 0, 6)
+
+
+def test_the_preview_names_the_turns_its_summary_stands_in_for(conv_factory):
+    conv = conv_factory(9, summary_trigger=8, keep_turns=4)
+    assert conv.preview_request("hi").messages[0]["content"].endswith("(turns 1-5: summarized before sending)")
 
 
 def test_tool_calls_and_names_count_toward_the_budget(counter):

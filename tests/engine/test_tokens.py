@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import statistics
+import sys
 from pathlib import Path
 
 import pytest
@@ -140,6 +141,55 @@ def test_chat_format_per_model_family(provider, model, expected):
     assert make_counter(None, provider, model).chat_format == expected
 
 
+@pytest.mark.parametrize(
+    "model, expected", [("llama-3.1-8b-instant", LLAMA31_FORMAT), ("qwen/qwen3-32b", CHATML_FORMAT)]
+)
+def test_a_tokenizer_keeps_the_models_chat_format(model, expected):
+    counter = make_counter("some/tokenizer.json", "groq", model)  # lazy: nothing is loaded to build it
+    assert isinstance(counter, TokenizerCounter)
+    assert counter.chat_format == expected
+
+
+def test_a_tokenizer_counter_learns_into_the_calibration_it_is_given():
+    calibration = Calibration()
+    counter = TokenizerCounter("some/tokenizer.json", LLAMA3_FORMAT, calibration)
+    assert counter.calibration is calibration and counter.chat_format is LLAMA3_FORMAT
+
+
+def test_text_parts_are_counted_joined_by_a_newline():
+    parts = [{"type": "text", "text": "first part"}, {"type": "text", "text": "second"}]
+    counter = TokenCounter(OPENAI_FORMAT)
+    assert counter.count_message({"role": "user", "content": parts}) == 4 + rough_count("first part\nsecond")
+
+
+def test_parts_and_calls_without_text_or_name_count_nothing_for_them():
+    counter = TokenCounter(OPENAI_FORMAT)
+    assert counter.count_message({"role": "user", "content": [{"type": "text", "text": None}]}) == 4
+    call = {"id": "c", "type": "function", "function": {"arguments": "{}"}}
+    message = {"role": "assistant", "content": None, "tool_calls": [call]}
+    assert counter.count_message(message) == 4 + OPENAI_FORMAT.per_call + rough_count("{}")
+
+
+def test_a_request_mostly_of_tool_definitions_may_not_lower_the_count():
+    plain, mostly_tools = TokenCounter(), TokenCounter()
+    plain.calibrate(1000, 800)
+    mostly_tools.calibrate(1000, 800, tools=900)
+    assert plain.correction < 1 and mostly_tools.correction == 1.0
+
+
+def test_the_echo_provider_counts_with_the_default_format_whatever_the_model():
+    assert chat_format_for("echo", "llama-3.1-8b-instant") == OPENAI_FORMAT
+    assert make_counter(None, "echo", "qwen/qwen3-32b").chat_format == OPENAI_FORMAT
+
+
+def test_a_call_without_arguments_counts_its_name_only():
+    counter = TokenCounter(OPENAI_FORMAT)
+    for arguments in (None, ""):
+        call = {"id": "c", "type": "function", "function": {"name": "now", "arguments": arguments}}
+        message = {"role": "assistant", "content": None, "tool_calls": [call]}
+        assert counter.count_message(message) == 4 + OPENAI_FORMAT.per_call + rough_count("now")
+
+
 def test_llama_formats_trim_content_like_the_template():
     message = {"role": "user", "content": "  hello there \n"}
     assert TokenCounter(LLAMA3_FORMAT).count_message(message) == 5 + rough_count("hello there")
@@ -227,6 +277,23 @@ def test_missing_tokenizer_file_is_a_clear_error_on_first_count(tmp_path):
     with pytest.raises(ConfigError, match="tokenizer file not found") as info:
         counter.count("hello")
     assert str(missing) in info.value.message
+
+
+@pytest.mark.parametrize(
+    "source", ["./no-such-dir/tok", "/no/such/tokenizer", "~/no-such-tokenizer", "nope.json", "\\\\server\\tok"]
+)
+def test_a_path_like_tokenizer_that_is_missing_is_not_found_without_asking_the_hub(source, monkeypatch):
+    """Only a bare name goes to the hub: a path (./x, /x, ~/x) or a *.json name that is missing says so."""
+    constants = pytest.importorskip("huggingface_hub.constants")
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)  # asked, the hub would answer "Nothing can be downloaded"
+    with pytest.raises(ConfigError, match="tokenizer file not found"):
+        TokenizerCounter(source).count("hello")
+
+
+def test_without_the_tokenizers_package_a_tokenizer_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tokenizers", None)  # as if it were not installed
+    with pytest.raises(ConfigError, match=r"--tokenizer needs the 'tokenizers' package: pip install tokenizers"):
+        TokenizerCounter("some/tokenizer.json").count("hello")
 
 
 def test_a_file_that_is_not_a_tokenizer_is_a_clear_error(tmp_path):

@@ -4,6 +4,8 @@ result."""
 
 from __future__ import annotations
 
+import pytest
+
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.fresh_round import fresh_results_request
 from chatbot.engine.memory import MemoryConfig
@@ -11,6 +13,7 @@ from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost, sent_messages, shorten_to_fit, shorten_tool_result, turn_cost
 from chatbot.engine.turn import Turn, validate_request
+from chatbot.errors import BudgetError
 
 
 def tool_turn(i: int, result_words: int) -> Turn:
@@ -94,6 +97,46 @@ def test_this_turns_results_share_what_the_budget_leaves_under_one_common_limit(
     assert shorten_to_fit(rounds, counter, calls_only) is None  # no room for even the markers
 
 
+def test_an_older_turn_fits_the_budget_at_the_size_its_shortened_results_are_sent(counter):
+    conv = Conversation("sys", MemoryConfig(strategy="full", tool_result_tokens=50, max_input_tokens=200), counter)
+    conv.add_turn(tool_turn(1, 3000))  # whole, far over the budget; shortened to 50 tokens, well within it
+    request = conv.build_request("next")
+    assert (request.first_turn, request.dropped) == (0, 0) and request.tokens <= 200
+
+
+def test_a_fresh_request_is_counted_without_the_summary_and_says_what_it_left_out():
+    counter = TokenCounter()  # OpenAI's format: 3 tokens per request, which `uncorrected` holds
+    conv = Conversation("sys", MemoryConfig(strategy="summary", max_input_tokens=200), counter)
+    conv.add_turn(tool_turn(1, 10))
+    conv.add_turn(tool_turn(2, 10))
+    conv.set_summary("one two three four five six seven", 1)
+    rounds = tool_turn(3, 3000).messages[1:3] + tool_turn(4, 2).messages[1:3]
+    user = {"role": "user", "content": "search 3"}
+    request, sent = fresh_results_request(conv, user, rounds, 200)
+    raw = conv.system_tokens(False) + counter.count_message(user)
+    assert request.messages == [conv.system_message(False), user]
+    assert (request.tokens, request.uncorrected) == (counter.total(raw), raw + counter.chat_format.per_request)
+    assert (request.budget, request.first_turn, request.dropped) == (200, 2, 2)
+    assert (request.summary_included, request.summary_covers, request.summarized) == (False, 1, 0)
+    assert sent[3] == rounds[3] and len(request.warnings) == 1  # one result cut, the short one sent whole
+    assert request.warnings[0].startswith("1 tool result(s) of this turn sent shortened to ")
+    request, sent = fresh_results_request(conv, user, rounds[2:], 200)
+    assert sent == rounds[2:] and request.warnings == ()  # nothing cut, nothing said
+
+
+def test_tool_calls_that_do_not_fit_even_shortened_name_what_they_need(counter):
+    conv = Conversation("sys", MemoryConfig(strategy="full", max_input_tokens=200), counter)
+    rounds = tool_turn(1, 3000).messages[1:3]
+    user = {"role": "user", "content": "search 1"}
+    bare = counter.total(conv.system_tokens(False) + counter.count_message(user))
+    needed = bare + rounds_cost([shorten_tool_result(m, counter, 1) for m in rounds], counter)
+    with pytest.raises(BudgetError) as info:
+        fresh_results_request(conv, user, rounds, needed - 1)
+    assert (info.value.needed, info.value.budget) == (needed, needed - 1)
+    assert f"need {needed - bare} tokens even with their results shortened" in info.value.message
+    assert f"that is {needed}, more than the budget (--max-input-tokens) of {needed - 1}" in info.value.message
+
+
 def test_a_fresh_result_over_the_budget_goes_out_shortened_without_earlier_turns(counter):
     conv = Conversation("sys", MemoryConfig(strategy="full", max_input_tokens=200), counter)
     conv.add_turn(tool_turn(1, 10))
@@ -103,6 +146,7 @@ def test_a_fresh_result_over_the_budget_goes_out_shortened_without_earlier_turns
     assert request.messages == [{"role": "system", "content": "sys"}, user]
     assert (request.first_turn, request.dropped) == (1, 1)
     assert request.tokens + rounds_cost(sent, counter) <= 200
+    assert request.tokens == counter.total(conv.system_tokens(False) + counter.count_message(user))
     validate_request(request.messages + sent, in_turn=True)
     assert rounds[1]["content"] == " ".join(["word"] * 3000)  # what is stored is not touched
     assert request.warnings[0].startswith("1 tool result(s) of this turn sent shortened to ")

@@ -579,8 +579,10 @@ def test_delete_removes_the_session_and_its_lock_file(store, sdir):
     store.delete("d")
     assert not (sdir / "d.json").exists() and not (sdir / ".d.lock").exists()
     assert (sdir / "keep.json").exists()
-    with pytest.raises(SessionNotFound):
+    with pytest.raises(SessionNotFound, match=f"no session d in {sdir}"):
         store.delete("d")
+    with pytest.raises(SessionNotFound, match=f"no session d in {sdir}"):
+        store.set_aside("d")
 
 
 def test_delete_refuses_a_session_in_use(sdir):
@@ -599,6 +601,62 @@ def test_rename_is_a_title_and_a_save(store):
     session.title = "Trip planning"
     saved(store, session)
     assert store.load("r").title == "Trip planning" and store.list_sessions()[0].title == "Trip planning"
+
+
+def test_rename_of_a_held_session_keeps_its_lock_and_of_another_gives_the_lock_back(sdir):
+    store, other = JsonStore(sdir), JsonStore(sdir)
+    saved(store, store.create("held", system="s"))
+    saved(store, store.create("free", system="s"))
+    store.acquire("held")
+    store.rename("held", "Still mine")
+    assert store.holds("held") and store.load("held").title == "Still mine"
+    with pytest.raises(SessionLocked):
+        other.acquire("held")
+    store.rename("free", "Named")
+    assert not store.holds("free") and store.load("free").title == "Named"
+    other.acquire("free").release()  # the lock the rename took is given back
+    store.close()
+
+
+def test_a_listing_gives_each_session_its_own_updated_at(store):
+    first = saved(store, store.create("one", system="s"))
+    second = saved(store, store.create("two", system="s"))
+    assert {i.id: i.updated_at for i in store.list_sessions()} == {"one": first.updated_at, "two": second.updated_at}
+
+
+@pytest.mark.parametrize("odd", ["fifo", "broken"])
+def test_a_fifo_or_a_broken_file_does_not_hide_the_sessions_listed_after_it(store, sdir, odd):
+    ids = [f"s{i:02d}" for i in range(30)]  # files are read in directory order: some come after the odd one
+    for sid in ids:
+        session = store.create(sid, system="s")
+        session.conversation.add_turn(Turn([{"role": "user", "content": f"hello from {sid}"}]))
+        saved(store, session)
+    if odd == "fifo":
+        os.mkfifo(sdir / "odd.json")
+    else:
+        (sdir / "odd.json").write_text("{oops")
+    listed = {i.id for i in store.list_sessions()}
+    assert listed - {"odd"} == set(ids)
+    assert {h.session_id for h in store.search("hello from")} == set(ids)
+
+
+def test_a_lock_held_elsewhere_is_refused_at_once(sdir):
+    a, b = JsonStore(sdir), JsonStore(sdir)
+    a.acquire("busy")
+    started = time.monotonic()
+    with pytest.raises(SessionLocked):
+        b.acquire("busy")
+    assert time.monotonic() - started < 0.5  # no wait unless a timeout asks for one
+    a.close()
+
+
+def test_create_and_load_use_the_counter_they_are_given(store):
+    counter = TokenCounter()
+    session = store.create("counted", system="s", counter=counter)
+    assert session.conversation.counter is counter
+    saved(store, session)
+    other = TokenCounter()
+    assert store.load("counted", counter=other).conversation.counter is other
 
 
 # --- export -------------------------------------------------------------------------------------------------------
@@ -862,6 +920,20 @@ def test_new_id_skips_ids_in_use_and_gives_up_after_its_tries():
         make_id(lambda sid: True, "here")
 
 
+def test_a_store_out_of_ids_names_its_directory(tmp_path, monkeypatch):
+    store = JsonStore(tmp_path / "full")
+    monkeypatch.setattr(store, "exists", lambda sid: True)
+    with pytest.raises(SessionError, match=f"could not find an unused session id in {tmp_path / 'full'}"):
+        store.new_id()
+
+
+def test_a_new_session_has_no_provider_or_model_unless_given_and_the_memory_it_is_given(store):
+    plain = store.create("plain", system="s")
+    assert (plain.provider, plain.model) == ("", "")
+    memory = MemoryConfig(strategy="window", window_turns=3)
+    assert store.create("windowed", system="s", memory=memory).conversation.memory == memory
+
+
 def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, monkeypatch):
     store = JsonStore(tmp_path / "s")
     created_and_saved(store, "20260101-aaaa")
@@ -996,7 +1068,10 @@ def test_the_pid_in_a_lock_message_is_shown_only_when_it_is_one(tmp_path):
     (tmp_path / "s" / ".a.lock").write_bytes(b"\xff\xfe")  # whatever the holder wrote, it is no pid
     with pytest.raises(SessionLocked) as caught:
         other.acquire("a")
-    assert "pid" not in caught.value.message
+    assert (
+        caught.value.message
+        == "session a is in use by another chatbot process; close it or use --session with another id"
+    )
 
 
 def test_an_unreadable_file_whose_stat_fails_too_is_listed_with_the_current_time(tmp_path, monkeypatch):

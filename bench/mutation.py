@@ -1,0 +1,187 @@
+"""The mutation check on mutmut: one module at a time, against the test files that cover it.
+
+mutmut (configured in pyproject.toml's ``[tool.mutmut]``) copies the tree to ``mutants/``, mutates the module and
+runs, for each mutant, the tests that reach the mutated function. This wrapper adds the two things mutmut has no
+setting for: the module and its test files are chosen per run (``MODULES`` below), and the survivors of that run
+are run again with every test that starts a process added (a ``chatbot`` child, a store helper: noted by
+tests/support/mutation.py), since what a child reaches cannot be recorded. The child runs the mutant: it inherits
+``MUTANT_UNDER_TEST``. (Adding those tests to every mutant from the start costs their run on each of hundreds.)
+
+    python bench/mutation.py chatbot/engine/memory.py          # run, then the table line and the survivors
+    python bench/mutation.py chatbot/engine/memory.py --again  # its survivors again, after tests were added
+    python bench/mutation.py --list                            # the modules it knows
+    mutmut show chatbot.engine.memory.x_fit__mutmut_14         # then: what a survivor changed
+
+Each run starts from an empty ``mutants/`` (results of another module's run would be kept otherwise).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHAT = [
+    "tests/core/test_chat.py",
+    "tests/core/test_session_edits.py",
+    "tests/core/test_chat_tools.py",
+    "tests/core/test_summaries.py",
+    "tests/core/test_cached_tokens.py",
+    "tests/core/test_accounting.py",
+    "tests/cli/test_resume.py",
+    "tests/core/test_run_settings_on_the_wire.py",
+    "tests/core/test_chat_notices.py",
+    "tests/core/test_request_log.py",
+    "tests/storage/test_session_rules.py",
+    "tests/engine/test_tool_memory.py",
+    "tests/commands/test_summary_now.py",
+]
+CHAT_MORE = ("tool_budget", "warnings", "store_away", "library", "interrupt")
+ENGINE = ["tests/engine/", "tests/commands/test_summary_now.py", "tests/core/test_summaries.py"]
+STORAGE = ["tests/storage/", "tests/faults/test_data_loss.py", "tests/cli/test_resume.py"]
+POSTGRES = ["tests/storage/", "tests/cli/test_store.py", "-k", "postgres"]
+
+#: module -> the test files (pytest arguments) run for it
+MODULES: dict[str, list[str]] = {
+    "chatbot/engine/memory.py": [*ENGINE, *CHAT],
+    "chatbot/engine/tokens.py": [*ENGINE, "tests/cli/test_calibration.py"],
+    **{
+        f"chatbot/engine/{name}.py": [*ENGINE, *CHAT]
+        for name in (
+            "conversation",
+            "turn",
+            "calibration",
+            "usage",
+            "backoff",
+            "summary_prompt",
+            "strategies",
+            "text",
+            "tool_results",
+            "tool_text",
+            "options",
+        )
+    },
+    **{
+        f"chatbot/storage/{name}.py": STORAGE
+        for name in (
+            "json_store",
+            "files",
+            "session",
+            "schema",
+            "rescue",
+            "export",
+            "transfer",
+        )
+    },
+    **{f"chatbot/storage/{name}.py": POSTGRES for name in ("postgres_store", "pg_schema", "pg_migrate", "pg_wait")},
+    "chatbot/core/chat.py": [*CHAT, *(f"tests/core/test_chat_{name}.py" for name in CHAT_MORE)],
+    **{
+        f"chatbot/core/{name}.py": [f"tests/core/test_{name}.py", *CHAT]
+        for name in ("rounds", "open_session", "tool_round", "retry", "summaries", "budget", "request_log")
+    },
+    **{
+        f"chatbot/tools/{name}.py": ["tests/tools/", "tests/cli/test_tools.py"]
+        for name in (
+            "registry",
+            "functions",
+            "function_process",
+            "function_worker",
+            "mcp_client",
+            "schema",
+            "setup",
+            "base",
+        )
+    },
+    "chatbot/providers/openai_compat.py": ["tests/providers/"],
+    "chatbot/providers/sse.py": ["tests/providers/"],
+}
+
+
+def _tests(module: str) -> list[str]:
+    """The module's test arguments, leaving out files that do not exist (yet)."""
+    return [t for t in MODULES[module] if t.startswith("-") or (ROOT / t).exists() or t[:1] != "t"]
+
+
+def _give_child_tests_to_every_mutant(module: str) -> None:
+    """Patch mutmut's stats step: after it, every function of ``module`` is also covered by the process tests."""
+    import mutmut.__main__ as main
+    from mutmut.mutation.data import SourceFileMutationData
+    from mutmut.state import state
+    from mutmut.utils.format_utils import mangled_name_from_mutant_name
+
+    collect = main.collect_or_load_stats
+
+    def collect_then_add(*args, **kwargs):  # type: ignore[no-untyped-def]
+        collect(*args, **kwargs)
+        noted = ROOT / "mutants" / "mutmut-child-tests.txt"
+        children = set(noted.read_text().split()) if noted.exists() else set()
+        data = SourceFileMutationData(path=Path(module))
+        data.load()
+        for name in data.exit_code_by_key:
+            state().tests_by_mangled_function_name[mangled_name_from_mutant_name(name)] |= children
+
+    main.collect_or_load_stats = collect_then_add
+
+
+def _listing() -> str:
+    """mutmut's ``results --all``: one ``name: status`` line per mutant."""
+    command = [sys.executable, "-m", "mutmut", "results", "--all", "true"]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True).stdout
+
+
+def run(module: str, max_children: int, again: bool = False) -> int:
+    """Run mutmut on ``module`` alone; print the table line (killed, survived, score, minutes) and the survivors."""
+    os.chdir(ROOT)  # mutmut reads pyproject.toml and writes mutants/ in the working directory
+    import mutmut.configuration as configuration
+    from mutmut.__main__ import cli
+
+    if again:  # the last run's mutants and results stay; the tests are brought up to date
+        shutil.copytree(ROOT / "tests", ROOT / "mutants" / "tests", dirs_exist_ok=True)
+        # and which test reaches what is recorded anew: mutmut would record only tests it has not seen, and a test
+        # changed since may reach a function it did not
+        (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+        (ROOT / "mutants" / "mutmut-child-tests.txt").unlink(missing_ok=True)
+    else:
+        shutil.rmtree(ROOT / "mutants", ignore_errors=True)
+    cfg = configuration.config()
+    cfg.only_mutate = [module]
+    cfg.pytest_add_cli_args_test_selection = _tests(module)
+    start = time.monotonic()
+    for second in (True,) if again else (False, True):
+        names = [line.split(": ")[0].strip() for line in _listing().splitlines() if line.endswith(": survived")]
+        if second and not names:
+            break
+        if second:
+            print(f"again, with the tests that start a process: {len(names)} survivors")
+            _give_child_tests_to_every_mutant(module)
+        try:
+            cli(["run", "--max-children", str(max_children), *(names if second else [])], standalone_mode=False)
+        except SystemExit as stop:
+            if stop.code:
+                return int(stop.code)
+    minutes = (time.monotonic() - start) / 60
+    listing = _listing()
+    status = [line.rsplit(": ", 1)[1] for line in listing.splitlines() if ": " in line]
+    killed, survived = status.count("killed"), status.count("survived")
+    others = len(status) - killed - survived
+    score = 100 * killed / max(1, killed + survived)
+    print(f"| {module} | {killed} | {survived} | {score:.1f}% | {minutes:.0f} min | other: {others}")
+    print("\n".join(line for line in listing.splitlines() if not line.endswith(": killed")))
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--list"]:
+        print("\n".join(MODULES))
+        sys.exit(0)
+    again = "--again" in sys.argv  # only the survivors of the last run of this module, with the tests as they are now
+    module, *rest = [arg for arg in sys.argv[1:] if arg != "--again"]
+    children = int(rest[0]) if rest else 1
+    if module not in MODULES:
+        sys.exit(f"unknown module {module}: see --list")
+    sys.exit(run(module, children, again))
