@@ -15,17 +15,10 @@ from tests.support.cli import assert_clean, run_chatbot
 SUMMARY = ["--memory", "summary", "--summary-trigger", "3", "--keep-turns", "1"]
 
 
-@pytest.fixture(params=["json", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Where the sessions of one test live: a directory, or a scratch schema on the test PostgreSQL."""
-    if request.param == "json":
-        return str(tmp_path / "store")
-    from tests.support.stores import postgres_base_url, scratch_schema
-
-    context = scratch_schema(postgres_base_url())
-    url = context.__enter__()
-    request.addfinalizer(lambda: context.__exit__(None, None, None))
-    return url
+@pytest.fixture
+def store(store_url: str) -> str:
+    """Where the sessions of one test live (both stores: ``store_url`` of tests/conftest.py)."""
+    return store_url
 
 
 def stored_summary(store: str, sid: str) -> tuple[str, int]:
