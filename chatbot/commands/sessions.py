@@ -134,6 +134,8 @@ def _fork(app: App, arg: str, confirm: Confirm | None) -> Result:
     turns = int(words.pop(0)) if words and re.fullmatch(r"[0-9]+", words[0]) else None
     if len(words) > 1:
         raise UsageError("usage: /fork [N] [ID]: turns 1..N (default: all) into session ID (default: a fresh id)")
+    if turns == 0:  # a branch of nothing is a new session: say so rather than make one titled "fork ... at turn 0"
+        raise UsageError("/fork 0 would keep no turn: /new starts an empty session, /fork N keeps turns 1..N")
     old = app.chat.session.id
     chat = app.fork(words[0] if words else None, turns)
     count = len(chat.conversation.turns)

@@ -127,6 +127,7 @@ def test_a_turn_that_is_not_there_and_a_bare_edit_n_in_a_script_are_one_clear_li
     assert made.returncode == 0, made.stderr
     for line, words in [
         ("/fork 3", "this session has 2 turn(s); no turn 3 to fork at"),
+        ("/fork 0", "/fork 0 would keep no turn: /new starts an empty session"),
         ("/edit 3 text", "no turn 3: this session has 2 turn(s)"),
         ("/edit 0 text", "no turn 0"),
         ("/edit 1", "in a script, /edit takes the new text: /edit 1 NEW MESSAGE"),
