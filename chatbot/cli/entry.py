@@ -150,7 +150,7 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
 
         role = apply_role(args, cfg)  # a template's prompt becomes the -p message
         if args.show:
-            print(clean(show(role)))
+            print(clean(show(role, args.file)))
             return 0
     check_combinations(args)
     system = role.system if role is not None else _system_text(args)

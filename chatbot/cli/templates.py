@@ -16,6 +16,7 @@ from string import Template
 from typing import NamedTuple
 
 from chatbot.cli.config import Config, Role
+from chatbot.engine.text import mask_password
 from chatbot.errors import UsageError
 
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -64,11 +65,14 @@ def fill(name: str, role: Role, variables: dict[str, str], message: str | None) 
     return Filled(system, prompt)
 
 
-def show(filled: Filled) -> str:
-    """``--show``: the filled system message and prompt, as they would be sent."""
+def show(filled: Filled, files: list[str] | None = None) -> str:
+    """``--show``: the filled system message and prompt, as they would be sent, and the ``-f`` files that would go
+    with the prompt (named, not read: ``--show`` sends and fetches nothing)."""
     system = filled.system if filled.system is not None else "(none: a new session gets chatbot's default)"
     parts = [f"system:\n{system}"]
     parts.append(f"prompt:\n{filled.prompt}" if filled.prompt is not None else "prompt: (none: the role sets none)")
+    if files:
+        parts.append("attached before the prompt (-f):\n" + "\n".join(f"- {mask_password(f)}" for f in files))
     return "\n\n".join(parts)
 
 

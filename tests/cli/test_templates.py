@@ -85,6 +85,14 @@ def test_show_prints_the_filled_template_without_sending(config):
     assert not any((config / "sessions").iterdir())  # no session was opened
 
 
+def test_show_names_the_files_that_would_be_attached_without_reading_them(config):
+    files = ["-f", "notes.txt", "-f", "https://u:pw@example.org/a"]
+    result = run_chatbot("--provider", "echo", "--role", "review", "-v", "lang", "Go", "-v", "team", "ops",
+                         *files, "-p", "x", "--show", cwd=config)  # fmt: skip
+    assert result.returncode == 0, result.stderr  # notes.txt does not exist: --show names it, reads nothing
+    assert result.stdout.endswith("attached before the prompt (-f):\n- notes.txt\n- https://u:***@example.org/a\n")
+
+
 def test_a_plain_role_is_still_a_system_message_used_as_written(config):
     with FakeServer() as server:
         result = run_chatbot(*openai_flags(server.base_url), "--role", "pirate", "-p", "hello", cwd=config)
