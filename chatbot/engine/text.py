@@ -60,11 +60,26 @@ def wire_safe(value: Any) -> Any:
 
 
 def preview(text: str, width: int = 100) -> str:
-    """One line of at most ``width`` characters, cut with an ellipsis: whole escape sequences and control characters
-    removed first (text from a model, a server or a user), then cut, so no fragment of a sequence (``[2J``) is left.
-    The one preview of the package: titles, /context rows, tool calls, waiting lines."""
+    """One line of at most ``width`` terminal columns, cut with an ellipsis: whole escape sequences and control
+    characters removed first (text from a model, a server or a user), then cut, so no fragment of a sequence
+    (``[2J``) is left. A wide character (Hangul, kana, CJK) takes two columns, as a terminal draws it, so a Korean
+    preview is no wider than an English one. The one preview of the package: titles, /context rows, tool calls,
+    waiting lines."""
     flat = " ".join(clean(str(text)).split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    if sum(map(_columns, flat)) <= width:
+        return flat
+    kept, used = [], 1  # the ellipsis takes one column
+    for ch in flat:
+        used += _columns(ch)
+        if used > width:
+            break
+        kept.append(ch)
+    return "".join(kept) + "…"
+
+
+def _columns(ch: str) -> int:
+    """How many terminal columns ``ch`` takes: two for East Asian wide and full-width characters, else one."""
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
 _BLANK_RUN = re.compile(r"\s{4,}")

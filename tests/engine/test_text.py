@@ -53,3 +53,11 @@ def test_a_preview_drops_escape_sequences_before_cutting():
 
     assert preview("\x1b[2J" + "a" * 10, 5) == "aaaa…"
     assert preview("title\x1b]0;pwned\x07 here", 40) == "title here"
+
+
+def test_a_preview_of_wide_characters_is_cut_to_terminal_columns():
+    from chatbot.engine.text import preview
+
+    assert preview("사물함 번호는 4711", 20) == "사물함 번호는 4711"  # 19 columns: whole
+    assert preview("사물함 번호는 4711입니다", 12) == "사물함 번호…"  # 11 columns and the ellipsis
+    assert preview("abcdefghij", 6) == "abcde…"  # one column a letter, as before
