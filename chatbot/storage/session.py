@@ -301,12 +301,12 @@ def may_hold(raw: bytes, query: str) -> bool:
     of the query is nowhere in them. A search skips decoding such a file (most files, for a rare word).
 
     Sound because a message's text stands in its JSON as it is, but for what JSON escapes: a word holding a quote or
-    a backslash, and any file with a ``\\u`` escape (non-ASCII text written escaped), are not judged. (A sigma's
-    neighbours decide whether ``lower()`` makes it final; what JSON puts around a text or in place of a newline
-    decides it as the searched text's spaces do.) An ASCII word is looked for in the bytes with their ASCII letters
-    lowered (no decoding), unless the file holds a character that lowers to ASCII."""
+    a backslash, and any file with a ``\\u`` escape (non-ASCII text written escaped), are not judged. A word with a
+    sigma is not either: ``lower()`` makes a sigma final by its neighbours, and the ``n`` of an escaped newline
+    before it is a letter where the searched text has a space. An ASCII word is looked for in the bytes with their
+    ASCII letters lowered (no decoding), unless the file holds a character that lowers to ASCII."""
     words = query.lower().split()
-    if not words or any(c in word for word in words for c in '"\\') or b"\\u" in raw:
+    if not words or any(c in word for word in words for c in '"\\σς') or b"\\u" in raw:
         return True
     if all(word.isascii() for word in words) and not any(special in raw for special in LOWER_TO_ASCII):
         lowered = raw.lower()

@@ -82,6 +82,7 @@ _TEXT = st.text(alphabet=_TRICKY, max_size=12) | st.text(alphabet=_TRICKY + "\x0
 @example(["\u0130stanbul"], "i")  # İ lowers to "i" and a dot
 @example(["\u212a"], "k")  # the Kelvin sign lowers to k
 @example(["\u039f\u0394\u039f\u03a3\nx"], "\u03bf\u03b4\u03bf\u03c2")  # a final sigma: the file has \\n after it
+@example(["\n\u03a3"], "\u03a3")  # a sigma after a newline: the file has the "n" of \\n before it
 @example(['say "hi"'], 'say "hi"')
 def test_a_file_skipped_unread_by_a_search_holds_no_turn_the_search_finds(texts, data):
     """The JSON store's search skips decoding a file whose bytes cannot hold the query: never one it would find."""
