@@ -14,7 +14,7 @@ import psycopg
 import pytest
 
 from chatbot.engine.turn import Turn
-from chatbot.errors import SessionLocked, SessionNotFound
+from chatbot.errors import SessionError, SessionLocked, SessionNotFound
 from chatbot.storage.pg_lock import session_key
 from chatbot.storage.postgres_store import PostgresStore
 from tests.support.cli import run_chatbot
@@ -244,3 +244,18 @@ def test_workers_sharing_one_role_share_its_sessions_and_locks(team, tmp_path):
     assert first.list_sessions() == []
     first.close()
     second.close()
+
+
+def test_a_role_not_granted_the_lock_secrets_is_told_so_when_it_opens_a_session(team, tmp_path):
+    """A team set up without the grant on chatbot_owners: a member can list, and opening a session names the table."""
+    role = f"{team.group}_newcomer"
+    with admin(team.url) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+        conn.execute(f"GRANT USAGE ON SCHEMA {schema_of(team.url)} TO {role}")
+        conn.execute(f"GRANT SELECT ON chatbot_schema TO {role}")
+        conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON chatbot_sessions, chatbot_turns TO {role}")
+    store = PostgresStore(team.as_role(role), tmp_path)
+    assert store.list_sessions() == []
+    with pytest.raises(SessionError, match="permission denied for table chatbot_owners"):
+        store.acquire("plans")
+    store.close()
