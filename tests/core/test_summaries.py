@@ -298,6 +298,7 @@ def test_the_turn_rebuilt_under_a_window_a_summary_learned_keeps_the_output_rese
     assert Notice(told + "for the reply)", True) in turns[n]
     done = turns[n][-1]
     assert isinstance(done, TurnDone) and done.request.budget == 900 - 400
+    assert done.request.messages[-1] == {"role": "user", "content": f"question {n} " * 40}  # the rebuild sent it
     # the rebuilt request had to fold one more turn: summarized (not dropped), and the turn tells every fold it made,
     # the two of the summary that met the window as well
     assert (done.request.summarized, done.request.dropped, done.request.summary_covers) == (3, 0, 3)
