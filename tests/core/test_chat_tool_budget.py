@@ -17,7 +17,7 @@ from chatbot.core.events import Notice, TurnDone
 from chatbot.core.settings import RunSettings
 from chatbot.engine.memory import MemoryConfig
 from chatbot.errors import BudgetError
-from chatbot.providers.base import StreamEnd
+from chatbot.providers.base import StreamEnd, Usage
 from chatbot.storage.json_store import JsonStore
 from chatbot.tools.registry import Registry
 from tests.conftest import WordCounter
@@ -150,14 +150,32 @@ def test_a_tool_too_large_to_offer_is_neither_sent_nor_counted_in_the_budget(too
     assert any(isinstance(e, Notice) and "1 tool left out" in e.text for e in events)
     assert provider.offered == [["page"]]
     assert events[-1].request.budget == LIMIT - alone.tool_definition_tokens()
+    assert events[-1].turn.sent["tools"] == alone.tool_definition_tokens()  # what the turn keeps of its request
 
 
 def test_with_no_tool_rounds_no_tool_is_offered_and_the_whole_budget_is_for_the_messages(tool_chat):
     chat, provider = tool_chat(max_tool_rounds=0)
     assert chat.tool_definition_tokens() > 0  # the tools are there, only not offered
     done = list(chat.send(ask(3)))[-1]
-    assert provider.offered == [[]] and done.request.budget == LIMIT
+    assert provider.offered == [[]] and done.request.budget == LIMIT and done.turn.sent["tools"] == 0
     assert done.turn.usage["estimated_prompt_tokens"] == sent_tokens(chat, provider.requests[-1][0])
+
+
+class CountsAsWeDo(RecordingEcho):
+    """A server that counts a prompt as the word counter does, the tool definitions it was offered included."""
+
+    def stream(self, messages, tools=None, **kw):
+        counter = WordCounter()
+        prompt = sum(counter.count_message(m) for m in messages) + (counter.count_tools(tools) if tools else 0)
+        for event in super().stream(messages, tools=tools, **kw):
+            yield StreamEnd(Usage(prompt, 1, prompt + 1), event.finish_reason) if isinstance(event, StreamEnd) else event
+
+
+def test_a_server_that_counts_the_offered_definitions_as_we_do_teaches_no_correction(tool_chat):
+    chat, provider = tool_chat(provider=CountsAsWeDo())
+    history(chat)
+    assert all(provider.offered) and chat.conversation.counter.calibration.turns == 3
+    assert chat.conversation.counter.calibration.ratios == [1.0] * 3  # what each turn taught: the counts agree
 
 
 def test_without_tools_the_whole_budget_is_for_the_messages(make_app):
