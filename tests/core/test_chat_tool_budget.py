@@ -43,7 +43,14 @@ class Uncalibrated(RecordingEcho):
 def tool_chat(tmp_path):
     apps = []
 
-    def build(max_input_tokens: int = LIMIT, system: str = "be brief", provider=None, functions=(page,), strategy="full", **run):
+    def build(
+        max_input_tokens: int = LIMIT,
+        system: str = "be brief",
+        provider=None,
+        functions=(page,),
+        strategy="full",
+        **run,
+    ):
         provider = provider or Uncalibrated()
         # recall off: no built-in search beside the tool, so the definitions are the one tool's (the arithmetic below)
         memory = MemoryConfig(strategy=strategy, max_input_tokens=max_input_tokens, recall=0, summary_trigger=50)
@@ -168,7 +175,8 @@ class CountsAsWeDo(RecordingEcho):
         counter = WordCounter()
         prompt = sum(counter.count_message(m) for m in messages) + (counter.count_tools(tools) if tools else 0)
         for event in super().stream(messages, tools=tools, **kw):
-            yield StreamEnd(Usage(prompt, 1, prompt + 1), event.finish_reason) if isinstance(event, StreamEnd) else event
+            ended = isinstance(event, StreamEnd)
+            yield StreamEnd(Usage(prompt, 1, prompt + 1), event.finish_reason) if ended else event
 
 
 def test_a_server_that_counts_the_offered_definitions_as_we_do_teaches_no_correction(tool_chat):
