@@ -144,7 +144,9 @@ class Chat:
         if calibration.context and calibration.context != window:  # a summary's context error named the window
             yield Notice(window_notice(calibration.context, self.run.max_output_tokens), True)
             budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
+            folded = request.summarized  # the turns that summary folded are told too, with the rebuild's
             request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
+            request = replace(request, summarized=folded + request.summarized)
         yield from request_notices(request)
         try:
             done, stored = yield from self._turn(request, message)

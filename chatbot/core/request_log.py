@@ -1,11 +1,11 @@
 """The structured request log (``--log-requests FILE``): one JSON line per model call, appended.
 
 A line says what a call cost and why it was made, never what it said: no message text, no key, no headers.
-Fields (docs/config.md lists them): ``time``, ``session``, ``provider``, ``model``, ``kind`` (``chat`` or
-``summary``), ``strategy``, ``request_tokens`` (``provider`` and ``estimate``), ``completion_tokens`` (likewise),
-``latency`` and ``ttft`` (seconds to the first streamed piece; null when not streamed), ``finish_reason``,
-``summarized`` and ``dropped`` (turns folded into the summary or left out for this request), ``ok`` and, on failure,
-``error`` (the error's type name only: its message may quote the request).
+Fields (docs/config.md lists them): ``time``, ``session``, ``provider``, ``model``, ``kind`` (``chat``, ``tool_call``
+for a reply that called tools, or ``summary``), ``strategy``, ``request_tokens`` (``provider`` and ``estimate``),
+``completion_tokens`` (likewise), ``latency`` and ``ttft`` (seconds to the first streamed piece; null when not
+streamed), ``finish_reason``, ``summarized`` and ``dropped`` (turns folded into the summary or left out for this
+request), ``ok`` and, on failure, ``error`` (the error's type name only: its message may quote the request).
 """
 
 from __future__ import annotations

@@ -97,6 +97,37 @@ def test_the_next_request_preview_holds_the_text_in_the_budget_a_send_would_have
     assert preview.budget == 4000 - 500  # the window less the reply's room, not --max-input-tokens
 
 
+def test_the_output_reservation_comes_out_of_a_known_window_for_a_send(make_app):
+    chat = make_app(max_input_tokens=8000).open("s")
+    chat.run = RunSettings(max_output_tokens=500)
+    chat.conversation.counter.calibration.context = 4000  # the server's window, learned earlier
+    done = drain(chat.send("hi"))[-1]
+    assert isinstance(done, TurnDone)
+    assert done.request.budget == 4000 - 500  # not a quarter of the window (1,000), as without the flag
+
+
+def test_a_context_error_naming_the_window_retries_within_it_less_the_output_reservation(make_app):
+    provider = FlakyEcho(ContextLengthError("maximum context length is 3000 tokens", limit=3000), failures=0)
+    chat = make_app(provider, strategy="full", max_input_tokens=100_000).open("s")
+    chat.run = RunSettings(max_output_tokens=500)
+    for i in range(6):
+        drain(chat.send(f"message {i} " + "word " * 300))
+    provider.failures = 1
+    events = drain(chat.send("last"))
+    told = "the server's context is 3000 tokens: requests are kept under it from now on (2500 for the request, 500 "
+    assert Notice(told + "for the reply)", True) in events  # a warning, with the reservation's numbers
+    done = events[-1]
+    assert isinstance(done, TurnDone) and done.request.budget == 3000 - 500
+    assert 0 < done.request.tokens <= 2500 and len(provider.requests[-1]) < len(provider.requests[-2])
+
+
+def test_a_turn_without_a_measured_latency_reports_zero(make_app, monkeypatch):
+    chat = make_app().open("s")
+    monkeypatch.setattr("time.monotonic", lambda: 1000.0)  # a clock that does not move: the turn took no time
+    done = drain(chat.send("hi"))[-1]
+    assert isinstance(done, TurnDone) and done.turn.latency == 0.0 and done.latency == 0.0
+
+
 def test_a_failed_turn_keeps_the_message_for_retry(make_app):
     provider = FlakyEcho(ServerError("the server failed"), failures=1)
     chat = make_app(provider).open("s")

@@ -2,7 +2,8 @@
 room (said once), a round that still fits is sent as it was built, the calibration's correction counts for the tool
 results too (no round is sent over the budget), and results that leave no room for the system message and the user's
 own are sent shortened (the session keeps them whole); only calls that leave no room even so are refused, with an
-error that names the calls and the real budget.
+error that names the calls and the real budget. In summary memory a round makes room by summarizing, not dropping. Only
+the definitions offered take budget: none with --max-tool-rounds 0, and not those of a tool too large to offer.
 
 Counted with the word counter (one token a word, one a message). The echo model reports usage, so the counter learns a
 correction; ``Uncalibrated`` reports none, which keeps the counts exact (correction 1.0)."""
@@ -13,9 +14,10 @@ import pytest
 
 from chatbot.core.app import App, Settings
 from chatbot.core.events import Notice, TurnDone
+from chatbot.core.settings import RunSettings
 from chatbot.engine.memory import MemoryConfig
 from chatbot.errors import BudgetError
-from chatbot.providers.base import StreamEnd
+from chatbot.providers.base import StreamEnd, Usage
 from chatbot.storage.json_store import JsonStore
 from chatbot.tools.registry import Registry
 from tests.conftest import WordCounter
@@ -41,12 +43,19 @@ class Uncalibrated(RecordingEcho):
 def tool_chat(tmp_path):
     apps = []
 
-    def build(max_input_tokens: int = LIMIT, system: str = "be brief", provider=None):
+    def build(
+        max_input_tokens: int = LIMIT,
+        system: str = "be brief",
+        provider=None,
+        functions=(page,),
+        strategy="full",
+        **run,
+    ):
         provider = provider or Uncalibrated()
         # recall off: no built-in search beside the tool, so the definitions are the one tool's (the arithmetic below)
-        memory = MemoryConfig(strategy="full", max_input_tokens=max_input_tokens, recall=0)
-        settings = Settings("echo", None, memory, system)
-        tools = Registry(function_tools(page))
+        memory = MemoryConfig(strategy=strategy, max_input_tokens=max_input_tokens, recall=0, summary_trigger=50)
+        settings = Settings("echo", None, memory, system, run=RunSettings(**run))
+        tools = Registry(function_tools(*functions))
         app = App(JsonStore(tmp_path / "s"), provider, settings, lambda model: WordCounter(), tools=tools)
         apps.append(app)
         return app.open(f"t{len(apps)}"), provider
@@ -133,6 +142,50 @@ def test_with_a_learned_correction_no_round_is_sent_over_the_budget(tool_chat):
         assert sent_tokens(chat, provider.requests[-1][0]) <= LIMIT - chat.tool_definition_tokens(), words
 
 
+def manual(topic: str) -> str:
+    return topic
+
+
+manual.__doc__ = "A manual far too long to offer. " + "w " * 300  # more than half the budget (LIMIT)
+
+
+def test_a_tool_too_large_to_offer_is_neither_sent_nor_counted_in_the_budget(tool_chat):
+    alone, _ = tool_chat()
+    chat, provider = tool_chat(functions=(page, manual))
+    assert chat.tool_definition_tokens() == alone.tool_definition_tokens() > 0  # only the definitions offered count
+    events = list(chat.send("hi"))
+    assert any(isinstance(e, Notice) and "1 tool left out" in e.text for e in events)
+    assert provider.offered == [["page"]]
+    assert events[-1].request.budget == LIMIT - alone.tool_definition_tokens()
+    assert events[-1].turn.sent["tools"] == alone.tool_definition_tokens()  # what the turn keeps of its request
+
+
+def test_with_no_tool_rounds_no_tool_is_offered_and_the_whole_budget_is_for_the_messages(tool_chat):
+    chat, provider = tool_chat(max_tool_rounds=0)
+    assert chat.tool_definition_tokens() > 0  # the tools are there, only not offered
+    done = list(chat.send(ask(3)))[-1]
+    assert provider.offered == [[]] and done.request.budget == LIMIT and done.turn.sent["tools"] == 0
+    assert done.turn.usage["estimated_prompt_tokens"] == sent_tokens(chat, provider.requests[-1][0])
+
+
+class CountsAsWeDo(RecordingEcho):
+    """A server that counts a prompt as the word counter does, the tool definitions it was offered included."""
+
+    def stream(self, messages, tools=None, **kw):
+        counter = WordCounter()
+        prompt = sum(counter.count_message(m) for m in messages) + (counter.count_tools(tools) if tools else 0)
+        for event in super().stream(messages, tools=tools, **kw):
+            ended = isinstance(event, StreamEnd)
+            yield StreamEnd(Usage(prompt, 1, prompt + 1), event.finish_reason) if ended else event
+
+
+def test_a_server_that_counts_the_offered_definitions_as_we_do_teaches_no_correction(tool_chat):
+    chat, provider = tool_chat(provider=CountsAsWeDo())
+    history(chat)
+    assert all(provider.offered) and chat.conversation.counter.calibration.turns == 3
+    assert chat.conversation.counter.calibration.ratios == [1.0] * 3  # what each turn taught: the counts agree
+
+
 def test_without_tools_the_whole_budget_is_for_the_messages(make_app):
     chat = make_app(max_input_tokens=500).open("n")
     assert chat.tool_definition_tokens() == 0
@@ -178,3 +231,20 @@ def test_a_round_whose_calls_alone_leave_no_room_is_refused(tool_chat):
     turn = chat.conversation.turns[-1]
     assert turn.interrupted and turn.answer_text == f"[the turn stopped: {error.message}]"
     assert [m["role"] for m in turn.messages] == ["user", "assistant", "tool", "assistant"]
+
+
+def test_a_later_round_over_the_budget_in_summary_memory_summarizes_rather_than_drops(tool_chat):
+    chat, provider = tool_chat(strategy="summary")
+    history(chat)
+    events = list(chat.send(ask(150)))  # the first request folds two turns; the round's page needs the third folded
+    assert [e.text for e in events if isinstance(e, Notice)] == [
+        "summarized 2 earlier turn(s) into the rolling summary (it now covers turns 1-2)",
+        "summarized 1 earlier turn(s) into the rolling summary (it now covers turns 1-3)",
+    ]
+    done = events[-1]
+    assert isinstance(done, TurnDone) and done.request.dropped == 0 and chat.conversation.summary_covers == 3
+    round_sent = provider.requests[-1][0]
+    assert chat.conversation.summary in round_sent[0]["content"] and round_sent[-1]["role"] == "tool"
+    # the round is built within the turn's budget, which the turn's request keeps once the round is fitted
+    budget = LIMIT - chat.tool_definition_tokens()
+    assert sent_tokens(chat, round_sent) <= budget and done.request.budget == budget

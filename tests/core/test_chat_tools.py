@@ -48,6 +48,17 @@ def test_a_turn_with_tool_calls_is_one_stored_turn(make_tool_app):
     assert chat.open_session.undo() is turn and chat.conversation.turns == []
 
 
+def test_each_finished_call_names_its_call_with_its_result(make_tool_app):
+    chat = make_tool_app(function_tools(add)).open("t")
+    events = list(chat.send('@tool add {"a": 2, "b": 40}\n@tool nope {}'))
+    finished = [(e.call, e.text, e.error) for e in events if isinstance(e, ToolFinished)]
+    assert [(call.id, call.name, call.arguments) for call, _, _ in finished] == [
+        ("echo_call_1", "add", '{"a": 2, "b": 40}'),
+        ("echo_call_2", "nope", "{}"),
+    ]
+    assert [(text, error) for _, text, error in finished][0] == ("42", False) and finished[1][2]
+
+
 def test_bad_calls_go_back_to_the_model(make_tool_app):
     chat = make_tool_app(function_tools(add)).open("t")
     events = list(chat.send('@tool nope {}\n@tool add {"a": 1}\n@tool add {bad'))

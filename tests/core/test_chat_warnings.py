@@ -1,16 +1,21 @@
 """Which of a turn's notices are warnings (the front ends print those as "warning: ...", in yellow) and which are
-plain notes: something went wrong or was cut is a warning; the summary and the store being back are notes."""
+plain notes: something went wrong or was cut is a warning; the summary and the store being back are notes. A retry
+and what the provider changed to get an answer reach the turn as warnings, in their own words."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from chatbot.core.events import Notice
-from chatbot.errors import ContextLengthError
+from chatbot.core.events import Notice, TurnDone
+from chatbot.core.settings import RunSettings
+from chatbot.errors import ContextLengthError, ServerError
+from chatbot.providers import make_provider
 from chatbot.providers.base import TextDelta
 from chatbot.providers.echo import EchoProvider
+from chatbot.providers.json_mode import FALLBACK_NOTICE
 from chatbot.tools.base import Tool, ToolSpec
 from chatbot.tools.registry import MAX_RESULT_CHARS
+from tests.support.fake_server import FakeServer
 from tests.support.tool_fixtures import LoopingModel, add, function_tools
 
 
@@ -89,3 +94,39 @@ def test_an_incomplete_reply_is_a_warning(make_app):
     said = notices(make_app(CutShort(delay=0)).open("i"), "q")
     text = "the server ended the reply without saying it was finished; it is kept, marked incomplete"
     assert said == [Notice(text, True)]
+
+
+def test_what_the_provider_changed_to_get_an_answer_is_a_warning_in_its_words(make_app, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    option = {"type": "json_schema", "json_schema": {"name": "dog", "schema": schema}}
+    with FakeServer(flavour="openai", schemas=False, replies=['{"name": "Rex"}']) as server:
+        chat = make_app(make_provider("openai", base_url=server.base_url, max_retries=0)).open("j")
+        chat.open_session.set_option("response_format", option)
+        said = notices(chat, "invent a dog")
+    # the server refused the schema; the provider asked for plain JSON instead, and the user reads what it did
+    (note,) = said
+    assert note.warning and note.text.endswith(FALLBACK_NOTICE.split("{where}")[1])
+    assert chat.conversation.turns[-1].answer_text == '{"name": "Rex"}'
+
+
+class DownOnce(EchoProvider):
+    """Echo whose first call fails before its reply begins."""
+
+    failed = False
+
+    def stream(self, messages, **ask):
+        if not self.failed:
+            self.failed = True
+            raise ServerError("the server is busy")
+        yield from super().stream(messages, **ask)
+
+
+def test_an_announced_retry_reaches_the_turn_as_a_warning_in_its_words(make_app):
+    chat = make_app(DownOnce(delay=0)).open("r")
+    chat.run = RunSettings(retries=1)
+    events = list(chat.send("hi"))
+    said = [e for e in events if isinstance(e, Notice)]
+    assert said == [Notice("the server is busy — retrying in 1s (1 of 1; Ctrl-C cancels)", True)]
+    done = events[-1]
+    assert isinstance(done, TurnDone) and not done.reasoned and "Last user message: hi" in done.turn.answer_text

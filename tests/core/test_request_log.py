@@ -1,6 +1,7 @@
 """Timing and failures of a chat call as the user and the request log see them: the time to the first piece is when
 the first piece came (not the last), a whole (--no-stream) reply has none, the turn's latency reaches the front end,
-and a chat call that fails is one log line naming the failure."""
+and a chat call that fails is one log line naming the failure. A call that asked for tools is a ``tool_call`` line;
+without usage from the server a line still has the local counts."""
 
 from __future__ import annotations
 
@@ -19,8 +20,10 @@ from chatbot.errors import ServerError
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
 from chatbot.storage.json_store import JsonStore
+from chatbot.tools.registry import Registry
 from tests.support.cli import one_error_line, run_chatbot
 from tests.support.fake_server import FakeServer
+from tests.support.tool_fixtures import add, function_tools
 
 PAUSE = 0.1
 
@@ -162,6 +165,38 @@ def test_an_interrupted_reply_is_logged_as_such(logged_app):
     (interrupted,) = lines(log)
     assert interrupted["kind"] == "chat" and interrupted["error"] == "interrupted" and interrupted["ok"] is False
     assert interrupted["completion_tokens"]["estimate"] is None
+
+
+class Unmetered(EchoProvider):
+    """Echo whose server reports no usage."""
+
+    def stream(self, messages, **ask):
+        for event in super().stream(messages, **ask):
+            yield StreamEnd(None, event.finish_reason) if isinstance(event, StreamEnd) else event
+
+
+def test_a_call_that_asked_for_tools_is_a_tool_call_line_and_its_answer_a_chat_line(tmp_path):
+    log = tmp_path / "log.jsonl"
+    settings = Settings("echo", None, MemoryConfig(strategy="full"), run=RunSettings(log=RequestLog(str(log))))
+    tools = Registry(function_tools(add))
+    app = App(JsonStore(tmp_path / "s"), EchoProvider(delay=0), settings, lambda model: TokenCounter(), tools=tools)
+    try:
+        list(app.open("t").send('@tool add {"a": 2, "b": 3}'))
+    finally:
+        app.close()
+    calling, answering = lines(log)
+    assert (calling["kind"], calling["finish_reason"], calling["ok"]) == ("tool_call", "tool_calls", True)
+    assert (answering["kind"], answering["finish_reason"]) == ("chat", "stop")
+
+
+def test_without_usage_from_the_server_the_log_has_the_local_counts(logged):
+    chat, log = logged(Unmetered(delay=0))
+    done = list(chat.send("hello there"))[-1]
+    (record,) = lines(log)
+    answer = chat.conversation.counter.count(done.turn.answer_text)
+    assert answer > 10  # (the echo model describes the request at length)
+    assert record["completion_tokens"] == {"provider": None, "estimate": answer}
+    assert record["request_tokens"] == {"provider": None, "estimate": done.estimated_prompt}
 
 
 # --- the log through the real command --------------------------------------------------------------------

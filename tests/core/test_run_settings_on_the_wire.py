@@ -1,5 +1,6 @@
 """Flags reach the wire: what the scripted server receives for chat and summary calls carries --max-output-tokens,
---summary-model, the summary's own output cap and the model chosen by a /model switch."""
+--summary-model, the summary's own output cap, the model chosen by a /model switch, --no-stream, and the session's
+options (-o) on every chat request, a continued session's too."""
 
 from __future__ import annotations
 
@@ -19,13 +20,13 @@ def wired(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "test")
     apps = []
 
-    def build(server: FakeServer, **settings) -> App:
+    def build(server: FakeServer, options=None, **settings) -> App:
         provider = make_provider("openai", base_url=server.base_url, max_retries=0)
         memory = MemoryConfig(summary_trigger=2, keep_turns=1)
         app = App(
             JsonStore(tmp_path / "sessions"),
             provider,
-            Settings("openai", None, memory, run=RunSettings(**settings)),
+            Settings("openai", None, memory, options=options or {}, run=RunSettings(**settings)),
             lambda model: TokenCounter(),
         )
         apps.append(app)
@@ -82,3 +83,28 @@ def test_a_model_switch_reaches_chat_and_summary_calls(wired):
     assert {r["model"] for r in requests[1:]} == {"switched-model"}
     assert any(not r.get("stream") for r in requests[1:])  # the summary call is among them
     assert app.store.load("m").model == "switched-model"
+
+
+def test_the_sessions_options_go_with_every_chat_request_of_the_session_continued_too(wired):
+    with FakeServer(reply="A reply.", whole_reply="The gist.") as server:
+        first = wired(server, options={"temperature": 0.2, "seed": 7})
+        chat = first.open("o")
+        for q in ("one", "two", "three"):
+            list(chat.send(q))
+        first.close()
+        again = wired(server)  # the session continued without -o: it keeps its options
+        list(again.open("o").send("four"))
+        requests = server.record.requests
+    chats = [r for r in requests if r.get("stream")]
+    assert len(chats) == 4 and len(requests) == 5  # (and one summary)
+    assert [(r.get("temperature"), r.get("seed")) for r in chats] == [(0.2, 7)] * 4
+
+
+def test_no_stream_asks_every_chat_request_for_the_whole_reply(wired):
+    with FakeServer(reply="A reply.", whole_reply="A reply.") as server:
+        chat = wired(server, stream=False).open("n")
+        for q in ("one", "two"):
+            list(chat.send(q))
+        requests = server.record.requests
+    assert len(requests) == 2 and not any(r.get("stream") for r in requests)
+    assert [t.answer_text for t in chat.conversation.turns] == ["A reply.", "A reply."]

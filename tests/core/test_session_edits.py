@@ -153,6 +153,22 @@ def test_retry_with_nothing_to_retry_is_a_usage_error(make_app):
         chat.open_session.retry_text()
 
 
+def test_retry_after_reset_has_nothing_to_retry_even_when_the_last_send_failed(make_app):
+    class Down(EchoProvider):
+        def stream(self, messages, **ask):
+            raise ServerError("the server is down")
+            yield  # a generator, like a real provider's stream
+
+    chat = make_app(Down(delay=0)).open("r")
+    with pytest.raises(ServerError):
+        drain(chat.send("lost question"))
+    assert chat.open_session.pending == "lost question"
+    chat.open_session.reset()
+    assert chat.open_session.pending is None
+    with pytest.raises(UsageError, match="nothing to retry yet"):
+        chat.open_session.retry_text()
+
+
 def test_edit_takes_back_the_last_turn_and_keeps_its_images(make_app):
     chat = make_app().open("e")
     image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}

@@ -58,8 +58,9 @@ class GatedEcho(EchoProvider):
 def open_chat(tmp_path):
     apps = []
 
-    def build(provider, *, background: bool = True, name: str = "s"):
-        settings = Settings("echo", None, MemoryConfig(**MEMORY), run=RunSettings(background_summaries=background))
+    def build(provider, *, background: bool = True, name: str = "s", **run):
+        run = RunSettings(background_summaries=background, **run)
+        settings = Settings("echo", None, MemoryConfig(**MEMORY), run=run)
         app = App(JsonStore(tmp_path / name), provider, settings, lambda model: TokenCounter())
         apps.append(app)
         return app.open(name)
@@ -286,3 +287,19 @@ def test_a_window_a_summary_learned_is_told_once_and_the_turn_is_built_under_it(
     assert chat.session.context_for(chat.model) == 900
     done = [e for e in turns[n] if isinstance(e, TurnDone)][-1]
     assert done.request.budget <= 900 - 225  # that very turn was rebuilt under the window, less the reply's quarter
+
+
+def test_the_turn_rebuilt_under_a_window_a_summary_learned_keeps_the_output_reservation_and_summarizes(open_chat):
+    provider = NarrowSummaries(window=900)
+    chat = open_chat(provider, background=False, max_output_tokens=400)
+    turns = [send(chat, f"question {n} " * 40) for n in range(7)]
+    (n,) = [n for n, events in enumerate(turns) for e in events if isinstance(e, Notice) and "context is" in e.text]
+    told = "the server's context is 900 tokens: requests are kept under it from now on (500 for the request, 400 "
+    assert Notice(told + "for the reply)", True) in turns[n]
+    done = turns[n][-1]
+    assert isinstance(done, TurnDone) and done.request.budget == 900 - 400
+    assert done.request.messages[-1] == {"role": "user", "content": f"question {n} " * 40}  # the rebuild sent it
+    # the rebuilt request had to fold one more turn: summarized (not dropped), and the turn tells every fold it made,
+    # the two of the summary that met the window as well
+    assert (done.request.summarized, done.request.dropped, done.request.summary_covers) == (3, 0, 3)
+    assert Notice("summarized 3 earlier turn(s) into the rolling summary (it now covers turns 1-3)") in turns[n]

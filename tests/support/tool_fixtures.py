@@ -31,14 +31,17 @@ def interrupted(query: str) -> str:
 
 
 class RecordingEcho(EchoProvider):
-    """Echo that records every request (messages and whether tools were offered)."""
+    """Echo that records every request (messages and whether tools were offered) and the names of the tools each
+    offered."""
 
     def __init__(self) -> None:
         super().__init__(delay=0)
         self.requests: list[tuple[list[dict[str, Any]], bool]] = []
+        self.offered: list[list[str]] = []
 
     def stream(self, messages: Sequence[dict[str, Any]], *, tools=None, **kw: Any) -> Iterator:
         self.requests.append(([dict(m) for m in messages], bool(tools)))
+        self.offered.append([t["function"]["name"] for t in tools or ()])
         yield from super().stream(messages, tools=tools, **kw)
 
 
