@@ -167,6 +167,31 @@ def test_ratios_are_sane_up_to_three_either_way_inclusive():
     assert cal.learn(3000, 1000) and cal.ratios == [3.0, 1 / 3]  # rounding would fall under the bound: kept on it
 
 
+def test_a_ratio_a_billionth_past_either_bound_is_still_sane_and_more_is_not():
+    # the tolerance lets a bound read back from a file (1/3 as 0.3333333333333333) pass: it is inclusive too
+    assert sane_ratio(MAX_RATIO + 1e-9) and sane_ratio(1 / MAX_RATIO - 1e-9)
+    assert not sane_ratio(MAX_RATIO + 2e-9) and not sane_ratio(1 / MAX_RATIO - 2e-9)
+
+
+def test_a_small_request_counted_alike_by_the_provider_is_learned():
+    # only a lower count is refused from a small request: an equal one is a ratio of 1, learned
+    cal = Calibration()
+    assert cal.learn(100, 100) and cal.ratios == [1.0]
+
+
+def test_a_request_half_of_tool_definitions_may_still_lower_the_count():
+    cal = Calibration()
+    assert not cal.learn(1000, 900, tools=501)  # more than half: may only raise
+    assert cal.learn(1000, 900, tools=500) and cal.ratios == [0.9]  # exactly half: a lower count is learned
+
+
+def test_a_stored_calibration_problem_names_the_field_and_the_bounds():
+    assert check_stored(7.5) == "'calibration' must be a number from 0.333 to 3 or an object, found 7.5"
+    assert check_stored({"ratios": [0.1], "turns": 1}, "calibration.m") == (
+        "'calibration.m.ratios' must be a list of numbers from 0.333 to 3, found [0.1]"
+    )
+
+
 def test_a_stored_turn_count_of_zero_is_valid_and_below_zero_is_not():
     assert check_stored({"ratios": [], "turns": 0}) == ""
     assert "turns" in check_stored({"ratios": [], "turns": -1})
