@@ -27,6 +27,7 @@ def test_json_values_are_options(value):
         ("x", {"y": object()}, "not a JSON value"),
         ("x", {"schema": {"a\x00": 1}}, "NUL character"),  # in an object's key too: jsonb refuses it anywhere
         ("x", ["ok", "\ud800"], "lone surrogate"),
+        ("x", "a\udfff", "lone surrogate"),  # the range's last code point is one too
     ],
 )
 def test_what_is_not_an_option_is_named(key, value, words):
@@ -39,3 +40,16 @@ def test_nesting_is_bounded():
         deep = [deep]
     assert "nested deeper" in option_problem("x", deep)
     assert option_problem("x", deep[0]) == ""  # type: ignore[index]
+
+
+def test_nesting_of_objects_is_bounded_like_that_of_lists():
+    deep: object = 1
+    for _ in range(MAX_DEPTH + 1):
+        deep = {"a": deep}
+    assert option_problem("x", deep) == f"option x: nested deeper than {MAX_DEPTH} levels"
+    assert option_problem("x", deep["a"]) == ""  # type: ignore[index]
+
+
+def test_a_value_that_is_not_json_is_named_by_its_type():
+    assert option_problem("x", {1, 2}) == "option x: set is not a JSON value"
+    assert option_problem("x", {"y": (1, 2)}) == "option x: tuple is not a JSON value"
