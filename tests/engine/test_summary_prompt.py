@@ -59,6 +59,13 @@ def test_a_named_tool_result_shows_the_name_and_long_arguments_and_results_are_c
     assert f"Tool result (search): {'y' * SUMMARY_TOOL_CHARS}\n" in summary_request("", [turn], 1)[1]["content"]
 
 
+def test_a_call_without_arguments_shows_empty_parentheses_and_one_without_a_function_is_rendered_too():
+    calls = [{"id": "c1", "type": "function", "function": {"name": "now"}}, {"id": "c2", "type": "function"}]
+    turn = [{"role": "user", "content": "time?"}, {"role": "assistant", "content": None, "tool_calls": calls}]
+    content = summary_request("", [turn], 1)[1]["content"]
+    assert content.endswith("--- turn 1\nUser: time?\nAssistant called tool now()\nAssistant called tool None()")
+
+
 def test_only_a_summary_request_is_recognised_as_one():
     assert not is_summary_request([])
     assert not is_summary_request([{"role": "user", "content": "Previous summary: but no turns"}])
