@@ -120,6 +120,7 @@ def test_a_fresh_request_is_counted_without_the_summary_and_says_what_it_left_ou
     assert (request.summary_included, request.summary_covers, request.summarized) == (False, 1, 0)
     assert sent[3] == rounds[3] and len(request.warnings) == 1  # one result cut, the short one sent whole
     assert request.warnings[0].startswith("1 tool result(s) of this turn sent shortened to ")
+    assert request.parts.summary == 0 and request.parts.total == request.tokens  # /timeline shows no summary sent
     request, sent = fresh_results_request(conv, user, rounds[2:], 200)
     assert sent == rounds[2:] and request.warnings == ()  # nothing cut, nothing said
 
