@@ -32,6 +32,8 @@ _CHATML_TAIL = (
     '<tool_call></tool_call> XML tags:\n<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n'
     "</tool_call>"
 )
+_SCALARS = ("string", "number", "integer", "boolean")
+_NESTED = "\n" + " " * 16  # what the template leaves before a nested object's field type
 _HARMONY_CHANNEL = "\nCalls to these tools must go to the commentary channel: 'functions'."
 
 
@@ -62,9 +64,16 @@ def _typescript_function(function: Tool) -> str:
             out += f"// {spec['description']}\n"
         out += f"{name}{'' if name in required else '?'}: {_typescript_type(spec)}"
         if isinstance(spec, dict) and "default" in spec:
-            out += f", // default: {json.dumps(spec['default'], ensure_ascii=False)}"
+            out += f", // default: {_default(spec)}"
         out += ",\n"
     return out + "}) => any;\n\n"
+
+
+def _default(spec: Tool) -> str:
+    """A parameter's default as the template writes it: as JSON, but an enum's default bare (``celsius``)."""
+    if spec.get("enum"):
+        return str(spec["default"])
+    return json.dumps(spec["default"], ensure_ascii=False)
 
 
 def _typescript_type(spec: Any) -> str:
@@ -74,6 +83,8 @@ def _typescript_type(spec: Any) -> str:
     kind = spec.get("type")
     if kind == "array":
         items = spec.get("items")
+        if isinstance(items, dict) and items.get("type") in _SCALARS:
+            items = {"type": items["type"]}  # the template writes a scalar item by its type alone, enum or not
         inner = _typescript_type(items) if isinstance(items, dict) else "any"
         return inner + "[]" if len(inner) <= 50 else "any[]"
     if kind == "string" and spec.get("enum"):
@@ -84,6 +95,9 @@ def _typescript_type(spec: Any) -> str:
         return str(kind)
     if kind == "object" and spec.get("properties"):
         required = spec.get("required") or []
-        fields = [f"{n}{'' if n in required else '?'}: {_typescript_type(s)}" for n, s in spec["properties"].items()]
+        # the template writes each nested type after a line break and its own indentation (16 spaces)
+        fields = [
+            f"{n}{'' if n in required else '?'}: {_NESTED}{_typescript_type(s)}" for n, s in spec["properties"].items()
+        ]
         return "{\n" + ", ".join(fields) + "}"
     return "object" if kind == "object" else "any"

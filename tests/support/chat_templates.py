@@ -147,13 +147,17 @@ def chatml_prompt_tokens() -> PromptCounter | None:
 HARMONY_SPECIAL = re.compile(r"<\|(?:start|end|message|channel|constrain|return|call)\|>")
 
 
-def harmony_type(spec: Message) -> str:
+def harmony_type(spec: Any) -> str:
     """The gpt-oss template's ``render_typescript_type`` macro, for the shapes tools use."""
+    if not isinstance(spec, dict):  # a boolean schema, or a list of item schemas: the template finds no type in it
+        return "any"
     kind = spec.get("type")
     if kind == "array":
         items = spec.get("items")
         if not items:
             return "any[]"
+        if not isinstance(items, dict):
+            return harmony_type(items) + "[]"
         if items.get("type") in ("string", "number", "boolean"):
             return f"{items['type']}[]"
         if items.get("type") == "integer":
@@ -170,7 +174,10 @@ def harmony_type(spec: Message) -> str:
         if not spec.get("properties"):
             return "object"
         required = spec.get("required") or []
-        props = [f"{n}{'' if n in required else '?'}: {harmony_type(p)}" for n, p in spec["properties"].items()]
+        # the template leaves a line break and 16 spaces (its own indentation) before each nested field's type
+        props = [
+            f"{n}{'' if n in required else '?'}: \n{' ' * 16}{harmony_type(p)}" for n, p in spec["properties"].items()
+        ]
         return "{\n" + ", ".join(props) + "}"
     return "any"
 
@@ -187,11 +194,12 @@ def harmony_tools(tools: list[Message]) -> str:
             continue
         out += "(_: {\n"
         for name, spec in params["properties"].items():
+            spec = spec if isinstance(spec, dict) else {}  # a boolean schema: nothing the template reads
             if spec.get("description"):
                 out += "// " + spec["description"] + "\n"
             out += name + ("" if name in (params.get("required") or []) else "?") + ": " + harmony_type(spec)
-            if "default" in spec:
-                out += ", // default: " + tojson(spec["default"])
+            if "default" in spec:  # an enum's default goes bare
+                out += ", // default: " + (str(spec["default"]) if spec.get("enum") else tojson(spec["default"]))
             out += ",\n"
         out += "}) => any;\n\n"
     return out + "} // namespace functions"
