@@ -60,8 +60,31 @@ FORECAST = {
         },
     },
 }
+FIND = {  # the shapes zod (a list of types) and OpenAPI (nullable) write for a value that may be null
+    "type": "function",
+    "function": {
+        "name": "find",
+        "description": "Find a place.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "query": {"type": ["string", "null"]},
+                "page": {"type": ["integer"]},
+                "lang": {"type": "string", "nullable": True},
+                "bbox": {"type": "array", "items": {"type": "number"}, "nullable": True},
+                "ids": {"type": "array", "nullable": True},
+                "shapes": {"type": "array", "items": {"type": ["object", "object"]}},
+                "notes": {"type": "array", "items": {"type": ["string", "null"]}},
+                "sort": {"type": "string", "enum": ["near", "name"], "nullable": True},
+                "limit": {"type": "integer", "nullable": True},
+                "other": {"type": []},
+            },
+            "required": ["query"],
+        },
+    },
+}
 NOW = {"type": "function", "function": {"name": "now", "description": "The current time.", "parameters": {}}}
-TOOLS = [FORECAST, NOW]
+TOOLS = [FORECAST, FIND, NOW]
 
 PAD = " " * 16
 FUNCTIONS = "\n".join(
@@ -99,6 +122,20 @@ FUNCTIONS = "\n".join(
         "loose?: any,",
         "nothing?: any,",
         "pair?: any[],",
+        "}) => any;",
+        "",
+        "// Find a place.",
+        "type find = (_: {",
+        "query: string | null,",
+        "page?: integer,",
+        "lang?: string | null,",
+        "bbox?: number[] | null,",
+        "ids?: any[] | null,",
+        "shapes?: any[],",
+        "notes?: string | null[],",
+        'sort?: "near" | "name",',
+        "limit?: number,",
+        "other?: any,",
         "}) => any;",
         "",
         "// The current time.",

@@ -152,20 +152,23 @@ def harmony_type(spec: Any) -> str:
     if not isinstance(spec, dict):  # a boolean schema, or a list of item schemas: the template finds no type in it
         return "any"
     kind = spec.get("type")
+    null = " | null" if spec.get("nullable") else ""
     if kind == "array":
         items = spec.get("items")
         if not items:
-            return "any[]"
+            return "any[]" + null
         if not isinstance(items, dict):
-            return harmony_type(items) + "[]"
+            return harmony_type(items) + "[]" + null
         if items.get("type") in ("string", "number", "boolean"):
-            return f"{items['type']}[]"
+            return f"{items['type']}[]" + null
         if items.get("type") == "integer":
-            return "number[]"
+            return "number[]" + null
         inner = harmony_type(items)
-        return "any[]" if inner == "object | object" or len(inner) > 50 else inner + "[]"
+        return ("any[]" if inner == "object | object" or len(inner) > 50 else inner + "[]") + null
+    if isinstance(kind, list) and kind:  # a list of types
+        return " | ".join(kind)
     if kind == "string":
-        return '"' + '" | "'.join(spec["enum"]) + '"' if spec.get("enum") else "string"
+        return '"' + '" | "'.join(spec["enum"]) + '"' if spec.get("enum") else "string" + null
     if kind in ("number", "integer"):
         return "number"
     if kind == "boolean":
