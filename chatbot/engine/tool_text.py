@@ -9,7 +9,7 @@ them: a server renders the ``tools`` parameter into the prompt, and its ``prompt
   developer message, one ``type name = (_: {...}) => any;`` per tool; harmony also names the commentary channel in
   its system message. Written to the character as gpt-oss's ``chat_template.jinja`` renders it, quirks included
   (a nested object's field types each after a line break and 16 spaces, ``string[]`` for an array of enum strings,
-  an enum's default bare); a ``oneOf``, which the template writes variant by variant, reads ``any`` here.
+  an enum's default bare, a ``oneOf`` variant by variant).
 """
 
 from __future__ import annotations
@@ -65,16 +65,34 @@ def _typescript_function(function: Tool) -> str:
             out += f"// {spec['description']}\n"
         out += f"{name}{'' if name in required else '?'}: {_typescript_type(spec)}"
         if isinstance(spec, dict) and "default" in spec:
-            out += f", // default: {_default(spec)}"
+            out += _default(spec)
         out += ",\n"
     return out + "}) => any;\n\n"
 
 
 def _default(spec: Tool) -> str:
-    """A parameter's default as the template writes it: as JSON, but an enum's default bare (``celsius``)."""
+    """A parameter's default as the template writes it: as JSON, but an enum's bare (``, // default: celsius``) and
+    a ``oneOf``'s bare without the comma."""
     if spec.get("enum"):
-        return str(spec["default"])
-    return json.dumps(spec["default"], ensure_ascii=False)
+        return f", // default: {spec['default']}"
+    if spec.get("oneOf"):
+        return f"// default: {spec['default']}"
+    return f", // default: {json.dumps(spec['default'], ensure_ascii=False)}"
+
+
+def _one_of(variants: list[Any]) -> str:
+    """A ``oneOf`` as the template writes it: each variant's type with its description and default as comments, then
+    `` | `` and a line break. (The template means a union with an object variant to read ``any``, but its flag is set
+    inside the loop, where Jinja forgets it.)"""
+    out = []
+    for variant in variants:
+        text = _typescript_type(variant)
+        if isinstance(variant, dict) and variant.get("description"):
+            text += f"// {variant['description']}"
+        if isinstance(variant, dict) and "default" in variant:
+            text += f"{' ' * 20}// default: {json.dumps(variant['default'], ensure_ascii=False)}"
+        out.append(text)
+    return " | \n".join(out)
 
 
 def _typescript_type(spec: Any) -> str:
@@ -91,6 +109,8 @@ def _typescript_type(spec: Any) -> str:
         return (inner + "[]" if len(inner) <= 50 and inner != "object | object" else "any[]") + null
     if isinstance(kind, list) and kind:  # a list of types, as zod writes a nullable or a union: ["string", "null"]
         return " | ".join(str(k) for k in kind)
+    if spec.get("oneOf"):
+        return _one_of(spec["oneOf"])
     if kind == "string" and spec.get("enum"):
         return '"' + '" | "'.join(str(v) for v in spec["enum"]) + '"'
     if kind == "string":

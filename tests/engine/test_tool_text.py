@@ -83,8 +83,30 @@ FIND = {  # the shapes zod (a list of types) and OpenAPI (nullable) write for a 
         },
     },
 }
+PICK = {  # oneOf: the template writes each variant, its description and its default
+    "type": "function",
+    "function": {
+        "name": "pick",
+        "description": "Pick one.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "id": {"oneOf": [{"type": "string", "description": "a name", "default": "기본"}, {"type": "integer"}]},
+                "size": {
+                    "oneOf": [
+                        {"type": "string", "enum": ["s", "l"]},
+                        {"type": "object", "properties": {"w": {"type": "number"}}},
+                    ],
+                    "default": "s",
+                },
+                "tags": {"type": "array", "items": {"oneOf": [{"type": "string"}, {"type": "null"}]}},
+            },
+            "required": ["id"],
+        },
+    },
+}
 NOW = {"type": "function", "function": {"name": "now", "description": "The current time.", "parameters": {}}}
-TOOLS = [FORECAST, FIND, NOW]
+TOOLS = [FORECAST, FIND, PICK, NOW]
 
 PAD = " " * 16
 FUNCTIONS = "\n".join(
@@ -136,6 +158,18 @@ FUNCTIONS = "\n".join(
         'sort?: "near" | "name",',
         "limit?: number,",
         "other?: any,",
+        "}) => any;",
+        "",
+        "// Pick one.",
+        "type pick = (_: {",
+        f'id: string// a name{" " * 20}// default: "기본" | ',
+        "number,",
+        'size?: "s" | "l" | ',
+        "{",
+        "w?: ",
+        f"{PAD}number}}// default: s,",
+        "tags?: string | ",
+        "any[],",
         "}) => any;",
         "",
         "// The current time.",

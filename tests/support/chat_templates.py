@@ -167,6 +167,14 @@ def harmony_type(spec: Any) -> str:
         return ("any[]" if inner == "object | object" or len(inner) > 50 else inner + "[]") + null
     if isinstance(kind, list) and kind:  # a list of types
         return " | ".join(kind)
+    if spec.get("oneOf"):  # (its check for object variants sets a flag inside the loop, where Jinja forgets it)
+        variants = []
+        for variant in spec["oneOf"]:
+            text = harmony_type(variant) + ("// " + variant["description"] if variant.get("description") else "")
+            variants.append(
+                text + (" " * 20 + "// default: " + tojson(variant["default"]) if "default" in variant else "")
+            )
+        return " | \n".join(variants)
     if kind == "string":
         return '"' + '" | "'.join(spec["enum"]) + '"' if spec.get("enum") else "string" + null
     if kind in ("number", "integer"):
@@ -201,8 +209,12 @@ def harmony_tools(tools: list[Message]) -> str:
             if spec.get("description"):
                 out += "// " + spec["description"] + "\n"
             out += name + ("" if name in (params.get("required") or []) else "?") + ": " + harmony_type(spec)
-            if "default" in spec:  # an enum's default goes bare
-                out += ", // default: " + (str(spec["default"]) if spec.get("enum") else tojson(spec["default"]))
+            if "default" in spec and spec.get("enum"):  # an enum's default goes bare, a oneOf's without the comma
+                out += ", // default: " + str(spec["default"])
+            elif "default" in spec and spec.get("oneOf"):
+                out += "// default: " + str(spec["default"])
+            elif "default" in spec:
+                out += ", // default: " + tojson(spec["default"])
             out += ",\n"
         out += "}) => any;\n\n"
     return out + "} // namespace functions"
