@@ -3,7 +3,8 @@
 Llama 3.1 and Qwen are checked against their templates (tests/support/chat_templates.py: Meta's written out, Qwen's
 own Jinja rendered). gpt-oss's namespace is spelled out below: it is what its chat_template.jinja renders (jinja2 with
 transformers' settings) for these tools, quirks included: a nested object's field types each come after a line break
-and 16 spaces, an array of scalars is written by the item type alone (enum or not), an enum's default goes bare.
+and 16 spaces, an array of strings is string[] (enum or not), an enum's default goes bare, a oneOf's variants are
+joined by " | " and a line break.
 """
 
 from __future__ import annotations
