@@ -7,7 +7,9 @@ them: a server renders the ``tools`` parameter into the prompt, and its ``prompt
   between ``<tools>`` tags, then how to answer with a ``<tool_call>``.
 - ``harmony`` (gpt-oss) and ``typescript`` (OpenAI's own models): a TypeScript-like ``namespace functions`` in the
   developer message, one ``type name = (_: {...}) => any;`` per tool; harmony also names the commentary channel in
-  its system message.
+  its system message. Written to the character as gpt-oss's ``chat_template.jinja`` renders it, quirks included
+  (a nested object's field types each after a line break and 16 spaces, ``string[]`` for an array of enum strings,
+  an enum's default bare, a ``oneOf`` variant by variant).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ _CHATML_TAIL = (
     '<tool_call></tool_call> XML tags:\n<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n'
     "</tool_call>"
 )
+_NESTED = "\n" + " " * 16  # what the template leaves before a nested object's field type
 _HARMONY_CHANNEL = "\nCalls to these tools must go to the commentary channel: 'functions'."
 
 
@@ -49,7 +52,7 @@ def tool_text(tools: list[Tool], style: str) -> str:
 
 
 def _typescript_function(function: Tool) -> str:
-    """One tool as harmony's ``render_tool_namespace`` writes it."""
+    """One tool as the gpt-oss template's ``render_tool_namespace`` writes it."""
     out = f"// {function.get('description') or ''}\ntype {function.get('name') or ''} = "
     parameters = function.get("parameters") or {}
     properties = parameters.get("properties") or {}
@@ -62,28 +65,65 @@ def _typescript_function(function: Tool) -> str:
             out += f"// {spec['description']}\n"
         out += f"{name}{'' if name in required else '?'}: {_typescript_type(spec)}"
         if isinstance(spec, dict) and "default" in spec:
-            out += f", // default: {json.dumps(spec['default'], ensure_ascii=False)}"
+            out += _default(spec)
         out += ",\n"
     return out + "}) => any;\n\n"
 
 
+def _default(spec: Tool) -> str:
+    """A parameter's default as the template writes it: as JSON, but an enum's bare (``, // default: celsius``) and
+    a ``oneOf``'s bare without the comma."""
+    if spec.get("enum"):
+        return f", // default: {spec['default']}"
+    if spec.get("oneOf"):
+        return f"// default: {spec['default']}"
+    return f", // default: {json.dumps(spec['default'], ensure_ascii=False)}"
+
+
+def _one_of(variants: list[Any]) -> str:
+    """A ``oneOf`` as the template writes it: each variant's type with its description and default as comments, then
+    `` | `` and a line break. (The template means a union with an object variant to read ``any``, but its flag is set
+    inside the loop, where Jinja forgets it.)"""
+    out = []
+    for variant in variants:
+        text = _typescript_type(variant)
+        if isinstance(variant, dict) and variant.get("description"):
+            text += f"// {variant['description']}"
+        if isinstance(variant, dict) and "default" in variant:
+            text += f"{' ' * 20}// default: {json.dumps(variant['default'], ensure_ascii=False)}"
+        out.append(text)
+    return " | \n".join(out)
+
+
 def _typescript_type(spec: Any) -> str:
-    """A JSON Schema type as TypeScript (harmony's ``render_typescript_type``, for the common shapes)."""
+    """A JSON Schema type as TypeScript (the gpt-oss template's ``render_typescript_type``, for the common shapes)."""
     if not isinstance(spec, dict):
         return "any"
     kind = spec.get("type")
+    null = " | null" if spec.get("nullable") else ""  # OpenAPI's nullable, which the template reads on these two
     if kind == "array":
         items = spec.get("items")
+        if isinstance(items, dict) and items.get("type") == "string":
+            items = {"type": "string"}  # the template writes an array of strings as string[], enum or not
         inner = _typescript_type(items) if isinstance(items, dict) else "any"
-        return inner + "[]" if len(inner) <= 50 else "any[]"
+        return (inner + "[]" if len(inner) <= 50 and inner != "object | object" else "any[]") + null
+    if isinstance(kind, list) and kind:  # a list of types, as zod writes a nullable or a union: ["string", "null"]
+        return " | ".join(str(k) for k in kind)
+    if spec.get("oneOf"):
+        return _one_of(spec["oneOf"])
     if kind == "string" and spec.get("enum"):
         return '"' + '" | "'.join(str(v) for v in spec["enum"]) + '"'
+    if kind == "string":
+        return "string" + null
     if kind in ("number", "integer"):
         return "number"
-    if kind in ("string", "boolean"):
-        return str(kind)
+    if kind == "boolean":
+        return "boolean"
     if kind == "object" and spec.get("properties"):
         required = spec.get("required") or []
-        fields = [f"{n}{'' if n in required else '?'}: {_typescript_type(s)}" for n, s in spec["properties"].items()]
+        # the template writes each nested type after a line break and its own indentation (16 spaces)
+        fields = [
+            f"{n}{'' if n in required else '?'}: {_NESTED}{_typescript_type(s)}" for n, s in spec["properties"].items()
+        ]
         return "{\n" + ", ".join(fields) + "}"
     return "object" if kind == "object" else "any"

@@ -147,21 +147,36 @@ def chatml_prompt_tokens() -> PromptCounter | None:
 HARMONY_SPECIAL = re.compile(r"<\|(?:start|end|message|channel|constrain|return|call)\|>")
 
 
-def harmony_type(spec: Message) -> str:
+def harmony_type(spec: Any) -> str:
     """The gpt-oss template's ``render_typescript_type`` macro, for the shapes tools use."""
+    if not isinstance(spec, dict):  # a boolean schema, or a list of item schemas: the template finds no type in it
+        return "any"
     kind = spec.get("type")
+    null = " | null" if spec.get("nullable") else ""
     if kind == "array":
         items = spec.get("items")
         if not items:
-            return "any[]"
+            return "any[]" + null
+        if not isinstance(items, dict):
+            return harmony_type(items) + "[]" + null
         if items.get("type") in ("string", "number", "boolean"):
-            return f"{items['type']}[]"
+            return f"{items['type']}[]" + null
         if items.get("type") == "integer":
-            return "number[]"
+            return "number[]" + null
         inner = harmony_type(items)
-        return "any[]" if inner == "object | object" or len(inner) > 50 else inner + "[]"
+        return ("any[]" if inner == "object | object" or len(inner) > 50 else inner + "[]") + null
+    if isinstance(kind, list) and kind:  # a list of types
+        return " | ".join(kind)
+    if spec.get("oneOf"):  # (its check for object variants sets a flag inside the loop, where Jinja forgets it)
+        variants = []
+        for variant in spec["oneOf"]:
+            text = harmony_type(variant) + ("// " + variant["description"] if variant.get("description") else "")
+            variants.append(
+                text + (" " * 20 + "// default: " + tojson(variant["default"]) if "default" in variant else "")
+            )
+        return " | \n".join(variants)
     if kind == "string":
-        return '"' + '" | "'.join(spec["enum"]) + '"' if spec.get("enum") else "string"
+        return '"' + '" | "'.join(spec["enum"]) + '"' if spec.get("enum") else "string" + null
     if kind in ("number", "integer"):
         return "number"
     if kind == "boolean":
@@ -170,7 +185,10 @@ def harmony_type(spec: Message) -> str:
         if not spec.get("properties"):
             return "object"
         required = spec.get("required") or []
-        props = [f"{n}{'' if n in required else '?'}: {harmony_type(p)}" for n, p in spec["properties"].items()]
+        # the template leaves a line break and 16 spaces (its own indentation) before each nested field's type
+        props = [
+            f"{n}{'' if n in required else '?'}: \n{' ' * 16}{harmony_type(p)}" for n, p in spec["properties"].items()
+        ]
         return "{\n" + ", ".join(props) + "}"
     return "any"
 
@@ -187,10 +205,15 @@ def harmony_tools(tools: list[Message]) -> str:
             continue
         out += "(_: {\n"
         for name, spec in params["properties"].items():
+            spec = spec if isinstance(spec, dict) else {}  # a boolean schema: nothing the template reads
             if spec.get("description"):
                 out += "// " + spec["description"] + "\n"
             out += name + ("" if name in (params.get("required") or []) else "?") + ": " + harmony_type(spec)
-            if "default" in spec:
+            if "default" in spec and spec.get("enum"):  # an enum's default goes bare, a oneOf's without the comma
+                out += ", // default: " + str(spec["default"])
+            elif "default" in spec and spec.get("oneOf"):
+                out += "// default: " + str(spec["default"])
+            elif "default" in spec:
                 out += ", // default: " + tojson(spec["default"])
             out += ",\n"
         out += "}) => any;\n\n"
