@@ -178,7 +178,8 @@ def test_an_older_turns_cost_follows_its_limit():
     counter = WordCounter()
     turn = tool_turn(1, 300)
     for limit in (50, 120, 50):
-        assert turn_cost(turn, counter, limit) == sum(counter.count_message(m) for m in sent_messages(turn, counter, limit))
+        sent = sent_messages(turn, counter, limit)
+        assert turn_cost(turn, counter, limit) == sum(counter.count_message(m) for m in sent)
     assert turn_cost(turn, counter, 50) < turn_cost(turn, counter, 120)
 
 
