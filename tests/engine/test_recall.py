@@ -3,11 +3,27 @@ the budget; an unrelated message recalls nothing; Korean words match with their 
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
-from chatbot.engine.recall import RECALL_HEADING, RecallIndex, search, terms
+from chatbot.engine.recall import (
+    NEAR_BEST,
+    RECALL_HEADING,
+    SEARCH_TOOL,
+    RecallIndex,
+    attach,
+    choose,
+    recall_block,
+    recall_heading,
+    search,
+    search_report,
+    split_recalled,
+    terms,
+    turn_text,
+)
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Turn
 
@@ -69,6 +85,9 @@ def test_a_detail_the_summary_dropped_comes_back_after_the_summary():
     assert request.summary_included and request.recalled == (1,)
     assert system.index("## Summary of the earlier conversation") < system.index(f"## {RECALL_HEADING}")
     assert "4711" in system
+    # the block is counted beside the summary, not with it: the request's tokens are its messages' tokens
+    counter = conv.counter
+    assert request.tokens == counter.total(sum(counter.count_message(m) for m in request.messages))
 
 
 def test_a_message_about_nothing_earlier_recalls_nothing_and_costs_nothing():
@@ -178,3 +197,188 @@ def test_scores_are_bm25_as_bm25s_computes_them():
     found = {h.number - 1: h.score for h in search(conv, query)}
     for doc, score in enumerate(expected):
         assert found.get(doc, 0.0) == pytest.approx(float(score), rel=1e-4)
+
+
+def test_terms_keep_words_of_two_letters_and_digits_and_split_a_mixed_word_at_the_script():
+    # one letter is noise, a digit is not; a Latin prefix stays a word before the Hangul bigrams; a lone syllable is
+    # a term of its own
+    assert terms("Q tv 7 the pin번호 집") == ["tv", "7", "pin", "번호", "집"]
+    assert terms("번호pin") == ["번호", "pin"]
+
+
+def test_a_turn_is_searched_by_its_texts_and_call_arguments_but_not_by_a_searchs_results():
+    calls = [
+        {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": '{"q": "locker"}'}},
+        {"id": "c2", "type": "function", "function": {"name": "clock"}},
+        {"id": "c3", "type": "function"},
+    ]
+    found = Turn(
+        [
+            {"role": "user", "content": "look it up"},
+            {"role": "assistant", "content": None, "tool_calls": calls},
+            {"role": "tool", "tool_call_id": "c1", "name": "lookup", "content": "code 4711"},
+            {"role": "tool", "tool_call_id": "c2", "name": SEARCH_TOOL, "content": "Turn 1 matches"},
+            {"role": "tool", "tool_call_id": "c3", "content": "noon"},
+            {"role": "assistant", "content": "It is 4711."},
+        ]
+    )
+    assert turn_text(found) == 'look it up\n\n{"q": "locker"}\n\n\ncode 4711\nnoon\nIt is 4711.'
+
+
+def indexed(texts: list[str]) -> Conversation:
+    conv = Conversation("s", MemoryConfig(strategy="full"))
+    for text in texts:
+        conv.add_turn(turn(text, ""))
+    return conv
+
+
+def assert_scores_match_bm25s(conv: Conversation, query: str) -> None:
+    bm25s = pytest.importorskip("bm25s")
+    reference = bm25s.BM25(method="lucene", k1=1.5, b=0.75)
+    reference.index([terms(turn_text(t)) for t in conv.turns], show_progress=False)
+    expected = reference.get_scores(terms(query))
+    found = {h.number - 1: h.score for h in search(conv, query)}
+    assert len(found) == sum(1 for s in expected if s > 0)
+    for doc, score in enumerate(expected):
+        assert found.get(doc, 0.0) == pytest.approx(float(score), rel=1e-6)
+
+
+def test_scores_stay_bm25_after_undo_retry_and_reset_without_reading_kept_turns_again():
+    seen: list[str] = []
+
+    def counting(text: str) -> list[str]:
+        seen.append(text)
+        return terms(text)
+
+    conv = indexed(["gym locker code 4711", "bike locker code", "tomato pots sun water morning", "gym shoes"])
+    conv.recall_index = RecallIndex(counting)
+    assert_scores_match_bm25s(conv, "gym locker code")
+    assert len(seen) == 4 + 1
+    conv.undo()  # "gym shoes" goes: "gym" is left in turn 1 only, the average length grows
+    assert_scores_match_bm25s(conv, "gym locker code")
+    conv.undo()  # the tomato turn's terms leave the index altogether
+    conv.add_turn(turn("a long turn about bike repair and bike gears", ""))
+    assert_scores_match_bm25s(conv, "bike locker tomato")
+    conv.turns[-1] = turn("retried: bike chains", "")  # /retry replaces the last turn
+    assert_scores_match_bm25s(conv, "bike chains")
+    # each turn was read once when first seen, the kept ones never again; plus one read per query
+    assert len(seen) == 4 + 1 + 1 + 1 + 1 + 1 + 1
+    conv.reset()
+    assert search(conv, "bike") == [] and len(conv.recall_index) == 0
+
+
+def test_scores_are_bm25_for_turns_of_one_term():
+    assert_scores_match_bm25s(indexed(["locker", "gym", "code", "locker"]), "locker code")
+
+
+def test_an_empty_conversation_or_a_query_of_stop_words_finds_nothing():
+    assert search(indexed([]), "gym locker") == []
+    assert RecallIndex().scores("gym locker") == ({}, 0.0)
+    index = RecallIndex()
+    index.sync(indexed(["gym locker"]).turns)
+    assert index.scores("what was it?") == ({}, 0.0)
+
+
+def test_a_share_is_the_score_against_an_average_turn_holding_each_query_term_once():
+    conv = indexed(["alpha beta", "gamma delta", "epsilon zeta", "eta theta"])
+    (hit,) = search(conv, "alpha")
+    assert hit.number == 1 and hit.share == pytest.approx(1.0)
+    # a term no turn has counts as the rarest: it halves nothing, it weighs as much as a term in one turn would
+    idf_one, idf_none = math.log(1 + (4 - 1 + 0.5) / 1.5), math.log(1 + (4 + 0.5) / 0.5)
+    (hit,) = search(conv, "alpha omega")
+    assert hit.share == pytest.approx(idf_one / (idf_one + idf_none))
+
+
+def test_a_search_among_some_turns_scores_only_those_and_ties_go_to_the_later_turn():
+    conv = indexed(["gym locker", "gym locker", "gym locker code", "tomato"])
+    assert [h.number for h in search(conv, "gym locker code")] == [3, 2, 1]
+    assert [h.number for h in search(conv, "gym locker code", among=[0, 1])] == [2, 1]
+
+
+def test_a_block_renders_each_turn_exactly_under_a_heading_naming_them():
+    conv = indexed(["gym locker code 4711"])
+    calls = [
+        {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": '{"q": "x"}'}},
+        {"id": "c2", "type": "function", "function": {"name": "clock"}},
+        {"id": "c3", "type": "function"},
+    ]
+    conv.add_turn(
+        Turn(
+            [
+                {"role": "user", "content": "look it up"},
+                {"role": "assistant", "content": "", "tool_calls": calls},
+                {"role": "tool", "tool_call_id": "c1", "name": "lookup", "content": "found"},
+                {"role": "tool", "tool_call_id": "c2", "content": "noon"},
+                {"role": "assistant", "content": "Done."},
+            ]
+        )
+    )
+    assert recall_heading([2]) == f"{RECALL_HEADING} (turn 2, verbatim from the stored conversation)"
+    assert recall_block([2, 1], conv) == (
+        f"## {RECALL_HEADING} (turns 1, 2, verbatim from the stored conversation)\n\n"
+        "--- turn 1\nUser: gym locker code 4711\n\n"
+        "--- turn 2\nUser: look it up\n"
+        'Assistant called tool lookup({"q": "x"})\nAssistant called tool clock()\nAssistant called tool None()\n'
+        "Tool result (lookup): found\nTool result (c2): noon\nAssistant: Done."
+    )
+
+
+def test_the_search_tool_reports_the_best_turns_with_their_numbers_and_scores():
+    conv = indexed(["gym locker code 4711", "tomato pots", "gym locker code 1234", "green tea"])
+    hits = search(conv, "gym locker code")
+    assert [h.number for h in hits] == [3, 1]
+    assert search_report(conv, "gym locker code") == (
+        "Turns 3, 1 of this conversation match 'gym locker code', the best first:\n\n"
+        f"--- turn 3\nUser: gym locker code 1234 (score {hits[0].score:.2f})\n\n"
+        f"--- turn 1\nUser: gym locker code 4711 (score {hits[1].score:.2f})"
+    )
+    assert search_report(conv, "green tea").startswith("Turn 4 of this conversation matches 'green tea'")
+    assert search_report(conv, "chess") == "No earlier turn of this conversation matches 'chess'."
+
+
+def test_turns_at_exactly_half_the_best_score_are_recalled_with_it():
+    # turns 2 and 3 each share one of turn 1's two terms, as rare and in turns as long: half its score exactly
+    conv = indexed(["alpha beta", "alpha gamma", "beta delta", "epsilon zeta"])
+    conv.memory = MemoryConfig(strategy="full", recall=3)
+    scores = [h.score for h in search(conv, "alpha beta")]
+    assert scores[1] == scores[2] == NEAR_BEST * scores[0]
+    assert choose(conv, "alpha beta", 4, lambda numbers: True) == (1, 2, 3)
+
+
+def test_only_the_candidate_turns_are_chosen_however_well_a_later_one_matches():
+    conv = indexed(["gym locker", "tomato", "gym locker code 4711"])
+    conv.memory = MemoryConfig(strategy="full", recall=1)
+    assert choose(conv, "gym locker code", 3, lambda numbers: True) == (3,)
+    assert choose(conv, "gym locker code", 1, lambda numbers: True) == (1,)
+
+
+def test_a_single_turn_the_window_left_out_is_recalled():
+    conv = Conversation("You are terse.", MemoryConfig(strategy="window", window_turns=2, recall=1), TokenCounter())
+    for user in [FACT, *(u for u, _ in FILLER[:2])]:
+        conv.add_turn(turn(user))
+    request = conv.build_request("Which numbers open my locker at the gym again?")
+    assert request.first_turn == 1 and request.recalled == (1,)
+
+
+def test_no_room_for_recall_means_no_search_at_all():
+    seen: list[str] = []
+
+    def counting(text: str) -> list[str]:
+        seen.append(text)
+        return terms(text)
+
+    conv = conversation()
+    conv.recall_index = RecallIndex(counting)
+    user = {"role": "user", "content": "gym locker code"}
+    full = conv.counter.total(100)
+    for budget in (full, full - 1):
+        assert attach(conv, False, user, 5, budget, 100) == (conv.system_message(False), (), 0)
+    assert seen == []
+    assert attach(conv, False, user, 5, full + 1000, 100)[1] == (1,)
+
+
+def test_the_block_is_split_off_at_its_first_heading_whatever_the_system_message_holds():
+    block = f"## {RECALL_HEADING} (turn 1, ...)\n\n--- turn 1\nUser: what does ## {RECALL_HEADING} mean?"
+    assert split_recalled(f"  Be terse. \n\n{block}") == ("  Be terse.", block)
+    assert split_recalled(block) == ("", block)
+    assert split_recalled("  Be terse.") == ("  Be terse.", "")

@@ -3,6 +3,8 @@ the request is built, they add up to its estimate exactly, whatever the memory r
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from chatbot.engine.calibration import Calibration
@@ -11,6 +13,7 @@ from chatbot.engine.fresh_round import fresh_results_request
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.parts import PART_NAMES, Parts, sent_record
 from chatbot.engine.tokens import TokenCounter
+from chatbot.engine.tool_results import sent_messages
 from tests.conftest import make_turn
 
 
@@ -55,6 +58,12 @@ def test_a_shortened_tool_result_counts_as_sent(conv_factory, counter):
     conv.add_turn(turn)
     parts = conv.build_request("next").parts
     assert 5 < parts.tool_results < 40  # the shortened result and its marker, not 300 words
+    sent = sent_messages(turn, counter, 5)
+    assert parts.tool_results == counter.count_message(sent[2])
+    assert parts.earlier == sum(counter.count_message(m) for m in sent if m["role"] != "tool")  # the rest, whole
+    # a new limit counts the result anew: the count kept on the turn is per limit
+    conv.memory = replace(conv.memory, tool_result_tokens=50)
+    assert conv.build_request("next").parts.tool_results == counter.count_message(sent_messages(turn, counter, 50)[2])
 
 
 def test_a_request_of_fresh_results_alone_has_the_system_and_the_new_message(conv_factory, counter):

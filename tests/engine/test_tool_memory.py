@@ -11,9 +11,17 @@ from chatbot.engine.fresh_round import fresh_results_request
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.tokens import TokenCounter
-from chatbot.engine.tool_results import rounds_cost, sent_messages, shorten_to_fit, shorten_tool_result, turn_cost
+from chatbot.engine.tool_results import (
+    SHORTENED_MARK,
+    rounds_cost,
+    sent_messages,
+    shorten_to_fit,
+    shorten_tool_result,
+    turn_cost,
+)
 from chatbot.engine.turn import Turn, validate_request
 from chatbot.errors import BudgetError
+from tests.conftest import WordCounter
 
 
 def tool_turn(i: int, result_words: int) -> Turn:
@@ -151,3 +159,43 @@ def test_a_fresh_result_over_the_budget_goes_out_shortened_without_earlier_turns
     validate_request(request.messages + sent, in_turn=True)
     assert rounds[1]["content"] == " ".join(["word"] * 3000)  # what is stored is not touched
     assert request.warnings[0].startswith("1 tool result(s) of this turn sent shortened to ")
+
+
+def test_a_cut_result_keeps_its_start_as_it_was_leading_space_and_at_least_one_character():
+    counter = TokenCounter()
+    ideographs = {"role": "tool", "tool_call_id": "c", "content": "一二三四五六七八九十" * 10}
+    total = counter.count(ideographs["content"])
+    assert total > 50  # about a token a character: one token's share of it is one character
+    assert shorten_tool_result(ideographs, counter, 1)["content"] == "一\n" + SHORTENED_MARK.format(kept=1, total=total)
+    words = WordCounter()
+    spaced = {"role": "tool", "tool_call_id": "c", "content": "  " + "word " * 100}
+    assert shorten_tool_result(spaced, words, 10)["content"] == (
+        "  " + "word " * 9 + "wor\n" + SHORTENED_MARK.format(kept=10, total=100)  # 10% of its 502 characters
+    )
+
+
+def test_an_older_turns_cost_follows_its_limit():
+    counter = WordCounter()
+    turn = tool_turn(1, 300)
+    for limit in (50, 120, 50):
+        sent = sent_messages(turn, counter, limit)
+        assert turn_cost(turn, counter, limit) == sum(counter.count_message(m) for m in sent)
+    assert turn_cost(turn, counter, 50) < turn_cost(turn, counter, 120)
+
+
+def test_the_common_limit_is_the_largest_that_fits_and_no_larger_than_the_largest_result(counter):
+    rounds = tool_turn(1, 60).messages[1:3] + tool_turn(2, 25).messages[1:3]
+    rounds[0] = {**rounds[0], "content": "let me look that up " * 40}  # the call's own text is never cut
+    whole = rounds_cost(rounds, counter)
+    assert shorten_to_fit(rounds, counter, whole + 500) == (rounds, 60)
+    room, tried = whole - 1, 0
+    while (fitted := shorten_to_fit(rounds, counter, room)) is not None:
+        sent, limit = fitted
+        larger = [shorten_tool_result(m, counter, limit + 1) for m in rounds]
+        assert rounds_cost(sent, counter) <= room < rounds_cost(larger, counter)
+        room, tried = room - 1, tried + 1
+    assert tried > 30  # every room from the whole rounds down to the markers alone
+
+
+def test_rounds_without_results_have_nothing_to_shorten(counter):
+    assert shorten_to_fit(tool_turn(1, 5).messages[1:2], counter, 1000) is None
