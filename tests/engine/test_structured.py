@@ -161,6 +161,13 @@ def test_a_schema_is_checked_by_the_draft_its_dollar_schema_names_else_by_draft_
     )
 
 
+def test_a_dollar_schema_that_is_not_a_string_is_refused_as_not_valid():
+    for dialect in ([], 5):
+        assert usage_message(check_schema, {"$schema": dialect, "type": "object"}) == (
+            f"--schema: not a valid JSON schema: {dialect!r} is not of type 'string'"
+        )
+
+
 # --- what is sent ----------------------------------------------------------------------------------------------
 
 
@@ -305,6 +312,37 @@ def test_a_mismatch_is_told_in_one_line_of_at_most_200_characters():
     assert len(message("x" * 173)) == 200
     assert problem("x" * 173) == told + message("x" * 173)  # 200 characters: kept whole
     assert problem("x" * 174) == told + message("x" * 174)[:199] + "…"  # 201: cut to 200
+
+
+def test_a_reply_cannot_be_checked_against_a_schema_that_is_not_valid_and_that_is_told():
+    # ``-o response_format`` sends a schema as given: it reaches the check unchecked
+    assert reply_problem('{"a": 1}', {"type": "objekt"}) == (
+        None,
+        "the reply cannot be checked: the schema is not a valid JSON schema: 'objekt' is not valid under any of the "
+        "given schemas",
+    )
+    assert reply_problem('{"a": 1}', {"$schema": [], "type": "object"}) == (
+        None,
+        "the reply cannot be checked: the schema is not a valid JSON schema: [] is not of type 'string'",
+    )
+
+
+def test_a_reply_cannot_be_checked_against_a_schema_whose_reference_leads_nowhere_and_that_is_told():
+    nowhere = {"type": "object", "properties": {"dog": {"$ref": "#/$defs/dog"}}}
+    assert reply_problem('{"dog": {}}', nowhere) == (
+        None,
+        "the reply cannot be checked: the schema refers to '/$defs/dog', which cannot be resolved (a reference "
+        "can only lead within the schema)",
+    )
+    remote = {"$ref": "https://example.com/dog.schema.json"}
+    assert reply_problem("{}", remote) == (
+        None,
+        "the reply cannot be checked: the schema refers to 'https://example.com/dog.schema.json', which cannot be "
+        "resolved (a reference can only lead within the schema)",
+    )
+    assert check_reply({"response_format": response_format(remote)}, "{}") == JsonReply(
+        None, reply_problem("{}", remote)[1] + STORED
+    )
 
 
 def test_a_reference_within_the_schema_is_followed():
