@@ -86,8 +86,9 @@ def _validator_class(schema: Mapping[str, Any]) -> Any:
     names it with no string (that validator's own check then says so, where jsonschema's lookup would crash)."""
     from jsonschema import validators
 
-    if not isinstance(schema.get("$schema", ""), str):
+    if not isinstance(schema.get("$schema"), str):
         return validators.Draft202012Validator
+    # an unknown $schema gets draft 2020-12 too; the default given keeps jsonschema from warning about it
     return validators.validator_for(dict(schema), default=validators.Draft202012Validator)
 
 

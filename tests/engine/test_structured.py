@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import pytest
 
@@ -159,6 +160,19 @@ def test_a_schema_is_checked_by_the_draft_its_dollar_schema_names_else_by_draft_
         "--schema: not a valid JSON schema: [{'type': 'string'}, {'type': 'integer'}] is not of type 'object', "
         "'boolean'"
     )
+
+
+def test_an_unknown_dollar_schema_is_checked_by_draft_2020_12_without_a_warning():
+    tuple_form = {"$schema": "https://example.com/my-draft", "type": "array", "items": [{"type": "string"}]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert usage_message(check_schema, tuple_form) == (
+            "--schema: not a valid JSON schema: [{'type': 'string'}] is not of type 'object', 'boolean'"
+        )
+        assert reply_problem('{"a": 1}', {"$schema": "https://example.com/my-draft", "type": "object"}) == (
+            {"a": 1},
+            "",
+        )
 
 
 def test_a_dollar_schema_that_is_not_a_string_is_refused_as_not_valid():
