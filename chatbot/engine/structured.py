@@ -65,13 +65,31 @@ def check_schema(schema: object) -> None:
     """A UsageError when ``schema`` is not a JSON schema an object reply can be checked against."""
     if not isinstance(schema, dict):
         raise UsageError("--schema: a JSON schema is an object ({...})")
-    from jsonschema import exceptions, validators
+    problem = schema_problem(schema)
+    if problem:
+        raise UsageError(f"--schema: {problem}")
 
-    cls = validators.validator_for(schema, default=validators.Draft202012Validator)
+
+def schema_problem(schema: Mapping[str, Any]) -> str:
+    """What makes ``schema`` no valid JSON schema (of the draft its ``$schema`` names, else 2020-12), or ""."""
+    from jsonschema import exceptions
+
     try:
-        cls.check_schema(schema)
+        _validator_class(schema).check_schema(dict(schema))
     except exceptions.SchemaError as exc:
-        raise UsageError(f"--schema: not a valid JSON schema: {exc.message}") from None
+        return f"not a valid JSON schema: {exc.message}"
+    return ""
+
+
+def _validator_class(schema: Mapping[str, Any]) -> Any:
+    """The jsonschema validator of the draft ``schema``'s ``$schema`` names; draft 2020-12's when it names none, or
+    names it with no string (that validator's own check then says so, where jsonschema's lookup would crash)."""
+    from jsonschema import validators
+
+    if not isinstance(schema.get("$schema"), str):
+        return validators.Draft202012Validator
+    # an unknown $schema gets draft 2020-12 too; the default given keeps jsonschema from warning about it
+    return validators.validator_for(dict(schema), default=validators.Draft202012Validator)
 
 
 def response_format(schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -121,10 +139,20 @@ def reply_problem(text: str, schema: Mapping[str, Any] | None) -> tuple[Any, str
         return None, f"the reply is not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
     if schema is None:
         return value, ""
-    from jsonschema import exceptions, validators
+    from jsonschema import exceptions
+    from referencing.exceptions import Unresolvable
 
-    cls = validators.validator_for(dict(schema), default=validators.Draft202012Validator)
-    error = exceptions.best_match(cls(dict(schema)).iter_errors(value))
+    # a schema sent with ``-o response_format`` was never checked: one that cannot be used is told, not a crash
+    problem = schema_problem(schema)
+    if problem:
+        return None, f"the reply cannot be checked: the schema is {problem}"
+    try:
+        error = exceptions.best_match(_validator_class(schema)(dict(schema)).iter_errors(value))
+    except Unresolvable as exc:  # a $ref to a place the schema does not hold, or to another document
+        return None, (
+            f"the reply cannot be checked: the schema refers to {exc.ref!r}, which cannot be resolved (a reference "
+            "can only lead within the schema)"
+        )
     if error is None:
         return value, ""
     where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
