@@ -223,6 +223,20 @@ def test_validator_rejects_malformed_requests(messages):
         validate_request(messages)
 
 
+def test_the_validator_says_which_end_of_a_request_is_wrong():
+    system, user = {"role": "system", "content": "s"}, {"role": "user", "content": "q"}
+    call = {"role": "assistant", "content": None, "tool_calls": [{"id": "a"}]}
+    cases = [
+        (([user], False), "a request starts with the system message"),
+        (([system, user, call], False), "a request ends with the new user message"),
+        (([system, user], True), "a request ends with the results of the tool calls"),
+    ]
+    for (messages, in_turn), message in cases:
+        with pytest.raises(InvalidRequest) as caught:
+            validate_request(messages, in_turn=in_turn)
+        assert caught.value.message == message
+
+
 def test_validator_accepts_paired_tool_calls():
     call = {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}
     validate_request(
