@@ -223,6 +223,20 @@ def test_validator_rejects_malformed_requests(messages):
         validate_request(messages)
 
 
+def test_the_validator_says_which_end_of_a_request_is_wrong():
+    system, user = {"role": "system", "content": "s"}, {"role": "user", "content": "q"}
+    call = {"role": "assistant", "content": None, "tool_calls": [{"id": "a"}]}
+    cases = [
+        (([user], False), "a request starts with the system message"),
+        (([system, user, call], False), "a request ends with the new user message"),
+        (([system, user], True), "a request ends with the results of the tool calls"),
+    ]
+    for (messages, in_turn), message in cases:
+        with pytest.raises(InvalidRequest) as caught:
+            validate_request(messages, in_turn=in_turn)
+        assert caught.value.message == message
+
+
 def test_validator_accepts_paired_tool_calls():
     call = {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}
     validate_request(
@@ -238,6 +252,49 @@ def test_validator_accepts_paired_tool_calls():
 
 
 # --- stored state -------------------------------------------------------------------------------------------------
+
+
+def test_clearing_the_summary_unsummarizes_its_turns_and_ends_a_backoff(conv_factory):
+    conv = conv_factory(9, strategy="summary", summary_trigger=8, keep_turns=4)
+
+    def fail(prev, turns, first):
+        raise RuntimeError("down")
+
+    conv.build_request("hi", summarizer=fail)
+    conv.set_summary("gist", 3)
+    assert not conv.backoff.due(len(conv.turns))
+    conv.clear_summary()
+    assert (conv.summary, conv.summary_covers) == ("", 0) and conv.backoff.due(len(conv.turns))
+
+
+def test_redoing_the_summary_folds_from_the_first_turn_without_the_old_summary(conv_factory, summarizer):
+    conv = conv_factory(5, strategy="summary", summary_trigger=10, keep_turns=2)
+    conv.set_summary("old gist", 2)
+    assert conv.redo_summary(summarizer) == (3, [])
+    assert summarizer.calls == [("", 1, 3)]  # no previous summary, turns 1-3
+    assert (conv.summary, conv.summary_covers) == ("t1 t2 t3", 3)
+
+
+def test_a_failed_redo_of_the_summary_keeps_the_old_one(conv_factory):
+    conv = conv_factory(5, strategy="summary", summary_trigger=10, keep_turns=2)
+    conv.set_summary("old gist", 2)
+
+    def fail(prev, turns, first):
+        raise RuntimeError("down")
+
+    assert conv.redo_summary(fail) == (0, ["summarizing failed (down)"])
+    assert (conv.summary, conv.summary_covers) == ("old gist", 2)
+
+
+def test_a_preview_is_the_request_the_next_message_sends(conv_factory):
+    conv = conv_factory(4, strategy="summary", summary_trigger=10, keep_turns=2)
+    conv.set_summary("gist", 2)
+    preview = conv.preview_request("next")
+    sent = conv.build_request("next")
+    assert (preview.messages, preview.tokens, preview.parts) == (sent.messages, sent.tokens, sent.parts)
+    assert user_contents(preview.messages) == ["u3 u3 u3", "u4 u4 u4", "next"]  # the summary covers turns 1-2
+    assert preview.tokens == sum(conv.counter.count_message(m) for m in preview.messages)  # counted by conv's counter
+    assert conv.preview_request().messages[-1] == {"role": "user", "content": ""}  # nothing typed yet
 
 
 def test_undo_reset_and_round_trip(conv_factory, summarizer):

@@ -72,6 +72,8 @@ def test_a_turn_the_window_dropped_comes_back_inside_the_system_message_under_a_
     assert request.tokens - without.build_request("Which numbers open my locker at the gym again?").tokens == (
         request.recall_tokens
     )
+    # and shown as its own part of the request, the parts adding up to the request's estimate
+    assert request.parts.recalled == request.recall_tokens > 0 and request.parts.total == request.tokens
 
 
 def test_a_detail_the_summary_dropped_comes_back_after_the_summary():

@@ -61,3 +61,52 @@ def test_a_preview_of_wide_characters_is_cut_to_terminal_columns():
     assert preview("사물함 번호는 4711", 20) == "사물함 번호는 4711"  # 19 columns: whole
     assert preview("사물함 번호는 4711입니다", 12) == "사물함 번호…"  # 11 columns and the ellipsis
     assert preview("abcdefghij", 6) == "abcde…"  # one column a letter, as before
+
+
+def test_what_hides_text_is_every_control_format_and_separator_but_space_and_newline():
+    from chatbot.engine.text import hides_text
+
+    shown = {"a": False, " ": False, "\n": False, "é": False, "ㅋ": False}
+    hidden = {
+        "\t": True,  # a control (Cc): tab is kept by clean() but shown escaped where text is confirmed
+        "\x7f": True,
+        "\u200b": True,  # zero-width space (Cf)
+        "\u202e": True,  # right-to-left override (Cf)
+        "\uffff": True,  # a noncharacter (Cn)
+        "\u2028": True,  # line separator (Zl)
+        "\u2029": True,  # paragraph separator (Zp)
+        "\u00a0": True,  # no-break space (Zs, not the space)
+        "\u3000": True,  # ideographic space (Zs)
+    }
+    assert {ch: hides_text(ch) for ch in {**shown, **hidden}} == {**shown, **hidden}
+
+
+def test_visible_collapses_blank_runs_and_writes_hidden_characters_as_escapes():
+    from chatbot.engine.text import visible
+
+    text = "a\u200bb\n\n\n\nc  d\u00a0e\uffff\U000e0001\u2028 end"
+    assert visible(text) == "a\\u200bb⟨4 blanks⟩c  d\\u00a0e\\uffff\\U000e0001\\u2028 end"
+    assert visible("plain text, 안녕") == "plain text, 안녕"
+
+
+def test_json_shown_is_indented_unicode_json_with_hidden_characters_escaped_and_reads_back():
+    from chatbot.engine.text import json_shown
+
+    value = {"k": ["é\u200b", 1], "t": "\x7f\u2029\U000e0001"}
+    shown = json_shown(value)
+    assert shown == '{\n  "k": [\n    "é\\u200b",\n    1\n  ],\n  "t": "\\u007f\\u2029\\udb40\\udc01"\n}'
+    assert json.loads(shown) == value
+
+
+def test_a_preview_is_a_hundred_columns_unless_told():
+    from chatbot.engine.text import preview
+
+    assert preview("a" * 100) == "a" * 100
+    assert preview("a" * 101) == "a" * 99 + "…"
+
+
+def test_a_full_width_character_takes_two_columns_in_a_preview():
+    from chatbot.engine.text import preview
+
+    assert preview("ＡＢＣ", 6) == "ＡＢＣ"  # U+FF21...: East Asian full-width, two columns each
+    assert preview("ＡＢＣ", 5) == "ＡＢ…"

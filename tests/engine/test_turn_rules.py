@@ -4,11 +4,13 @@ invalidates the cached counts and JSON, what a stored turn rebuilds from; and th
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.text import preview
+from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Turn, content_text, json_bytes
 from chatbot.errors import InvalidRequest
 from tests.conftest import WordCounter, make_turn
@@ -36,6 +38,33 @@ def test_json_bytes_is_compact_utf8_and_escapes_lone_surrogates():
     assert json_bytes({"a": "é", "b": [1, 2]}) == '{"a":"é","b":[1,2]}'.encode()
     escaped = json_bytes({"a": "\udc80é"})
     assert escaped == b'{"a":"\\udc80\\u00e9"}' and json.loads(escaped) == {"a": "\udc80é"}
+
+
+def test_a_turn_is_stamped_with_the_utc_time_to_the_second():
+    stamp = make_turn(1).created_at
+    assert stamp.endswith("+00:00") and datetime.fromisoformat(stamp).tzinfo == timezone.utc
+    assert abs(datetime.now(timezone.utc) - datetime.fromisoformat(stamp)) < timedelta(minutes=1)
+
+
+def test_a_turns_count_is_cached_per_counter():
+    turn = make_turn(1)  # two messages of three words
+    words, rough = WordCounter(), TokenCounter()
+    assert turn.tokens(words) == 8
+    assert turn.tokens(rough) == rough.count_message(turn.messages[0]) + rough.count_message(turn.messages[1]) != 8
+    assert turn.tokens(words) == 8
+
+
+def test_a_cached_count_is_computed_once_per_key():
+    turn, calls = make_turn(1), []
+
+    def compute(n: int):
+        calls.append(n)
+        return n
+
+    assert turn.cached_count("a", lambda: compute(5)) == 5
+    assert turn.cached_count("a", lambda: compute(6)) == 5
+    assert turn.cached_count("b", lambda: compute(7)) == 7
+    assert calls == [5, 7]
 
 
 def test_a_turn_must_start_with_a_user_message():
@@ -78,8 +107,9 @@ def test_a_stored_turn_rebuilds_with_defaults_for_missing_fields():
     assert turn.created_at.startswith("20") and turn.interrupted is False and turn.usage is None
     full = make_turn(3)
     full.interrupted, full.latency, full.usage = True, 0.25, {"source": "provider"}
+    full.sent = {"budget": 900, "tools": 0, "parts": {"system": 3}, "summarized": 0, "dropped": 1, "provider": 41}
     again = Turn.from_dict(json.loads(full.to_json()))
-    assert again == full and again.created_at == full.created_at
+    assert again == full and again.created_at == full.created_at and again.sent == full.sent
 
 
 def test_a_conversation_clamps_what_a_loaded_summary_covers():
