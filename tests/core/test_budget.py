@@ -3,10 +3,21 @@ less the tool definitions; and what a context-length error teaches."""
 
 from __future__ import annotations
 
-from chatbot.core.budget import input_budget, message_budget, reply_room, retry_budget, summary_max_tokens
+import math
+
+from chatbot.core.budget import (
+    input_budget,
+    learn_from_usage,
+    message_budget,
+    reply_room,
+    retry_budget,
+    summary_max_tokens,
+    window_notice,
+)
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
 from chatbot.errors import ContextLengthError
+from chatbot.providers.base import Usage
 
 
 def conversation(turns: int = 8, words: int = 400) -> Conversation:
@@ -24,6 +35,7 @@ def test_the_reply_keeps_its_room_in_a_named_window():
     assert reply_room(128_000, None) == 4096  # at most 4,096
     assert reply_room(3000, 500) == 500  # --max-output-tokens when set
     assert reply_room(3000, 10_000) == 1500  # never more than half the window
+    assert reply_room(3001, 10_000) == 1500  # a whole number of tokens, rounded down
     assert input_budget(6000, None, None) == 6000
     assert input_budget(6000, 3000, None) == 2250
     assert input_budget(6000, 128_000, None) == 6000  # a large window leaves --max-input-tokens in charge
@@ -71,3 +83,51 @@ def test_a_summary_asks_for_no_more_than_the_window_leaves():
     assert summary_max_tokens(messages, None) == SUMMARY_MAX_TOKENS
     assert summary_max_tokens(messages, 100_000) == SUMMARY_MAX_TOKENS
     assert 1000 < summary_max_tokens(messages, 3000) < 2000
+
+
+def test_the_window_notice_splits_the_window_with_max_output_tokens():
+    assert window_notice(3000, 500) == (
+        "the server's context is 3000 tokens: requests are kept under it from now on (2500 for the request, 500 for "
+        "the reply)"
+    )
+
+
+def test_a_named_window_leaves_max_output_tokens_for_the_reply_on_retry():
+    conv = conversation()
+    request = conv.build_request("and now?")
+    budget, told = retry_budget(conv, request, ContextLengthError("too long", limit=3000), 0, 500)
+    assert budget == 2500
+    assert told == [window_notice(3000, 500)] and "(2500 for the request, 500 for the reply)" in told[0]
+
+
+def test_a_request_exactly_at_the_named_window_is_halved():
+    """The server refused a request our count puts right at the window's budget: our count ran low, so halve."""
+    conv = conversation(4, 200)
+    request = conv.build_request("and now?")
+    budget, _ = retry_budget(conv, request, ContextLengthError("too long", limit=request.tokens + 100), 0, 100)
+    assert message_budget(conv, 0, 100) == request.tokens
+    assert budget == request.tokens // 2
+
+
+def test_calibration_compares_the_server_count_with_ours_plus_the_tool_definitions():
+    conv = conversation(2, 100)
+    request = conv.build_request("and now?")
+    fixed = conv.counter.chat_format.per_request
+    prompt = 2 * (request.uncorrected + 300)
+    learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), 300)
+    assert conv.counter.calibration.ratios == [round((prompt - fixed) / (request.uncorrected + 300 - fixed), 4)]
+
+
+def test_a_request_mostly_of_tool_definitions_never_lowers_the_count():
+    conv = conversation(1, 100)
+    request = conv.build_request("and now?")
+    tools = 10 * request.uncorrected
+    prompt = int(0.9 * (request.uncorrected + tools))
+    learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), tools)
+    assert conv.counter.calibration.ratios == []
+
+
+def test_a_summary_request_leaves_the_window_its_rough_count_with_ten_tokens_a_message_and_a_tenth():
+    messages = [{"role": "user", "content": ""}] * 10  # no text: 10 tokens each for the chat format
+    assert summary_max_tokens(messages, 500) == 500 - math.ceil(100 * 1.1)
+    assert summary_max_tokens(messages, 100) == 1  # the window leaves nothing: still one token asked for
