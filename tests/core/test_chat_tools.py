@@ -5,8 +5,11 @@ Driven through Chat with the echo provider's ``@tool NAME {args}`` syntax and re
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from chatbot.core.attach import Attachment, fence
 from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone
 from chatbot.core.rounds import INTERRUPTED_MARK, NOT_RUN
 from chatbot.engine.turn import validate_request
@@ -163,3 +166,27 @@ def test_a_huge_result_in_a_later_round_makes_older_turns_make_room(make_tool_ap
     sent = chat.conversation.counter.total(sum(chat.conversation.counter.count_message(m) for m in last_request))
     assert sent <= 4800
     assert isinstance(events[-1], TurnDone) and "".join(e.text for e in events if isinstance(e, TextDelta))
+
+
+def test_the_next_body_is_the_body_a_send_would_post_with_files_tools_options_and_limits(make_tool_app):
+    chat = make_tool_app(function_tools(add)).open("b")
+    chat.run = replace(chat.run, max_output_tokens=500)
+    chat.open_session.set_option("temperature", 0.5)
+    chat.outbox.add(Attachment("notes.txt", "a note"))
+    body = chat.next_body("hi")
+    tools = body.pop("tools")
+    assert "add" in [t["function"]["name"] for t in tools]
+    assert body == {
+        "model": chat.model,
+        "messages": [
+            *chat.next_request().messages[:-1],
+            {"role": "user", "content": fence("notes.txt", "a note") + "\n\nhi"},
+        ],
+        "max_tokens": 500,
+        "temperature": 0.5,
+        "stream": True,
+    }
+    assert chat.next_request().messages[-1] == {"role": "user", "content": ""}  # no text given: an empty message
+    assert chat.next_body()["messages"][-1] == {"role": "user", "content": fence("notes.txt", "a note") + "\n\n"}
+    chat.run = replace(chat.run, max_tool_rounds=0, stream=False)  # no tools offered, the whole reply at once
+    assert "tools" not in chat.next_body("hi") and "stream" not in chat.next_body("hi")
