@@ -1,0 +1,137 @@
+"""The session in use: its edits, and a save that fails rescuing what the store does not hold, saying where."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.core import open_session
+from chatbot.engine.options import option_problem
+from chatbot.engine.turn import Turn
+from chatbot.errors import Interrupted, SaveFailed, SessionError, UsageError
+from chatbot.storage.rescue import import_hint
+
+
+def turn(text: str) -> Turn:
+    return Turn([{"role": "user", "content": text}, {"role": "assistant", "content": "ok"}])
+
+
+@pytest.fixture
+def opened(tmp_path, make_app, monkeypatch):
+    """An open session "s1" with two stored turns; rescue files go to tmp_path/r."""
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path / "r"))
+    app = make_app()
+    app.open("s1")
+    edits = app.chat.open_session
+    for text in ("one", "two"):
+        edits.add_turn(turn(text))
+        edits.save()
+    return edits
+
+
+def failing(edits, monkeypatch, error: BaseException) -> None:
+    def fail(session):  # type: ignore[no-untyped-def]
+        raise error
+
+    monkeypatch.setattr(edits.store, "save", fail)
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        (SessionError("the store said no"), "the store said no"),
+        (OSError(28, "No space left on device"), "No space left on device"),
+        (OSError("a plain OS error"), "a plain OS error"),
+        (ValueError("bad value"), "ValueError: bad value"),
+    ],
+)
+def test_a_failed_save_rescues_the_unsaved_turns_alone_and_says_where(tmp_path, opened, monkeypatch, error, reason):
+    opened.add_turn(turn("three"))
+    failing(opened, monkeypatch, error)
+    with pytest.raises(SaveFailed) as caught:
+        opened.save()
+    [kept] = (tmp_path / "r").glob("chatbot-rescue-s1-*-turns-3-3.json")  # only the turn the store lacks
+    assert caught.value.message == f"cannot save session s1: {reason}; it was kept in {kept} ({import_hint(kept)})"
+    assert caught.value.rescued == str(kept)
+    assert "three" in kept.read_text() and "two" not in kept.read_text()
+
+
+def test_a_turn_replaced_since_the_last_save_is_rescued_with_the_turns_after_it(tmp_path, opened, monkeypatch):
+    opened.conversation.undo()
+    opened.add_turn(turn("two again"))
+    failing(opened, monkeypatch, SessionError("no"))
+    with pytest.raises(SaveFailed):
+        opened.save()
+    [kept] = (tmp_path / "r").glob("chatbot-rescue-s1-*-turns-2-2.json")
+    assert "two again" in kept.read_text()
+
+
+def test_a_failed_save_that_nowhere_takes_says_so_and_names_no_file(opened, monkeypatch):
+    def broken(session, stored=0):  # type: ignore[no-untyped-def]
+        raise RuntimeError("no way")
+
+    monkeypatch.setattr(open_session, "rescue", broken)
+    failing(opened, monkeypatch, SessionError("the store said no"))
+    with pytest.raises(SaveFailed) as caught:
+        opened.save()
+    assert caught.value.message == (
+        "cannot save session s1: the store said no; it could not be kept anywhere either (RuntimeError: no way)"
+    )
+    assert caught.value.rescued is None
+
+
+def test_a_signal_that_stopped_a_save_is_raised_again_once_the_session_is_rescued(tmp_path, opened, monkeypatch):
+    opened.add_turn(turn("three"))
+    failing(opened, monkeypatch, Interrupted("SIGTERM", 143, unsaved=True))
+    with pytest.raises(Interrupted) as caught:
+        opened.save()
+    [kept] = (tmp_path / "r").glob("chatbot-rescue-s1-*-turns-3-3.json")
+    assert (caught.value.reason, caught.value.exit_code) == ("SIGTERM", 143)
+    assert caught.value.note == f"cannot save session s1: SIGTERM; it was kept in {kept} ({import_hint(kept)})"
+
+
+def test_a_signal_after_the_save_reached_its_store_is_raised_as_it_is(tmp_path, opened, monkeypatch):
+    signal = Interrupted("SIGTERM", 143)
+    failing(opened, monkeypatch, signal)
+    with pytest.raises(Interrupted) as caught:
+        opened.save()
+    assert caught.value is signal and caught.value.note == ""
+    assert not (tmp_path / "r").exists()
+
+
+def test_clear_summary_returns_what_it_was_and_saves(opened):
+    opened.conversation.set_summary("they said hello", 1)
+    assert opened.clear_summary() == ("they said hello", 1)
+    assert opened.conversation.summary == "" and opened.conversation.summary_covers == 0
+    assert opened.store.load("s1").conversation.summary == ""
+
+
+def test_reset_forgets_a_message_waiting_to_be_stored(opened):
+    opened.hold("lost in a failed send")
+    opened.reset()
+    assert opened.pending is None
+    with pytest.raises(UsageError):
+        opened.retry_text()
+
+
+def test_retry_of_a_turn_with_an_empty_message_resends_an_empty_message(opened):
+    opened.add_turn(turn(""))
+    assert opened.retry_text() == ""
+
+
+def test_taking_back_with_no_turn_leaves_nothing_to_put_back(make_app):
+    app = make_app()
+    app.open("s2")
+    edits = app.chat.open_session
+    assert edits.take_back() is None
+    edits.put_back_if_unreplaced(0)
+    assert edits.conversation.turns == []
+
+
+def test_an_option_the_session_reader_would_refuse_is_refused_before_it_is_stored(opened):
+    with pytest.raises(UsageError) as caught:
+        opened.set_option("temperature", float("nan"))
+    assert caught.value.message == option_problem("temperature", float("nan")) != ""
+    assert "temperature" not in opened.options
+    opened.set_option("temperature", 0.5)
+    opened.set_option("temperature", None)  # None removes it: nothing to check
+    assert "temperature" not in opened.options
