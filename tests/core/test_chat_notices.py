@@ -72,3 +72,18 @@ def test_no_notice_for_an_ordinary_reply(make_app):
     chat = make_app(Scripted(parts=("fine",))).open("o")
     said, done = notices(chat, "q")
     assert said == [] and done.turn.answer_text == "fine" and not done.turn.interrupted
+
+
+def test_an_at_tool_line_without_tools_is_told_how_to_attach_one_once_a_session(make_app):
+    chat = make_app().open("s")
+    told = [[e for e in chat.send(text) if isinstance(e, Notice)] for text in ("plain", "@tool add {}", "@tool add {}")]
+    assert told == [
+        [],
+        [
+            Notice(
+                "no tool is attached, so the @tool line is sent as plain text: start chatbot with --functions FILE.py "
+                "or --mcp SERVER to give the model tools (/tools lists them)"
+            )
+        ],
+        [],
+    ]
