@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from chatbot.core.events import Notice, TurnDone
 from chatbot.core.rounds import INCOMPLETE_MARK
+from chatbot.engine.structured import JsonReply
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
 
@@ -87,3 +88,16 @@ def test_an_at_tool_line_without_tools_is_told_how_to_attach_one_once_a_session(
         ],
         [],
     ]
+
+
+def test_a_reply_asked_to_be_json_comes_back_checked_with_its_turn(make_app):
+    chat = make_app(Scripted(parts=('{"a": ', "1}"))).open("j")
+    assert notices(chat, "plain")[1].json is None  # no JSON asked for: nothing checked
+    chat.open_session.set_option("response_format", {"type": "json_object"})
+    said, done = notices(chat, "as JSON")
+    assert done.json == JsonReply({"a": 1}, "") and not done.invalid_json
+    chat = make_app(Scripted(parts=("not json",))).open("k")
+    chat.open_session.set_option("response_format", {"type": "json_object"})
+    said, done = notices(chat, "as JSON")
+    assert done.json is not None and done.json.value is None and done.invalid_json
+    assert done.json.problem.startswith("the reply is not JSON (")

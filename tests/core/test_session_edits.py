@@ -255,3 +255,14 @@ def test_retry_against_a_dead_server_keeps_the_turn_it_would_replace(tmp_path):
     assert result.returncode != 0
     turns = session_doc(tmp_path, "r")["turns"]
     assert [t["messages"][0]["content"] for t in turns] == ["q1", "q2"]
+
+
+def test_summary_now_folds_only_the_new_turns_and_redo_writes_it_again_from_all_of_them(make_app):
+    chat = make_app(strategy="summary", summary_trigger=100, keep_turns=1).open("s")
+    for text in ("one", "two", "three"):
+        list(chat.send(text))
+    assert chat.summarize_now() == (2, []) and chat.conversation.summary_covers == 2
+    for text in ("four", "five"):
+        list(chat.send(text))
+    assert chat.summarize_now() == (2, []) and chat.conversation.summary_covers == 4  # turns 3 and 4 added
+    assert chat.summarize_now(redo=True) == (4, []) and chat.conversation.summary_covers == 4  # 1 to 4 afresh
