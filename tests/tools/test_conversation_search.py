@@ -6,6 +6,7 @@ from __future__ import annotations
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.turn import Turn
+from chatbot.tools.base import ToolSpec
 from chatbot.tools.registry import Registry
 from chatbot.tools.search import ConversationSearch, with_search
 from tests.support.tool_fixtures import add, function_tools
@@ -44,3 +45,22 @@ def test_its_definition_is_counted_in_the_budget(make_tool_app):
     alone = Registry(function_tools(add)).definition_tokens(chat.conversation.counter)
     assert chat.tool_definition_tokens() > alone
     assert "search_conversation" in [t["function"]["name"] for t in chat.tools.openai_tools()]
+
+
+def test_its_definition_tells_the_model_what_it_does_and_takes_one_required_query():
+    spec = ConversationSearch(conversation()).spec
+    assert spec == ToolSpec(
+        "search_conversation",
+        "Search the earlier turns of this conversation, including those no longer in your context, for words "
+        "or a question; returns up to 3 matching turns verbatim with their turn numbers.",
+        {
+            "type": "object",
+            "properties": {"query": {"type": "string", "description": "what to look for, in a few words"}},
+            "required": ["query"],
+        },
+        source="built-in",
+    )
+
+
+def test_a_call_without_a_query_searches_for_nothing_and_says_none_matches():
+    assert ConversationSearch(conversation()).run({}, 1.0) == "No earlier turn of this conversation matches ''."
