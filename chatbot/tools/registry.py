@@ -109,7 +109,9 @@ class Registry:
         if not names or names == self._reported_left_out:
             return ""
         self._reported_left_out = names
-        shown = ", ".join(s.name for s in left_out[:NAMED_LEFT_OUT])
+        sizes = self._sizes[id(counter)][1]  # as fitting measured them: the names go largest first, as the notice says
+        largest = sorted(left_out, key=lambda s: sizes[s.name], reverse=True)
+        shown = ", ".join(s.name for s in largest[:NAMED_LEFT_OUT])
         more = f" and {len(left_out) - NAMED_LEFT_OUT} more" if len(left_out) > NAMED_LEFT_OUT else ""
         count = f"{len(left_out)} tool{'s' if len(left_out) > 1 else ''}"
         return (

@@ -65,7 +65,7 @@ def test_no_tools_add_no_definition_tokens():
     assert Registry().definition_tokens(CharCounter(), 100) == 0
 
 
-def test_the_user_is_told_which_tools_are_left_out_once_and_again_when_that_changes():
+def test_the_user_is_told_which_tools_are_left_out_largest_first_once_and_again_when_that_changes():
     counter = CharCounter()
     tools = [Described(f"t{i}", 10 * i) for i in range(1, 8)]
     registry = Registry(tools)
@@ -79,11 +79,11 @@ def test_the_user_is_told_which_tools_are_left_out_once_and_again_when_that_chan
     assert notice == f"1 tool {why} {budget}): t7"
     assert told(1, 2, 3, 4, 5, 6)[0] == ""  # the same tools again: told once
     notice, budget = told(1, 2, 3, 4, 5)
-    assert notice == f"2 tools {why} {budget}): t6, t7"
+    assert notice == f"2 tools {why} {budget}): t7, t6"
     notice, budget = told(1, 2)
-    assert notice == f"5 tools {why} {budget}): t3, t4, t5, t6, t7"
+    assert notice == f"5 tools {why} {budget}): t7, t6, t5, t4, t3"
     notice, budget = told(1)
-    assert notice == f"6 tools {why} {budget}): t2, t3, t4, t5, t6 and 1 more"
+    assert notice == f"6 tools {why} {budget}): t7, t6, t5, t4, t3 and 1 more"
     assert told(1, 2, 3, 4, 5, 6, 7)[0] == ""  # all fit: nothing to tell
 
 
