@@ -155,6 +155,8 @@ def test_a_json_error_instead_of_a_stream_is_classified_with_its_status_and_head
         _whole_answer(json.dumps(body).encode(), 429, {"retry-after": "7"}, CTX)
     assert info.value.retry_after == 7
     assert "(no details)" in str(info.value)
+    with pytest.raises(RateLimitError, match=r"rate limit reached \(slow down\)"):
+        _whole_answer(json.dumps(error_body("slow down")).encode(), 429, {}, CTX)
 
 
 # --- the snippet of what came -----------------------------------------------------------------------------------
