@@ -29,9 +29,9 @@ from chatbot.errors import (
     UsageError,
 )
 from chatbot.providers import PROVIDERS, make_provider
-from chatbot.providers.base import Completion, ReasoningDelta, StreamEnd, TextDelta, Usage
+from chatbot.providers.base import Completion, ReasoningDelta, StreamEnd, TextDelta, ToolCall, Usage
 from chatbot.providers.error_map import retry_after_seconds
-from chatbot.providers.openai_compat import token_limit_param
+from chatbot.providers.openai_compat import completion_from_dict, model_ids, token_limit_param, tool_calls_from_message
 from tests.support.fake_server import FakeServer
 from tests.support.sse import (
     DONE,
@@ -500,3 +500,80 @@ def test_fake_server_runs_as_a_script(clean_env, tmp_path):
             assert texts(events) == "Scripted reply for benchmarks." and end(events).usage is not None
         finally:
             proc.terminate()
+
+
+# --- models, reply limits, tool calls and stream_options: exact results -------------------------------------------
+
+
+def test_model_ids_are_the_sorted_distinct_string_ids_and_junk_is_skipped():
+    listed = [{"id": "b"}, {"id": "a"}, {"id": "a"}, {"id": ""}, {"id": 5}, {"name": "x"}, "junk"]
+    assert model_ids(json.dumps({"object": "list", "data": listed}).encode(), "here") == ["a", "b"]
+    assert model_ids(b"{}", "here") == []  # an answer without "data" lists no models
+
+
+@pytest.mark.parametrize("raw", [b"not json", b'{"data": {"id": "a"}}', b"[1]"])
+def test_model_ids_of_an_answer_without_a_list_names_what_came(raw):
+    with pytest.raises(ProviderError) as info:
+        model_ids(raw, "here")
+    assert str(info.value) == f"here answered the list of models with something else: {raw.decode()!r}"
+
+
+def test_model_ids_show_the_first_80_characters_of_a_long_answer_flattened():
+    raw = b"<html>\n  " + b"x" * 100 + b"\xff"
+    with pytest.raises(ProviderError) as info:
+        model_ids(raw, "here")
+    assert str(info.value) == f"here answered the list of models with something else: {('<html> ' + 'x' * 73)!r}"
+
+
+def test_list_models_asks_the_server_and_names_it_when_the_answer_is_junk(httpx2_mock, provider):
+    route = httpx2_mock.get(f"{BASE}/models").respond(200, json={"data": [{"id": "m2"}, {"id": "m1"}]})
+    assert provider.list_models() == ["m1", "m2"]
+    assert route.called
+    httpx2_mock.get(f"{BASE}/models").respond(200, text="oops")
+    with pytest.raises(ProviderError) as info:
+        provider.list_models()
+    assert str(info.value) == f"openai ({BASE}) answered the list of models with something else: 'oops'"
+
+
+def test_list_models_failing_is_mapped_with_the_providers_model(httpx2_mock, provider):
+    httpx2_mock.get(f"{BASE}/models").respond(404, json=error_body("no such route"))
+    with pytest.raises(ModelNotFoundError, match=f"openai \\({BASE}\\) has no model 'gpt-4o-mini' \\(no such route\\)"):
+        provider.list_models()
+
+
+def test_a_routed_model_name_is_judged_by_its_last_part_only():
+    assert token_limit_param("openrouter/openai/o3-mini", 9) == {"max_completion_tokens": 9}
+    assert token_limit_param("o3/llama-3", 9) == {"max_tokens": 9}
+
+
+def test_tool_calls_from_a_whole_message_skip_junk_and_number_missing_ids():
+    message = {
+        "tool_calls": [
+            {"id": "bad", "function": "junk"},
+            {"function": {"name": "first", "arguments": '{"a": 1}'}},
+            {"id": "c2", "function": {"name": "second"}},
+        ]
+    }
+    assert tool_calls_from_message(message) == (
+        ToolCall("call_0", "first", '{"a": 1}'),
+        ToolCall("c2", "second", ""),
+    )
+
+
+@pytest.mark.parametrize("choices", [None, "abc", [], ["x"]])
+def test_a_completion_without_usable_choices_is_empty(choices):
+    assert completion_from_dict({"choices": choices}) == Completion("", None, None, ())
+
+
+def test_a_server_error_that_mentions_stream_options_is_not_retried(httpx2_mock, provider):
+    route = httpx2_mock.post(URL).respond(500, json=error_body("stream_options broke us", type_="server_error"))
+    with pytest.raises(ServerError):
+        list(provider.stream(MESSAGES))
+    assert route.call_count == 1
+
+
+def test_a_stream_that_stalls_after_it_began_says_so(clean_env):
+    with FakeServer(reply="slow reply", chunks=3, delay=1.0) as server:
+        provider = make_provider("openai", base_url=server.base_url, timeout=0.3, max_retries=0)
+        with pytest.raises(ProviderTimeout, match="stopped sending while the reply was streaming"):
+            list(provider.stream(MESSAGES))

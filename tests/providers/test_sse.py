@@ -1,0 +1,171 @@
+"""Reading a streamed answer off the wire: real server-sent-event bytes through the openai provider (pytest-httpx2),
+and the pieces of :mod:`chatbot.providers.sse` that name what a server sent instead of a stream."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chatbot.errors import ProviderError, RateLimitError, ServerError
+from chatbot.providers import make_provider
+from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta, Usage
+from chatbot.providers.error_map import ErrorContext
+from chatbot.providers.sse import _snippet, _whole_answer
+from tests.support.sse import DONE, MESSAGES, SSE_HEADERS, chunk, completion_body, error_body, sse, usage
+
+BASE = "http://llm.test/v1"
+URL = f"{BASE}/chat/completions"
+WHERE = f"openai ({BASE})"
+CTX = ErrorContext("openai", "gpt-4o-mini", BASE, "OPENAI_API_KEY")
+JSON_HEADERS = {"content-type": "application/json"}
+
+
+@pytest.fixture
+def provider(clean_env):
+    clean_env.setenv("OPENAI_API_KEY", "sk-test")
+    return make_provider("openai", model="gpt-4o-mini", base_url=BASE, max_retries=0)
+
+
+def data(payload: dict, newline: str = "\n") -> str:
+    return f"data: {json.dumps(payload)}{newline}{newline}"
+
+
+# --- the stream, event by event ---------------------------------------------------------------------------------
+
+
+def test_data_lines_comments_and_done_give_exactly_the_text_then_the_end(httpx2_mock, provider):
+    body = (
+        ": this is a comment\n\n"
+        "retry: 3000\n\n"
+        "event: ping\ndata:\n\n"
+        + data(chunk("Hel", reasoning="think"))
+        + data(chunk("lo", finish="stop", usage=usage(3, 2)))
+        + DONE
+        + data(chunk("after done is never read"))
+    )
+    httpx2_mock.post(URL).respond(200, content=body.encode(), headers=SSE_HEADERS)
+    assert list(provider.stream(MESSAGES)) == [
+        ReasoningDelta("think"),
+        TextDelta("Hel"),
+        TextDelta("lo"),
+        StreamEnd(Usage(3, 2, 5), "stop"),
+    ]
+
+
+def test_done_without_a_finish_reason_ends_as_stop(httpx2_mock, provider):
+    httpx2_mock.post(URL).respond(200, content=sse(chunk("Hi"), DONE), headers=SSE_HEADERS)
+    assert list(provider.stream(MESSAGES)) == [TextDelta("Hi"), StreamEnd(None, "stop")]
+
+
+def test_a_stream_cut_before_done_and_finish_ends_incomplete(httpx2_mock, provider):
+    httpx2_mock.post(URL).respond(200, content=sse(chunk("Hi")), headers=SSE_HEADERS)
+    assert list(provider.stream(MESSAGES)) == [TextDelta("Hi"), StreamEnd(None, None)]
+
+
+def test_crlf_line_ends_and_data_split_over_lines_are_read_as_one_event(httpx2_mock, provider):
+    whole = json.dumps(chunk("two lines", finish="stop"))
+    half = whole.index('"choices"')  # between two members: SSE joins an event's data lines with "\n", JSON whitespace
+    body = f"data: {whole[:half]}\r\ndata: {whole[half:]}\r\n\r\n" + data(chunk("!"), "\r\n") + "data: [DONE]\r\n\r\n"
+    httpx2_mock.post(URL).respond(200, content=body.encode(), headers=SSE_HEADERS)
+    assert list(provider.stream(MESSAGES)) == [TextDelta("two lines"), TextDelta("!"), StreamEnd(None, "stop")]
+
+
+def test_events_split_across_network_chunks_are_put_back_together(httpx2_mock, provider):
+    body = sse(chunk("héllo"), chunk(" wörld", finish="stop"), DONE)
+    pieces = [body[i : i + 7] for i in range(0, len(body), 7)]  # cuts lines, and a UTF-8 character, apart
+    httpx2_mock.post(URL).respond(200, content=pieces, headers=SSE_HEADERS)
+    assert list(provider.stream(MESSAGES)) == [TextDelta("héllo"), TextDelta(" wörld"), StreamEnd(None, "stop")]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("data: {not json", f"{WHERE} sent a stream line that is not valid JSON: '{{not json'"),
+        ("data: [1, 2]", f"{WHERE} sent a stream chunk that is not a JSON object: '[1, 2]'"),
+    ],
+)
+def test_garbage_in_the_stream_is_named_after_what_came(httpx2_mock, provider, line, message):
+    body = sse(chunk("a")) + f"{line}\n\n".encode() + DONE.encode()
+    httpx2_mock.post(URL).respond(200, content=body, headers=SSE_HEADERS)
+    events = []
+    with pytest.raises(ServerError) as info:
+        events.extend(provider.stream(MESSAGES))
+    assert str(info.value) == message
+    assert events == [TextDelta("a")]
+
+
+def test_an_error_event_stops_the_stream_with_the_servers_words(httpx2_mock, provider):
+    body = sse(chunk("Par"), error_body("model overloaded", type_="server_error"), chunk("tial"), DONE)
+    httpx2_mock.post(URL).respond(200, content=body, headers=SSE_HEADERS)
+    events = []
+    with pytest.raises(ServerError, match="reported an error mid-stream.*model overloaded"):
+        events.extend(provider.stream(MESSAGES))
+    assert events == [TextDelta("Par")]
+
+
+# --- a whole JSON answer instead of a stream --------------------------------------------------------------------
+
+
+def test_a_whole_json_reply_to_a_stream_request_is_one_chunk(httpx2_mock, provider):
+    body = completion_body("Hi there", usage_=usage(5, 2), finish="length")
+    httpx2_mock.post(URL).respond(200, json=body)
+    assert list(provider.stream(MESSAGES)) == [TextDelta("Hi there"), StreamEnd(Usage(5, 2, 7), "length")]
+
+
+def test_whole_answer_is_the_reply_as_exactly_one_chunk():
+    message = {"role": "assistant", "content": "Hi"}
+    raw = json.dumps(
+        {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}], "usage": usage(1, 1)}
+    ).encode()
+    assert _whole_answer(raw, 200, {}, CTX) == {
+        "choices": [{"index": 0, "delta": message, "finish_reason": "stop"}],
+        "usage": usage(1, 1),
+    }
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b"{not json", f"{WHERE} answered with JSON that does not parse, not a stream: '{{not json'"),
+        (b"[1, 2]", f"{WHERE} answered with a JSON document, not a stream or a reply: '[1, 2]'"),
+        (b'{"choices": []}', f"{WHERE} answered with a JSON document, not a stream or a reply: '{{\"choices\": []}}'"),
+        (b'{"choices": {"0": 1}}', None),
+        (b'{"choices": [5]}', None),
+        (b'{"choices": [{"text": "x"}]}', None),
+        (b'{"choices": [{"message": "x"}]}', None),
+    ],
+)
+def test_a_json_document_that_is_no_reply_is_a_server_error(httpx2_mock, provider, raw, message):
+    httpx2_mock.post(URL).respond(200, content=raw, headers=JSON_HEADERS)
+    with pytest.raises(ServerError) as info:
+        list(provider.stream(MESSAGES))
+    expected = message or f"{WHERE} answered with a JSON document, not a stream or a reply: {_snippet(raw)}"
+    assert str(info.value) == expected
+
+
+def test_a_json_error_instead_of_a_stream_is_classified_with_its_status_and_headers(httpx2_mock, provider):
+    body = {"error": {"type": "requests"}}  # no message: the user still reads something
+    httpx2_mock.post(URL).respond(200, json=body, headers={"retry-after": "7"})
+    with pytest.raises(ProviderError) as whole:
+        list(provider.stream(MESSAGES))
+    assert type(whole.value) is ProviderError
+    assert str(whole.value) == f"{WHERE} rejected the request (200: no details)."
+    with pytest.raises(RateLimitError) as info:
+        _whole_answer(json.dumps(body).encode(), 429, {"retry-after": "7"}, CTX)
+    assert info.value.retry_after == 7
+    assert "(no details)" in str(info.value)
+    with pytest.raises(RateLimitError, match=r"rate limit reached \(slow down\)"):
+        _whole_answer(json.dumps(error_body("slow down")).encode(), 429, {}, CTX)
+
+
+# --- the snippet of what came -----------------------------------------------------------------------------------
+
+
+def test_snippet_shows_bytes_flattened_and_undecodable_bytes_replaced():
+    assert _snippet(b"a\n\n  b\xff c") == repr("a b\ufffd c")
+
+
+def test_snippet_keeps_80_characters_whole_and_cuts_longer_text_to_80():
+    assert _snippet("x" * 80) == repr("x" * 80)
+    assert _snippet("y" * 81) == repr("y" * 80 + "…")
