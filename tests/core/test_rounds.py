@@ -138,3 +138,29 @@ def _with_parts(*parts: str) -> Progress:
     progress = Progress(0.0)
     progress.parts += parts
     return progress
+
+
+def test_a_later_round_over_the_budget_folds_older_turns_through_the_summarizer_and_keeps_the_turns_budget():
+    from chatbot.core.rounds import fit_round
+    from chatbot.engine.conversation import Conversation
+    from chatbot.engine.memory import MemoryConfig
+    from tests.conftest import make_turn
+
+    conv = Conversation("sys", MemoryConfig("summary", summary_trigger=50, keep_turns=1), WordCounter())
+    for i in range(1, 7):
+        conv.add_turn(make_turn(i, words=20))
+    request = conv.build_request(USER, budget=conv.build_request(USER).tokens + 10)  # every turn fits, but not
+    rounds = [{"role": "tool", "tool_call_id": "c", "name": "add", "content": " ".join(["r"] * 60)}]  # beside these
+    asked = []
+
+    def summarizer(previous, turns, first):
+        asked.append(first)
+        return "s"
+
+    steps = fit_round(conv, request, USER, rounds, summarizer)
+    try:
+        while True:
+            next(steps)
+    except StopIteration as done:
+        smaller, sent = done.value
+    assert asked and smaller.summarized > 0 and smaller.budget == request.budget and sent == rounds
