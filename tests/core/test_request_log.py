@@ -298,6 +298,7 @@ def test_a_call_record_is_one_compact_utf8_line_with_every_field_in_order(tmp_pa
     )
     assert datetime.fromisoformat(stamp).tzinfo is not None  # a real UTC stamp, not a null
     assert log.path == str(path)
+    assert (path.stat().st_mode & 0o777) == 0o600  # the log is the user's alone
 
 
 def test_a_record_with_a_field_the_log_does_not_know_is_refused(tmp_path):
