@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import datetime
 
 import pytest
 
@@ -16,7 +17,7 @@ from chatbot.core.request_log import RequestLog
 from chatbot.core.settings import RunSettings
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
-from chatbot.errors import ServerError
+from chatbot.errors import ConfigError, ServerError
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
 from chatbot.storage.json_store import JsonStore
@@ -273,3 +274,48 @@ def test_a_call_that_breaks_off_is_logged_with_its_model_and_time_to_first_token
     line = json.loads((tmp_path / "requests.jsonl").read_text().splitlines()[-1])
     assert line["model"] == chat.model and line["kind"] == "chat" and line["ttft"] is not None
     assert line["error"] == ("ServerError" if how == "failed" else "interrupted") and line["ok"] is False
+
+
+# --- the record itself ----------------------------------------------------------------------------------------
+
+
+def test_a_call_record_is_one_compact_utf8_line_with_every_field_in_order(tmp_path, monkeypatch):
+    path = tmp_path / "requests.jsonl"
+    log = RequestLog(str(path))
+    monkeypatch.setattr(time, "monotonic", lambda: 101.23456)  # the call ends 1.23456 s after it began
+    log.call(
+        "chat", session="café", provider="openai", model="gpt-é", strategy="full", started=100.0,
+        estimate=(12, 3), usage=Usage(14, 4, 18), first=100.12345, finish_reason="stop",
+    )  # fmt: skip
+    log.close()
+    raw = path.read_text(encoding="utf-8")
+    stamp = json.loads(raw)["time"]
+    assert raw == (
+        '{"time":"' + stamp + '","session":"café","provider":"openai","model":"gpt-é","kind":"chat",'
+        '"strategy":"full","request_tokens":{"provider":14,"estimate":12},'
+        '"completion_tokens":{"provider":4,"estimate":3},"latency":1.235,"ttft":0.123,"finish_reason":"stop",'
+        '"summarized":0,"dropped":0,"ok":true,"error":null}\n'
+    )
+    assert datetime.fromisoformat(stamp).tzinfo is not None  # a real UTC stamp, not a null
+    assert log.path == str(path)
+    assert (path.stat().st_mode & 0o777) == 0o600  # the log is the user's alone
+
+
+def test_a_record_with_a_field_the_log_does_not_know_is_refused(tmp_path):
+    log = RequestLog(str(tmp_path / "requests.jsonl"))
+    with pytest.raises(ValueError, match=r"^not a request-log field: \['colour', 'text'\]$"):
+        log.write(kind="chat", text="hello", colour="red")
+    log.close()
+    assert (tmp_path / "requests.jsonl").read_text() == ""
+
+
+def test_a_full_disk_does_not_end_the_chat(tmp_path):
+    log = RequestLog("/dev/full")  # every write fails with ENOSPC
+    log.write(kind="chat", ok=True)
+    log.close()
+
+
+def test_a_log_that_cannot_be_opened_says_why_in_words(tmp_path):
+    with pytest.raises(ConfigError) as caught:
+        RequestLog(str(tmp_path))  # a directory
+    assert caught.value.message == f"cannot open the request log {tmp_path}: Is a directory"

@@ -98,3 +98,76 @@ def test_an_id_repeated_in_every_round_takes_the_next_free_suffix():
         progress.add_result(call, "3")
         ids.append(call.id)
     assert ids == ["c", "c_0", "c_1"]  # c_0 is taken by the second round: the third tries the next suffix, c_1
+
+
+def test_the_stored_turn_holds_every_provider_count_its_sent_record_and_the_latency_in_ms(monkeypatch):
+    import time
+
+    progress = Progress(100.0)
+    assert not Progress(0.0, ()).started() and not _with_parts(" ", "\n").started()  # blank text is not a start
+    progress.parts += ["two ", "parts"]
+    call = progress.open_round([ToolCall("c", "add", "{}")])[0]
+    progress.add_result(call, "3")
+    progress.add_result(call, "3 again")  # a second result for a call already answered is kept, not an error
+    progress.end_round(StreamEnd(Usage(50, 4, 54, 20), "stop"), 44)
+    monkeypatch.setattr(time, "monotonic", lambda: 101.23456)
+    sent = {"budget": 1000}
+    turn = progress.to_turn(USER, 40, WordCounter(), sent=sent)
+    assert progress.messages[0]["content"] == "two parts" and progress.answer() == ""
+    assert {k: turn.usage[k] for k in ("prompt_tokens", "completion_tokens", "total_tokens", "cached_tokens")} == {
+        "prompt_tokens": 50, "completion_tokens": 4, "total_tokens": 54, "cached_tokens": 20,
+    }  # fmt: skip
+    assert turn.latency == 1.235 and turn.sent == sent
+
+
+def test_the_sent_record_is_the_first_calls_request_with_the_providers_count_of_it():
+    from chatbot.engine.conversation import Conversation
+    from chatbot.engine.memory import MemoryConfig
+
+    conv = Conversation("sys", MemoryConfig("full"), WordCounter())
+    first, later = conv.build_request(USER), conv.build_request({"role": "user", "content": "a longer one here"})
+    progress = Progress(0.0)
+    progress.end_round(StreamEnd(Usage(50, 4, 54), "tool_calls"), 44, first)
+    progress.end_round(StreamEnd(Usage(70, 4, 74), "stop"), 60, later)
+    record = progress.record(later, 7)
+    assert record["provider"] == 50 and record["tools"] == 7 and record["parts"] == first.parts.to_dict()
+    assert Progress(0.0).record(first, 0)["provider"] is None
+
+
+def _with_parts(*parts: str) -> Progress:
+    progress = Progress(0.0)
+    progress.parts += parts
+    return progress
+
+
+def test_a_later_round_over_the_budget_folds_older_turns_through_the_summarizer_and_keeps_the_turns_budget():
+    from chatbot.core.rounds import fit_round
+    from chatbot.engine.conversation import Conversation
+    from chatbot.engine.memory import MemoryConfig
+    from tests.conftest import make_turn
+
+    conv = Conversation("sys", MemoryConfig("summary", summary_trigger=50, keep_turns=1), WordCounter())
+    for i in range(1, 7):
+        conv.add_turn(make_turn(i, words=20))
+    request = conv.build_request(USER, budget=conv.build_request(USER).tokens + 10)  # every turn fits, but not
+    rounds = [{"role": "tool", "tool_call_id": "c", "name": "add", "content": " ".join(["r"] * 60)}]  # beside these
+    asked = []
+
+    def summarizer(previous, turns, first):
+        asked.append(first)
+        return "s"
+
+    steps = fit_round(conv, request, USER, rounds, summarizer)
+    try:
+        while True:
+            next(steps)
+    except StopIteration as done:
+        smaller, sent = done.value
+    assert asked and smaller.summarized > 0 and smaller.budget == request.budget and sent == rounds
+
+
+def test_the_tool_rounds_tokens_count_the_call_and_its_result():
+    progress = Progress(0.0)
+    call = progress.open_round([ToolCall("c", "add", "{}")])[0]
+    progress.add_result(call, "3")
+    assert progress.tokens(WordCounter()) == 18 + 3  # the call message (1 + 15 + 1 + 1) and the result's message

@@ -303,3 +303,75 @@ def test_the_turn_rebuilt_under_a_window_a_summary_learned_keeps_the_output_rese
     # the two of the summary that met the window as well
     assert (done.request.summarized, done.request.dropped, done.request.summary_covers) == (3, 0, 3)
     assert Notice("summarized 3 earlier turn(s) into the rolling summary (it now covers turns 1-3)") in turns[n]
+
+
+class SummaryModel(EchoProvider):
+    """Echo that notes each summary call's model and cap; ``errors`` are raised by the first calls, in order."""
+
+    def __init__(self, *errors: Exception) -> None:
+        super().__init__(delay=0)
+        self.errors = list(errors)
+        self.asked: list[tuple[str | None, int]] = []
+
+    def complete(self, messages, **ask):
+        self.asked.append((ask["model"], ask["max_tokens"]))
+        if self.errors:
+            raise self.errors.pop(0)
+        return super().complete(messages, **ask)
+
+
+TURNS = [
+    [{"role": "user", "content": "one"}, {"role": "assistant", "content": "answer one"}],
+    [{"role": "user", "content": "two"}, {"role": "assistant", "content": "answer two"}],
+]
+
+
+def summary_call(tmp_path, provider, shown=None):
+    from chatbot.core.request_log import RequestLog
+    from chatbot.core.summaries import SummaryCall
+    from chatbot.storage.session import Session
+
+    session = Session.new("sid", system="sys", model="echo", memory=MemoryConfig(strategy="summary"))
+    log = RequestLog(str(tmp_path / "requests.jsonl"))
+    show = None if shown is None else (lambda kind, body: shown.append((kind, body)))
+    run = RunSettings(log=log, summary_model="small", show_request=show)
+    return session, SummaryCall(session, provider, run), log
+
+
+def logged(tmp_path):
+    import json
+
+    return [json.loads(line) for line in (tmp_path / "requests.jsonl").read_text().splitlines()]
+
+
+def test_a_summary_call_shows_its_body_asks_the_summary_model_and_logs_its_numbers(tmp_path):
+    from chatbot.engine.summary_prompt import summary_request
+
+    provider, shown = SummaryModel(), []
+    session, call, log = summary_call(tmp_path, provider, shown)
+    assert call("", TURNS, 1)
+    log.close()
+    messages = summary_request("", TURNS, 1)
+    body = provider.request_body(messages, model="small", max_tokens=SUMMARY_MAX_TOKENS, stream=False)
+    assert shown == [("summary", body)] and provider.asked == [("small", SUMMARY_MAX_TOKENS)]
+    (record,) = logged(tmp_path)
+    assert {k: record[k] for k in ("session", "provider", "model", "kind", "strategy", "summarized", "ok")} == {
+        "session": "sid", "provider": provider.name, "model": "small", "kind": "summary", "strategy": "summary",
+        "summarized": 2, "ok": True,
+    }  # fmt: skip
+    assert record["request_tokens"]["estimate"] == session.conversation.counter.count_request(messages) > 0
+
+
+def test_a_failed_summary_call_asks_the_summary_model_again_within_a_named_window_and_logs_the_failure(tmp_path):
+    from chatbot.engine.summary_prompt import summary_request
+
+    provider = SummaryModel(ContextLengthError("too long", limit=900), ServerError("down"))
+    session, call, log = summary_call(tmp_path, provider)
+    with pytest.raises(ServerError):
+        call("", TURNS, 1)
+    log.close()
+    assert [model for model, _ in provider.asked] == ["small", "small"] and provider.asked[1][1] < 900
+    (record,) = logged(tmp_path)
+    estimate = session.conversation.counter.count_request(summary_request("", TURNS, 1))
+    assert (record["model"], record["summarized"], record["error"], record["ok"]) == ("small", 2, "ServerError", False)
+    assert record["request_tokens"] == {"provider": None, "estimate": estimate} and estimate > 0

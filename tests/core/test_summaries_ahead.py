@@ -56,3 +56,31 @@ def test_nothing_is_written_ahead_when_no_summary_is_due_or_when_it_is_off():
     assert write.calls == []
     assert off.summarizer(*next_summary(conversation(3))) == "turns 1-2"  # written when asked, then
     assert write.calls == [1]
+
+
+def test_a_discarded_summary_is_never_used_and_its_thread_never_holds_the_exit():
+    write, conv = Writer(), conversation(3)
+    ahead = SummaryAhead(write, enabled=True)
+    ahead.start(conv)
+    threads = [t for t in threading.enumerate() if t.name == "summary-ahead"]
+    assert threads and all(t.daemon for t in threads)  # a summary still being written never delays the exit
+    ahead.discard()
+    assert not ahead.waiting(conv)
+    write.gate.set()
+    assert ahead.summarizer(*next_summary(conv)) == "turns 1-2"  # written anew: the discarded one is not waited for
+    for thread in threads:
+        thread.join(5)
+    assert write.calls == [1, 1]
+
+
+def test_a_turn_edited_in_place_while_its_summary_is_written_gets_a_summary_of_the_edit():
+    write, conv = Writer(), conversation(3)
+    ahead = SummaryAhead(write, enabled=True)
+    ahead.start(conv)
+    threads = [t for t in threading.enumerate() if t.name == "summary-ahead"]
+    conv.turns[0].messages[0]["content"] = "edited"  # the job answers for the turns as they were when it began
+    write.gate.set()
+    ahead.summarizer(*next_summary(conv))
+    for thread in threads:
+        thread.join(5)
+    assert write.calls == [1, 1]
