@@ -10,6 +10,7 @@ tests/support/mutation.py), since what a child reaches cannot be recorded. The c
     python bench/mutation.py chatbot/engine/memory.py          # run, then the table line and the survivors
     python bench/mutation.py chatbot/engine/memory.py --again  # its survivors again, after tests were added
     python bench/mutation.py --list                            # the modules it knows
+    python bench/mutation.py chatbot/engine/text.py chatbot/engine/parts.py  # several in one run (one test record)
     mutmut show chatbot.engine.memory.x_fit__mutmut_14         # then: what a survivor changed
 
 Each run starts from an empty ``mutants/`` (results of another module's run would be kept otherwise).
@@ -64,6 +65,10 @@ MODULES: dict[str, list[str]] = {
             "tool_results",
             "tool_text",
             "options",
+            "recall",
+            "parts",
+            "structured",
+            "fresh_round",
         )
     },
     **{
@@ -95,6 +100,7 @@ MODULES: dict[str, list[str]] = {
             "schema",
             "setup",
             "base",
+            "search",
         )
     },
     "chatbot/providers/openai_compat.py": ["tests/providers/"],
@@ -102,13 +108,14 @@ MODULES: dict[str, list[str]] = {
 }
 
 
-def _tests(module: str) -> list[str]:
-    """The module's test arguments, leaving out files that do not exist (yet)."""
-    return [t for t in MODULES[module] if t.startswith("-") or (ROOT / t).exists() or t[:1] != "t"]
+def _tests(modules: list[str]) -> list[str]:
+    """The modules' test arguments, each once, leaving out files that do not exist (yet)."""
+    wanted = [t for module in modules for t in MODULES[module]]
+    return [t for t in dict.fromkeys(wanted) if t.startswith("-") or (ROOT / t).exists() or t[:1] != "t"]
 
 
-def _give_child_tests_to_every_mutant(module: str) -> None:
-    """Patch mutmut's stats step: after it, every function of ``module`` is also covered by the process tests."""
+def _give_child_tests_to_every_mutant(modules: list[str]) -> None:
+    """Patch mutmut's stats step: after it, every function of ``modules`` is also covered by the process tests."""
     import mutmut.__main__ as main
     from mutmut.mutation.data import SourceFileMutationData
     from mutmut.state import state
@@ -120,10 +127,11 @@ def _give_child_tests_to_every_mutant(module: str) -> None:
         collect(*args, **kwargs)
         noted = ROOT / "mutants" / "mutmut-child-tests.txt"
         children = set(noted.read_text().split()) if noted.exists() else set()
-        data = SourceFileMutationData(path=Path(module))
-        data.load()
-        for name in data.exit_code_by_key:
-            state().tests_by_mangled_function_name[mangled_name_from_mutant_name(name)] |= children
+        for module in modules:
+            data = SourceFileMutationData(path=Path(module))
+            data.load()
+            for name in data.exit_code_by_key:
+                state().tests_by_mangled_function_name[mangled_name_from_mutant_name(name)] |= children
 
     main.collect_or_load_stats = collect_then_add
 
@@ -134,8 +142,12 @@ def _listing() -> str:
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True).stdout
 
 
-def run(module: str, max_children: int, again: bool = False) -> int:
-    """Run mutmut on ``module`` alone; print the table line (killed, survived, score, minutes) and the survivors."""
+def run(modules: list[str], max_children: int, again: bool = False) -> int:
+    """Run mutmut on ``modules`` only; print a table line per module (killed, survived, score) and the survivors.
+
+    Several modules in one run share its costly first step (the tests run once to record which test reaches which
+    function), so a group such as ``engine/`` is cheaper together than module by module.
+    """
     os.chdir(ROOT)  # mutmut reads pyproject.toml and writes mutants/ in the working directory
     import mutmut.configuration as configuration
     from mutmut.__main__ import cli
@@ -149,8 +161,8 @@ def run(module: str, max_children: int, again: bool = False) -> int:
     else:
         shutil.rmtree(ROOT / "mutants", ignore_errors=True)
     cfg = configuration.config()
-    cfg.only_mutate = [module]
-    cfg.pytest_add_cli_args_test_selection = _tests(module)
+    cfg.only_mutate = modules
+    cfg.pytest_add_cli_args_test_selection = _tests(modules)
     start = time.monotonic()
     for second in (True,) if again else (False, True):
         names = [line.split(": ")[0].strip() for line in _listing().splitlines() if line.endswith(": survived")]
@@ -158,7 +170,7 @@ def run(module: str, max_children: int, again: bool = False) -> int:
             break
         if second:
             print(f"again, with the tests that start a process: {len(names)} survivors")
-            _give_child_tests_to_every_mutant(module)
+            _give_child_tests_to_every_mutant(modules)
         try:
             cli(["run", "--max-children", str(max_children), *(names if second else [])], standalone_mode=False)
         except SystemExit as stop:
@@ -166,11 +178,15 @@ def run(module: str, max_children: int, again: bool = False) -> int:
                 return int(stop.code)
     minutes = (time.monotonic() - start) / 60
     listing = _listing()
-    status = [line.rsplit(": ", 1)[1] for line in listing.splitlines() if ": " in line]
-    killed, survived = status.count("killed"), status.count("survived")
-    others = len(status) - killed - survived
-    score = 100 * killed / max(1, killed + survived)
-    print(f"| {module} | {killed} | {survived} | {score:.1f}% | {minutes:.0f} min | other: {others}")
+    print(f"{minutes:.0f} min for {len(modules)} module(s)")
+    for module in modules:
+        prefix = module.removesuffix(".py").replace("/", ".") + "."
+        lines = [line.strip() for line in listing.splitlines() if line.strip().startswith(prefix)]
+        status = [line.rsplit(": ", 1)[1] for line in lines if ": " in line]
+        killed, survived = status.count("killed"), status.count("survived")
+        others = len(status) - killed - survived
+        score = 100 * killed / max(1, killed + survived)
+        print(f"| {module} | {len(status)} | {killed} / {survived} | {score:.1f}% | other: {others}")
     print("\n".join(line for line in listing.splitlines() if not line.endswith(": killed")))
     return 0
 
@@ -180,8 +196,10 @@ if __name__ == "__main__":
         print("\n".join(MODULES))
         sys.exit(0)
     again = "--again" in sys.argv  # only the survivors of the last run of this module, with the tests as they are now
-    module, *rest = [arg for arg in sys.argv[1:] if arg != "--again"]
-    children = int(rest[0]) if rest else 1
-    if module not in MODULES:
-        sys.exit(f"unknown module {module}: see --list")
-    sys.exit(run(module, children, again))
+    args = [arg for arg in sys.argv[1:] if arg != "--again"]
+    modules = [arg for arg in args if not arg.isdigit()]
+    children = int(next((arg for arg in args if arg.isdigit()), "1"))
+    unknown = [module for module in modules if module not in MODULES]
+    if unknown or not modules:
+        sys.exit(f"unknown module {' '.join(unknown) or '(none given)'}: see --list")
+    sys.exit(run(modules, children, again))
