@@ -136,6 +136,9 @@ def _give_child_tests_to_every_mutant(modules: list[str]) -> None:
     main.collect_or_load_stats = collect_then_add
 
 
+_AGAIN = (": survived", ": no tests")
+
+
 def _listing() -> str:
     """mutmut's ``results --all``: one ``name: status`` line per mutant."""
     command = [sys.executable, "-m", "mutmut", "results", "--all", "true"]
@@ -165,11 +168,12 @@ def run(modules: list[str], max_children: int, again: bool = False) -> int:
     cfg.pytest_add_cli_args_test_selection = _tests(modules)
     start = time.monotonic()
     for second in (True,) if again else (False, True):
-        names = [line.split(": ")[0].strip() for line in _listing().splitlines() if line.endswith(": survived")]
+        # survivors, and mutants no test of the run reached in-process (a child process may reach them)
+        names = [line.split(": ")[0].strip() for line in _listing().splitlines() if line.endswith(_AGAIN)]
         if second and not names:
             break
         if second:
-            print(f"again, with the tests that start a process: {len(names)} survivors")
+            print(f"again, with the tests that start a process: {len(names)} survivors or not reached")
             _give_child_tests_to_every_mutant(modules)
         try:
             cli(["run", "--max-children", str(max_children), *(names if second else [])], standalone_mode=False)
