@@ -28,6 +28,7 @@ import os
 import re
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,7 @@ from chatbot.storage.session import (
     Session,
     SessionInfo,
     document_title,
+    may_hold,
     ranked,
     search_turns,
     validate_id,
@@ -235,14 +237,17 @@ class JsonStore:
             )
         return data, st
 
-    def _documents(self) -> Iterator[tuple[str, int, dict[str, Any], str]]:
-        """Every session file as (id, mtime in ns, decoded data, problem): data is {} when problem says why."""
+    def _documents(self, query: str = "") -> Iterator[tuple[str, int, dict[str, Any], str]]:
+        """Every session file as (id, mtime in ns, decoded data, problem): data is {} when problem says why. With a
+        search ``query``, a file that cannot hold it is not decoded (:func:`~.session.may_hold`): not yielded."""
         for path in self.directory.glob("*.json"):
             sid = path.stem
             if not ID_PATTERN.fullmatch(sid):
                 continue
             try:
                 raw, st = files.read_regular(path)
+                if query and not may_hold(raw, query):
+                    continue
                 mtime = st.st_mtime_ns
                 data, problem = decode_session(raw)
             except (FileNotFoundError, files.NotRegularFile):
@@ -278,9 +283,11 @@ class JsonStore:
         """Stored turns whose text contains ``text`` (case-insensitive), the turns with the most occurrences first,
         then the newest (:func:`~.session.ranked`); broken files skipped."""
         found: list[SearchHit] = []
-        for sid, _, data, problem in self._documents():
-            if not problem:
-                found += search_turns(sid, document_title(data), data["turns"], text)
+        for sid, _, data, problem in self._documents(text):
+            hits = [] if problem else search_turns(sid, "", data["turns"], text)
+            if hits:  # the title only for a session with hits: making one costs more than the search
+                title = document_title(data)
+                found += [replace(hit, title=title) for hit in hits]
         return ranked(found)[:limit]
 
     def export(self, session_id: str) -> str:

@@ -1,11 +1,11 @@
 """The PostgreSQL store's tables made, or brought up to this version, on first use: one process at a time.
 
-What a database holds after :func:`ensure_schema` (version 3):
+What a database holds after :func:`ensure_schema` (version 4):
 
 - the tables of :data:`~.pg_schema.CREATE`, every row with its ``owner`` (the role that wrote it);
-- row-level security on ``chatbot_sessions`` and ``chatbot_turns``, forced (the tables' owner is bound too), with one
-  policy each: a role reads and writes only the rows whose owner it is. Only superusers and BYPASSRLS roles see
-  past it, and the store's own statements still name ``owner = current_user`` for them;
+- row-level security on ``chatbot_sessions``, ``chatbot_turns`` and ``chatbot_owners``, forced (the tables' owner
+  is bound too), with one policy each: a role reads and writes only the rows whose owner it is. Only superusers and
+  BYPASSRLS roles see past it, and the store's own statements still name ``owner = current_user`` for them;
 - where ``pg_trgm`` is installed or may be (``CREATE EXTENSION``, a trusted extension: the database's CREATE
   privilege is enough), a trigram GIN index on the turns' text, which serves the search's ILIKE. Where it cannot be
   made, a warning says so and the search scans the rows, with the same results.
@@ -14,6 +14,9 @@ A version-1 database (no owners, one session namespace) is migrated in place: ev
 the role that migrates it as its owner, the keys become (owner, id), and the policies and index are added. A
 version-2 (or 1) database's turns that hold a message with images get the text of its text parts in their searchable
 ``body``, which version 2 left out (every role's turns: the policies are lifted for the migrating transaction).
+Version 4 adds the lock secrets (``chatbot_owners``, granted to every role that may use ``chatbot_sessions``) and
+each session's lock generation (:mod:`~.pg_lock`): a version-3 chatbot would compute other lock keys, so it must not
+share the database with this one, and its schema check refuses version 4.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import Any
 import psycopg
 from psycopg import sql as q
 
-from chatbot.errors import SessionCorrupt
+from chatbot.errors import SessionCorrupt, SessionError
 from chatbot.storage import pg_wait
 from chatbot.storage.pg_schema import (
     ADDED_COLUMNS,
@@ -59,6 +62,9 @@ _TO_OWNERS = [
     "ON DELETE CASCADE",
     "DROP INDEX IF EXISTS chatbot_sessions_updated",
 ]
+_TABLES_OWNER = (
+    "SELECT tableowner FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'chatbot_sessions'"
+)
 _COLUMNS_OF = (
     "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() "
     "AND table_name = %s"
@@ -70,7 +76,17 @@ def open_tables(conn: psycopg.Connection[Any], location: str) -> list[str]:
     building indexes over a large store takes minutes). Returns the warnings for the user."""
     warnings = pg_wait.answer(conn, ready)
     if warnings is None:
-        warnings = pg_wait.answer(conn, lambda c: ensure_schema(c, location), pg_wait.MIGRATION_TIMEOUT)
+        try:
+            warnings = pg_wait.answer(conn, lambda c: ensure_schema(c, location), pg_wait.MIGRATION_TIMEOUT)
+        except psycopg.errors.InsufficientPrivilege:
+            owner = pg_wait.answer(conn, lambda c: c.execute(_TABLES_OWNER).fetchone())
+            if owner is None:
+                raise
+            raise SessionError(
+                f"the session store {location} needs its tables brought to version {SCHEMA_VERSION} by the role "
+                f"that owns them ({owner[0]}): open it once as that role (e.g. `chatbot --store URL "
+                "--list-sessions`), then everyone can use it"
+            ) from None
     return warnings
 
 
@@ -111,9 +127,10 @@ def ensure_schema(conn: psycopg.Connection[Any], location: str) -> list[str]:
         _upgrade_columns(conn)
         if version is not None and version < 3:
             _search_text_parts(conn)
-        for table in ("chatbot_sessions", "chatbot_turns"):
+        for table in ("chatbot_sessions", "chatbot_turns", "chatbot_owners"):
             for statement in _POLICIES:
                 conn.execute(statement.format(t=table, mine=MINE))
+        _grant_like_sessions(conn, "chatbot_owners")
         conn.execute("DELETE FROM chatbot_schema")
         conn.execute("INSERT INTO chatbot_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
         _trigram_index(conn)
@@ -134,7 +151,8 @@ def _columns(conn: psycopg.Connection[Any], table: str) -> dict[str, str]:
 def _current(conn: psycopg.Connection[Any]) -> bool:
     """Whether the tables are as this version makes them (a column an earlier chatbot lacked may be missing)."""
     sessions = _columns(conn, "chatbot_sessions")
-    return sessions.get("options") == "json" and {"owner", *SESSION_COLUMNS} <= set(sessions)
+    wanted = {"owner", "lock_generation", *SESSION_COLUMNS}
+    return sessions.get("options") == "json" and wanted <= set(sessions) and bool(_columns(conn, "chatbot_owners"))
 
 
 def _refuse_foreign(conn: psycopg.Connection[Any], location: str) -> None:
@@ -160,6 +178,20 @@ def _upgrade_columns(conn: psycopg.Connection[Any]) -> None:
         conn.execute("ALTER TABLE chatbot_sessions ALTER COLUMN options TYPE json USING options::json")
     if "tool_sources" not in columns:
         conn.execute("ALTER TABLE chatbot_sessions ADD COLUMN tool_sources json NOT NULL DEFAULT '{}'")
+    if "lock_generation" not in columns:
+        conn.execute("ALTER TABLE chatbot_sessions ADD COLUMN lock_generation bigint NOT NULL DEFAULT 0")
+
+
+_GRANTEES = """SELECT DISTINCT grantee FROM information_schema.role_table_grants WHERE table_schema = current_schema()
+    AND table_name = 'chatbot_sessions' AND privilege_type = 'INSERT' AND grantee <> current_user"""
+
+
+def _grant_like_sessions(conn: psycopg.Connection[Any], table: str) -> None:
+    """Every role that may write sessions may keep its lock secret in ``table`` (a team's grants, made before this
+    version added the table, keep working after the migration)."""
+    for (grantee,) in conn.execute(_GRANTEES).fetchall():
+        role = q.SQL("PUBLIC") if grantee == "PUBLIC" else q.Identifier(grantee)
+        conn.execute(q.SQL("GRANT SELECT, INSERT ON {} TO {}").format(q.Identifier(table), role))
 
 
 # the turns with a message whose content is a list of parts (text and images): version 2 searched none of their text.

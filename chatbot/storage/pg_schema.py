@@ -1,12 +1,13 @@
 """The PostgreSQL store's schema: its tables, its version, the statements the store runs, and rows <-> documents.
 
 Kept apart from :mod:`chatbot.storage.postgres_store` so the store reads as what it does with sessions and this as
-the SQL it rests on. Three tables, all prefixed ``chatbot_`` so they can share a database with other things::
+the SQL it rests on. Four tables, all prefixed ``chatbot_`` so they can share a database with other things::
 
     chatbot_schema    one row: the schema version this database holds
     chatbot_sessions  one row per session: (owner, id), every document field but the turns in its own column,
                       turn_count (how many turn rows belong to it) and revision (bumped by every save)
     chatbot_turns     one row per turn: (owner, session_id, n) with n from 1, the turn's JSON, its text for search
+    chatbot_owners    one row per role that has locked a session: its lock secret (:mod:`~.pg_lock`)
 
 Every row belongs to the database role that wrote it (``owner``, defaulting to ``current_user``), and row-level
 security policies keep each role to its own rows. The app creates the tables on first use (:mod:`~.pg_migrate`),
@@ -27,17 +28,11 @@ from chatbot.engine.turn import Turn, content_text
 from chatbot.storage.schema import check_session_data
 from chatbot.storage.session import SessionInfo
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
-# Advisory locks belong to the whole database, while a store is one schema (the first on the search_path) and one
-# role's sessions in it: so each key hashes a string naming the role and the schema. A session's:
-# "chatbot-session:ROLE.SCHEMA/ID" (quoted identifiers, and an id never holds a "/"); the lock of whoever creates or
-# migrates the tables: "chatbot-schema:SCHEMA". Stores in two schemas never wait for each other, and neither do two
-# roles: a role's lock only ever guards its own rows (row-level security keeps it from anyone else's).
-SESSION_KEY = (
-    "hashtextextended('chatbot-session:' || quote_ident(current_user) || '.' || quote_ident(current_schema()) || '/' "
-    "|| %s, 0)"
-)
+# Advisory locks belong to the whole database, while a store is one schema (the first on the search_path): the lock
+# of whoever creates or migrates the tables hashes "chatbot-schema:SCHEMA", so stores in two schemas never wait for
+# each other. A session's lock key is :mod:`~.pg_lock`'s.
 SCHEMA_KEY = "hashtextextended('chatbot-schema:' || current_schema(), 0)"
 
 #: the tables of this version (created by :mod:`~.pg_migrate`, which also brings earlier ones up to it)
@@ -61,6 +56,7 @@ CREATE = [
         updated_at text NOT NULL,
         turn_count integer NOT NULL,
         revision bigint NOT NULL,
+        lock_generation bigint NOT NULL DEFAULT 0,
         PRIMARY KEY (owner, id)
     )""",
     """CREATE TABLE IF NOT EXISTS chatbot_turns (
@@ -72,6 +68,11 @@ CREATE = [
         data json NOT NULL,
         PRIMARY KEY (owner, session_id, n),
         FOREIGN KEY (owner, session_id) REFERENCES chatbot_sessions (owner, id) ON DELETE CASCADE
+    )""",
+    # each role's lock secret (pg_lock): only the role can read it, so only the role can work out its lock keys
+    """CREATE TABLE IF NOT EXISTS chatbot_owners (
+        owner text PRIMARY KEY DEFAULT current_user,
+        lock_secret text NOT NULL
     )""",
     "CREATE INDEX IF NOT EXISTS chatbot_sessions_owner_updated ON chatbot_sessions (owner, updated_at DESC)",
     # a role's turns newest first: the search walks it for a query that matches many turns
@@ -105,15 +106,6 @@ ADDED_COLUMNS = {"tool_sources"}
 # current_user is a ``name``, whose collation is "C": compared in the column's own collation, the (owner, ...) indexes
 # serve the condition (else every lookup scans a whole index)
 MINE = 'owner = current_user::text COLLATE "default"'
-LOCK = f"SELECT pg_try_advisory_lock({SESSION_KEY})"
-UNLOCK = f"SELECT pg_advisory_unlock({SESSION_KEY})"
-# who holds a session's lock: the application_name every chatbot connection sets ("chatbot pid N on HOST");
-# pg_locks shows the locks of every database of the server, and the same key can be held in each
-HOLDER = f"""SELECT coalesce(a.application_name, '') FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-    WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
-    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-    AND ((l.classid::bigint << 32) | l.objid::bigint) = {SESSION_KEY} LIMIT 1"""
-
 SELECT_SESSION = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE {MINE} AND id = %s"
 SELECT_TURNS = f"SELECT n, data FROM chatbot_turns WHERE {MINE} AND session_id = %s ORDER BY n"
 EXISTS = f"SELECT 1 FROM chatbot_sessions WHERE {MINE} AND id = %s"

@@ -9,7 +9,8 @@ the ``postgres`` extra (psycopg 3). What it promises:
 - **One process at a time per session**, on any host: a session-level advisory lock on this store's connection; a
   second process is refused naming the holder ("pid 42 on laptop"); a killed process's lock goes with it.
 - **Each role its own sessions**: every statement names ``owner = current_user``, row-level security holds every other
-  role to it (:mod:`~.pg_migrate`); a role's lock keys hash its name, so roles never meet in a lock either.
+  role to it (:mod:`~.pg_migrate`); a lock key hashes a secret only the role can read (:mod:`~.pg_lock`), so no
+  other role can take a session's lock, or keep it.
 - **Nothing overwritten blindly**: a save names the revision it last saw; changed or invalid rows are refused.
 - **A lost connection loses nothing the user saw**: the failed save raises :class:`StoreUnavailable` (the chat keeps
   the turn and says so), the next save reconnects, takes its locks again and writes everything missing, and
@@ -36,7 +37,7 @@ from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import now_iso
 from chatbot.errors import Interrupted, SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
-from chatbot.storage import pg_migrate, pg_wait
+from chatbot.storage import pg_lock, pg_migrate, pg_wait
 from chatbot.storage import pg_schema as sql
 from chatbot.storage.base import locked_message, make_id
 from chatbot.storage.export import export_markdown
@@ -51,9 +52,10 @@ T = TypeVar("T")
 class AdvisoryLock:
     """A held session lock: a PostgreSQL advisory lock on the store's connection of the moment."""
 
-    def __init__(self, store: PostgresStore, session_id: str, connection: psycopg.Connection[Any]) -> None:
+    def __init__(self, store: PostgresStore, session_id: str, key: int, connection: psycopg.Connection[Any]) -> None:
         self._store = store
         self.id = session_id
+        self.key = key  # the advisory lock's key (:mod:`~.pg_lock`)
         self.connection = connection  # the connection it lives on; a new connection must take it again
 
     @property
@@ -121,7 +123,7 @@ class PostgresStore:
     def _take_locks_again(self, conn: psycopg.Connection[Any]) -> None:
         """A new connection takes this store's locks again (each one another process took meanwhile is lost)."""
         for lock in self._locks.values():
-            if conn.execute(sql.LOCK, (lock.id,)).fetchone() == (True,):
+            if pg_lock.take(conn, lock.key):
                 lock.connection = conn  # taken again; else another process has it now
 
     def _drop(self) -> None:
@@ -156,13 +158,11 @@ class PostgresStore:
         if held is not None and held.held:
             return held
         deadline = time.monotonic() + timeout
-        while not self._run(lambda c: c.execute(sql.LOCK, (sid,)).fetchone() == (True,)):
+        while (attempt := self._run(lambda c: pg_lock.try_lock(c, sid))).key is None:
             if time.monotonic() >= deadline:
-                holder = self._run(lambda c: c.execute(sql.HOLDER, (sid,)).fetchone())
-                name = holder[0].removeprefix("chatbot ") if holder else ""
-                raise SessionLocked(locked_message(session_id, name))
+                raise SessionLocked(locked_message(session_id, attempt.holder.removeprefix("chatbot ")))
             time.sleep(0.05)
-        lock = AdvisoryLock(self, session_id, self._connection())
+        lock = AdvisoryLock(self, session_id, attempt.key, self._connection())
         self._locks[session_id] = lock
         return lock
 
@@ -180,7 +180,7 @@ class PostgresStore:
         del self._locks[lock.id]
         if lock.connection is self._conn and pg_wait.usable(self._conn):
             with contextlib.suppress(psycopg.Error):  # a lost connection took the lock with it
-                pg_wait.answer(lock.connection, lambda c: c.execute(sql.UNLOCK, (lock.id,)))
+                pg_wait.answer(lock.connection, lambda c: pg_lock.let_go(c, lock.key))
 
     # --- reading ----------------------------------------------------------------------------------------------
 

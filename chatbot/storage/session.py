@@ -276,17 +276,46 @@ def search_turns(session_id: str, title: str, turns: list[dict[str, Any]], query
     (case-insensitive, whitespace runs as one space), each with how often it occurs in the turn."""
     hits = []
     wanted = " ".join(query.split()).lower()
+    first = wanted.split(" ", 1)[0]
     for number, turn in enumerate(turns, start=1):
         found, count = "", 0
         for message in turn["messages"]:
             if message.get("role") not in ("user", "assistant", "tool"):
                 continue
             text = content_text(message.get("content"))
+            if first and first not in text.lower():  # most messages lack the query: one look, not three
+                continue
             count += " ".join(text.split()).lower().count(wanted) if wanted else 0
             found = found or snippet(text, query)
         if found:
             hits.append(SearchHit(session_id, title, number, str(turn.get("created_at", "")), found, count))
     return hits
+
+
+# the only characters beyond ASCII whose lower() holds an ASCII letter: İ (to "i" and a dot) and the Kelvin sign
+LOWER_TO_ASCII = ("\u0130".encode(), "\u212a".encode())
+
+
+def may_hold(raw: bytes, query: str) -> bool:
+    """False only when a session file's bytes cannot hold a turn :func:`search_turns` finds for ``query``: some word
+    of the query is nowhere in them. A search skips decoding such a file (most files, for a rare word).
+
+    Sound because a message's text stands in its JSON as it is, but for what JSON escapes: a word holding a quote or
+    a backslash, and any file with a ``\\u`` escape (non-ASCII text written escaped), are not judged. A word with a
+    sigma is not either: ``lower()`` makes a sigma final by its neighbours, and the ``n`` of an escaped newline
+    before it is a letter where the searched text has a space. An ASCII word is looked for in the bytes with their
+    ASCII letters lowered (no decoding), unless the file holds a character that lowers to ASCII."""
+    words = query.lower().split()
+    if not words or any(c in word for word in words for c in '"\\σς') or b"\\u" in raw:
+        return True
+    if all(word.isascii() for word in words) and not any(special in raw for special in LOWER_TO_ASCII):
+        lowered = raw.lower()
+        return all(word.encode() in lowered for word in words)
+    try:
+        text = raw.decode("utf-8").lower()
+    except UnicodeDecodeError:
+        return True  # a broken file: decoding it says why
+    return all(word in text for word in words)
 
 
 #: how many of the newest matching turns a search ranks: a query found in more turns than that (a common word in a

@@ -11,6 +11,7 @@ import psycopg
 import pytest
 
 from chatbot.engine.turn import Turn
+from chatbot.errors import SessionError
 from chatbot.storage.pg_migrate import TRIGRAM_INDEX
 from chatbot.storage.pg_schema import SCHEMA_VERSION
 from chatbot.storage.postgres_store import PostgresStore
@@ -140,6 +141,7 @@ def test_a_version_2_database_gets_the_text_parts_of_every_roles_turns_with_imag
         with admin(pg_url) as conn:
             conn.execute(f"GRANT SELECT ON chatbot_schema TO {colleague}")
             conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON chatbot_sessions, chatbot_turns TO {colleague}")
+            conn.execute(f"GRANT SELECT, INSERT ON chatbot_owners TO {colleague}")
         image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGVsbG8="}}
         for name, store in ((role, owner), (colleague, PostgresStore(as_role[colleague], tmp_path))):
             session = store.create("pic", system="s")
@@ -158,7 +160,7 @@ def test_a_version_2_database_gets_the_text_parts_of_every_roles_turns_with_imag
             assert [(h.session_id, h.snippet) for h in store.search("red kite")] == [("pic", f"the red kite of {name}")]
             store.close()
         with admin(pg_url) as conn:
-            assert conn.execute("SELECT version FROM chatbot_schema").fetchall() == [(SCHEMA_VERSION,)] == [(3,)]
+            assert conn.execute("SELECT version FROM chatbot_schema").fetchall() == [(SCHEMA_VERSION,)] == [(4,)]
             forced = conn.execute("SELECT relforcerowsecurity FROM pg_class WHERE oid = 'chatbot_turns'::regclass")
             assert forced.fetchone() == (True,)
     finally:
@@ -166,3 +168,48 @@ def test_a_version_2_database_gets_the_text_parts_of_every_roles_turns_with_imag
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (colleague,))
             conn.execute(f"DROP OWNED BY {colleague}")
             conn.execute(f"DROP ROLE {colleague}")
+
+
+def test_a_version_3_database_gets_lock_secrets_its_members_may_use_and_a_member_cannot_migrate_it(
+    pg_url, role, tmp_path
+):
+    """Version 4 keeps each role's lock secret in a new table: a team granted the version-3 tables keeps working
+    after the tables' owner opens the store once, and a member who comes first is told who must."""
+    member = f"{role}_m"
+    as_role = {name: pg_url.replace("postgres@", f"{name}@", 1) for name in (role, member)}
+    with admin(pg_url) as conn:
+        conn.execute(f"CREATE ROLE {member} LOGIN")
+        conn.execute(f"GRANT USAGE ON SCHEMA {schema_of(pg_url)} TO {member}")
+    try:
+        owner = PostgresStore(as_role[role], tmp_path)
+        session = owner.create("plans", system="s")
+        session.conversation.add_turn(Turn([{"role": "user", "content": "q3"}, {"role": "assistant", "content": "ok"}]))
+        with owner.acquire("plans"):
+            owner.save(session)
+        owner.close()
+        with admin(pg_url) as conn:  # the tables as version 3 left them, granted as its docs said
+            conn.execute("DROP TABLE chatbot_owners")
+            conn.execute("ALTER TABLE chatbot_sessions DROP COLUMN lock_generation")
+            conn.execute("UPDATE chatbot_schema SET version = 3")
+            conn.execute(f"GRANT SELECT ON chatbot_schema TO {member}")
+            conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON chatbot_sessions, chatbot_turns TO {member}")
+        with pytest.raises(SessionError, match=f"version 4 by the role that owns them \\({role}\\)"):
+            PostgresStore(as_role[member], tmp_path)
+        owner = PostgresStore(as_role[role], tmp_path)
+        with owner.acquire("plans"):
+            assert [t.user_text for t in owner.load("plans").conversation.turns] == ["q3"]
+        owner.close()
+        colleague = PostgresStore(as_role[member], tmp_path)
+        saved = colleague.create("plans", system="s")  # the member's own session of that id, locked and saved
+        with colleague.acquire("plans"):
+            colleague.save(saved)
+        colleague.close()
+        with admin(pg_url) as conn:
+            assert conn.execute("SELECT version FROM chatbot_schema").fetchall() == [(SCHEMA_VERSION,)] == [(4,)]
+            owners = conn.execute("SELECT owner FROM chatbot_owners ORDER BY owner").fetchall()
+            assert owners == [(role,), (member,)]
+    finally:
+        with admin(pg_url) as conn:
+            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (member,))
+            conn.execute(f"DROP OWNED BY {member}")
+            conn.execute(f"DROP ROLE {member}")

@@ -4,16 +4,18 @@ by a service's workers keeps working as one user (chatbot/storage/pg_migrate.py,
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
+from unittest.mock import ANY
 
 import psycopg
 import pytest
 
 from chatbot.engine.turn import Turn
 from chatbot.errors import SessionLocked, SessionNotFound
-from chatbot.storage.pg_schema import SESSION_KEY
+from chatbot.storage.pg_lock import session_key
 from chatbot.storage.postgres_store import PostgresStore
 from tests.support.cli import run_chatbot
 from tests.support.postgres import schema_of
@@ -50,6 +52,7 @@ def team(pg_url: str, tmp_path) -> Iterator[Team]:
             "GRANT USAGE ON SCHEMA {s} TO {g}",
             "GRANT SELECT ON chatbot_schema TO {g}",
             "GRANT SELECT, INSERT, UPDATE, DELETE ON chatbot_sessions, chatbot_turns TO {g}",
+            "GRANT SELECT, INSERT ON chatbot_owners TO {g}",
         ):
             conn.execute(statement.format(g=group, s=schema_of(pg_url)))
     yield Team(pg_url, group)
@@ -146,16 +149,58 @@ def test_another_role_cannot_read_or_write_a_session_through_sql(team, tmp_path)
 
 
 def test_a_lock_key_is_the_roles_own_so_sql_cannot_take_a_colleagues(team, tmp_path):
-    """The key of a session's advisory lock hashes the role's name: the same SQL the app runs takes Bob's key, never
-    Alice's, so it neither blocks her nor tells him whether she has a session of that id open."""
+    """A session's lock key hashes a secret only its role can read: the SQL the app runs gives Bob his own key,
+    never Alice's, so it neither blocks her nor tells him whether she has a session of that id open."""
     alice_url, bob_url = team.member("alice"), team.member("bob")
+    alice = PostgresStore(alice_url, tmp_path)
+    saved(alice, "plans", SECRET)
     with psycopg.connect(bob_url, autocommit=True) as bob:
-        assert bob.execute(f"SELECT pg_try_advisory_lock({SESSION_KEY})", ("plans",)).fetchone() == (True,)
-        alice = PostgresStore(alice_url, tmp_path)
-        saved(alice, "plans", SECRET)  # acquires and releases her lock while Bob holds his
-        with alice.acquire("plans"):
-            assert bob.execute(f"SELECT pg_try_advisory_lock({SESSION_KEY})", ("plans",)).fetchone() == (True,)
+        bobs_key, _ = session_key(bob, "plans")
+        assert bob.execute("SELECT pg_try_advisory_lock(%s)", (bobs_key,)).fetchone() == (True,)
+        assert bob.execute("SELECT owner, lock_secret FROM chatbot_owners").fetchall() == [(f"{team.group}_bob", ANY)]
+        with alice.acquire("plans") as lock:
+            assert lock.key != bobs_key
+    alice.close()
+
+
+def held_keys(conn: psycopg.Connection) -> set[int]:
+    """Every advisory lock key held in the database, as any role can read them from pg_locks."""
+    rows = conn.execute(
+        "SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 "
+        "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    ).fetchall()
+    return {key for (key,) in rows}
+
+
+def test_a_key_copied_from_pg_locks_and_held_does_not_keep_the_owner_out(team, tmp_path):
+    """Bob copies the keys Alice holds from pg_locks and takes them when she lets go: her next lock moves the session
+    to a new key and takes it, through the store and through the CLI, and one process at a time still holds it."""
+    alice_url, bob_url = team.member("alice"), team.member("bob")
+    alice = PostgresStore(alice_url, tmp_path)
+    saved(alice, "plans", SECRET)
+    with psycopg.connect(bob_url, autocommit=True, application_name="squatter") as bob:
+        with alice.acquire("plans") as lock:
+            copied = held_keys(bob)
+            assert lock.key in copied
+        for key in copied:
+            assert bob.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone() == (True,)
+        with alice.acquire("plans") as lock:
+            assert lock.key not in copied
+            copied_again = held_keys(bob)
+            other = PostgresStore(alice_url, tmp_path)
+            with pytest.raises(SessionLocked, match=rf"in use by another chatbot process \(pid {os.getpid()} on "):
+                other.acquire("plans")
+            other.close()
         alice.close()
+        for key in copied_again - copied:  # her new key, copied in turn while she held it: he takes it too
+            assert bob.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone() == (True,)
+        env = {"CHATBOT_ECHO_DELAY": "0"}
+        again = run_chatbot(
+            "--provider", "echo", "--store", alice_url, "-c", "-p", "what did I say?", cwd=tmp_path, env=env
+        )
+        assert again.returncode == 0, again.stderr
+        assert "session plans (1 turn(s) stored)" in again.stderr
+    assert len(alices(team, "plans")[1]) == 2  # the turn she added after both squats is stored
 
 
 def test_through_the_cli_another_role_finds_nothing_and_its_session_of_the_same_id_is_its_own(team, tmp_path):

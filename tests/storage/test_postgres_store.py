@@ -336,24 +336,23 @@ def test_the_holder_named_is_the_one_in_this_database(open_pg, pg_url):
 
     import psycopg
 
-    from chatbot.storage.pg_schema import SESSION_KEY
+    from chatbot.storage.pg_lock import session_key
 
     base = postgres_base_url()
-    schema = psycopg.conninfo.conninfo_to_dict(pg_url)["options"].removeprefix("-csearch_path=")
     others = [f"chatbot_other_{secrets.token_hex(4)}" for _ in range(3)]
     holders = []
     with admin(base) as conn:
         for name in others:
             conn.execute(f"CREATE DATABASE {name}")
     try:
-        for i, name in enumerate(others):  # each other database: the same schema, its lock of "s" taken
+        store = open_pg()
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            key, _ = session_key(conn, "s")
+        for i, name in enumerate(others):  # each other database: the same key held
             url = urlunsplit(urlsplit(base)._replace(path=f"/{name}"))
             holder = psycopg.connect(url, autocommit=True, application_name=f"chatbot pid {9000 + i} on elsewhere")
-            holder.execute(f"CREATE SCHEMA {schema}")
-            holder.execute(f"SET search_path = {schema}")
-            holder.execute(f"SELECT pg_advisory_lock({SESSION_KEY})", ("s",))
+            holder.execute("SELECT pg_advisory_lock(%s)", (key,))
             holders.append(holder)
-        store = open_pg()
         with open_pg().acquire("s"), pytest.raises(SessionLocked, match=rf"\(pid {os.getpid()} on ") as caught:
             store.acquire("s")
         assert "elsewhere" not in str(caught.value)

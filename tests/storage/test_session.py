@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import sys
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.turn import Turn, json_bytes
 from chatbot.engine.usage import Totals
 from chatbot.storage.schema import check_session_data
-from chatbot.storage.session import Session, document_title, search_turns, snippet
+from chatbot.storage.session import LOWER_TO_ASCII, Session, document_title, may_hold, search_turns, snippet
 
 
 def make_session() -> Session:
@@ -64,3 +68,43 @@ def test_search_turns_numbers_matches_from_one():
     hits = search_turns("s1", "Trip", turns, "busan")
     assert [(h.session_id, h.title, h.turn) for h in hits] == [("s1", "Trip", 2)]
     assert search_turns("s1", "Trip", turns, "SOUTH-EAST")[0].snippet == "south-east"
+
+
+# text the file's bytes could mislead a quick look on: case pairs beyond ASCII, letters that lower to ASCII, sigmas,
+# what JSON escapes (quotes, backslashes, newlines, tabs), whitespace of every kind; a control character or a lone
+# surrogate (escaped as \\u) makes the look give up, so they come in few examples
+_TRICKY = 'aAkKiIsS \u0130\u212a\u03a3\u03c3\u03c2\u00c9\u00e9"\\\n\t\u00a0\u3000\uae40\uce58'
+_TEXT = st.text(alphabet=_TRICKY, max_size=12) | st.text(alphabet=_TRICKY + "\x01\ud800", max_size=6)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(_TEXT, min_size=1, max_size=3), st.data())
+@example(["\u0130stanbul"], "i")  # İ lowers to "i" and a dot
+@example(["\u212a"], "k")  # the Kelvin sign lowers to k
+@example(["\u039f\u0394\u039f\u03a3\nx"], "\u03bf\u03b4\u03bf\u03c2")  # a final sigma: the file has \\n after it
+@example(["\n\u03a3"], "\u03a3")  # a sigma after a newline: the file has the "n" of \\n before it
+@example(['say "hi"'], 'say "hi"')
+def test_a_file_skipped_unread_by_a_search_holds_no_turn_the_search_finds(texts, data):
+    """The JSON store's search skips decoding a file whose bytes cannot hold the query: never one it would find."""
+    turns = [{"messages": [{"role": "user", "content": t}, {"role": "assistant", "content": "ok"}]} for t in texts]
+    raw = json_bytes({"turns": turns})
+    if isinstance(data, str):
+        query = data
+    else:
+        source = data.draw(st.sampled_from(texts))
+        start = data.draw(st.integers(0, len(source)))
+        part = source[start : start + data.draw(st.integers(1, 6))]
+        query = data.draw(st.sampled_from([part, part.upper(), part.lower(), part.swapcase()]) | _TEXT)
+    assert search_turns("s", "", turns, query) == [] or may_hold(raw, query)
+
+
+def test_only_two_characters_beyond_ascii_lower_to_an_ascii_letter():
+    lowering = [chr(o).encode() for o in range(128, sys.maxunicode + 1) if not 0xD800 <= o <= 0xDFFF
+                if any(c.isascii() for c in chr(o).lower())]  # fmt: skip
+    assert tuple(lowering) == LOWER_TO_ASCII
+
+
+def test_a_search_for_a_word_a_file_lacks_skips_it_and_one_it_holds_in_any_case_does_not():
+    raw = json_bytes({"turns": [{"messages": [{"role": "user", "content": "Meet at the KIMCHI bar 김치"}]}]})
+    assert may_hold(raw, "kimchi") and may_hold(raw, "the kimchi") and may_hold(raw, "김치")
+    assert not may_hold(raw, "tangerine") and not may_hold(raw, "kimchi tangerine") and not may_hold(raw, "감자")
