@@ -41,6 +41,8 @@ UNIT = [
     "tests/terminal/",
     "tests/test_errors.py",
     "tests/test_library.py",
+    # the terminal tests in a pty drive a chatbot child alone, and time keystrokes a loaded machine can miss
+    "--ignore-glob=tests/terminal/test_pty*",
 ]
 ENGINE = (
     "backoff",
