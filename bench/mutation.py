@@ -10,6 +10,7 @@ tests/support/mutation.py), since what a child reaches cannot be recorded. The c
     python bench/mutation.py chatbot/engine/memory.py          # run, then the table line and the survivors
     python bench/mutation.py chatbot/engine/memory.py --again  # its survivors again, after tests were added
     python bench/mutation.py chatbot/engine/*.py --in-process  # the first run alone: a quick list of survivors
+    python bench/mutation.py chatbot/engine/*.py --again --in-process  # its survivors against today's tests
     python bench/mutation.py --list                            # the modules it knows
     python bench/mutation.py chatbot/engine/text.py chatbot/engine/parts.py  # several in one run (one test record)
     mutmut show chatbot.engine.memory.x_fit__mutmut_14         # then: what a survivor changed
@@ -160,16 +161,19 @@ def run(modules: list[str], max_children: int, again: bool = False, children_too
     cfg.only_mutate = modules
     cfg.pytest_add_cli_args_test_selection = _tests(modules)
     start = time.monotonic()
-    for second in (True,) if again else (False, True) if children_too else (False,):
+    # each step: (only the survivors of the step before, with the tests that start a process too)
+    steps = [(True, children_too)] if again else [(False, False), *([(True, True)] if children_too else [])]
+    for survivors_only, with_children in steps:
         # survivors, and mutants no test of the run reached in-process (a child process may reach them)
         names = [line.split(": ")[0].strip() for line in _listing().splitlines() if line.endswith(_AGAIN)]
-        if second and not names:
+        if survivors_only and not names:
             break
-        if second:
+        if with_children:
             print(f"again, with the tests that start a process: {len(names)} survivors or not reached")
             _give_child_tests_to_every_mutant(modules)
         try:
-            cli(["run", "--max-children", str(max_children), *(names if second else [])], standalone_mode=False)
+            chosen = names if survivors_only else []
+            cli(["run", "--max-children", str(max_children), *chosen], standalone_mode=False)
         except SystemExit as stop:
             if stop.code:
                 return int(stop.code)
