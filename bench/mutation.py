@@ -9,7 +9,10 @@ tests/support/mutation.py), since what a child reaches cannot be recorded. The c
 
     python bench/mutation.py chatbot/engine/memory.py          # run, then the table line and the survivors
     python bench/mutation.py chatbot/engine/memory.py --again  # its survivors again, after tests were added
+    python bench/mutation.py chatbot/engine/*.py --in-process  # the first run alone: a quick list of survivors
+    python bench/mutation.py chatbot/engine/*.py --again --in-process  # its survivors against today's tests
     python bench/mutation.py --list                            # the modules it knows
+    python bench/mutation.py chatbot/engine/text.py chatbot/engine/parts.py  # several in one run (one test record)
     mutmut show chatbot.engine.memory.x_fit__mutmut_14         # then: what a survivor changed
 
 Each run starts from an empty ``mutants/`` (results of another module's run would be kept otherwise).
@@ -26,89 +29,87 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-CHAT = [
-    "tests/core/test_chat.py",
-    "tests/core/test_session_edits.py",
-    "tests/core/test_chat_tools.py",
-    "tests/core/test_summaries.py",
-    "tests/core/test_cached_tokens.py",
-    "tests/core/test_accounting.py",
-    "tests/cli/test_resume.py",
-    "tests/core/test_run_settings_on_the_wire.py",
-    "tests/core/test_chat_notices.py",
-    "tests/core/test_request_log.py",
-    "tests/storage/test_session_rules.py",
-    "tests/engine/test_tool_memory.py",
-    "tests/commands/test_summary_now.py",
+# the tests that run the code in the test process (the ones that also start a chatbot child are noted, and run again
+# for the survivors: see tests/support/mutation.py). mutmut runs each mutant only against the tests among these that
+# reach its function, so one list serves every module; tests/cli and tests/faults work through children alone.
+UNIT = [
+    "tests/engine/",
+    "tests/core/",
+    "tests/commands/",
+    "tests/providers/",
+    "tests/tools/",
+    "tests/storage/",
+    "tests/terminal/",
+    "tests/test_errors.py",
+    "tests/test_library.py",
+    # the terminal tests in a pty drive a chatbot child alone, and time keystrokes a loaded machine can miss
+    "--ignore-glob=tests/terminal/test_pty*",
 ]
-CHAT_MORE = ("tool_budget", "warnings", "store_away", "library", "interrupt")
-ENGINE = ["tests/engine/", "tests/commands/test_summary_now.py", "tests/core/test_summaries.py"]
-STORAGE = ["tests/storage/", "tests/faults/test_data_loss.py", "tests/cli/test_resume.py"]
-POSTGRES = ["tests/storage/", "tests/cli/test_store.py", "-k", "postgres"]
+ENGINE = (
+    "backoff",
+    "calibration",
+    "conversation",
+    "fresh_round",
+    "memory",
+    "options",
+    "parts",
+    "recall",
+    "strategies",
+    "structured",
+    "summary_prompt",
+    "text",
+    "tokens",
+    "tool_results",
+    "tool_text",
+    "turn",
+    "usage",
+)
+STORAGE = (
+    "json_store",
+    "files",
+    "session",
+    "schema",
+    "rescue",
+    "export",
+    "transfer",
+    "postgres_store",
+    "pg_schema",
+    "pg_migrate",
+    "pg_wait",
+    "pg_lock",
+)
+CORE = ("chat", "rounds", "open_session", "tool_round", "retry", "summaries", "budget", "request_log")
+TOOLS = (
+    "registry",
+    "functions",
+    "function_process",
+    "function_worker",
+    "mcp_client",
+    "schema",
+    "setup",
+    "base",
+    "search",
+)
 
-#: module -> the test files (pytest arguments) run for it
+#: module -> the test arguments run for it (set CHATBOT_TEST_POSTGRES: the PostgreSQL store's tests need it)
 MODULES: dict[str, list[str]] = {
-    "chatbot/engine/memory.py": [*ENGINE, *CHAT],
-    "chatbot/engine/tokens.py": [*ENGINE, "tests/cli/test_calibration.py"],
-    **{
-        f"chatbot/engine/{name}.py": [*ENGINE, *CHAT]
-        for name in (
-            "conversation",
-            "turn",
-            "calibration",
-            "usage",
-            "backoff",
-            "summary_prompt",
-            "strategies",
-            "text",
-            "tool_results",
-            "tool_text",
-            "options",
-        )
-    },
-    **{
-        f"chatbot/storage/{name}.py": STORAGE
-        for name in (
-            "json_store",
-            "files",
-            "session",
-            "schema",
-            "rescue",
-            "export",
-            "transfer",
-        )
-    },
-    **{f"chatbot/storage/{name}.py": POSTGRES for name in ("postgres_store", "pg_schema", "pg_migrate", "pg_wait")},
-    "chatbot/core/chat.py": [*CHAT, *(f"tests/core/test_chat_{name}.py" for name in CHAT_MORE)],
-    **{
-        f"chatbot/core/{name}.py": [f"tests/core/test_{name}.py", *CHAT]
-        for name in ("rounds", "open_session", "tool_round", "retry", "summaries", "budget", "request_log")
-    },
-    **{
-        f"chatbot/tools/{name}.py": ["tests/tools/", "tests/cli/test_tools.py"]
-        for name in (
-            "registry",
-            "functions",
-            "function_process",
-            "function_worker",
-            "mcp_client",
-            "schema",
-            "setup",
-            "base",
-        )
-    },
-    "chatbot/providers/openai_compat.py": ["tests/providers/"],
-    "chatbot/providers/sse.py": ["tests/providers/"],
+    **{f"chatbot/engine/{name}.py": UNIT for name in ENGINE},
+    **{f"chatbot/storage/{name}.py": UNIT for name in STORAGE},
+    **{f"chatbot/core/{name}.py": UNIT for name in CORE},
+    **{f"chatbot/tools/{name}.py": UNIT for name in TOOLS},
+    "chatbot/providers/openai_compat.py": UNIT,
+    "chatbot/providers/sse.py": UNIT,
 }
 
 
-def _tests(module: str) -> list[str]:
-    """The module's test arguments, leaving out files that do not exist (yet)."""
-    return [t for t in MODULES[module] if t.startswith("-") or (ROOT / t).exists() or t[:1] != "t"]
+def _tests(modules: list[str]) -> list[str]:
+    """The modules' test arguments, each once, leaving out files that do not exist (yet)."""
+    wanted = [t for module in modules for t in MODULES[module]]
+    return [t for t in dict.fromkeys(wanted) if t.startswith("-") or (ROOT / t).exists() or t[:1] != "t"]
 
 
-def _give_child_tests_to_every_mutant(module: str) -> None:
-    """Patch mutmut's stats step: after it, every function of ``module`` is also covered by the process tests."""
+def _give_child_tests_to_every_mutant(modules: list[str]) -> None:
+    """Patch mutmut's stats step: after it, every function of ``modules`` is also covered by the process tests."""
     import mutmut.__main__ as main
     from mutmut.mutation.data import SourceFileMutationData
     from mutmut.state import state
@@ -120,12 +121,16 @@ def _give_child_tests_to_every_mutant(module: str) -> None:
         collect(*args, **kwargs)
         noted = ROOT / "mutants" / "mutmut-child-tests.txt"
         children = set(noted.read_text().split()) if noted.exists() else set()
-        data = SourceFileMutationData(path=Path(module))
-        data.load()
-        for name in data.exit_code_by_key:
-            state().tests_by_mangled_function_name[mangled_name_from_mutant_name(name)] |= children
+        for module in modules:
+            data = SourceFileMutationData(path=Path(module))
+            data.load()
+            for name in data.exit_code_by_key:
+                state().tests_by_mangled_function_name[mangled_name_from_mutant_name(name)] |= children
 
     main.collect_or_load_stats = collect_then_add
+
+
+_AGAIN = (": survived", ": no tests")
 
 
 def _listing() -> str:
@@ -134,8 +139,12 @@ def _listing() -> str:
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True).stdout
 
 
-def run(module: str, max_children: int, again: bool = False) -> int:
-    """Run mutmut on ``module`` alone; print the table line (killed, survived, score, minutes) and the survivors."""
+def run(modules: list[str], max_children: int, again: bool = False, children_too: bool = True) -> int:
+    """Run mutmut on ``modules`` only; print a table line per module (killed, survived, score) and the survivors.
+
+    Several modules in one run share its costly first step (the tests run once to record which test reaches which
+    function), so a group such as ``engine/`` is cheaper together than module by module.
+    """
     os.chdir(ROOT)  # mutmut reads pyproject.toml and writes mutants/ in the working directory
     import mutmut.configuration as configuration
     from mutmut.__main__ import cli
@@ -149,28 +158,36 @@ def run(module: str, max_children: int, again: bool = False) -> int:
     else:
         shutil.rmtree(ROOT / "mutants", ignore_errors=True)
     cfg = configuration.config()
-    cfg.only_mutate = [module]
-    cfg.pytest_add_cli_args_test_selection = _tests(module)
+    cfg.only_mutate = modules
+    cfg.pytest_add_cli_args_test_selection = _tests(modules)
     start = time.monotonic()
-    for second in (True,) if again else (False, True):
-        names = [line.split(": ")[0].strip() for line in _listing().splitlines() if line.endswith(": survived")]
-        if second and not names:
+    # each step: (only the survivors of the step before, with the tests that start a process too)
+    steps = [(True, children_too)] if again else [(False, False), *([(True, True)] if children_too else [])]
+    for survivors_only, with_children in steps:
+        # survivors, and mutants no test of the run reached in-process (a child process may reach them)
+        names = [line.split(": ")[0].strip() for line in _listing().splitlines() if line.endswith(_AGAIN)]
+        if survivors_only and not names:
             break
-        if second:
-            print(f"again, with the tests that start a process: {len(names)} survivors")
-            _give_child_tests_to_every_mutant(module)
+        if with_children:
+            print(f"again, with the tests that start a process: {len(names)} survivors or not reached")
+            _give_child_tests_to_every_mutant(modules)
         try:
-            cli(["run", "--max-children", str(max_children), *(names if second else [])], standalone_mode=False)
+            chosen = names if survivors_only else []
+            cli(["run", "--max-children", str(max_children), *chosen], standalone_mode=False)
         except SystemExit as stop:
             if stop.code:
                 return int(stop.code)
     minutes = (time.monotonic() - start) / 60
     listing = _listing()
-    status = [line.rsplit(": ", 1)[1] for line in listing.splitlines() if ": " in line]
-    killed, survived = status.count("killed"), status.count("survived")
-    others = len(status) - killed - survived
-    score = 100 * killed / max(1, killed + survived)
-    print(f"| {module} | {killed} | {survived} | {score:.1f}% | {minutes:.0f} min | other: {others}")
+    print(f"{minutes:.0f} min for {len(modules)} module(s)")
+    for module in modules:
+        prefix = module.removesuffix(".py").replace("/", ".") + "."
+        lines = [line.strip() for line in listing.splitlines() if line.strip().startswith(prefix)]
+        status = [line.rsplit(": ", 1)[1] for line in lines if ": " in line]
+        killed, survived = status.count("killed"), status.count("survived")
+        others = len(status) - killed - survived
+        score = 100 * killed / max(1, killed + survived)
+        print(f"| {module} | {len(status)} | {killed} / {survived} | {score:.1f}% | other: {others}")
     print("\n".join(line for line in listing.splitlines() if not line.endswith(": killed")))
     return 0
 
@@ -180,8 +197,12 @@ if __name__ == "__main__":
         print("\n".join(MODULES))
         sys.exit(0)
     again = "--again" in sys.argv  # only the survivors of the last run of this module, with the tests as they are now
-    module, *rest = [arg for arg in sys.argv[1:] if arg != "--again"]
-    children = int(rest[0]) if rest else 1
-    if module not in MODULES:
-        sys.exit(f"unknown module {module}: see --list")
-    sys.exit(run(module, children, again))
+    # --in-process: the first run only (what the test process's own tests kill), for a quick list of survivors
+    children_too = "--in-process" not in sys.argv
+    args = [arg for arg in sys.argv[1:] if arg not in ("--again", "--in-process")]
+    modules = [arg for arg in args if not arg.isdigit()]
+    children = int(next((arg for arg in args if arg.isdigit()), "1"))
+    unknown = [module for module in modules if module not in MODULES]
+    if unknown or not modules:
+        sys.exit(f"unknown module {' '.join(unknown) or '(none given)'}: see --list")
+    sys.exit(run(modules, children, again, children_too))
