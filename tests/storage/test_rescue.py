@@ -4,13 +4,14 @@ durable and private."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
 
 import pytest
 
-from chatbot.engine.conversation import Conversation
+from chatbot.engine.conversation import Conversation, Turn
 from chatbot.storage import rescue
 from chatbot.storage.session import Session
 
@@ -94,3 +95,113 @@ def test_the_directories_in_order(tmp_path, monkeypatch):
     assert rescue.rescue_dirs() == [tmp_path / "env", tmp_path / "data" / "chatbot" / "rescue", tmp_path / "tmp"]
     monkeypatch.setenv("CHATBOT_RESCUE_DIR", "")
     assert rescue.rescue_dirs() == [Path(tmp_path / "data" / "chatbot" / "rescue"), tmp_path / "tmp"]
+
+
+def three_turns(sid: str = "t1") -> Session:
+    turns = [Turn([{"role": "user", "content": f"q{i}"}, {"role": "assistant", "content": f"a{i}"}]) for i in (1, 2, 3)]
+    return Session(sid, Conversation("sys", turns=turns))
+
+
+NAME = r"chatbot-rescue-{sid}-\d{{8}}T\d{{6}}\.\d{{6}}Z-{pid}-\d+{suffix}\.json"
+
+
+def test_the_turns_the_store_lacks_are_rescued_alone_under_a_name_that_says_which(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path))
+    kept = three_turns()
+    path, problem = rescue.rescue(kept, 1)
+    assert problem == "" and path is not None
+    assert re.fullmatch(NAME.format(sid="t1", pid=os.getpid(), suffix="-turns-2-3"), path.name)
+    assert path.read_bytes() == kept.rescue_json(1)
+
+
+@pytest.mark.parametrize("stored", [0, 3])
+def test_with_none_or_every_turn_stored_the_whole_session_is_rescued(tmp_path, monkeypatch, stored):
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path))
+    kept = three_turns()
+    path, problem = rescue.rescue(kept, stored)
+    assert problem == "" and path is not None
+    assert re.fullmatch(NAME.format(sid="t1", pid=os.getpid(), suffix=""), path.name)
+    assert path.read_bytes() == kept.to_json()
+
+
+def test_the_default_is_the_whole_session(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path))
+    kept = three_turns()
+    path, _ = rescue.rescue(kept)
+    assert path is not None and path.read_bytes() == kept.to_json()
+
+
+def test_when_the_small_rescue_cannot_be_encoded_the_whole_session_is_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path))
+    kept = three_turns()
+
+    def broken(after: int) -> bytes:
+        raise ValueError("bad")
+
+    monkeypatch.setattr(kept, "rescue_json", broken)
+    path, problem = rescue.rescue(kept, 1)
+    assert problem == "" and path is not None and path.read_bytes() == kept.to_json()
+    monkeypatch.setattr(kept, "to_json", lambda: broken(0))
+    assert rescue.rescue(kept, 1) == (None, "cannot encode it (ValueError: bad)")
+
+
+def test_a_name_taken_already_is_skipped_for_the_next_serial_number(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path))
+    real_open = os.open
+    calls = []
+
+    def open_taken_once(path, flags, mode=0o777):
+        calls.append(flags)
+        if len(calls) == 1:
+            raise FileExistsError(17, "File exists", str(path))
+        return real_open(path, flags, mode)
+
+    monkeypatch.setattr(rescue.os, "open", open_taken_once)
+    kept = three_turns()
+    path, problem = rescue.rescue(kept)
+    assert problem == "" and path is not None and path.read_bytes() == kept.to_json()
+    want = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    assert calls == [want, want]
+
+
+def test_when_every_name_is_taken_the_folder_is_named(tmp_path, monkeypatch):
+    monkeypatch.setattr(rescue, "rescue_dirs", lambda: [tmp_path])
+    tries = []
+
+    def always_taken(path, flags, mode=0o777):
+        tries.append(path)
+        raise FileExistsError(17, "File exists", str(path))
+
+    monkeypatch.setattr(rescue.os, "open", always_taken)
+    assert rescue.rescue(three_turns()) == (None, f"{tmp_path}: every rescue file name tried exists")
+    assert len(tries) == 100
+    with pytest.raises(FileExistsError) as caught:
+        rescue._write_in(tmp_path, "t1", "", b"x")
+    assert (caught.value.errno, caught.value.filename) == (17, str(tmp_path))
+
+
+def test_an_unexpected_error_in_a_folder_is_named_with_its_type(tmp_path, monkeypatch):
+    monkeypatch.setattr(rescue, "rescue_dirs", lambda: [tmp_path])
+
+    def broken(*args):
+        raise RuntimeError("odd")
+
+    monkeypatch.setattr(rescue, "_write_in", broken)
+    assert rescue.rescue(three_turns()) == (None, f"{tmp_path}: RuntimeError: odd")
+
+
+def test_rescue_in_writes_to_the_folder_else_to_the_rescue_places(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path / "rescue"))
+    kept = three_turns()
+    path, problem = rescue.rescue_in(tmp_path / "folder", kept)
+    assert problem == "" and path is not None and path.read_bytes() == kept.to_json()
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    path, problem = rescue.rescue_in(blocked, kept)
+    assert problem == "" and path is not None and path.parent == tmp_path / "rescue"
+    assert path.read_bytes() == kept.to_json()
+    monkeypatch.setattr(rescue, "rescue_dirs", lambda: [blocked / "a"])
+    assert rescue.rescue_in(blocked, kept) == (
+        None,
+        f"it could not be kept anywhere either ({blocked / 'a'}: Not a directory)",
+    )
