@@ -205,3 +205,16 @@ def test_rescue_in_writes_to_the_folder_else_to_the_rescue_places(tmp_path, monk
         None,
         f"it could not be kept anywhere either ({blocked / 'a'}: Not a directory)",
     )
+
+
+def test_a_file_the_disk_refuses_is_named_by_its_own_path(tmp_path, monkeypatch):
+    monkeypatch.setattr(rescue, "rescue_dirs", lambda: [tmp_path])
+    refused = []
+
+    def full(path, flags, mode=0o777):
+        refused.append(str(path))
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(rescue.os, "open", full)
+    path, problem = rescue.rescue(three_turns())
+    assert path is None and problem == f"{refused[0]}: No space left on device"
