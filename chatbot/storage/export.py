@@ -82,7 +82,7 @@ def write_private(path: Path, text: str, *, overwrite: bool = False) -> None:
     """Write ``text`` to a new file at ``path``, readable by the user only (0600).
 
     Never follows a symlink at ``path``; an existing file is replaced only with ``overwrite`` (FileExistsError
-    otherwise). Text that UTF-8 cannot hold (a lone surrogate) is written as U+FFFD.
+    otherwise). Text that UTF-8 cannot hold (a lone surrogate) is written as "?" (the encoder's replacement).
     """
     flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_TRUNC if overwrite else os.O_EXCL)
     fd = os.open(path, flags, 0o600)

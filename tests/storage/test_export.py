@@ -143,3 +143,47 @@ def test_an_exported_transcript_holds_no_escape_sequences(tmp_path):
     )
     text = export_markdown(session)
     assert ESC not in text and "\x07" not in text and "ok" in text
+
+
+def test_unknown_provider_and_model_multimodal_text_and_an_unnamed_tool_result(counter):
+    """Every message of a turn is kept (two user messages), the text parts of multimodal content are joined by
+    lines (a text part without text is an empty line), and what is unknown is a question mark."""
+    turn = Turn(
+        [
+            {"role": "user", "content": "first"},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "look"},
+                    {"type": "image_url", "image_url": {"url": "data:"}},
+                    {"type": "text"},
+                    {"type": "text", "text": "here"},
+                ],
+            },
+            {"role": "tool", "content": "42"},
+        ],
+        interrupted=True,
+    )
+    conv = Conversation("s", counter=counter, turns=[turn], summary="gist", summary_covers=1)
+    md = export_markdown(Session("t2", conv, created_at="c", updated_at="u"))
+    assert "- Provider / model: ? / ?\n" in md
+    assert md.endswith(
+        "## Turn 1 (covered by the summary, interrupted)\n\n**User:**\n\nfirst\n\n**User:**\n\nlook\n\nhere\n\n"
+        "**Tool result** (?):\n\n```\n42\n```\n\n*(interrupted: the reply was cut off before it finished)*\n"
+    )
+
+
+def test_text_utf8_cannot_hold_is_written_as_a_question_mark(tmp_path):
+    target = tmp_path / "odd.md"
+    write_private(target, "caf\u00e9 \ud800!")
+    assert target.read_bytes() == "caf\u00e9 ?!".encode()
+
+
+def test_a_symlink_at_the_path_is_never_followed(tmp_path):
+    aim = tmp_path / "aim.txt"
+    aim.write_text("keep")
+    link = tmp_path / "out.md"
+    link.symlink_to(aim)
+    with pytest.raises(OSError):
+        write_private(link, "over", overwrite=True)
+    assert aim.read_text() == "keep"
