@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from chatbot.engine.turn import Turn
+from chatbot.errors import UsageError
 from chatbot.storage.json_store import JsonStore
 from chatbot.storage.session import Session
 from chatbot.storage.transfer import default_rescue_dir, import_sessions, write_rescue
@@ -124,3 +125,51 @@ def test_a_rescue_goes_into_a_new_private_folder_and_imports_as_it_is(tmp_path):
     store = JsonStore(tmp_path / "store")
     assert counts(import_sessions(path.parent, store)) == (1, 0, 0, 0)
     assert store.load("lost").to_dict() == document("lost", "one", "two").to_dict()
+
+
+# --- small rescues: the turns after the ones the store held ---------------------------------------------------
+
+
+def small_rescue(directory: Path, session: Session, after: int, name: str) -> Path:
+    directory.mkdir(exist_ok=True)
+    path = directory / f"chatbot-rescue-{session.id}-{name}.json"
+    path.write_bytes(session.rescue_json(after))
+    return path
+
+
+def test_a_small_rescue_appends_its_turns_once_and_is_refused_when_the_store_went_another_way(tmp_path):
+    store = JsonStore(tmp_path / "store")
+    with store.acquire("s1"):
+        store.save(document("s1", "one"), touch=False)
+    full = document("s1", "one", "two", "three")
+    first = small_rescue(tmp_path / "src", full, 1, "a")
+    assert counts(import_sessions(first, store)) == (0, 1, 0, 0)
+    assert [t.messages[0]["content"] for t in store.load("s1").conversation.turns] == ["one", "two", "three"]
+    assert counts(import_sessions(first, store)) == (0, 0, 1, 0)  # the store holds them all already
+    part = small_rescue(tmp_path / "src", document("s1", "one", "two"), 1, "b")
+    assert counts(import_sessions(part, store)) == (0, 0, 1, 0)
+    other = small_rescue(tmp_path / "other", document("s1", "one", "else"), 1, "c")
+    report = import_sessions(other, store)
+    assert counts(report) == (0, 0, 0, 1)
+    assert report.refused == [
+        f"{other.name}: session s1 in the store no longer ends with the turns these follow; it was left as it is"
+    ]
+    short = small_rescue(tmp_path / "short", document("s1", "one", "two", "three", "four", "five", "six"), 5, "d")
+    report = import_sessions(short, store)  # it follows five turns; the store holds three
+    assert report.refused == [
+        f"{short.name}: session s1 in the store no longer ends with the turns these follow; it was left as it is"
+    ]
+    assert len(store.load("s1").conversation.turns) == 3
+
+
+def test_a_small_rescue_whose_session_is_gone_makes_the_session(tmp_path):
+    store = JsonStore(tmp_path / "store")
+    path = small_rescue(tmp_path / "src", document("s3", "one", "two"), 1, "a")
+    assert counts(import_sessions(tmp_path / "src", store)) == (1, 0, 0, 0)
+    assert [t.messages[0]["content"] for t in store.load("s3").conversation.turns] == ["two"]
+    assert path.exists()
+
+
+def test_a_path_that_is_neither_a_folder_nor_a_file_is_a_usage_error(tmp_path):
+    with pytest.raises(UsageError, match=r"^--import-sessions: .*nothing is not a directory or a session file$"):
+        import_sessions(tmp_path / "nothing", JsonStore(tmp_path / "store"))
