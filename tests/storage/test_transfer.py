@@ -173,3 +173,11 @@ def test_a_small_rescue_whose_session_is_gone_makes_the_session(tmp_path):
 def test_a_path_that_is_neither_a_folder_nor_a_file_is_a_usage_error(tmp_path):
     with pytest.raises(UsageError, match=r"^--import-sessions: .*nothing is not a directory or a session file$"):
         import_sessions(tmp_path / "nothing", JsonStore(tmp_path / "store"))
+
+
+def test_a_rescue_file_whose_session_id_is_not_valid_is_refused(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "chatbot-rescue-x.json").write_bytes(document("ok").to_json().replace(b'"ok"', b'"-bad"', 1))
+    report = import_sessions(src, JsonStore(tmp_path / "store"))
+    assert report.refused == ["chatbot-rescue-x.json: the session id '-bad' inside it is not a valid id"]
