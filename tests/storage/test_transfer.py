@@ -181,3 +181,12 @@ def test_a_rescue_file_whose_session_id_is_not_valid_is_refused(tmp_path):
     (src / "chatbot-rescue-x.json").write_bytes(document("ok").to_json().replace(b'"ok"', b'"-bad"', 1))
     report = import_sessions(src, JsonStore(tmp_path / "store"))
     assert report.refused == ["chatbot-rescue-x.json: the session id '-bad' inside it is not a valid id"]
+
+
+def test_a_plain_session_file_is_imported_under_its_file_name(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "named.json").write_bytes(document("inside", "one").to_json())
+    store = JsonStore(tmp_path / "store")
+    assert counts(import_sessions(src, store)) == (1, 0, 0, 0)
+    assert store.exists("named") and not store.exists("inside")
