@@ -145,6 +145,7 @@ def test_a_small_rescue_appends_its_turns_once_and_is_refused_when_the_store_wen
     first = small_rescue(tmp_path / "src", full, 1, "a")
     assert counts(import_sessions(first, store)) == (0, 1, 0, 0)
     assert [t.messages[0]["content"] for t in store.load("s1").conversation.turns] == ["one", "two", "three"]
+    assert store.load("s1").updated_at > STAMP  # the appended session is saved now
     assert counts(import_sessions(first, store)) == (0, 0, 1, 0)  # the store holds them all already
     part = small_rescue(tmp_path / "src", document("s1", "one", "two"), 1, "b")
     assert counts(import_sessions(part, store)) == (0, 0, 1, 0)
@@ -167,6 +168,7 @@ def test_a_small_rescue_whose_session_is_gone_makes_the_session(tmp_path):
     path = small_rescue(tmp_path / "src", document("s3", "one", "two"), 1, "a")
     assert counts(import_sessions(tmp_path / "src", store)) == (1, 0, 0, 0)
     assert [t.messages[0]["content"] for t in store.load("s3").conversation.turns] == ["two"]
+    assert store.load("s3").updated_at == STAMP  # kept as it was saved
     assert path.exists()
 
 
