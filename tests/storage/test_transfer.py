@@ -192,3 +192,19 @@ def test_a_plain_session_file_is_imported_under_its_file_name(tmp_path):
     store = JsonStore(tmp_path / "store")
     assert counts(import_sessions(src, store)) == (1, 0, 0, 0)
     assert store.exists("named") and not store.exists("inside")
+
+
+def test_a_folder_of_small_rescues_counts_each_one(tmp_path):
+    store = JsonStore(tmp_path / "store")
+    with store.acquire("s1"):
+        store.save(document("s1", "one"), touch=False)
+    src = tmp_path / "src"
+    small_rescue(src, document("s1", "one", "two"), 1, "a")
+    small_rescue(src, document("s1", "one", "two", "three"), 2, "b")
+    small_rescue(src, document("s4", "x", "y"), 1, "c")
+    small_rescue(src, document("s5", "x", "y"), 1, "d")
+    assert counts(import_sessions(src, store)) == (2, 2, 0, 0)
+    again = tmp_path / "again"
+    small_rescue(again, document("s1", "one", "two"), 1, "a")
+    small_rescue(again, document("s1", "one", "two", "three"), 2, "b")
+    assert counts(import_sessions(again, store)) == (0, 0, 2, 0)
