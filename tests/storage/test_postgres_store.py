@@ -316,6 +316,14 @@ def test_a_new_session_without_an_id_gets_one_not_in_use(open_pg):
     assert second.id != first.id and store.exists(first.id) and not store.exists(second.id)
 
 
+def test_a_database_with_no_free_id_left_is_named_in_the_error(open_pg, monkeypatch):
+    store = open_pg()
+    monkeypatch.setattr(store, "exists", lambda sid: True)  # every id it tries is taken
+    with pytest.raises(SessionError) as caught:
+        store.new_id()
+    assert caught.value.message == f"could not find an unused session id in {store.location}"
+
+
 def test_stores_in_two_schemas_of_one_database_never_lock_each_others_sessions(open_pg, pg_url):
     """Advisory locks belong to the whole database: a session's lock must still be its own store's."""
     with scratch_schema(postgres_base_url()) as elsewhere:
