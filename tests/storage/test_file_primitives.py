@@ -119,3 +119,18 @@ def test_a_save_on_another_thread_works_and_leaves_the_signal_handlers_alone(tmp
     worker.join()
     assert errors == [] and target.read_bytes() == b"from a thread"
     assert {sig: signal.getsignal(sig) for sig in handlers} == handlers
+
+
+@pytest.mark.parametrize(
+    ("mode", "name"),
+    [
+        (stat.S_IFIFO | 0o600, "a named pipe (FIFO)"),
+        (stat.S_IFSOCK | 0o600, "a socket"),
+        (stat.S_IFDIR | 0o700, "a directory"),
+        (stat.S_IFREG | 0o600, "a regular file"),
+        (stat.S_IFCHR | 0o600, "a device"),
+        (stat.S_IFBLK | 0o600, "a device"),
+    ],
+)
+def test_each_kind_of_file_is_named_in_a_users_words(mode, name):
+    assert files.kind(mode) == name

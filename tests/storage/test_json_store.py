@@ -1151,3 +1151,12 @@ def test_a_sessions_directory_owned_by_another_user_is_refused(tmp_path):
     os.chown(other, 4321, 4321)
     with pytest.raises(SessionError, match="is owned by another user \\(uid 4321\\)"):
         files.open_private_directory(other)
+
+
+def test_the_session_count_is_of_regular_files_with_a_session_ids_name(store, sdir):
+    store.create("one", system="s")
+    (sdir / "one.json").write_bytes(b"{}")  # counted unread: even a broken one is a session file
+    (sdir / "adir.json").mkdir()  # a directory is no session
+    (sdir / "-bad.json").write_bytes(b"{}")  # nor a file whose name is no session id
+    (sdir / "note.txt").write_bytes(b"x")
+    assert store.count_sessions() == 1

@@ -31,6 +31,7 @@ def test_a_statement_that_outlives_the_deadline_costs_the_connection(conn, monke
         pg_wait.answer(conn, lambda c: c.execute("SELECT pg_sleep(30)"))
     assert time.monotonic() - started < 5  # the socket was shut: the helper's wait ended at once
     assert not pg_wait.usable(conn)
+    assert conn.closed  # its helper was done with it, so it was closed, not left open
 
 
 def test_a_helper_that_will_not_stop_keeps_its_connection_open_and_unused(conn, monkeypatch):

@@ -12,7 +12,7 @@ import pytest
 from chatbot.engine.turn import Turn
 from chatbot.errors import SessionCorrupt, StoreUnavailable
 from chatbot.storage.json_store import JsonStore
-from chatbot.storage.pg_schema import SCHEMA_VERSION
+from chatbot.storage.pg_schema import SCHEMA_VERSION, like_escape
 from tests.support.postgres import dead_url
 from tests.support.stores import admin, postgres_base_url, scratch_schema
 
@@ -214,3 +214,8 @@ def test_the_newest_sessions_and_their_count_are_read_from_indexes(open_pg, pg_u
     assert "Limit" in newest and "chatbot_sessions_owner_updated" in newest and "Seq Scan" not in newest
     assert "Index Only Scan" in count and "Seq Scan" not in count
     assert len(store.list_sessions(2)) == 2 and store.count_sessions() == 3
+
+
+def test_a_search_texts_pattern_characters_are_escaped_to_stand_for_themselves():
+    assert like_escape("50%_off\\now") == "50\\%\\_off\\\\now"
+    assert like_escape("plain") == "plain"

@@ -17,7 +17,7 @@ from chatbot.engine.turn import Turn
 from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, StoreUnavailable
 from chatbot.providers.echo import EchoProvider
 from chatbot.storage.transfer import import_sessions
-from tests.support.stores import admin, postgres_base_url, scratch_schema, set_version, snapshot
+from tests.support.stores import admin, break_turn, postgres_base_url, scratch_schema, set_version, snapshot
 
 
 @pytest.fixture
@@ -296,6 +296,23 @@ def test_a_summary_row_covering_turns_that_are_not_there_is_listed_as_broken(ope
     assert store.latest() is None
 
 
+def test_continuing_skips_every_damaged_session_newer_than_the_newest_that_loads(open_pg, pg_url):
+    """More damaged sessions than one page of the search for the newest that loads: it reads on, page by page."""
+    store = open_pg()
+    for i in range(42):
+        with store.acquire(f"s{i:02}"):
+            session = store.create(f"s{i:02}", system="s")
+            session.conversation.add_turn(numbered_turn(1))
+            session.updated_at = f"2026-01-01T00:{i // 60:02}:{i % 60:02}+00:00"
+            store.save(session, touch=False)
+    for i in range(1, 42):
+        break_turn(pg_url, f"s{i:02}", 1)
+    chosen, skipped = store.choose_latest()
+    assert chosen == "s00"
+    assert [info.id for info in skipped] == [f"s{i:02}" for i in range(41, 0, -1)]
+    assert all(info.broken for info in skipped)
+
+
 def test_search_gives_fifty_hits_unless_asked_for_more(open_pg):
     store = open_pg()
     with store.acquire("s"):
@@ -314,6 +331,14 @@ def test_a_new_session_without_an_id_gets_one_not_in_use(open_pg):
         store.save(first)
     second = store.create(system="s")
     assert second.id != first.id and store.exists(first.id) and not store.exists(second.id)
+
+
+def test_a_database_with_no_free_id_left_is_named_in_the_error(open_pg, monkeypatch):
+    store = open_pg()
+    monkeypatch.setattr(store, "exists", lambda sid: True)  # every id it tries is taken
+    with pytest.raises(SessionError) as caught:
+        store.new_id()
+    assert caught.value.message == f"could not find an unused session id in {store.location}"
 
 
 def test_stores_in_two_schemas_of_one_database_never_lock_each_others_sessions(open_pg, pg_url):

@@ -3,12 +3,16 @@ and the changes an open session saves at once."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Turn
 from chatbot.errors import InvalidSessionId
-from chatbot.storage.session import Session, document_title, search_turns, snippet, validate_id
+from chatbot.storage.session import Session, ToolSources, document_title, search_turns, snippet, validate_id
 
 
 @pytest.mark.parametrize("good", ["a", "A9", "9", "a" * 64, "x.y_z-1"])
@@ -102,3 +106,64 @@ def test_a_snippet_ends_without_an_ellipsis_when_it_reaches_the_end():
     assert snippet(text, "x") == text
     assert snippet(text + "y", "x") == text + "…"
     assert snippet("a" * 40 + "needle", "needle") == "…" + "a" * 26 + "needle"  # a third of the width before it
+
+
+def _three_turns(summary_covers: int) -> Session:
+    turns = [Turn([{"role": "user", "content": f"q{i}"}]) for i in range(3)]
+    conversation = Conversation("sys", MemoryConfig(), TokenCounter(), turns=turns, summary="S", summary_covers=2)
+    conversation.summary_covers = summary_covers
+    session = Session("orig", conversation)
+    session.created_at = session.updated_at = "2000-01-01T00:00:00+00:00"
+    return session
+
+
+@pytest.mark.parametrize("keep", [0, 3])
+def test_a_branch_may_keep_from_none_to_all_turns(keep):
+    branch = _three_turns(2).copy_as("b", turns=keep)
+    assert [t.messages[0]["content"] for t in branch.conversation.turns] == [f"q{i}" for i in range(keep)]
+    assert branch.title == f"fork of orig at turn {keep}"
+
+
+@pytest.mark.parametrize("keep", [-1, 4])
+def test_a_branch_outside_the_turns_is_refused(keep):
+    with pytest.raises(ValueError, match=f"a branch keeps 0 to 3 turns, not {keep}"):
+        _three_turns(2).copy_as("b", turns=keep)
+
+
+def test_a_branch_keeps_the_summary_only_when_it_has_every_turn_the_summary_covers():
+    session = _three_turns(2)
+    kept = session.copy_as("b", turns=2)
+    assert (kept.conversation.summary, kept.conversation.summary_covers) == ("S", 2)
+    cut = session.copy_as("b", turns=1)
+    assert (cut.conversation.summary, cut.conversation.summary_covers) == ("", 0)
+    assert json.loads(cut.to_json())["summary"] == {"text": "", "covers": 0}
+    assert [t.messages[0]["content"] for t in cut.conversation.turns] == ["q0"]
+
+
+def test_a_copy_keeps_the_memory_rule_and_counter_and_gets_new_timestamps():
+    session = _three_turns(0)
+    copy = session.copy_as("b")
+    assert copy.conversation.memory is session.conversation.memory
+    assert copy.conversation.counter is session.conversation.counter
+    assert copy.created_at == copy.updated_at > "2000-01-01T00:00:00+00:00"
+
+
+def test_a_rescue_holds_only_the_turns_the_store_lacks_and_no_summary():
+    session = _three_turns(2)
+    rescue = json.loads(session.rescue_json(1))
+    expected = {**session.fields(), "summary": {"text": "", "covers": 0}, "rescued_after": 1}
+    expected["turns"] = [t.to_dict() for t in session.conversation.turns[1:]]
+    assert rescue == expected
+    assert list(rescue) == [*list(session.fields())[:11], "rescued_after", "turns", "totals", "calibration"]
+
+
+def test_tool_sources_are_true_when_either_kind_is_given():
+    assert not ToolSources()
+    assert ToolSources(functions=("/f.py",))
+    assert ToolSources(mcp=("http://x",))
+
+
+def test_removing_an_option_that_was_never_set_is_harmless():
+    session = Session("o", Conversation("s"))
+    session.set_option("top_p", None)
+    assert session.options == {}

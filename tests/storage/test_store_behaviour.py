@@ -331,6 +331,16 @@ def test_rename_gives_a_title(store):
     assert store.load("rich").title == "Renamed ✓" and store.list_sessions()[0].title == "Renamed ✓"
 
 
+def test_renaming_a_session_this_store_holds_keeps_it_held(store, open_test_store):
+    saved(store, rich(store))
+    with store.acquire("rich"):
+        store.rename("rich", "Mine")
+        assert store.holds("rich")
+        with pytest.raises(SessionLocked):
+            open_test_store().acquire("rich")
+    assert store.load("rich").title == "Mine"
+
+
 def test_delete_removes_a_session_and_refuses_one_in_use(store, open_test_store):
     saved(store, rich(store))
     saved(store, store.create("keep", system="s"))
@@ -339,8 +349,9 @@ def test_delete_removes_a_session_and_refuses_one_in_use(store, open_test_store)
         store.delete("rich")
     store.delete("rich")
     assert not store.exists("rich") and [i.id for i in store.list_sessions()] == ["keep"]
-    with pytest.raises(SessionNotFound):
+    with pytest.raises(SessionNotFound) as missing:
         store.delete("rich")
+    assert missing.value.message == f"no session rich in {store.location}"
     saved(store, store.create("rich", system="again"))  # the id is free again
     assert store.load("rich").conversation.turns == []
 
