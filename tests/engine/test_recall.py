@@ -163,15 +163,20 @@ def test_korean_words_match_whatever_particle_they_carry(asked):
     assert request.recalled == (1,) and "5820" in request.messages[0]["content"]
 
 
-def test_the_index_grows_a_turn_at_a_time_and_reads_each_turn_once():
+def counting_index() -> tuple[RecallIndex, list[str]]:
+    """A recall index whose tokenizer notes every text it is given: how often a turn (or query) is read."""
     seen: list[str] = []
 
     def counting(text: str) -> list[str]:
         seen.append(text)
         return terms(text)
 
+    return RecallIndex(counting), seen
+
+
+def test_the_index_grows_a_turn_at_a_time_and_reads_each_turn_once():
     conv = conversation()
-    conv.recall_index = RecallIndex(counting)
+    conv.recall_index, seen = counting_index()
     conv.build_request("gym locker")
     assert len(conv.recall_index) == 7 and len(seen) == 7 + 1  # every stored turn, and the query
     conv.add_turn(turn("a new turn about chess openings"))
@@ -246,14 +251,8 @@ def assert_scores_match_bm25s(conv: Conversation, query: str) -> None:
 
 
 def test_scores_stay_bm25_after_undo_retry_and_reset_without_reading_kept_turns_again():
-    seen: list[str] = []
-
-    def counting(text: str) -> list[str]:
-        seen.append(text)
-        return terms(text)
-
     conv = indexed(["gym locker code 4711", "bike locker code", "tomato pots sun water morning", "gym shoes"])
-    conv.recall_index = RecallIndex(counting)
+    conv.recall_index, seen = counting_index()
     assert_scores_match_bm25s(conv, "gym locker code")
     assert len(seen) == 4 + 1
     conv.undo()  # "gym shoes" goes: "gym" is left in turn 1 only, the average length grows
@@ -363,14 +362,8 @@ def test_a_single_turn_the_window_left_out_is_recalled():
 
 
 def test_no_room_for_recall_means_no_search_at_all():
-    seen: list[str] = []
-
-    def counting(text: str) -> list[str]:
-        seen.append(text)
-        return terms(text)
-
     conv = conversation()
-    conv.recall_index = RecallIndex(counting)
+    conv.recall_index, seen = counting_index()
     user = {"role": "user", "content": "gym locker code"}
     full = conv.counter.total(100)
     for budget in (full, full - 1):
