@@ -8,7 +8,7 @@ tests/support/mutation.py), since what a child reaches cannot be recorded. The c
 ``MUTANT_UNDER_TEST``. (Adding those tests to every mutant from the start costs their run on each of hundreds.)
 
     python bench/mutation.py chatbot/engine/memory.py          # run, then the table line and the survivors
-    python bench/mutation.py chatbot/engine/memory.py --again  # its survivors again, after tests were added
+    python bench/mutation.py chatbot/engine/memory.py --again  # its survivors and unrun mutants, with today's code
     python bench/mutation.py chatbot/engine/*.py --in-process  # the first run alone: a quick list of survivors
     python bench/mutation.py chatbot/engine/*.py --again --in-process  # its survivors against today's tests
     python bench/mutation.py --list                            # the modules it knows
@@ -130,7 +130,45 @@ def _give_child_tests_to_every_mutant(modules: list[str]) -> None:
     main.collect_or_load_stats = collect_then_add
 
 
-_AGAIN = (": survived", ": no tests")
+def _forget_what_is_left(modules: list[str]) -> int:
+    """Clear the verdicts a run again must redo (survived, no test reached it); how many there are, with the unrun.
+
+    Run without names, mutmut runs every mutant without a verdict: these, those a stopped run never ran, and those
+    of a function whose code changed since.
+    """
+    from mutmut.mutation.data import SourceFileMutationData
+    from mutmut.stats import status_by_exit_code
+
+    left = 0
+    for module in modules:
+        if not (ROOT / "mutants" / f"{module}.meta").exists():
+            continue
+        data = SourceFileMutationData(path=Path(module))
+        data.load()
+        for name, code in data.exit_code_by_key.items():
+            if code is None or status_by_exit_code[code] in ("survived", "no tests"):
+                data.exit_code_by_key[name] = None
+                left += 1
+        data.save()
+    print(f"again: {left} mutants survived, were not reached, or were never run")
+    return left
+
+
+def _bring_up_to_date(copy: Path) -> None:
+    """Replace the code and tests copied to ``copy`` (mutants/) by today's, keeping the verdicts of unchanged code.
+
+    mutmut copies a file only when mutants/ lacks it, so a copy from an earlier run would stay as it was (a module
+    not mutated in that run, fixed since, would be tested as it was). Without the copies, mutmut copies every file
+    anew and makes each mutated module's mutants again, and keeps a verdict only where the function's code hashes
+    as it did (the hashes are in the ``.meta`` files, which stay).
+    """
+    for old in (copy / "chatbot").rglob("*.py"):
+        old.unlink()
+    shutil.rmtree(copy / "tests", ignore_errors=True)
+    # which test reaches what is recorded anew: mutmut would record only tests it has not seen, and a test changed
+    # since may reach a function it did not
+    (copy / "mutmut-stats.json").unlink(missing_ok=True)
+    (copy / "mutmut-child-tests.txt").unlink(missing_ok=True)
 
 
 def _listing() -> str:
@@ -149,31 +187,24 @@ def run(modules: list[str], max_children: int, again: bool = False, children_too
     import mutmut.configuration as configuration
     from mutmut.__main__ import cli
 
-    if again:  # the last run's mutants and results stay; the tests are brought up to date
-        shutil.copytree(ROOT / "tests", ROOT / "mutants" / "tests", dirs_exist_ok=True)
-        # and which test reaches what is recorded anew: mutmut would record only tests it has not seen, and a test
-        # changed since may reach a function it did not
-        (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
-        (ROOT / "mutants" / "mutmut-child-tests.txt").unlink(missing_ok=True)
+    if again:  # the last run's verdicts stay; the code and the tests are brought up to date
+        _bring_up_to_date(ROOT / "mutants")
     else:
         shutil.rmtree(ROOT / "mutants", ignore_errors=True)
     cfg = configuration.config()
     cfg.only_mutate = modules
     cfg.pytest_add_cli_args_test_selection = _tests(modules)
     start = time.monotonic()
-    # each step: (only the survivors of the step before, with the tests that start a process too)
+    # each step: (only what the step before left: survivors and unreached, with the tests that start a process too)
     steps = [(True, children_too)] if again else [(False, False), *([(True, True)] if children_too else [])]
-    for survivors_only, with_children in steps:
-        # survivors, and mutants no test of the run reached in-process (a child process may reach them)
-        names = [line.split(": ")[0].strip() for line in _listing().splitlines() if line.endswith(_AGAIN)]
-        if survivors_only and not names:
+    for left_only, with_children in steps:
+        if left_only and not _forget_what_is_left(modules):
             break
         if with_children:
-            print(f"again, with the tests that start a process: {len(names)} survivors or not reached")
             _give_child_tests_to_every_mutant(modules)
         try:
-            chosen = names if survivors_only else []
-            cli(["run", "--max-children", str(max_children), *chosen], standalone_mode=False)
+            # mutmut runs every mutant without a verdict (named mutants would miss those of a function changed since)
+            cli(["run", "--max-children", str(max_children)], standalone_mode=False)
         except SystemExit as stop:
             if stop.code:
                 return int(stop.code)
