@@ -12,7 +12,8 @@ PATH is a folder (every ``*.json`` in it) or one file. A file is named ``<id>.js
 
 A small rescue file (``rescued_after: N``: only the turns after the first N, which the store held when it was
 written) has its turns **appended** to the stored session that still ends at (or within) them, counted as updated,
-or unchanged when the store has them all; with no such session stored, they become a session of their own.
+or unchanged when the store has them all; with no such session stored, they become a session of their own, which
+the same rescue (imported again) or a later one of the same turns then finds its turns in.
 
 A store that cannot reach its database writes what it could not save with :func:`write_rescue`.
 """
@@ -23,6 +24,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from chatbot.errors import SessionError, UsageError
 from chatbot.storage import files
@@ -94,13 +96,15 @@ def _append_rescued(store: SessionStore, rescued: Session, after: int, report: I
             report.imported += 1
             return
         current = store.load(rescued.id)
-        have = [t.to_dict() for t in current.conversation.turns[after:]]
+        stored = [t.to_dict() for t in current.conversation.turns]
         new = rescued.conversation.turns
         new_dicts = [t.to_dict() for t in new]
-        if len(current.conversation.turns) >= after and have[: len(new)] == new_dicts:
+        start = _where_they_follow(stored, new_dicts, after)
+        have = stored[start:] if start is not None else []
+        if start is not None and have[: len(new)] == new_dicts:
             report.unchanged += 1  # the store holds them all already
             return
-        if len(current.conversation.turns) < after or new_dicts[: len(have)] != have:
+        if start is None or new_dicts[: len(have)] != have:
             raise SessionError(
                 f"session {rescued.id} in the store no longer ends with the turns these follow; it was left as it is"
             )
@@ -108,6 +112,17 @@ def _append_rescued(store: SessionStore, rescued: Session, after: int, report: I
             current.conversation.add_turn(turn)
         store.save(current)
         report.updated += 1
+
+
+def _where_they_follow(stored: list[dict[str, Any]], new: list[dict[str, Any]], after: int) -> int | None:
+    """Where rescued turns begin among the stored ones, or None when the stored session went another way.
+
+    In the session they were rescued from, that is at ``after``; in a session an earlier import made of the rescued
+    turns alone (its own was gone), it is where their first turn is (a turn's time makes it one of a kind).
+    """
+    if new and new[0] in stored:
+        return stored.index(new[0])
+    return after if len(stored) == after or (not new and len(stored) >= after) else None
 
 
 def _import_one(store: SessionStore, session: Session, report: ImportReport) -> None:

@@ -172,6 +172,20 @@ def test_a_small_rescue_whose_session_is_gone_makes_the_session(tmp_path):
     assert path.exists()
 
 
+def test_a_session_made_from_a_rescue_takes_the_same_rescue_again_unchanged_and_a_later_one_appended(tmp_path):
+    store = JsonStore(tmp_path / "store")
+    path = small_rescue(tmp_path / "src", document("s3", "one", "two"), 1, "a")
+    assert counts(import_sessions(path, store)) == (1, 0, 0, 0)
+    assert counts(import_sessions(path, store)) == (0, 0, 1, 0)  # its turns are there: not appended twice
+    later = small_rescue(tmp_path / "later", document("s3", "one", "two", "three"), 1, "b")
+    assert counts(import_sessions(later, store)) == (0, 1, 0, 0)
+    assert [t.messages[0]["content"] for t in store.load("s3").conversation.turns] == ["two", "three"]
+    other = small_rescue(tmp_path / "other", document("s3", "one", "deux"), 1, "c")
+    assert import_sessions(other, store).refused == [
+        f"{other.name}: session s3 in the store no longer ends with the turns these follow; it was left as it is"
+    ]
+
+
 def test_a_path_that_is_neither_a_folder_nor_a_file_is_a_usage_error(tmp_path):
     with pytest.raises(UsageError, match=r"^--import-sessions: .*nothing is not a directory or a session file$"):
         import_sessions(tmp_path / "nothing", JsonStore(tmp_path / "store"))
