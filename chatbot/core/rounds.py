@@ -143,10 +143,6 @@ class Progress:
         text = "".join(self.parts)
         return f"{text.rstrip()}\n\n{mark}".lstrip() if mark else text
 
-    def tokens(self, counter: TokenCounter) -> int:
-        """Raw tokens of the tool rounds (what a later round re-sends beyond the first request)."""
-        return sum(counter.count_message(m) for m in self.messages)
-
     def call_tokens(self, counter: TokenCounter) -> int:
         """Tokens the model wrote as tool calls (completion side)."""
         return sum(counter.count_message(m) for m in self.messages if m.get("role") == "assistant")

@@ -166,8 +166,8 @@ def test_a_later_round_over_the_budget_folds_older_turns_through_the_summarizer_
     assert asked and smaller.summarized > 0 and smaller.budget == request.budget and sent == rounds
 
 
-def test_the_tool_rounds_tokens_count_the_call_and_its_result():
+def test_the_tool_calls_tokens_count_the_assistants_call_message_alone():
     progress = Progress(0.0)
     call = progress.open_round([ToolCall("c", "add", "{}")])[0]
     progress.add_result(call, "3")
-    assert progress.tokens(WordCounter()) == 18 + 3  # the call message (1 + 15 + 1 + 1) and the result's message
+    assert progress.call_tokens(WordCounter()) == 18  # the call message (1 + 15 + 1 + 1), not the result's
