@@ -78,7 +78,52 @@ def schema_problem(schema: Mapping[str, Any]) -> str:
         _validator_class(schema).check_schema(dict(schema))
     except exceptions.SchemaError as exc:
         return f"not a valid JSON schema: {exc.message}"
+    nowhere = _unresolved_reference(schema)
+    if nowhere:
+        return (
+            f"not a usable JSON schema: it refers to {nowhere!r}, which cannot be resolved (a reference can only "
+            "lead within the schema)"
+        )
     return ""
+
+
+def _unresolved_reference(schema: Mapping[str, Any]) -> str:
+    """The first ``$ref`` of ``schema`` that leads nowhere in it, or "" (jsonschema would find one only when a
+    reply reaches it). Skipped for a schema with a nested ``$id``, where a reference resolves against another base."""
+    from jsonschema_specifications import REGISTRY  # the drafts' own schemas, which jsonschema resolves too
+    from referencing.exceptions import Unresolvable
+    from referencing.jsonschema import DRAFT202012, specification_with
+
+    refs: list[str] = []
+    nested_id = _collect_refs(schema, refs)
+    dialect = schema.get("$schema")
+    spec = specification_with(dialect, default=DRAFT202012) if isinstance(dialect, str) else DRAFT202012
+    resolver = REGISTRY.resolver_with_root(spec.create_resource(dict(schema)))
+    for ref in [] if nested_id else refs:
+        try:
+            resolver.lookup(ref)
+        except Unresolvable:
+            return ref
+    return ""
+
+
+_VALUES = ("enum", "const", "default", "examples")  # keywords whose contents are data, not schemas
+
+
+def _collect_refs(node: Any, refs: list[str], root: bool = True) -> bool:
+    """Add every ``$ref`` string under ``node`` to ``refs``; whether a schema below the root has its own ``$id``."""
+    nested_id = False
+    if isinstance(node, Mapping):
+        if isinstance(node.get("$ref"), str):
+            refs.append(node["$ref"])
+        nested_id = not root and "$id" in node
+        for key, value in node.items():
+            if key not in _VALUES:
+                nested_id = _collect_refs(value, refs, root=False) or nested_id
+    elif isinstance(node, list):
+        for item in node:
+            nested_id = _collect_refs(item, refs, root=False) or nested_id
+    return nested_id
 
 
 def _validator_class(schema: Mapping[str, Any]) -> Any:

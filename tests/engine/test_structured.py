@@ -16,6 +16,7 @@ from chatbot.engine.structured import (
     parse_schema,
     reply_problem,
     response_format,
+    schema_problem,
 )
 from chatbot.errors import UsageError
 
@@ -345,18 +346,39 @@ def test_a_reply_cannot_be_checked_against_a_schema_whose_reference_leads_nowher
     nowhere = {"type": "object", "properties": {"dog": {"$ref": "#/$defs/dog"}}}
     assert reply_problem('{"dog": {}}', nowhere) == (
         None,
-        "the reply cannot be checked: the schema refers to '/$defs/dog', which cannot be resolved (a reference "
-        "can only lead within the schema)",
+        "the reply cannot be checked: the schema is not a usable JSON schema: it refers to '#/$defs/dog', which "
+        "cannot be resolved (a reference can only lead within the schema)",
     )
     remote = {"$ref": "https://example.com/dog.schema.json"}
     assert reply_problem("{}", remote) == (
         None,
-        "the reply cannot be checked: the schema refers to 'https://example.com/dog.schema.json', which cannot be "
-        "resolved (a reference can only lead within the schema)",
+        "the reply cannot be checked: the schema is not a usable JSON schema: it refers to "
+        "'https://example.com/dog.schema.json', which cannot be resolved (a reference can only lead within the schema)",
     )
     assert check_reply({"response_format": response_format(remote)}, "{}") == JsonReply(
         None, reply_problem("{}", remote)[1] + STORED
     )
+
+
+def test_a_schema_given_with_a_reference_that_leads_nowhere_is_refused_before_any_request():
+    with pytest.raises(UsageError) as refused:
+        parse_schema('{"type": "object", "properties": {"dog": {"$ref": "#/$defs/dog"}}}')
+    assert refused.value.message == (
+        "--schema: not a usable JSON schema: it refers to '#/$defs/dog', which cannot be resolved (a reference can "
+        "only lead within the schema)"
+    )
+
+
+def test_references_that_resolve_are_accepted_in_any_draft_and_data_keywords_are_not_read_as_schemas():
+    assert schema_problem({"$defs": {"d": DOG}, "type": "array", "items": {"$ref": "#/$defs/d"}}) == ""
+    draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"a": {"type": "string"}}}
+    assert schema_problem({**draft7, "properties": {"x": {"$ref": "#/definitions/a"}}}) == ""
+    assert schema_problem({"$ref": "https://json-schema.org/draft/2020-12/schema"}) == ""  # a draft's own schema
+    assert schema_problem({"type": "object", "properties": {"$ref": {"type": "string"}}}) == ""  # a field's name
+    assert schema_problem({"enum": [{"$ref": "#/nowhere"}], "default": {"$ref": "#/x"}}) == ""  # data, not schemas
+    # below a nested $id a reference resolves against that id: not judged here (jsonschema says so on a reply)
+    assert schema_problem({"properties": {"x": {"$id": "http://e.com/x", "$ref": "#/nope"}}}) == ""
+    assert "'#/nope'" in schema_problem({"properties": {"x": {"allOf": [{"$ref": "#/nope"}]}}})
 
 
 def test_a_reference_within_the_schema_is_followed():
