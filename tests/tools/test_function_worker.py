@@ -47,8 +47,8 @@ def death_signal() -> int:
     return sig.value
 
 
-def no_death_signal() -> None:
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0)
+def set_death_signal(sig: int) -> None:
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0)
 
 
 @dataclass
@@ -67,6 +67,8 @@ def serve(path: str, requests: bytes) -> Served:
     modules it imported, its death signal)."""
     saved_in, saved_out = os.dup(0), os.dup(1)
     saved_sigint, saved_path, saved_modules = signal.getsignal(signal.SIGINT), list(sys.path), set(sys.modules)
+    saved_death_signal = death_signal()
+    set_death_signal(0)  # so that what main sets shows
     requests_r, requests_w = os.pipe()
     answers_r, answers_w = os.pipe()
     os.write(requests_w, requests)
@@ -87,7 +89,7 @@ def serve(path: str, requests: bytes) -> Served:
         sys.path[:] = saved_path
         for name in set(sys.modules) - saved_modules:
             del sys.modules[name]
-        no_death_signal()
+        set_death_signal(saved_death_signal)
     os.set_blocking(answers_r, False)
     try:
         sent = os.read(answers_r, 1 << 16)
@@ -219,9 +221,10 @@ def test_each_answer_is_one_ascii_json_line_sent_at_once():
 
 
 def test_the_worker_asks_to_be_killed_with_its_parent():
+    saved = death_signal()
+    set_death_signal(0)
     try:
         _die_with_parent()
         assert death_signal() == signal.SIGKILL
     finally:
-        no_death_signal()
-    assert death_signal() == 0
+        set_death_signal(saved)

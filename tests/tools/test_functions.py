@@ -216,7 +216,8 @@ def test_an_unresolvable_hint_leaves_the_parameters_untyped():
 
 def test_a_result_is_text_as_it_is_or_json():
     assert as_text("plain") == "plain"
-    assert as_text(None) == "null"
+    assert as_text(None) == "null" and as_text(True) == "true" and as_text(2.5) == "2.5"
+    assert as_text(datetime.date(2024, 5, 1)) == '"2024-05-01"'
     assert as_text({"ok": True, "word": "한국어"}) == '{"ok": true, "word": "한국어"}'
     assert as_text([datetime.date(2024, 5, 1)]) == '["2024-05-01"]'  # what JSON cannot hold goes as its str
     looped: list[Any] = []
