@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import locale
 import os
 import signal
 import sys
@@ -158,9 +159,18 @@ def test_a_tools_prints_and_reads_stay_off_the_protocol(worker_file, capfd):
     assert "noise for stdout" in capfd.readouterr().err  # descriptor 1 became stderr
 
 
-def test_a_request_that_is_not_utf8_is_still_answered(worker_file):
-    served = serve(str(worker_file), b'{"name": "echo", "arguments": {"text": "a\xffb"}}\n')
-    assert served.answers[1:] == [{"result": "a\ufffdb"}]
+def test_requests_are_read_as_utf8_whatever_the_locale_and_a_bad_byte_is_still_answered(worker_file):
+    saved = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")  # an ASCII locale
+    try:
+        served = serve(
+            str(worker_file),
+            '{"name": "echo", "arguments": {"text": "한"}}\n'.encode()
+            + b'{"name": "echo", "arguments": {"text": "a\xffb"}}\n',
+        )
+    finally:
+        locale.setlocale(locale.LC_CTYPE, saved)
+    assert served.answers[1:] == [{"result": "한"}, {"result": "a\ufffdb"}]
 
 
 def test_serving_ignores_ctrl_c_dies_with_its_parent_and_leaves_no_descriptor_open(worker_file):
