@@ -26,13 +26,13 @@ def _die_with_parent() -> None:
         import ctypes
 
         pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+        ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGKILL)
 
 
 def _protocol_streams() -> tuple[IO[str], IO[str]]:
     """The request and answer streams, taken off descriptors 0 and 1 (which then hold /dev/null and stderr)."""
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8", errors="replace")
-    answers = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="replace")
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")  # _send writes ASCII: nothing to replace
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)

@@ -2,8 +2,8 @@
 
 Every public function defined in the file (not imported into it) is one tool: its name, its docstring as the
 description, and a parameter schema read from its signature and type hints (``str``, ``int``, ``float``, ``bool``,
-``list``, ``dict``, ``Optional``/``X | None``, ``Literal``). Defaults make a parameter optional. The result is
-``str(return value)`` (JSON for lists and dicts).
+``list``, ``dict``, ``Optional``/``X | None``, ``Literal``). Defaults make a parameter optional. The result is the
+returned string as it is, anything else as JSON (see :func:`as_text`).
 
 The file is imported and its functions run in a child process (:mod:`chatbot.tools.function_process`), so a call
 that never returns can be stopped: the chatbot process itself never imports the file.

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from chatbot.errors import ToolSourceError
+from chatbot.tools.function_process import FunctionProcess
 from chatbot.tools.functions import load_functions
 from chatbot.tools.registry import Registry
 
@@ -104,3 +105,34 @@ def test_a_file_that_imports_its_neighbour_loads_and_one_that_fails_says_why(tmp
     (tmp_path / "bad.py").write_text("raise ValueError('no config')\n")
     with pytest.raises(ToolSourceError, match="failed to load: ValueError: no config"):
         load_functions(str(tmp_path / "bad.py"))
+
+
+def said(stderr: bytes) -> str:
+    """What a worker that wrote ``stderr`` is quoted as saying when it dies."""
+    process = FunctionProcess("tools.py")
+    try:
+        process._stderr.write(stderr)
+        return process._stderr_tail()
+    finally:
+        process.close()
+
+
+def test_a_dead_workers_last_line_is_quoted_from_the_tail_of_what_it_wrote():
+    assert said(b"") == ""
+    assert said(b"first\nlast words  \n   \n\n") == "; it said: last words"
+    assert said(b"bad \xff byte\n") == "; it said: bad \ufffd byte"
+    # only the last 4096 bytes are read, and the quote keeps 200 characters of the line
+    assert said(b"QR" + b"y" * 4095) == "; it said: R" + "y" * 199
+
+
+def test_a_stderr_file_that_cannot_be_read_is_not_quoted():
+    closed = FunctionProcess("tools.py")
+    closed.close()
+    assert closed._stderr_tail() == ""  # closed: ValueError
+    broken = FunctionProcess("tools.py")
+    try:
+        broken._stderr.write(b"words\n")
+        os.close(broken._stderr.fileno())  # its descriptor gone: OSError
+        assert broken._stderr_tail() == ""
+    finally:
+        broken.close()
