@@ -12,6 +12,7 @@ argument, a JSON object::
 - ``result``: the ``tools/call`` result to answer with (the raw JSON-RPC ``result``), instead of the echo;
   ``refuse``: answer ``tools/call`` with this JSON-RPC error message instead (code -32602);
 - ``title``: each tool's title;
+- ``stubborn``: answer, but ignore SIGTERM and SIGHUP and go on after stdin ends (only SIGKILL ends it);
 - ``pid_file``: write the process id there first;
 - ``junk``: lines written to stdout before every answer (not JSON-RPC at all; may hold a lone surrogate);
 - ``tools``: how many tools to list (``echo``, ``echo_1``, ...), ``description``: each one's description,
@@ -98,12 +99,17 @@ def main(behaviour: dict[str, Any]) -> None:
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
         while True:  # not even the end of stdin stops it
             sys.stdin.buffer.read(1 << 16) or time.sleep(1)
+    if behaviour.get("stubborn"):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     for line in sys.stdin:
         if not line.strip():
             continue
         answer = _answer(json.loads(line), behaviour)
         if answer is not None:
             _send(answer, list(behaviour.get("junk", [])))
+    while behaviour.get("stubborn"):
+        time.sleep(1)
 
 
 if __name__ == "__main__":

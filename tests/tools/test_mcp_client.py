@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import importlib
 import logging
+import os
 import sys
 import threading
 import time
@@ -185,8 +186,10 @@ def test_a_server_that_dies_is_named_with_how_it_ended(hub):
 
 
 def test_a_stuck_loop_gives_up_a_call_and_a_connect_on_time(monkeypatch):
+    hub = McpHub()
+    live = Registry(hub.connect(hostile_mcp.command()))
     monkeypatch.setattr(mcp_client, "CLOSE_TIMEOUT", 0)  # the connect waits no longer than the server's own time
-    hub = McpHub(connect_timeout=0.5)
+    hub.connect_timeout = 0.5
     try:
         tool = McpTool(McpServer(hub, "x"), ToolSpec("stuck", "", {}, "x"))
 
@@ -203,7 +206,10 @@ def test_a_stuck_loop_gives_up_a_call_and_a_connect_on_time(monkeypatch):
         assert raised.value.message == "MCP server /no/such/server could not be reached: no answer within 0.5 seconds"
         assert time.monotonic() - started < 1.4
     finally:
+        monkeypatch.undo()
         hub.close()
+    # the server that never started does not keep the live one from closing
+    assert live.specs() == [] and not hub.loop.is_running()
 
 
 def test_the_hub_keeps_the_sdk_log_off_the_chat_and_never_keeps_the_process_alive(hub):
@@ -224,7 +230,7 @@ def test_closing_the_hub_ends_every_server_and_its_tools():
     hub = McpHub()
     registry = Registry(hub.connect(stdio_command()))
     hub.close()
-    assert registry.specs() == [] and not hub.servers[0].alive
+    assert registry.specs() == [] and not hub.servers[0].alive and not hub.loop.is_running()
 
 
 def test_closing_the_hub_while_a_server_is_still_connecting_gives_it_up_at_once():
@@ -245,3 +251,12 @@ def test_closing_the_hub_while_a_server_is_still_connecting_gives_it_up_at_once(
     connecting.join(5)
     assert time.monotonic() - started < 5
     assert told == [f"MCP server {hostile_mcp.command(mute=True)} could not be reached: CancelledError"]
+
+
+def test_closing_the_hub_kills_a_server_that_ignores_the_end_of_its_input_and_sigterm(tmp_path):
+    pid_file = tmp_path / "pid"
+    hub = McpHub()
+    hub.connect(hostile_mcp.command(stubborn=True, pid_file=str(pid_file)))
+    hub.close()  # (the SDK's escalation: stdin closed, 2 s, SIGTERM, 2 s, SIGKILL; never cut short)
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(pid_file.read_text()), 0)
