@@ -78,8 +78,7 @@ class Registry:
     def definition_tokens(self, counter: TokenCounter, budget: int | None = None) -> int:
         """Tokens (uncorrected) the ``tools`` parameter adds to every request, as the model's chat template writes
         them into the prompt (0 without tools); with ``budget``, of the tools that fit (:meth:`fitting`)."""
-        tools = self.openai_tools(counter, budget)
-        return counter.count_tools(tools) if tools else 0
+        return counter.count_tools(self.openai_tools(counter, budget))  # (0 for none: the counter's own rule)
 
     def fitting(self, counter: TokenCounter, budget: int) -> tuple[list[ToolSpec], list[ToolSpec]]:
         """The tools offered within an input ``budget``, and those left out.

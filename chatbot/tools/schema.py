@@ -26,7 +26,13 @@ def _validator(schema: dict[str, Any]) -> Validator | None:
 
 
 def _where(error: exceptions.ValidationError) -> str:
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
+    # one dot off the front, not every dot: a property may be named ".env"
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).removeprefix(".")
+
+
+def _named(what: str, names: list[str]) -> str:
+    """``what`` (in the plural for more than one) and the names: "missing required arguments 'a', 'b'"."""
+    return f"{what}{'s' if len(names) > 1 else ''} {', '.join(repr(n) for n in names)}"
 
 
 def _describe(error: exceptions.ValidationError, schema: dict[str, Any]) -> str:
@@ -34,13 +40,11 @@ def _describe(error: exceptions.ValidationError, schema: dict[str, Any]) -> str:
     where = _where(error)
     if error.validator == "required" and not where:
         missing = [n for n in error.validator_value if isinstance(error.instance, dict) and n not in error.instance]
-        plural = "s" if len(missing) > 1 else ""
-        return f"missing required argument{plural} {', '.join(repr(n) for n in missing)}"
+        return _named("missing required argument", missing)
     if error.validator == "additionalProperties" and not where and isinstance(error.instance, dict):
         known = list((schema.get("properties") or {}).keys())
         unknown = [k for k in error.instance if k not in known]
-        names = ", ".join(repr(k) for k in unknown)
-        return f"unknown argument {names} (known: {', '.join(known) or 'none'})"
+        return f"{_named('unknown argument', unknown)} (known: {', '.join(known) or 'none'})"
     if error.validator == "type" and where:
         kinds = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         value = error.instance

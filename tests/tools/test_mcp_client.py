@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import builtins
+import contextlib
 import importlib
+import logging
+import os
+import signal
+import sys
+import threading
+import time
 
+import mcp_types
 import pytest
 
 from chatbot.errors import ToolSourceError
-from chatbot.tools.mcp_client import McpHub, describe_error, is_http
+from chatbot.tools import mcp_client
+from chatbot.tools.base import ToolSpec
+from chatbot.tools.mcp_client import McpHub, McpServer, McpTool, describe_error, is_http, result_text
 from chatbot.tools.registry import Registry
+from tests.support import hostile_mcp
 from tests.support.mcp_servers import dying_command, http_example_server, stdio_command
 
 NAMES = ["now", "calculate", "add_note", "list_notes", "read_note"]
@@ -89,3 +100,171 @@ def test_helpers():
     group_type = getattr(builtins, "ExceptionGroup", None) or importlib.import_module("exceptiongroup").ExceptionGroup
     group = group_type("outer", [ValueError("inner reason\nmore")])
     assert describe_error(group) == "ValueError: inner reason"
+    assert describe_error(TimeoutError()) == "TimeoutError"  # nothing to say: the kind alone
+
+
+def test_result_text_joins_text_blocks_and_names_the_others():
+    text = mcp_types.TextContent(type="text", text="first")
+    image = mcp_types.ImageContent(type="image", data="AAAA", mime_type="image/png")
+    resource = mcp_types.EmbeddedResource(
+        type="resource", resource=mcp_types.TextResourceContents(uri="file:///a", text="x")
+    )
+    blocks = [text, image, resource, object(), mcp_types.TextContent(type="text", text="last")]
+    assert result_text(blocks, {"ignored": True}) == (
+        "first\n[image block: image/png]\n[resource block: not text]\n[content block: not text]\nlast"
+    )
+    assert result_text([], {"city": "Zürich"}) == '{"city": "Zürich"}'  # no blocks: the structured value
+    assert result_text([], None) == ""
+
+
+def test_a_server_that_never_answers_is_given_up_with_its_last_words():
+    hub = McpHub(connect_timeout=1)
+    try:
+        said = ["starting", "second", "E" * 250, "", "  "]  # the last line that says something, cut to 200
+        for stderr, last in ((said, "E" * 200), (["bad \udcff byte"], "bad \ufffd byte"), ([], None)):
+            address = hostile_mcp.command(mute=True, stderr=stderr)
+            with pytest.raises(ToolSourceError) as raised:
+                hub.connect(address)
+            tail = f" (server said: {last})" if last else ""
+            assert (
+                raised.value.message == f"MCP server {address} could not be reached: no answer within 1 seconds{tail}"
+            )
+    finally:
+        hub.close()
+
+
+def test_a_server_that_cannot_start_is_named_with_the_reason():
+    hub = McpHub(connect_timeout=2)
+    try:
+        told = []
+        for address in ("/no/such/server --flag", "  "):
+            with pytest.raises(ToolSourceError) as raised:
+                hub.connect(address)
+            told.append(raised.value.message)
+        assert told == [
+            "MCP server /no/such/server --flag could not be reached: "
+            "FileNotFoundError: [Errno 2] No such file or directory: '/no/such/server'",
+            "MCP server    could not be reached: ToolSourceError: --mcp needs a URL or a command line",
+        ]
+    finally:
+        hub.close()
+
+
+def test_a_tool_is_described_by_its_description_else_its_title_else_its_name(hub):
+    described = hub.connect(stdio_command())
+    assert (
+        described[1].spec.description == "Evaluate an arithmetic expression: numbers, + - * / // % ** and parentheses."
+    )
+    titled = hub.connect(hostile_mcp.command(description="", title="Echo it"))
+    bare = hub.connect(hostile_mcp.command(description=""))
+    assert [titled[0].spec.description, bare[0].spec.description] == ["Echo it", "echo"]
+
+
+def test_what_a_server_answers_a_call_with_is_the_tool_message(hub):
+    def answer(**behaviour):
+        return Registry(hub.connect(hostile_mcp.command(**behaviour))).call("echo", '{"text": "hi"}')
+
+    told = [
+        answer(refuse="no such thing"),
+        answer(result={"content": [], "isError": True}),
+        answer(result={"content": [{"type": "text", "text": "bad input"}], "isError": True}),
+        answer(result={"content": [], "structuredContent": {"city": "Zürich"}}),
+        answer(junk=["\udcff not UTF-8, not JSON"]),  # a junk line is skipped, the answer still read
+    ]
+    assert [(o.error, o.text) for o in told] == [
+        (True, "Error: the server refused the call: no such thing"),
+        (True, "Error: echo failed on the server"),
+        (True, "Error: bad input"),
+        (False, '{"city": "Zürich"}'),
+        (False, '{"text": "hi"}'),
+    ]
+
+
+def test_a_server_that_dies_is_named_with_how_it_ended(hub):
+    outcome = Registry(hub.connect(dying_command())).call("die", "{}")
+    assert (
+        outcome.text == f"Error: MCP server {dying_command()} stopped (MCPError: Connection closed); its tools are gone"
+    )
+
+
+def test_a_stuck_loop_gives_up_a_call_and_a_connect_on_time(monkeypatch):
+    hub = McpHub()
+    live = Registry(hub.connect(hostile_mcp.command()))
+    monkeypatch.setattr(mcp_client, "CLOSE_TIMEOUT", 0)  # the connect waits no longer than the server's own time
+    hub.connect_timeout = 0.5
+    try:
+        tool = McpTool(McpServer(hub, "x"), ToolSpec("stuck", "", {}, "x"))
+
+        async def answer() -> str:
+            return "late"
+
+        hub.loop.call_soon_threadsafe(time.sleep, 1.5)  # the loop thread is busy, as a blocking bug would make it
+        started = time.monotonic()
+        with pytest.raises(mcp_client.ToolFailed) as failed:
+            hub.submit(answer(), 0.3, tool)
+        assert failed.value.message == "stuck did not finish within 0.3 seconds"
+        with pytest.raises(ToolSourceError) as raised:
+            hub.connect("/no/such/server")
+        assert raised.value.message == "MCP server /no/such/server could not be reached: no answer within 0.5 seconds"
+        assert time.monotonic() - started < 1.4
+    finally:
+        monkeypatch.undo()
+        hub.close()
+    # the server given up on while the loop was stuck does not keep the live one from closing
+    assert live.specs() == [] and not hub.loop.is_running()
+
+
+def test_the_hub_keeps_the_sdk_log_off_the_chat_and_never_keeps_the_process_alive(hub):
+    for name in ("mcp", "mcp_types", "client"):
+        logger = logging.getLogger(name)
+        assert [type(h) for h in logger.handlers] == [logging.NullHandler] and logger.propagate is False
+    assert [t.daemon for t in threading.enumerate() if t.name == "chatbot-mcp"] == [True]
+
+
+def test_without_the_sdk_the_hub_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "mcp", None)  # import mcp raises ImportError
+    with pytest.raises(ToolSourceError) as raised:
+        McpHub()
+    assert raised.value.message == "--mcp needs the mcp SDK: pip install 'chatbot[mcp]'"
+
+
+def test_closing_the_hub_ends_every_server_and_its_tools():
+    hub = McpHub()
+    registry = Registry(hub.connect(stdio_command()))
+    hub.close()
+    assert registry.specs() == [] and not hub.servers[0].alive and not hub.loop.is_running()
+
+
+def test_closing_the_hub_while_a_server_is_still_connecting_gives_it_up_at_once():
+    hub = McpHub(connect_timeout=30)
+    told: list[str] = []
+
+    def connect() -> None:
+        with pytest.raises(ToolSourceError) as raised:
+            hub.connect(hostile_mcp.command(mute=True))
+        told.append(raised.value.message)
+
+    connecting = threading.Thread(target=connect)
+    connecting.start()
+    deadline = time.monotonic() + 10
+    while not (hub.servers and hub.servers[0].task) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    started = time.monotonic()
+    hub.close()
+    connecting.join(5)
+    assert time.monotonic() - started < 5
+    assert told == [f"MCP server {hostile_mcp.command(mute=True)} could not be reached: CancelledError"]
+
+
+def test_closing_the_hub_kills_a_server_that_ignores_the_end_of_its_input_and_sigterm(tmp_path):
+    pid_file = tmp_path / "pid"
+    hub = McpHub()
+    hub.connect(hostile_mcp.command(stubborn=True, pid_file=str(pid_file)))
+    hub.close()  # (the SDK's escalation: stdin closed, 2 s, SIGTERM, 2 s, SIGKILL; never cut short)
+    pid = int(pid_file.read_text())
+    try:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)  # not left running when this fails

@@ -7,8 +7,9 @@ import json
 from typing import Any
 
 from chatbot.engine.tokens import TokenCounter
-from chatbot.tools.base import Tool, ToolSpec
-from chatbot.tools.registry import Registry
+from chatbot.errors import ToolFailed
+from chatbot.tools.base import Tool, ToolOutcome, ToolSpec
+from chatbot.tools.registry import Registry, cut_result
 
 
 class Described(Tool):
@@ -92,3 +93,84 @@ def test_a_registry_joined_with_built_ins_keeps_the_runs_timeout():
     joined = run.joined([Described("b", 1)])
     assert joined.timeout == 7.5
     assert names(joined.specs()) == ["a", "b"]
+
+
+class Probe(Tool):
+    """A tool that answers, fails or raises as its arguments say, and tells the timeout it was given."""
+
+    def __init__(self, name: str = "probe", source: str = "tests", available: bool = True) -> None:
+        properties = {"say": {"type": "string"}, "fail": {"type": "string"}, "n": {"type": "integer"}}
+        self.spec = ToolSpec(name, "Answers as told.", {"type": "object", "properties": properties}, source)
+        self.alive = available
+
+    @property
+    def available(self) -> bool:
+        return self.alive
+
+    def run(self, arguments: dict[str, Any], timeout: float) -> str:
+        fail = arguments.get("fail")
+        if fail == "chatbot":
+            raise ToolFailed("told to fail")
+        if fail == "exit":
+            raise SystemExit(3)
+        if fail:
+            raise ValueError(fail)
+        if "n" in arguments:
+            return "x" * arguments["n"]
+        return f"said {arguments.get('say', '')!r} within {timeout:g} s"
+
+
+def test_every_way_a_call_ends_is_one_outcome_with_a_message_the_model_can_act_on():
+    registry = Registry([Probe(), Probe("dead", "server-x", available=False), Probe("other")], timeout=7)
+    cut = "x" * 16_000 + "\n[result cut: 16,000 of 16,001 characters kept]"
+    calls = {
+        ("probe", '{"say": "hi"}'): ToolOutcome("probe", "said 'hi' within 7 s"),
+        ("probe", "  "): ToolOutcome("probe", "said '' within 7 s"),  # no arguments at all: an empty object
+        ("nope", "{}"): ToolOutcome("nope", "Error: tool 'nope' does not exist; available tools: probe, other", True),
+        ("dead", "{}"): ToolOutcome(
+            "dead",
+            "Error: tool 'dead' is no longer available (its server stopped); available tools: probe, other",
+            True,
+        ),
+        ("probe", '{"say": '): ToolOutcome(
+            "probe",
+            "Error: the arguments are not valid JSON (Expecting value: line 1 column 9 (char 8)): '{\"say\": '",
+            True,
+        ),
+        ("probe", '{"say": 1, "n": "2"}'): ToolOutcome(
+            "probe",
+            "Error: the arguments do not fit the tool's schema: "
+            "'n' should be integer, not str '2'; 'say' should be string, not int 1",
+            True,
+        ),
+        ("probe", '{"fail": "chatbot"}'): ToolOutcome("probe", "Error: told to fail", True),
+        ("probe", '{"fail": "bad value"}'): ToolOutcome("probe", "Error: the tool raised ValueError: bad value", True),
+        ("probe", '{"fail": "exit"}'): ToolOutcome("probe", "Error: the tool raised SystemExit: 3", True),
+        ("probe", '{"n": 16001}'): ToolOutcome("probe", cut, notice="the result of probe was cut to 16,000 characters"),
+        ("probe", '{"n": 16000}'): ToolOutcome("probe", "x" * 16_000),
+    }
+    assert {call: registry.call(*call) for call in calls} == calls
+    assert Registry().call("nope", "{}").text == "Error: tool 'nope' does not exist; available tools: none"
+    long = '{"say": "' + "y" * 300
+    assert registry.call("probe", long).text.endswith(f": {long[:200]!r}")  # the bad JSON is quoted up to 200
+
+
+def test_a_result_is_cut_only_beyond_the_limit():
+    assert cut_result("abc", 3) == ("abc", False)
+    assert cut_result("abcd", 3) == ("abc\n[result cut: 3 of 4 characters kept]", True)
+
+
+def test_a_tool_name_taken_is_skipped_with_a_warning_and_the_rest_still_added():
+    registry = Registry([Probe(), Probe(source="elsewhere"), Probe("second")])
+    assert registry.warnings == ["tool 'probe' from elsewhere skipped: tests already has one"]
+    assert names(registry.specs()) == ["probe", "second"]
+
+
+def test_a_stopped_source_is_told_once_across_the_registries_joined_from_one_run():
+    dying = Probe("dying", "server-x")
+    run = Registry([dying, Probe()])
+    first = run.joined([Probe("builtin", "chat")])
+    assert first.gone() == []
+    dying.alive = False
+    assert first.gone() == ["server-x"]
+    assert run.joined([]).gone() == [] and run.gone() == [] and first.gone() == []

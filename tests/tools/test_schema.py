@@ -27,3 +27,67 @@ def test_an_argument_of_the_wrong_type_is_named_with_the_kind_it_has():
         ["'text' should be string, not null None"],
         ["'text' should be string, not list [1, 2]"],
     ]
+
+
+NOTES = {
+    "type": "object",
+    "additionalProperties": False,  # (before "required": the problems are still told in one order)
+    "properties": {
+        "title": {"type": "string"},
+        "stars": {"type": ["integer", "null"]},
+        "opts": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["k"],
+            "properties": {"k": {"type": "string"}},
+        },
+        "items": {"type": "array", "items": {"type": "object", "properties": {"Xname": {"type": "string"}}}},
+        ".env": {"type": "string"},
+    },
+    "required": ["title", "stars"],
+}
+KNOWN = "(known: title, stars, opts, items, .env)"
+
+
+def test_missing_and_unknown_arguments_are_named_together_in_the_plural_when_several():
+    assert check_arguments({"title": "t"}, NOTES) == ["missing required argument 'stars'"]
+    assert check_arguments({}, NOTES) == ["missing required arguments 'title', 'stars'"]
+    assert check_arguments({"title": "t", "stars": 1, "z": 1}, NOTES) == [f"unknown argument 'z' {KNOWN}"]
+    assert check_arguments({"z": 1, "y": 2}, NOTES) == [
+        "missing required arguments 'title', 'stars'",
+        f"unknown arguments 'z', 'y' {KNOWN}",
+    ]
+    no_properties = {"type": "object", "additionalProperties": False}
+    assert check_arguments({"x": 1}, no_properties) == ["unknown argument 'x' (known: none)"]
+
+
+def test_a_nested_problem_is_told_at_its_path_in_order_of_path_then_message():
+    told = check_arguments({"title": "t", "stars": "5", "opts": {"zz": 1}, "items": [{"Xname": 1}], ".env": 3}, NOTES)
+    assert told == [
+        "'.env' should be string, not int 3",  # a name may start with a dot
+        "'items[0].Xname' should be string, not int 1",
+        "'opts': 'k' is a required property",
+        "'opts': Additional properties are not allowed ('zz' was unexpected)",
+        "'stars' should be integer or null, not str '5'",
+    ]
+
+
+def test_a_problem_of_the_whole_object_is_told_as_the_validator_words_it():
+    assert check_arguments({"a": 1}, {"type": "object", "minProperties": 2}) == [
+        "{'a': 1} does not have enough properties"
+    ]
+
+
+def test_more_than_five_problems_are_counted_after_the_fifth():
+    def told(count: int) -> list[str]:
+        schema = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(count)}}
+        return check_arguments({f"p{i}": i for i in range(count)}, schema)
+
+    five = [f"'p{i}' should be string, not int {i}" for i in range(5)]
+    assert told(5) == five
+    assert told(7) == [*five, "and 2 more"]
+
+
+def test_a_schema_that_is_not_a_valid_object_schema_is_not_checked():
+    assert check_arguments({"x": 1}, None) == []  # type: ignore[arg-type]
+    assert check_arguments({"x": 1}, {"type": "nonsense"}) == []  # the server's mistake: its own check still applies
