@@ -81,6 +81,7 @@ _TEXT = st.text(alphabet=_TRICKY, max_size=12) | st.text(alphabet=_TRICKY + "\x0
 @given(st.lists(_TEXT, min_size=1, max_size=3), st.data())
 @example(["\u0130stanbul"], "i")  # İ lowers to "i" and a dot
 @example(["\u212a"], "k")  # the Kelvin sign lowers to k
+@example(["\u0130\u212a\u212a"], "kk")  # both of them in one file: still no look at the bytes alone
 @example(["\u039f\u0394\u039f\u03a3\nx"], "\u03bf\u03b4\u03bf\u03c2")  # a final sigma: the file has \\n after it
 @example(["\n\u03a3"], "\u03a3")  # a sigma after a newline: the file has the "n" of \\n before it
 @example(['say "hi"'], 'say "hi"')
