@@ -12,7 +12,7 @@ import pytest
 from chatbot.engine.turn import Turn
 from chatbot.errors import SessionCorrupt, StoreUnavailable
 from chatbot.storage.json_store import JsonStore
-from chatbot.storage.pg_schema import SCHEMA_VERSION, like_escape
+from chatbot.storage.pg_schema import SCHEMA_VERSION, first_line, like_escape
 from tests.support.postgres import dead_url
 from tests.support.stores import admin, postgres_base_url, scratch_schema
 
@@ -163,6 +163,15 @@ def test_an_unreachable_server_is_named_with_the_first_line_of_the_reason():
         PostgresStore(dead_url())
     assert "cannot reach the session store postgresql://postgres@127.0.0.1:" in err.value.message
     assert err.value.message.endswith("Connection refused") and "\n" not in err.value.message
+
+
+def test_an_error_is_named_by_its_first_line_or_by_its_kind_when_it_says_nothing():
+    import psycopg
+
+    assert first_line(psycopg.OperationalError("  server closed the connection\nunexpectedly\n")) == (
+        "server closed the connection"
+    )
+    assert first_line(psycopg.OperationalError("")) == "OperationalError"  # an error may carry no text
 
 
 def test_a_listing_read_in_chunks_lists_every_session_and_marks_only_the_damaged_one(open_pg, pg_url, monkeypatch):
