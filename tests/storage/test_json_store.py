@@ -618,6 +618,15 @@ def test_rename_of_a_held_session_keeps_its_lock_and_of_another_gives_the_lock_b
     store.close()
 
 
+def test_sessions_of_the_same_time_to_the_nanosecond_are_all_listed(store, sdir):
+    """A file system with coarse file times gives two files the same one: the listing still orders by time only."""
+    for sid in ("x", "y"):
+        (sdir / f"{sid}.json").write_text("{oops")
+        os.utime(sdir / f"{sid}.json", ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
+    infos = store.list_sessions()
+    assert sorted(i.id for i in infos) == ["x", "y"] and all(i.updated_at == "2023-11-14T22:13:20+00:00" for i in infos)
+
+
 def test_a_listing_gives_each_session_its_own_updated_at(store):
     first = saved(store, store.create("one", system="s"))
     second = saved(store, store.create("two", system="s"))
