@@ -104,6 +104,15 @@ def test_refused_files_are_named_with_their_reason_and_the_rest_still_imported(t
     assert report.summary("src", "db").splitlines()[1:] == [f"  refused {why}" for why in report.refused]
 
 
+def test_a_named_pipe_among_the_files_is_refused_unread(tmp_path):
+    src = tmp_path / "src"
+    put(src, document("fine", "one"))
+    os.mkfifo(src / "pipe.json")  # opening it to read would wait for a writer forever
+    report = import_sessions(src, JsonStore(tmp_path / "store"))
+    assert counts(report) == (1, 0, 0, 1)
+    assert report.refused == ["pipe.json: it is a named pipe (FIFO), not a regular file"]
+
+
 # --- the rescue folder ------------------------------------------------------------------------------------------
 
 
