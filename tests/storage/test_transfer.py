@@ -4,6 +4,7 @@ folder a store that lost its database writes: where it is, that it is private, t
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -128,6 +129,7 @@ def test_a_rescue_goes_into_a_new_private_folder_and_imports_as_it_is(tmp_path):
     finally:
         os.umask(old)
     assert path.name == "lost.json" and path.parent.parent == tmp_path / "rescue"
+    assert re.fullmatch(r"\d{8}T\d{6}", path.parent.name)  # the folder is named by the time, to the second
     for folder in (tmp_path / "rescue", path.parent):
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
