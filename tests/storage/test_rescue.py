@@ -222,6 +222,21 @@ def test_a_file_the_disk_refuses_is_named_by_its_own_path(tmp_path, monkeypatch)
     assert path is None and problem == f"{refused[0]}: No space left on device"
 
 
+def test_a_write_that_fails_is_named_even_when_its_half_file_cannot_be_removed(tmp_path, monkeypatch):
+    monkeypatch.setattr(rescue, "rescue_dirs", lambda: [tmp_path])
+
+    def full(fd):
+        raise OSError(28, "No space left on device")
+
+    def refused(self, missing_ok=False):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(rescue.os, "fsync", full)
+    monkeypatch.setattr(Path, "unlink", refused)
+    path, problem = rescue.rescue(three_turns())
+    assert path is None and problem == f"{tmp_path}: No space left on device"
+
+
 def test_the_time_in_a_rescue_files_name_is_utc_whatever_the_local_zone(tmp_path, monkeypatch):
     monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path))
     monkeypatch.setenv("TZ", "KST-9")  # UTC+9, in the POSIX form that needs no zone files
