@@ -1069,12 +1069,14 @@ def test_a_symlinked_lock_file_is_refused_and_other_open_errors_are_named(tmp_pa
         files.open_lock_file(tmp_path / ".t.lock")
 
 
-def test_the_pid_in_a_lock_message_is_shown_only_when_it_is_one(tmp_path):
+# whatever the holder wrote, it is no pid: bytes that are no text, or digits of another script (a pid is ASCII)
+@pytest.mark.parametrize("written", [b"\xff\xfe", "\u0661\u0662\u0663".encode()])
+def test_the_pid_in_a_lock_message_is_shown_only_when_it_is_one(tmp_path, written):
     holder, other = JsonStore(tmp_path / "s"), JsonStore(tmp_path / "s")
     holder.acquire("a")
     with pytest.raises(SessionLocked, match=f"pid {os.getpid()}"):
         other.acquire("a")
-    (tmp_path / "s" / ".a.lock").write_bytes(b"\xff\xfe")  # whatever the holder wrote, it is no pid
+    (tmp_path / "s" / ".a.lock").write_bytes(written)
     with pytest.raises(SessionLocked) as caught:
         other.acquire("a")
     assert (
