@@ -186,6 +186,19 @@ def test_a_listing_read_in_chunks_lists_every_session_and_marks_only_the_damaged
     infos = store.list_sessions()
     assert sorted(info.id for info in infos) == [f"s{k}" for k in range(5)]
     assert [info.id for info in infos if info.broken] == ["s2"]
+    loaded = {sid: store.load(sid) for sid in ("s0", "s1", "s3", "s4")}
+    assert {(i.id, i.title, i.turns, i.updated_at) for i in infos if not i.broken} == {
+        (sid, "one", 2, session.updated_at) for sid, session in loaded.items()
+    }
+    calls = []
+
+    def run(work):  # type: ignore[no-untyped-def]
+        calls.append(work)
+        return store._run(work)
+
+    assert pg_schema.listing(run) == infos  # every session when no limit is given
+    # the rows, then the turns two sessions a call, then the damaged one alone: never a call for each session
+    assert len(calls) == 1 + 3 + 1
 
 
 def test_a_session_saved_while_a_listing_reads_it_is_not_shown_as_damaged(open_pg, pg_url):
