@@ -221,6 +221,45 @@ def test_a_session_saved_while_a_listing_reads_it_is_not_shown_as_damaged(open_p
     assert (info.id, info.turns, info.broken) == ("busy", 2, "")
 
 
+def test_a_session_deleted_while_a_listing_reads_it_is_left_out_and_the_rest_still_listed(open_pg, pg_url):
+    from chatbot.storage import pg_schema
+
+    store, writer = open_pg(), open_pg()
+    for sid in ("old1", "old2"):
+        stored(writer, sid, "one")
+    session = stored(writer, "busy", "one")  # the newest (or as new, and first by id): the first of its chunk
+    calls = []
+
+    def run(work):  # type: ignore[no-untyped-def]
+        if len(calls) == 1:  # its turns change after its row was read: it looks damaged, so it is read again...
+            session.conversation.add_turn(turn("two"))
+            with writer.acquire("busy"):
+                writer.save(session)
+        if len(calls) == 2:  # ...and is gone by then
+            writer.delete("busy")
+        calls.append(work)
+        return store._run(work)
+
+    assert sorted((info.id, info.broken) for info in pg_schema.listing(run)) == [("old1", ""), ("old2", "")]
+
+
+def test_dash_c_finds_the_newest_session_past_one_deleted_before_it_was_read(open_pg, pg_url, monkeypatch):
+    from chatbot.storage import pg_schema
+
+    store, writer = open_pg(), open_pg()
+    stored(writer, "old", "one")
+    stored(writer, "busy", "one")  # the newest (or as new, and first by id)
+    read = pg_schema.read_session
+
+    def deleted_first(conn, sid):  # type: ignore[no-untyped-def]
+        if sid == "busy":
+            writer.delete("busy")
+        return read(conn, sid)
+
+    monkeypatch.setattr(pg_schema, "read_session", deleted_first)
+    assert store.latest() == "old"
+
+
 def test_the_newest_sessions_and_their_count_are_read_from_indexes(open_pg, pg_url):
     """A listing's two statements walk an index (the planner told to avoid scans, as it would on a large table):
     the newest N stop after N rows, whatever the store holds, and the count reads no table row it can skip."""
