@@ -585,6 +585,20 @@ def test_delete_removes_the_session_and_its_lock_file(store, sdir):
         store.set_aside("d")
 
 
+def test_two_deletes_of_a_session_at_once_both_end_without_an_error(sdir, monkeypatch):
+    a, b = JsonStore(sdir), JsonStore(sdir)
+    saved(a, a.create("d", system="s"))
+    acquire = a.acquire
+
+    def the_other_deletes_first(session_id):  # type: ignore[no-untyped-def]
+        b.delete(session_id)  # between a's look for the file and its lock
+        return acquire(session_id)
+
+    monkeypatch.setattr(a, "acquire", the_other_deletes_first)
+    a.delete("d")
+    assert not (sdir / "d.json").exists() and not (sdir / ".d.lock").exists()
+
+
 def test_delete_refuses_a_session_in_use(sdir):
     a, b = JsonStore(sdir), JsonStore(sdir)
     saved(a, a.create("d", system="s"))
