@@ -446,6 +446,13 @@ def test_stale_temp_files_are_removed_unless_their_session_is_in_use(store, sdir
     assert sorted(p.name for p in sdir.iterdir() if p.suffix == ".tmp") == ["notes.tmp"]
 
 
+def test_a_temp_name_that_cannot_be_removed_is_left_and_the_store_still_opens(sdir):
+    (sdir / ".odd.abcd1234.tmp").mkdir()  # a directory: unlink refuses it (as it would a file gone meanwhile)
+    (sdir / ".dead.abcd1234.tmp").write_text("half a sess")
+    JsonStore(sdir)
+    assert sorted(p.name for p in sdir.iterdir() if p.suffix == ".tmp") == [".odd.abcd1234.tmp"]
+
+
 # --- locking ------------------------------------------------------------------------------------------------------
 
 
