@@ -70,6 +70,14 @@ def test_search_turns_numbers_matches_from_one():
     assert search_turns("s1", "Trip", turns, "SOUTH-EAST")[0].snippet == "south-east"
 
 
+def test_a_query_is_found_across_a_line_break_in_any_message_of_the_turn():
+    reply = "Meet at\nthe  Kimchi bar"  # the words of the query split by a newline and two spaces
+    messages = [{"role": "user", "content": "where shall we meet?"}, {"role": "assistant", "content": reply}]
+    turns = [{"messages": messages}]
+    hits = search_turns("s", "T", turns, "at the KIMCHI")
+    assert [(h.turn, h.matches, h.snippet) for h in hits] == [(1, 1, "Meet at the Kimchi bar")]
+
+
 # text the file's bytes could mislead a quick look on: case pairs beyond ASCII, letters that lower to ASCII, sigmas,
 # what JSON escapes (quotes, backslashes, newlines, tabs), whitespace of every kind; a control character or a lone
 # surrogate (escaped as \\u) makes the look give up, so they come in few examples
