@@ -13,6 +13,7 @@ import respx
 
 from chatbot.providers import make_provider
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, ToolCall, Usage
+from chatbot.providers.openai_compat import StreamState
 from tests.support.sse import DONE, MESSAGES, SSE_HEADERS, chunk, end, sse, usage
 from tests.support.tool_chunks import TOOLS, tool_message_body, tool_piece
 
@@ -134,3 +135,22 @@ def test_tool_call_message_dict_round_trips():
         "type": "function",
         "function": {"name": "get_weather", "arguments": '{"city": "Lima"}'},
     }
+
+
+def test_a_stream_skips_what_is_not_a_choice_or_a_delta_and_reads_the_rest():
+    state = StreamState()
+    chunks = [
+        {"choices": None, "usage": None},  # some servers send null choices with the usage chunk
+        {"choices": ["x", {"delta": {"content": "hi"}}]},  # junk before a real choice
+        {"choices": [{"delta": None, "finish_reason": "stop"}]},
+    ]
+    events = [event for c in chunks for event in state.events(c)]
+    assert events == [TextDelta("hi")] and state.end().finish_reason == "stop"
+
+
+def test_tool_call_pieces_without_an_index_are_calls_of_their_own():
+    state = StreamState()
+    for call_id, name in (("a", "f"), ("b", "g")):
+        piece = {"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}
+        list(state.events({"choices": [{"delta": {"tool_calls": [piece]}}]}))
+    assert [(c.id, c.name) for c in state.tool_calls()] == [("a", "f"), ("b", "g")]
