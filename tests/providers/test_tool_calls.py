@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 
+import httpx
 import pytest
 import respx
 
 from chatbot.providers import make_provider
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, ToolCall, Usage
 from chatbot.providers.openai_compat import StreamState
-from tests.support.sse import DONE, MESSAGES, SSE_HEADERS, chunk, end, sse, usage
+from tests.support.sse import DONE, MESSAGES, SSE_HEADERS, chunk, completion_body, end, sse, usage
 from tests.support.tool_chunks import TOOLS, tool_message_body, tool_piece
 
 OPENAI_URL = "http://llm.test/v1/chat/completions"
@@ -154,3 +155,16 @@ def test_tool_call_pieces_without_an_index_are_calls_of_their_own():
         piece = {"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}
         list(state.events({"choices": [{"delta": {"tool_calls": [piece]}}]}))
     assert [(c.id, c.name) for c in state.tool_calls()] == [("a", "f"), ("b", "g")]
+
+
+def test_a_whole_reply_the_schema_was_refused_for_says_so_and_names_the_body_sent_again(groq_mock, groq_provider):
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+    options = {"response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": schema}}}
+    refused = {"error": {"message": "response_format json_schema is not supported by this model", "type": "bad"}}
+    groq_mock.post(GROQ_URL).mock(
+        side_effect=[httpx.Response(400, json=refused), httpx.Response(200, json=completion_body('{"a": "b"}'))]
+    )
+    whole = groq_provider.complete(MESSAGES, options=options)
+    assert whole.text == '{"a": "b"}' and "json" in whole.note.lower()
+    [again] = whole.resent
+    assert again.body["response_format"] == {"type": "json_object"}
