@@ -154,7 +154,8 @@ def test_a_tool_too_large_to_offer_is_neither_sent_nor_counted_in_the_budget(too
     chat, provider = tool_chat(functions=(page, manual))
     assert chat.tool_definition_tokens() == alone.tool_definition_tokens() > 0  # only the definitions offered count
     events = list(chat.send("hi"))
-    assert any(isinstance(e, Notice) and "1 tool left out" in e.text for e in events)
+    [left_out] = [e for e in events if isinstance(e, Notice) and "1 tool left out" in e.text]
+    assert left_out.warning  # shown as a warning: a tool the user gave is not offered
     assert provider.offered == [["page"]]
     assert events[-1].request.budget == LIMIT - alone.tool_definition_tokens()
     assert events[-1].turn.sent["tools"] == alone.tool_definition_tokens()  # what the turn keeps of its request

@@ -55,6 +55,16 @@ def test_a_failed_save_rescues_the_unsaved_turns_alone_and_says_where(tmp_path, 
     assert "three" in kept.read_text() and "two" not in kept.read_text()
 
 
+def test_the_first_save_after_a_session_is_opened_rescues_only_the_turns_added_since(tmp_path, opened, monkeypatch):
+    reopened = open_session.OpenSession(opened.store.load("s1"), opened.store)
+    reopened.add_turn(turn("three"))
+    failing(reopened, monkeypatch, SessionError("no"))
+    with pytest.raises(SaveFailed):
+        reopened.save()
+    [kept] = (tmp_path / "r").glob("chatbot-rescue-s1-*-turns-3-3.json")  # the two it was opened with are stored
+    assert "three" in kept.read_text()
+
+
 def test_a_turn_replaced_since_the_last_save_is_rescued_with_the_turns_after_it(tmp_path, opened, monkeypatch):
     opened.conversation.undo()
     opened.add_turn(turn("two again"))

@@ -5,7 +5,9 @@ without usage from the server a line still has the local counts."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import time
 from datetime import datetime
 
@@ -319,3 +321,19 @@ def test_a_log_that_cannot_be_opened_says_why_in_words(tmp_path):
     with pytest.raises(ConfigError) as caught:
         RequestLog(str(tmp_path))  # a directory
     assert caught.value.message == f"cannot open the request log {tmp_path}: Is a directory"
+
+
+def test_closing_the_log_twice_closes_nothing_else(tmp_path):
+    log = RequestLog(str(tmp_path / "log.jsonl"))
+    log.close()
+    reused = os.open(os.devnull, os.O_RDONLY)  # most likely the number the log's file had
+    saved_stdout = os.dup(1)
+    try:
+        log.close()
+        os.fstat(reused)
+        os.fstat(1)
+    finally:
+        os.dup2(saved_stdout, 1)  # put back, should a second close have taken it
+        os.close(saved_stdout)
+        with contextlib.suppress(OSError):
+            os.close(reused)

@@ -4,6 +4,7 @@ the model calls of one turn, and the stored turn it becomes, finished or not."""
 from __future__ import annotations
 
 from chatbot.core.rounds import NOT_RUN, Progress
+from chatbot.engine.turn import Turn
 from chatbot.providers.base import StreamEnd, ToolCall, Usage
 from tests.conftest import WordCounter
 
@@ -171,3 +172,9 @@ def test_the_tool_calls_tokens_count_the_assistants_call_message_alone():
     call = progress.open_round([ToolCall("c", "add", "{}")])[0]
     progress.add_result(call, "3")
     assert progress.call_tokens(WordCounter()) == 18  # the call message (1 + 15 + 1 + 1), not the result's
+
+
+def test_a_call_id_an_earlier_turn_of_the_session_used_is_not_reused():
+    earlier = Turn([USER, {"role": "assistant", "content": "", "tool_calls": [{"id": "c", "type": "function"}]}])
+    [call] = Progress(0.0, [earlier]).open_round([ToolCall("c", "add", "{}")])
+    assert call.id == "c_0"

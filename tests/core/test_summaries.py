@@ -5,7 +5,11 @@ summary would have left. Script mode (background off) keeps its order of request
 from __future__ import annotations
 
 import _thread
+import os
+import signal
+import sys
 import threading
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -16,9 +20,9 @@ from chatbot.core.events import Notice, TurnDone
 from chatbot.core.settings import RunSettings
 from chatbot.core.summaries import SummaryAhead
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
+from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig, next_summary
 from chatbot.engine.tokens import TokenCounter, rough_count
-from chatbot.errors import BudgetError, ContextLengthError, ServerError
+from chatbot.errors import BudgetError, ContextLengthError, ServerError, SummaryError
 from chatbot.providers.echo import EchoProvider
 from chatbot.storage.json_store import JsonStore
 from tests.conftest import WordCounter, make_turn
@@ -375,3 +379,43 @@ def test_a_failed_summary_call_asks_the_summary_model_again_within_a_named_windo
     estimate = session.conversation.counter.count_request(summary_request("", TURNS, 1))
     assert (record["model"], record["summarized"], record["error"], record["ok"]) == ("small", 2, "ServerError", False)
     assert record["request_tokens"] == {"provider": None, "estimate": estimate} and estimate > 0
+
+
+def test_ctrl_c_while_a_fold_waits_for_the_summary_written_ahead_fails_that_summary_and_forgets_the_job():
+    """The same Ctrl-C as above, without its timing: the signal comes once the main thread is seen waiting."""
+    main = threading.main_thread().ident
+    gate, calls = threading.Event(), []
+
+    def waiting_for_it() -> bool:
+        frame = sys._current_frames().get(main)
+        names = []
+        while frame is not None:
+            names.append(frame.f_code.co_name)
+            frame = frame.f_back
+        return "summarizer" in names and names[0] == "wait"
+
+    def write(previous, turns, first):
+        calls.append(threading.current_thread().name)
+        if len(calls) == 1:  # the job written ahead: Ctrl-C reaches the main thread while it waits for this
+            deadline = time.monotonic() + 10
+            while not waiting_for_it() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            os.kill(os.getpid(), signal.SIGINT)
+            gate.wait(10)
+        return f"s{first}"
+
+    conv = Conversation("sys", MemoryConfig(**MEMORY), WordCounter())
+    for i in (1, 2, 3):
+        conv.add_turn(make_turn(i))
+    ahead = SummaryAhead(write, enabled=True)
+    inputs = next_summary(conv)
+    assert inputs is not None
+    ahead.start(conv)
+    try:
+        with pytest.raises(SummaryError) as stopped:
+            ahead.summarizer(*inputs)
+        assert stopped.value.message == "you stopped waiting for the summary"
+        assert ahead.summarizer(*inputs) == "s1"  # the job is forgotten: asked again, the summary is written now
+        assert calls == ["summary-ahead", "MainThread"]
+    finally:
+        gate.set()

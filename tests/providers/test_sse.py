@@ -11,7 +11,7 @@ from chatbot.errors import ProviderError, RateLimitError, ServerError
 from chatbot.providers import make_provider
 from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.providers.error_map import ErrorContext
-from chatbot.providers.sse import _snippet, _whole_answer
+from chatbot.providers.sse import _snippet, _whole_answer, parse_chunk
 from tests.support.sse import DONE, MESSAGES, SSE_HEADERS, chunk, completion_body, error_body, sse, usage
 
 BASE = "http://llm.test/v1"
@@ -169,3 +169,36 @@ def test_snippet_shows_bytes_flattened_and_undecodable_bytes_replaced():
 def test_snippet_keeps_80_characters_whole_and_cuts_longer_text_to_80():
     assert _snippet("x" * 80) == repr("x" * 80)
     assert _snippet("y" * 81) == repr("y" * 80 + "…")
+
+
+def test_an_error_event_without_a_message_says_no_details():
+    with pytest.raises(ServerError) as caught:
+        parse_chunk('{"error": {"type": "server_error"}}', CTX)
+    assert caught.value.message == f"openai ({BASE}) reported an error mid-stream: no details. Try again in a moment."
+
+
+HTML_PAGE = (
+    f"{WHERE} answered with an HTML page (status 200), not a chat stream. Is --base-url right (it usually ends in "
+    "/v1)? A captive portal or a proxy may be in the way."
+)
+NOTHING = (
+    f"{WHERE} ended the reply without sending anything. A local server does this when the request is longer than "
+    "its context window: try a smaller --max-input-tokens."
+)
+
+
+@pytest.mark.parametrize(
+    ("headers", "message"),
+    [
+        ({"content-type": "text/html; charset=utf-8"}, HTML_PAGE),
+        ({"content-type": "application/xhtml+xml"}, HTML_PAGE),
+        ({}, NOTHING),
+        (SSE_HEADERS, NOTHING),
+        ({"content-type": "text/plain"}, f"{WHERE} answered with text/plain and no chat chunks: is --base-url right?"),
+    ],
+)
+def test_an_answer_with_no_chat_chunks_is_named_by_what_it_was(httpx2_mock, provider, headers, message):
+    httpx2_mock.post(URL).respond(200, content=b"<html></html>" if "html" in str(headers) else b"", headers=headers)
+    with pytest.raises(ServerError) as caught:
+        list(provider.stream(MESSAGES))
+    assert caught.value.message == message

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 
+import httpx
 import pytest
 import respx
 
 from chatbot.providers import make_provider
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, ToolCall, Usage
-from tests.support.sse import DONE, MESSAGES, SSE_HEADERS, chunk, end, sse, usage
+from chatbot.providers.openai_compat import StreamState
+from tests.support.sse import DONE, MESSAGES, SSE_HEADERS, chunk, completion_body, end, sse, usage
 from tests.support.tool_chunks import TOOLS, tool_message_body, tool_piece
 
 OPENAI_URL = "http://llm.test/v1/chat/completions"
@@ -134,3 +136,35 @@ def test_tool_call_message_dict_round_trips():
         "type": "function",
         "function": {"name": "get_weather", "arguments": '{"city": "Lima"}'},
     }
+
+
+def test_a_stream_skips_what_is_not_a_choice_or_a_delta_and_reads_the_rest():
+    state = StreamState()
+    chunks = [
+        {"choices": None, "usage": None},  # some servers send null choices with the usage chunk
+        {"choices": ["x", {"delta": {"content": "hi"}}]},  # junk before a real choice
+        {"choices": [{"delta": None, "finish_reason": "stop"}]},
+    ]
+    events = [event for c in chunks for event in state.events(c)]
+    assert events == [TextDelta("hi")] and state.end().finish_reason == "stop"
+
+
+def test_tool_call_pieces_without_an_index_are_calls_of_their_own():
+    state = StreamState()
+    for call_id, name in (("a", "f"), ("b", "g")):
+        piece = {"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}
+        list(state.events({"choices": [{"delta": {"tool_calls": [piece]}}]}))
+    assert [(c.id, c.name) for c in state.tool_calls()] == [("a", "f"), ("b", "g")]
+
+
+def test_a_whole_reply_the_schema_was_refused_for_says_so_and_names_the_body_sent_again(groq_mock, groq_provider):
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+    options = {"response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": schema}}}
+    refused = {"error": {"message": "response_format json_schema is not supported by this model", "type": "bad"}}
+    groq_mock.post(GROQ_URL).mock(
+        side_effect=[httpx.Response(400, json=refused), httpx.Response(200, json=completion_body('{"a": "b"}'))]
+    )
+    whole = groq_provider.complete(MESSAGES, options=options)
+    assert whole.text == '{"a": "b"}' and "json" in whole.note.lower()
+    [again] = whole.resent
+    assert again.body["response_format"] == {"type": "json_object"}

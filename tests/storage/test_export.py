@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import locale
 import os
 import stat
 
@@ -177,6 +178,17 @@ def test_text_utf8_cannot_hold_is_written_as_a_question_mark(tmp_path):
     target = tmp_path / "odd.md"
     write_private(target, "caf\u00e9 \ud800!")
     assert target.read_bytes() == "caf\u00e9 ?!".encode()
+
+
+def test_an_export_is_utf8_whatever_the_locale_says(tmp_path):
+    target = tmp_path / "here.md"
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")  # a locale whose text encoding is ASCII
+    try:
+        write_private(target, "caf\u00e9 \uae40\uce58")
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+    assert target.read_bytes() == "caf\u00e9 \uae40\uce58".encode()
 
 
 def test_a_symlink_at_the_path_is_never_followed(tmp_path):

@@ -446,6 +446,13 @@ def test_stale_temp_files_are_removed_unless_their_session_is_in_use(store, sdir
     assert sorted(p.name for p in sdir.iterdir() if p.suffix == ".tmp") == ["notes.tmp"]
 
 
+def test_a_temp_name_that_cannot_be_removed_is_left_and_the_store_still_opens(sdir):
+    (sdir / ".odd.abcd1234.tmp").mkdir()  # a directory: unlink refuses it (as it would a file gone meanwhile)
+    (sdir / ".dead.abcd1234.tmp").write_text("half a sess")
+    JsonStore(sdir)
+    assert sorted(p.name for p in sdir.iterdir() if p.suffix == ".tmp") == [".odd.abcd1234.tmp"]
+
+
 # --- locking ------------------------------------------------------------------------------------------------------
 
 
@@ -585,6 +592,20 @@ def test_delete_removes_the_session_and_its_lock_file(store, sdir):
         store.set_aside("d")
 
 
+def test_two_deletes_of_a_session_at_once_both_end_without_an_error(sdir, monkeypatch):
+    a, b = JsonStore(sdir), JsonStore(sdir)
+    saved(a, a.create("d", system="s"))
+    acquire = a.acquire
+
+    def the_other_deletes_first(session_id):  # type: ignore[no-untyped-def]
+        b.delete(session_id)  # between a's look for the file and its lock
+        return acquire(session_id)
+
+    monkeypatch.setattr(a, "acquire", the_other_deletes_first)
+    a.delete("d")
+    assert not (sdir / "d.json").exists() and not (sdir / ".d.lock").exists()
+
+
 def test_delete_refuses_a_session_in_use(sdir):
     a, b = JsonStore(sdir), JsonStore(sdir)
     saved(a, a.create("d", system="s"))
@@ -616,6 +637,15 @@ def test_rename_of_a_held_session_keeps_its_lock_and_of_another_gives_the_lock_b
     assert not store.holds("free") and store.load("free").title == "Named"
     other.acquire("free").release()  # the lock the rename took is given back
     store.close()
+
+
+def test_sessions_of_the_same_time_to_the_nanosecond_are_all_listed(store, sdir):
+    """A file system with coarse file times gives two files the same one: the listing still orders by time only."""
+    for sid in ("x", "y"):
+        (sdir / f"{sid}.json").write_text("{oops")
+        os.utime(sdir / f"{sid}.json", ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
+    infos = store.list_sessions()
+    assert sorted(i.id for i in infos) == ["x", "y"] and all(i.updated_at == "2023-11-14T22:13:20+00:00" for i in infos)
 
 
 def test_a_listing_gives_each_session_its_own_updated_at(store):
@@ -1060,12 +1090,14 @@ def test_a_symlinked_lock_file_is_refused_and_other_open_errors_are_named(tmp_pa
         files.open_lock_file(tmp_path / ".t.lock")
 
 
-def test_the_pid_in_a_lock_message_is_shown_only_when_it_is_one(tmp_path):
+# whatever the holder wrote, it is no pid: bytes that are no text, or digits of another script (a pid is ASCII)
+@pytest.mark.parametrize("written", [b"\xff\xfe", "\u0661\u0662\u0663".encode()])
+def test_the_pid_in_a_lock_message_is_shown_only_when_it_is_one(tmp_path, written):
     holder, other = JsonStore(tmp_path / "s"), JsonStore(tmp_path / "s")
     holder.acquire("a")
     with pytest.raises(SessionLocked, match=f"pid {os.getpid()}"):
         other.acquire("a")
-    (tmp_path / "s" / ".a.lock").write_bytes(b"\xff\xfe")  # whatever the holder wrote, it is no pid
+    (tmp_path / "s" / ".a.lock").write_bytes(written)
     with pytest.raises(SessionLocked) as caught:
         other.acquire("a")
     assert (

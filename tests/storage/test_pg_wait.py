@@ -34,6 +34,27 @@ def test_a_statement_that_outlives_the_deadline_costs_the_connection(conn, monke
     assert conn.closed  # its helper was done with it, so it was closed, not left open
 
 
+def test_a_call_that_ends_just_after_its_deadline_still_costs_its_connection(conn, monkeypatch):
+    """Its socket was shut when the wait gave up, though psycopg never saw it: the connection is closed, not reused."""
+    monkeypatch.setattr(pg_wait, "ANSWER_TIMEOUT", 0.2)
+    with pytest.raises(psycopg.OperationalError, match="no answer in 0.2 seconds"):
+        pg_wait.answer(conn, lambda c: time.sleep(0.5))  # busy off the socket, done within the grace period
+    assert conn.closed and not pg_wait.usable(conn)
+
+
+def test_a_call_given_up_on_whose_connection_is_already_closed_says_no_answer(conn, monkeypatch):
+    """Its socket is gone (nothing to shut): giving up still ends in the no-answer error, not in an internal one."""
+    monkeypatch.setattr(pg_wait, "ANSWER_TIMEOUT", 0.2)
+
+    def closes_then_lingers(c):  # type: ignore[no-untyped-def]
+        c.close()
+        time.sleep(0.5)
+
+    with pytest.raises(psycopg.OperationalError, match="no answer in 0.2 seconds"):
+        pg_wait.answer(conn, closes_then_lingers)
+    assert not pg_wait.usable(conn)
+
+
 def test_a_helper_that_will_not_stop_keeps_its_connection_open_and_unused(conn, monkeypatch):
     monkeypatch.setattr(pg_wait, "ANSWER_TIMEOUT", 0.2)
     release = threading.Event()

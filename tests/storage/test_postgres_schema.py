@@ -12,7 +12,7 @@ import pytest
 from chatbot.engine.turn import Turn
 from chatbot.errors import SessionCorrupt, StoreUnavailable
 from chatbot.storage.json_store import JsonStore
-from chatbot.storage.pg_schema import SCHEMA_VERSION, like_escape
+from chatbot.storage.pg_schema import SCHEMA_VERSION, first_line, like_escape
 from tests.support.postgres import dead_url
 from tests.support.stores import admin, postgres_base_url, scratch_schema
 
@@ -165,6 +165,15 @@ def test_an_unreachable_server_is_named_with_the_first_line_of_the_reason():
     assert err.value.message.endswith("Connection refused") and "\n" not in err.value.message
 
 
+def test_an_error_is_named_by_its_first_line_or_by_its_kind_when_it_says_nothing():
+    import psycopg
+
+    assert first_line(psycopg.OperationalError("  server closed the connection\nunexpectedly\n")) == (
+        "server closed the connection"
+    )
+    assert first_line(psycopg.OperationalError("")) == "OperationalError"  # an error may carry no text
+
+
 def test_a_listing_read_in_chunks_lists_every_session_and_marks_only_the_damaged_one(open_pg, pg_url, monkeypatch):
     from chatbot.storage import pg_schema
 
@@ -177,6 +186,19 @@ def test_a_listing_read_in_chunks_lists_every_session_and_marks_only_the_damaged
     infos = store.list_sessions()
     assert sorted(info.id for info in infos) == [f"s{k}" for k in range(5)]
     assert [info.id for info in infos if info.broken] == ["s2"]
+    loaded = {sid: store.load(sid) for sid in ("s0", "s1", "s3", "s4")}
+    assert {(i.id, i.title, i.turns, i.updated_at) for i in infos if not i.broken} == {
+        (sid, "one", 2, session.updated_at) for sid, session in loaded.items()
+    }
+    calls = []
+
+    def run(work):  # type: ignore[no-untyped-def]
+        calls.append(work)
+        return store._run(work)
+
+    assert pg_schema.listing(run) == infos  # every session when no limit is given
+    # the rows, then the turns two sessions a call, then the damaged one alone: never a call for each session
+    assert len(calls) == 1 + 3 + 1
 
 
 def test_a_session_saved_while_a_listing_reads_it_is_not_shown_as_damaged(open_pg, pg_url):
@@ -197,6 +219,45 @@ def test_a_session_saved_while_a_listing_reads_it_is_not_shown_as_damaged(open_p
 
     [info] = pg_schema.listing(run)
     assert (info.id, info.turns, info.broken) == ("busy", 2, "")
+
+
+def test_a_session_deleted_while_a_listing_reads_it_is_left_out_and_the_rest_still_listed(open_pg, pg_url):
+    from chatbot.storage import pg_schema
+
+    store, writer = open_pg(), open_pg()
+    for sid in ("old1", "old2"):
+        stored(writer, sid, "one")
+    session = stored(writer, "busy", "one")  # the newest (or as new, and first by id): the first of its chunk
+    calls = []
+
+    def run(work):  # type: ignore[no-untyped-def]
+        if len(calls) == 1:  # its turns change after its row was read: it looks damaged, so it is read again...
+            session.conversation.add_turn(turn("two"))
+            with writer.acquire("busy"):
+                writer.save(session)
+        if len(calls) == 2:  # ...and is gone by then
+            writer.delete("busy")
+        calls.append(work)
+        return store._run(work)
+
+    assert sorted((info.id, info.broken) for info in pg_schema.listing(run)) == [("old1", ""), ("old2", "")]
+
+
+def test_dash_c_finds_the_newest_session_past_one_deleted_before_it_was_read(open_pg, pg_url, monkeypatch):
+    from chatbot.storage import pg_schema
+
+    store, writer = open_pg(), open_pg()
+    stored(writer, "old", "one")
+    stored(writer, "busy", "one")  # the newest (or as new, and first by id)
+    read = pg_schema.read_session
+
+    def deleted_first(conn, sid):  # type: ignore[no-untyped-def]
+        if sid == "busy":
+            writer.delete("busy")
+        return read(conn, sid)
+
+    monkeypatch.setattr(pg_schema, "read_session", deleted_first)
+    assert store.latest() == "old"
 
 
 def test_the_newest_sessions_and_their_count_are_read_from_indexes(open_pg, pg_url):

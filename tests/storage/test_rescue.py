@@ -7,6 +7,8 @@ import os
 import re
 import stat
 import tempfile
+import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -218,3 +220,35 @@ def test_a_file_the_disk_refuses_is_named_by_its_own_path(tmp_path, monkeypatch)
     monkeypatch.setattr(rescue.os, "open", full)
     path, problem = rescue.rescue(three_turns())
     assert path is None and problem == f"{refused[0]}: No space left on device"
+
+
+def test_a_write_that_fails_is_named_even_when_its_half_file_cannot_be_removed(tmp_path, monkeypatch):
+    monkeypatch.setattr(rescue, "rescue_dirs", lambda: [tmp_path])
+
+    def full(fd):
+        raise OSError(28, "No space left on device")
+
+    def refused(self, missing_ok=False):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(rescue.os, "fsync", full)
+    monkeypatch.setattr(Path, "unlink", refused)
+    path, problem = rescue.rescue(three_turns())
+    assert path is None and problem == f"{tmp_path}: No space left on device"
+
+
+def test_the_time_in_a_rescue_files_name_is_utc_whatever_the_local_zone(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path))
+    monkeypatch.setenv("TZ", "KST-9")  # UTC+9, in the POSIX form that needs no zone files
+    time.tzset()
+    try:
+        before = datetime.now(timezone.utc).replace(microsecond=0)
+        path, _ = rescue.rescue(session())
+        after = datetime.now(timezone.utc)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert path is not None
+    stamp = re.fullmatch(r"chatbot-rescue-r1-(\d{8}T\d{6})\.\d{6}Z-\d+-\d+\.json", path.name)
+    assert stamp is not None
+    assert before <= datetime.strptime(stamp[1], "%Y%m%dT%H%M%S").replace(tzinfo=timezone.utc) <= after

@@ -70,6 +70,14 @@ def test_search_turns_numbers_matches_from_one():
     assert search_turns("s1", "Trip", turns, "SOUTH-EAST")[0].snippet == "south-east"
 
 
+def test_a_query_is_found_across_a_line_break_in_any_message_of_the_turn():
+    reply = "Meet at\nthe  Kimchi bar"  # the words of the query split by a newline and two spaces
+    messages = [{"role": "user", "content": "where shall we meet?"}, {"role": "assistant", "content": reply}]
+    turns = [{"messages": messages}]
+    hits = search_turns("s", "T", turns, "at the KIMCHI")
+    assert [(h.turn, h.matches, h.snippet) for h in hits] == [(1, 1, "Meet at the Kimchi bar")]
+
+
 # text the file's bytes could mislead a quick look on: case pairs beyond ASCII, letters that lower to ASCII, sigmas,
 # what JSON escapes (quotes, backslashes, newlines, tabs), whitespace of every kind; a control character or a lone
 # surrogate (escaped as \\u) makes the look give up, so they come in few examples
@@ -81,6 +89,7 @@ _TEXT = st.text(alphabet=_TRICKY, max_size=12) | st.text(alphabet=_TRICKY + "\x0
 @given(st.lists(_TEXT, min_size=1, max_size=3), st.data())
 @example(["\u0130stanbul"], "i")  # İ lowers to "i" and a dot
 @example(["\u212a"], "k")  # the Kelvin sign lowers to k
+@example(["\u0130\u212a\u212a"], "kk")  # both of them in one file: still no look at the bytes alone
 @example(["\u039f\u0394\u039f\u03a3\nx"], "\u03bf\u03b4\u03bf\u03c2")  # a final sigma: the file has \\n after it
 @example(["\n\u03a3"], "\u03a3")  # a sigma after a newline: the file has the "n" of \\n before it
 @example(['say "hi"'], 'say "hi"')

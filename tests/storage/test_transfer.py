@@ -4,6 +4,7 @@ folder a store that lost its database writes: where it is, that it is private, t
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -104,6 +105,15 @@ def test_refused_files_are_named_with_their_reason_and_the_rest_still_imported(t
     assert report.summary("src", "db").splitlines()[1:] == [f"  refused {why}" for why in report.refused]
 
 
+def test_a_named_pipe_among_the_files_is_refused_unread(tmp_path):
+    src = tmp_path / "src"
+    put(src, document("fine", "one"))
+    os.mkfifo(src / "pipe.json")  # opening it to read would wait for a writer forever
+    report = import_sessions(src, JsonStore(tmp_path / "store"))
+    assert counts(report) == (1, 0, 0, 1)
+    assert report.refused == ["pipe.json: it is a named pipe (FIFO), not a regular file"]
+
+
 # --- the rescue folder ------------------------------------------------------------------------------------------
 
 
@@ -119,6 +129,7 @@ def test_a_rescue_goes_into_a_new_private_folder_and_imports_as_it_is(tmp_path):
     finally:
         os.umask(old)
     assert path.name == "lost.json" and path.parent.parent == tmp_path / "rescue"
+    assert re.fullmatch(r"\d{8}T\d{6}", path.parent.name)  # the folder is named by the time, to the second
     for folder in (tmp_path / "rescue", path.parent):
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
