@@ -392,7 +392,8 @@ def test_ctrl_c_while_a_fold_waits_for_the_summary_written_ahead_fails_that_summ
         while frame is not None:
             names.append(frame.f_code.co_name)
             frame = frame.f_back
-        return "summarizer" in names and names[0] == "wait"
+        # "in" each name: under mutmut the method runs as a renamed copy (``xǁSummaryAheadǁsummarizer__mutmut_orig``)
+        return any("summarizer" in name for name in names) and names[0] == "wait"
 
     def write(previous, turns, first):
         calls.append(threading.current_thread().name)
