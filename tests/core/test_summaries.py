@@ -411,6 +411,8 @@ def test_ctrl_c_while_a_fold_waits_for_the_summary_written_ahead_fails_that_summ
     ahead = SummaryAhead(write, enabled=True)
     inputs = next_summary(conv)
     assert inputs is not None
+    # Python's own Ctrl-C (KeyboardInterrupt), whatever the process running the tests set (mutmut ignores SIGINT)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     ahead.start(conv)
     try:
         with pytest.raises(SummaryError) as stopped:
@@ -420,3 +422,4 @@ def test_ctrl_c_while_a_fold_waits_for_the_summary_written_ahead_fails_that_summ
         assert calls == ["summary-ahead", "MainThread"]
     finally:
         gate.set()
+        signal.signal(signal.SIGINT, previous)
