@@ -381,6 +381,25 @@ def test_references_that_resolve_are_accepted_in_any_draft_and_data_keywords_are
     assert "'#/nope'" in schema_problem({"properties": {"x": {"allOf": [{"$ref": "#/nope"}]}}})
 
 
+def test_references_are_resolved_by_the_rules_of_the_draft_the_schema_names():
+    # draft 4 names a place with "id": "#foo"; under 2020-12's rules "#foo" would lead nowhere
+    draft4 = {"definitions": {"a": {"id": "#foo", "type": "string"}}, "properties": {"x": {"$ref": "#foo"}}}
+    assert schema_problem({"$schema": "http://json-schema.org/draft-04/schema#", **draft4}) == ""
+    assert "'#foo'" in schema_problem(draft4)
+    unknown = {
+        "$schema": "https://example.com/my-dialect",
+        "$defs": {"a": {}},
+        "properties": {"x": {"$ref": "#/$defs/a"}},
+    }
+    assert schema_problem(unknown) == ""  # an unknown dialect is read as 2020-12, as the validator does
+
+
+def test_a_root_id_does_not_stop_the_check_but_an_id_below_it_in_a_list_does():
+    rooted = {"$id": "https://example.com/s", "properties": {"x": {"$ref": "#/nope"}}}
+    assert "'#/nope'" in schema_problem(rooted)
+    assert schema_problem({"anyOf": [{"type": "string"}, {"$id": "http://e.com/x", "$ref": "#/nope"}]}) == ""
+
+
 def test_a_reference_within_the_schema_is_followed():
     schema = {"$defs": {"dog": DOG}, "type": "array", "items": {"$ref": "#/$defs/dog"}}
     assert reply_problem('[{"name": "Rex", "age": "3", "bio": "b"}]', schema) == (
