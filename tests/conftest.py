@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +17,10 @@ from tests.support.mutation import prepare_for_mutmut
 
 def pytest_configure(config: pytest.Config) -> None:
     prepare_for_mutmut()
+    # a suite started in the background (``cmd &`` in a script, as a CI runner or mutmut may be) inherits Ctrl-C
+    # ignored, and so would every chatbot child it starts: the Ctrl-C tests need it delivered as a user's would be
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 class WordCounter(TokenCounter):

@@ -411,7 +411,7 @@ def test_ctrl_c_while_a_fold_waits_for_the_summary_written_ahead_fails_that_summ
     ahead = SummaryAhead(write, enabled=True)
     inputs = next_summary(conv)
     assert inputs is not None
-    # Python's own Ctrl-C (KeyboardInterrupt), whatever the process running the tests set (mutmut ignores SIGINT)
+    # Python's own Ctrl-C (KeyboardInterrupt), whatever the process running the tests set for it
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     ahead.start(conv)
     try:
