@@ -126,6 +126,12 @@ def _collect_refs(node: Any, refs: list[str], root: bool = True) -> bool:
     return nested_id
 
 
+def error_path(error: Any) -> str:
+    """Where in the value a jsonschema error is: ``dog.tags[0]`` (one dot off the front, not every dot: a property
+    may be named ".env")."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).removeprefix(".")
+
+
 def _validator_class(schema: Mapping[str, Any]) -> Any:
     """The jsonschema validator of the draft ``schema``'s ``$schema`` names; draft 2020-12's when it names none, or
     names it with no string (that validator's own check then says so, where jsonschema's lookup would crash)."""
@@ -200,7 +206,7 @@ def reply_problem(text: str, schema: Mapping[str, Any] | None) -> tuple[Any, str
         )
     if error is None:
         return value, ""
-    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
+    where = error_path(error)
     message = " ".join(error.message.split())
     message = message if len(message) <= 200 else message[:199] + "…"
     return None, f"the reply does not match the schema: {f'{where}: ' if where else ''}{message}"

@@ -12,6 +12,8 @@ from typing import Any
 from jsonschema import exceptions, validators
 from jsonschema.protocols import Validator
 
+from chatbot.engine.structured import error_path
+
 #: at most this many problems are named in one message
 MAX_PROBLEMS = 5
 
@@ -25,11 +27,6 @@ def _validator(schema: dict[str, Any]) -> Validator | None:
     return cls(schema)
 
 
-def _where(error: exceptions.ValidationError) -> str:
-    # one dot off the front, not every dot: a property may be named ".env"
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).removeprefix(".")
-
-
 def _named(what: str, names: list[str]) -> str:
     """``what`` (in the plural for more than one) and the names: "missing required arguments 'a', 'b'"."""
     return f"{what}{'s' if len(names) > 1 else ''} {', '.join(repr(n) for n in names)}"
@@ -37,7 +34,7 @@ def _named(what: str, names: list[str]) -> str:
 
 def _describe(error: exceptions.ValidationError, schema: dict[str, Any]) -> str:
     """One problem in words a model reads: the argument's name first."""
-    where = _where(error)
+    where = error_path(error)
     if error.validator == "required" and not where:
         missing = [n for n in error.validator_value if isinstance(error.instance, dict) and n not in error.instance]
         return _named("missing required argument", missing)
