@@ -100,7 +100,7 @@ class FunctionProcess:
             raise
         if "error" in answer:
             raise ToolFailed(f"the tool raised {answer['error']}")
-        return str(answer.get("result", ""))
+        return str(answer["result"])  # the worker answers every call with a result or an error
 
     def _answer(self, timeout: float) -> dict[str, Any]:
         """The worker's next answer line, waited for at most ``timeout`` seconds (signals still interrupt)."""

@@ -1192,3 +1192,30 @@ def test_the_session_count_is_of_regular_files_with_a_session_ids_name(store, sd
     (sdir / "-bad.json").write_bytes(b"{}")  # nor a file whose name is no session id
     (sdir / "note.txt").write_bytes(b"x")
     assert store.count_sessions() == 1
+
+
+def test_what_a_save_killed_before_its_rename_leaves_is_hidden_beside_it_and_removed_at_the_next_start(store, sdir):
+    """A kill -9 between writing the temporary file and renaming it: the half save must be a file no listing takes
+    for a session, in the sessions folder (a rename within one filesystem is what makes a save atomic), named for
+    its session so that the next start removes it."""
+    session = store.create("cut", system="s")
+    left: list[str] = []
+
+    class Killed(BaseException):
+        pass
+
+    def killed_before_rename(src, dst):
+        left.append(src)
+        raise Killed
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(os, "replace", killed_before_rename)
+        patch.setattr(os, "unlink", lambda path: None)  # a killed process cleans nothing up
+        with store.acquire("cut"), pytest.raises(Killed):
+            store.save(session)
+    [temp] = [Path(p) for p in left]
+    assert temp.parent == sdir and temp.exists()
+    assert temp.name.startswith(".cut.") and temp.suffix == ".tmp"
+    assert [s.id for s in store.list_sessions()] == []
+    JsonStore(sdir)
+    assert not temp.exists()

@@ -136,3 +136,56 @@ def test_a_stderr_file_that_cannot_be_read_is_not_quoted():
         assert broken._stderr_tail() == ""
     finally:
         broken.close()
+
+
+def test_a_file_that_takes_too_long_to_load_is_refused_with_the_limit(tmp_path, monkeypatch):
+    monkeypatch.setattr("chatbot.tools.function_process.LOAD_TIMEOUT", 0.5)
+    path = tmp_path / "slow.py"
+    path.write_text("import time\ntime.sleep(30)\n\ndef f() -> str:\n    return 'x'\n")
+    process = FunctionProcess(str(path))
+    started = time.monotonic()
+    with pytest.raises(ToolSourceError) as caught:
+        process.start()
+    assert caught.value.message == f"--functions {path} did not load within 0.5 seconds"
+    assert time.monotonic() - started < 5
+    assert process.process is None  # the stuck worker was killed
+    process.close()
+
+
+def test_a_file_broken_after_its_worker_was_stopped_fails_the_next_call_with_the_reason(tmp_path):
+    path = tmp_path / "worker_tools.py"
+    path.write_text(FILE)
+    registry = Registry(load_functions(str(path)), timeout=1)
+    try:
+        assert registry.call("count", "").text == "1"
+        assert registry.call("nap", '{"seconds": 30}').error  # the worker is stopped
+        path.write_text("raise ValueError('edited badly')\n")
+        broken = registry.call("count", "")
+        assert broken.error and "failed to load: ValueError: edited badly" in broken.text
+    finally:
+        registry.close()
+
+
+def test_stopping_a_worker_already_gone_or_out_of_reach_still_reaps_it(tmp_path, monkeypatch):
+    path = tmp_path / "worker_tools.py"
+    path.write_text(FILE)
+    process = FunctionProcess(str(path))
+    process.start()
+    worker = process.process
+    assert worker is not None
+    os.killpg(worker.pid, 9)
+    worker.wait()  # reaped elsewhere: its group is gone, and killpg says so
+    process.kill()
+    assert process.process is None
+    process.start()
+    worker = process.process
+    assert worker is not None
+
+    def refused(pid: int, sig: int) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "killpg", refused)
+    os.kill(worker.pid, 9)
+    process.kill()  # not allowed to signal (the pid now another user's): it is still waited for, once gone
+    assert worker.returncode is not None
+    process.close()
