@@ -16,7 +16,6 @@ import pytest
 
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.turn import Turn
-from chatbot.providers.openai_compat import parse_usage
 from chatbot.storage.json_store import JsonStore
 from tests.support.cli import chatbot_env, openai_flags, run_chatbot
 from tests.support.hostile_server import DONE, Answer, HostileServer, chunk, reply
@@ -52,21 +51,6 @@ def test_export_does_not_follow_a_planted_symlink(tmp_path):
 
 
 # --- usage values -----------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "usage",
-    [
-        {"prompt_tokens": -500, "completion_tokens": 3, "total_tokens": -497},
-        {"prompt_tokens": 1.5, "completion_tokens": 2},
-        {"prompt_tokens": True, "completion_tokens": 2},
-        {"prompt_tokens": "12", "completion_tokens": "3"},
-    ],
-)
-def test_impossible_usage_values_are_ignored(usage):
-    parsed = parse_usage(usage)
-    assert parsed is None or min(parsed.prompt_tokens, parsed.completion_tokens, parsed.total_tokens) >= 0
-    assert parsed is None or all(type(v) is int for v in vars(parsed).values() if v is not None)
 
 
 def test_negative_usage_from_a_server_leaves_a_session_that_loads(tmp_path):

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import httpx
@@ -29,9 +30,18 @@ from chatbot.errors import (
     UsageError,
 )
 from chatbot.providers import PROVIDERS, make_provider
-from chatbot.providers.base import Completion, ReasoningDelta, StreamEnd, TextDelta, ToolCall, Usage
+from chatbot.providers.base import Completion, ReasoningDelta, Resent, StreamEnd, TextDelta, ToolCall, Usage
 from chatbot.providers.error_map import retry_after_seconds
-from chatbot.providers.openai_compat import completion_from_dict, model_ids, token_limit_param, tool_calls_from_message
+from chatbot.providers.json_mode import SCHEMA_REFUSED
+from chatbot.providers.openai_compat import (
+    STREAM_OPTIONS_REFUSED,
+    StreamState,
+    completion_from_dict,
+    model_ids,
+    parse_usage,
+    token_limit_param,
+    tool_calls_from_message,
+)
 from tests.support.fake_server import FakeServer
 from tests.support.sse import (
     DONE,
@@ -153,6 +163,104 @@ def test_stream_options_rejected_is_retried_once_without_it(httpx2_mock, provide
     # remembered: the next request goes without it straight away
     assert texts(list(provider.stream(MESSAGES))) == "ok"
     assert route.call_count == 3 and "stream_options" not in sent(route, 2)
+
+
+TOOL = {"type": "function", "function": {"name": "clock", "description": "The time.", "parameters": {"type": "object"}}}
+REFUSED_STREAM_OPTIONS = httpx.Response(400, json=error_body("Unrecognized request argument supplied: stream_options"))
+
+
+def events_until_error(stream) -> tuple[list, Exception | None]:
+    """The events a stream gave before it raised, and what it raised (None: it ended)."""
+    events: list = []
+    try:
+        for event in stream:
+            events.append(event)
+    except Exception as exc:  # noqa: BLE001 - the caller checks which
+        return events, exc
+    return events, None
+
+
+def test_the_request_sent_again_without_stream_options_keeps_everything_else_and_is_shown(httpx2_mock, provider):
+    ok = httpx.Response(200, content=sse(chunk("ok", finish="stop"), DONE), headers=SSE_HEADERS)
+    route = httpx2_mock.post(URL).mock(side_effect=[REFUSED_STREAM_OPTIONS, ok])
+    events = list(provider.stream(MESSAGES, model="gpt-4o", max_tokens=50, tools=[TOOL], options={"seed": 7}))
+    first, again = sent(route, 0), sent(route, 1)
+    assert {k: v for k, v in first.items() if k != "stream_options"} == again
+    assert again["model"] == "gpt-4o" and again["max_tokens"] == 50 and again["tools"] == [TOOL]
+    assert again["seed"] == 7
+    assert events[0] == Resent(again, STREAM_OPTIONS_REFUSED)  # shown before the reply, as it went out
+    assert texts(events) == "ok"
+
+
+def test_a_refusal_that_names_stream_options_only_in_its_body_is_retried_without_them(httpx2_mock, provider):
+    """The openai SDK's error text carries only the server's message; the parameter it blames is in the body."""
+    error = {"message": "Unsupported parameter", "type": "invalid_request_error", "param": "stream_options"}
+    ok = httpx.Response(200, content=sse(chunk("ok", finish="stop"), DONE), headers=SSE_HEADERS)
+    route = httpx2_mock.post(URL).mock(side_effect=[httpx.Response(400, json={"error": error}), ok])
+    assert texts(list(provider.stream(MESSAGES))) == "ok"
+    assert "stream_options" in sent(route, 0) and "stream_options" not in sent(route, 1)
+
+
+def test_a_request_sent_again_is_shown_even_when_it_fails_too(httpx2_mock, provider):
+    denied = httpx.Response(401, json=error_body("Incorrect API key provided", code="invalid_api_key"))
+    route = httpx2_mock.post(URL).mock(side_effect=[REFUSED_STREAM_OPTIONS, denied])
+    events, error = events_until_error(provider.stream(MESSAGES))
+    assert isinstance(error, AuthenticationError)
+    assert events == [Resent(sent(route, 1), STREAM_OPTIONS_REFUSED)]
+
+
+def test_a_server_refusing_stream_options_and_then_the_schema_gets_both_bodies_shown(httpx2_mock, provider):
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    fmt = {"type": "json_schema", "json_schema": {"name": "reply", "schema": schema}}
+    no_schemas = httpx.Response(400, json=error_body("response_format json_schema is not supported by this model"))
+    ok = httpx.Response(200, content=sse(chunk('{"a": "b"}', finish="stop"), DONE), headers=SSE_HEADERS)
+    route = httpx2_mock.post(URL).mock(side_effect=[REFUSED_STREAM_OPTIONS, no_schemas, ok])
+    events = list(provider.stream(MESSAGES, options={"response_format": fmt}))
+    resent = [e for e in events if isinstance(e, Resent)]
+    assert [r.why for r in resent] == [STREAM_OPTIONS_REFUSED, SCHEMA_REFUSED]
+    assert [r.body for r in resent] == [sent(route, 1), sent(route, 2)]
+    assert sent(route, 2)["response_format"] == {"type": "json_object"} and "stream_options" not in sent(route, 2)
+    assert texts(events) == '{"a": "b"}'
+
+
+def test_an_error_in_the_middle_of_a_stream_names_the_model_it_was_for(httpx2_mock, provider):
+    event = {"error": {"message": "too long", "code": "context_length_exceeded"}}
+    httpx2_mock.post(URL).respond(200, content=sse(chunk("Par"), event, DONE), headers=SSE_HEADERS)
+    with pytest.raises(ContextLengthError, match="longer than model 'gpt-4o' can read"):
+        list(provider.stream(MESSAGES, model="gpt-4o"))
+    httpx2_mock.post(URL).respond(200, content=sse(chunk("Par"), event, DONE), headers=SSE_HEADERS)
+    with pytest.raises(ContextLengthError, match="longer than model 'gpt-4o-mini' can read"):
+        list(provider.stream(MESSAGES))  # the provider's own model when none is given
+
+
+def test_a_whole_reply_with_odd_fields_prints_no_warning_of_the_sdks(httpx2_mock, provider):
+    body = completion_body("x")
+    body["choices"][0]["message"]["content"] = 42  # junk the reader skips; pydantic would warn over the chat
+    body["choices"][0]["finish_reason"] = 7
+    httpx2_mock.post(URL).respond(200, json=body)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert provider.complete(MESSAGES) == Completion("", None, None)
+    assert [str(w.message) for w in caught] == []
+
+
+@pytest.mark.parametrize(
+    ("wire", "parsed"),
+    [
+        ({"prompt_tokens": -500, "completion_tokens": 3, "total_tokens": -497}, Usage(0, 3, 3)),
+        ({"prompt_tokens": 1.5, "completion_tokens": 2}, Usage(0, 2, 2)),
+        ({"prompt_tokens": True, "completion_tokens": 2, "total_tokens": 9}, Usage(0, 2, 9)),
+        ({"prompt_tokens": "12", "completion_tokens": "3"}, None),
+        ({"prompt_tokens": 0, "completion_tokens": 0}, Usage(0, 0, 0)),
+    ],
+)
+def test_a_usage_count_that_is_not_a_whole_number_of_at_least_zero_is_ignored(wire, parsed):
+    assert parse_usage(wire) == parsed
+
+
+@pytest.mark.parametrize("choices", [5, None, "abc", {"delta": {"content": "x"}}])
+def test_a_chunk_whose_choices_are_not_a_list_gives_nothing(choices):
+    assert list(StreamState().events({"choices": choices})) == []
 
 
 def test_other_400_is_not_retried(httpx2_mock, provider):
