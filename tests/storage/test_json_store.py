@@ -680,15 +680,6 @@ def test_a_lock_held_elsewhere_is_refused_at_once(sdir):
     a.close()
 
 
-def test_create_and_load_use_the_counter_they_are_given(store):
-    counter = TokenCounter()
-    session = store.create("counted", system="s", counter=counter)
-    assert session.conversation.counter is counter
-    saved(store, session)
-    other = TokenCounter()
-    assert store.load("counted", counter=other).conversation.counter is other
-
-
 # --- export -------------------------------------------------------------------------------------------------------
 
 
@@ -955,13 +946,6 @@ def test_a_store_out_of_ids_names_its_directory(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "exists", lambda sid: True)
     with pytest.raises(SessionError, match=f"could not find an unused session id in {tmp_path / 'full'}"):
         store.new_id()
-
-
-def test_a_new_session_has_no_provider_or_model_unless_given_and_the_memory_it_is_given(store):
-    plain = store.create("plain", system="s")
-    assert (plain.provider, plain.model) == ("", "")
-    memory = MemoryConfig(strategy="window", window_turns=3)
-    assert store.create("windowed", system="s", memory=memory).conversation.memory == memory
 
 
 def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, monkeypatch):

@@ -12,7 +12,7 @@ import pytest
 from chatbot.engine.turn import Turn
 from chatbot.errors import SessionCorrupt, StoreUnavailable
 from chatbot.storage.json_store import JsonStore
-from chatbot.storage.pg_schema import SCHEMA_VERSION, first_line, like_escape
+from chatbot.storage.pg_schema import SCHEMA_VERSION, first_line, like_escape, searchable
 from tests.support.postgres import dead_url
 from tests.support.stores import admin, postgres_base_url, scratch_schema
 
@@ -280,3 +280,16 @@ def test_the_newest_sessions_and_their_count_are_read_from_indexes(open_pg, pg_u
 def test_a_search_texts_pattern_characters_are_escaped_to_stand_for_themselves():
     assert like_escape("50%_off\\now") == "50\\%\\_off\\\\now"
     assert like_escape("plain") == "plain"
+
+
+def test_a_turns_search_text_is_its_chat_messages_text_one_line_each_and_junk_gives_none():
+    messages = [
+        "junk",  # a damaged row: what text it has is still searched
+        {"role": "user", "content": "where   is\tit"},
+        {"role": "system", "content": "never searched"},
+        {"role": "assistant", "content": [{"type": "text", "text": "here"}, {"type": "image_url"}]},
+        {"role": "tool", "content": "found"},
+    ]
+    assert searchable(messages) == "where is it\nhere\nfound"
+    assert searchable({"role": "user", "content": "not a list"}) == ""
+    assert searchable("text") == ""

@@ -233,3 +233,14 @@ def test_a_folder_of_small_rescues_counts_each_one(tmp_path):
     small_rescue(again, document("s1", "one", "two"), 1, "a")
     small_rescue(again, document("s1", "one", "two", "three"), 2, "b")
     assert counts(import_sessions(again, store)) == (0, 0, 2, 0)
+
+
+def test_a_small_rescue_with_no_turns_of_its_own_is_unchanged_while_the_store_holds_what_it_follows(tmp_path):
+    store = JsonStore(tmp_path / "store")
+    with store.acquire("s1"):
+        store.save(document("s1", "one", "two", "three"), touch=False)
+    nothing_new = small_rescue(tmp_path / "src", document("s1", "one"), 1, "a")
+    assert counts(import_sessions(nothing_new, store)) == (0, 0, 1, 0)
+    past_the_end = small_rescue(tmp_path / "past", document("s1", "one", "two", "three", "four"), 4, "b")
+    assert counts(import_sessions(past_the_end, store)) == (0, 0, 0, 1)  # it follows four turns; the store has three
+    assert len(store.load("s1").conversation.turns) == 3
