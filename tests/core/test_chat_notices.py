@@ -101,3 +101,4 @@ def test_a_reply_asked_to_be_json_comes_back_checked_with_its_turn(make_app):
     said, done = notices(chat, "as JSON")
     assert done.json is not None and done.json.value is None and done.invalid_json
     assert done.json.problem.startswith("the reply is not JSON (")
+    assert said == [done.json.problem]  # told in the chat too, whatever the front end

@@ -10,8 +10,10 @@ from dataclasses import replace
 import pytest
 
 from chatbot.core.attach import Attachment, fence
+from chatbot.core.budget import tools_estimate
 from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone
 from chatbot.core.rounds import INTERRUPTED_MARK, NOT_RUN
+from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import validate_request
 from chatbot.errors import ServerError
 from chatbot.providers.base import TextDelta, ToolCall
@@ -190,3 +192,25 @@ def test_the_next_body_is_the_body_a_send_would_post_with_files_tools_options_an
     assert chat.next_body()["messages"][-1] == {"role": "user", "content": fence("notes.txt", "a note") + "\n\n"}
     chat.run = replace(chat.run, max_tool_rounds=0, stream=False)  # no tools offered, the whole reply at once
     assert "tools" not in chat.next_body("hi") and "stream" not in chat.next_body("hi")
+
+
+def test_a_call_id_an_earlier_turn_used_is_given_anew_so_every_result_pairs_with_its_call(make_tool_app):
+    chat = make_tool_app(function_tools(add)).open("t")
+    for _ in range(2):
+        list(chat.send('@tool add {"a": 1, "b": 2}'))  # the echo model names every call echo_call_1
+    ids = [c["id"] for t in chat.conversation.turns for m in t.messages for c in m.get("tool_calls") or ()]
+    assert len(ids) == 2 and len(set(ids)) == 2
+    validate_request(chat.next_request("x").messages)
+
+
+def test_the_answer_asked_for_after_the_round_cap_is_estimated_without_the_tool_definitions(make_tool_app):
+    """Tools are offered in the capped rounds only: the last request, sent without them, is not estimated with them
+    (the server does not count what it was not sent)."""
+    chat = make_tool_app(function_tools(add), LoopingModel(), max_tool_rounds=2).open("t")
+    base = chat.next_request("loop forever").tokens
+    offered = tools_estimate(chat.conversation, chat.tool_definition_tokens())
+    list(chat.send("loop forever"))
+    turn, counter = chat.conversation.turns[-1], chat.conversation.counter
+    after_one, after_two = rounds_cost(turn.messages[1:3], counter), rounds_cost(turn.messages[1:5], counter)
+    assert offered > 0 and turn.usage["model_calls"] == 3
+    assert turn.usage["estimated_prompt_tokens"] == (base + offered) + (base + after_one + offered) + (base + after_two)

@@ -108,3 +108,28 @@ def test_no_stream_asks_every_chat_request_for_the_whole_reply(wired):
         requests = server.record.requests
     assert len(requests) == 2 and not any(r.get("stream") for r in requests)
     assert [t.answer_text for t in chat.conversation.turns] == ["A reply.", "A reply."]
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_show_requests_shows_each_chat_body_as_the_server_received_it(wired, stream):
+    shown: list[tuple] = []
+    with FakeServer(reply="A reply.") as server:
+        app = wired(server, options={"seed": 7}, stream=stream, show_request=lambda *what: shown.append(what))
+        chat = app.open("shown")
+        for q in ("one", "two"):
+            list(chat.send(q))
+        requests = server.record.requests
+    assert shown == [("chat", body) for body in requests]
+    assert all(("stream" in body) is stream and body["seed"] == 7 for body in requests)
+
+
+def test_show_requests_shows_a_body_sent_again_with_why(wired):
+    from chatbot.providers.openai_compat import STREAM_OPTIONS_REFUSED
+
+    shown: list[tuple] = []
+    with FakeServer(reply="A reply.", reject=("stream_options",)) as server:
+        app = wired(server, show_request=lambda *what: shown.append(what))
+        list(app.open("again").send("one"))
+        first, again = server.record.requests
+    assert shown == [("chat", first), ("chat", again, STREAM_OPTIONS_REFUSED)]
+    assert "stream_options" in first and "stream_options" not in again
