@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import socket
 import stat
 
 import pytest
@@ -134,3 +135,40 @@ def test_a_save_on_another_thread_works_and_leaves_the_signal_handlers_alone(tmp
 )
 def test_each_kind_of_file_is_named_in_a_users_words(mode, name):
     assert files.kind(mode) == name
+
+
+def test_a_socket_a_fifo_and_a_directory_are_refused_unread_by_name(tmp_path):
+    sock_path, fifo = tmp_path / "s.sock", tmp_path / "p.fifo"
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(sock_path))  # the socket file stays: it cannot be opened at all, and is still named
+    os.mkfifo(fifo)  # opened without a writer, it would block a read forever
+    before = open_descriptors()
+    for path, name in ((sock_path, "a socket"), (fifo, "a named pipe (FIFO)"), (tmp_path, "a directory")):
+        with pytest.raises(files.NotRegularFile) as caught:
+            files.read_regular(path)
+        error = caught.value
+        assert (error.errno, error.strerror, error.filename) == (errno.EINVAL, f"{name}, not a regular file", str(path))
+    assert open_descriptors() == before
+
+
+def test_a_regular_file_is_read_whole_or_up_to_the_limit_with_its_stat(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"0123456789")
+    data, st = files.read_regular(path)
+    assert data == b"0123456789" and st.st_size == 10 and st.st_ino == path.stat().st_ino
+    assert files.read_regular(path, 4)[0] == b"0123"
+    assert files.read_regular(path, 0)[0] == b""
+
+
+def test_a_failed_save_whose_temporary_file_cannot_be_removed_still_reports_why_it_failed(tmp_path, monkeypatch):
+    def full(src, dst):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def gone(path):
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
+
+    monkeypatch.setattr(files.os, "replace", full)
+    monkeypatch.setattr(files.os, "unlink", gone)
+    with pytest.raises(OSError) as caught:
+        files.write_atomic(tmp_path / "s.json", b"{}")
+    assert caught.value.errno == errno.ENOSPC

@@ -5,13 +5,16 @@ close() does with what could not be saved."""
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 import time
 from urllib.parse import quote
 
 import pytest
 
 from chatbot.engine.turn import Turn
-from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, StoreUnavailable
+from chatbot.errors import Interrupted, SessionCorrupt, SessionError, SessionLocked, StoreUnavailable
 from chatbot.storage.pg_schema import SCHEMA_VERSION
 from tests.support.pg_proxy import CommitLosingProxy
 from tests.support.postgres import backends, cut_connections, dead_url, schema_of, wait_for_backends
@@ -227,3 +230,25 @@ def test_a_query_the_database_refuses_is_a_store_error_not_a_lost_connection(ope
     with pytest.raises(SessionError, match="failed: .*chatbot_turns") as caught:
         store.load("s")
     assert not isinstance(caught.value, StoreUnavailable)
+
+
+def test_a_signal_while_a_save_waits_for_the_database_ends_it_unsaved_with_the_signals_reason(open_pg, pg_url):
+    """SIGTERM arrives while the save waits on a row another connection holds: the front end's handler raises
+    Interrupted, and the save says it never reached the store (the session must still be rescued)."""
+
+    def terminated(signum, frame):  # what the front end's handler does
+        raise Interrupted("SIGTERM", 143)
+
+    store = open_pg(pg_url)
+    _, session = started(store)
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        with admin(pg_url) as blocker, blocker.transaction():
+            blocker.execute("SELECT 1 FROM chatbot_sessions WHERE id = 's' FOR UPDATE")
+            session.conversation.add_turn(turn(2))
+            threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM)).start()
+            with pytest.raises(Interrupted) as caught:
+                store.save(session)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert (caught.value.reason, caught.value.exit_code, caught.value.unsaved) == ("SIGTERM", 143, True)

@@ -293,3 +293,19 @@ def test_a_turns_search_text_is_its_chat_messages_text_one_line_each_and_junk_gi
     assert searchable(messages) == "where is it\nhere\nfound"
     assert searchable({"role": "user", "content": "not a list"}) == ""
     assert searchable("text") == ""
+
+
+@pytest.mark.parametrize(
+    ("turns", "shown"),
+    [
+        (10, "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], expected 1 to 9"),
+        (11, "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]…, expected 1 to 10"),
+    ],
+)
+def test_a_long_list_of_turn_rows_is_named_by_its_first_ten(open_pg, pg_url, turns, shown):
+    store = open_pg()
+    stored(store, "s", *(f"q{i}" for i in range(turns)))
+    with admin(pg_url) as conn:
+        conn.execute("UPDATE chatbot_sessions SET turn_count = turn_count - 1")
+    with pytest.raises(SessionCorrupt, match=rf"cannot be loaded: its turn rows are {re.escape(shown)}\. "):
+        store.load("s")
