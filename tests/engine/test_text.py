@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from chatbot.engine.text import clean, is_blank, wire_safe
+from chatbot.engine.text import clean, is_blank, mask_password, wire_safe
 
 
 def test_clean_removes_what_a_terminal_would_act_on_and_keeps_the_text():
@@ -110,3 +110,31 @@ def test_a_full_width_character_takes_two_columns_in_a_preview():
 
     assert preview("ＡＢＣ", 6) == "ＡＢＣ"  # U+FF21...: East Asian full-width, two columns each
     assert preview("ＡＢＣ", 5) == "ＡＢ…"
+
+
+@pytest.mark.parametrize(
+    ("location", "shown"),
+    [
+        ("postgresql://bob:s3cret@db.example:5432/chat", "postgresql://bob:***@db.example:5432/chat"),
+        ("http://u:p@proxy:8080", "http://u:***@proxy:8080"),
+        ("http://u:p:with:colons@host/v1", "http://u:***@host/v1"),
+        ("http://u:p@ss@host/v1", "http://u:***@host/v1"),  # the last @ before the path's query ends the user part
+        ("http://user@host/v1", "http://user@host/v1"),  # no password: nothing to hide
+        ("http://host:8080/v1", "http://host:8080/v1"),  # a port is not a password
+        ("http://host/v1?next=a:b@c", "http://host/v1?next=a:b@c"),  # an @ in the query is not a user part
+        ("http://host/v1#a:b@c", "http://host/v1#a:b@c"),  # nor in the fragment
+        ("postgresql://?host=a:b@c", "postgresql://?host=a:b@c"),  # a query straight after the scheme
+        (
+            "postgresql://db/chat?user=bob&password=s3cret&sslmode=require",
+            "postgresql://db/chat?user=bob&password=***&sslmode=require",
+        ),
+        ("postgresql://db/chat?PASSWORD=x#frag", "postgresql://db/chat?PASSWORD=***#frag"),
+        ("postgresql://db/chat?sslpassword=key", "postgresql://db/chat?sslpassword=***"),
+        ("postgresql://db/chat?mypassword=kept", "postgresql://db/chat?mypassword=kept"),
+        ("/var/lib/sessions", "/var/lib/sessions"),  # not a URL: as it is
+        ("u:p@host", "u:p@host"),
+        ("http://u:p@h?password=x", "http://u:***@h?password=***"),
+    ],
+)
+def test_a_locations_password_is_masked_wherever_a_url_carries_it(location, shown):
+    assert mask_password(location) == shown
