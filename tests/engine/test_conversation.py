@@ -237,6 +237,31 @@ def test_the_validator_says_which_end_of_a_request_is_wrong():
         assert caught.value.message == message
 
 
+def test_the_validator_names_what_is_wrong_in_the_middle_of_a_request():
+    system, user = {"role": "system", "content": "s"}, {"role": "user", "content": "q"}
+    calls = {"role": "assistant", "content": None, "tool_calls": [{"id": "b"}, {"id": "a"}, {"id": 7}]}
+
+    def result(call_id):
+        return {"role": "tool", "tool_call_id": call_id, "content": "r"}
+
+    cases = [
+        (([system, system, user], False), "a request holds exactly one system message"),
+        (([system, user, {"role": "robot"}, user], False), "message 2 has an unknown role 'robot'"),
+        (([system, user, calls, result("zz")], True), "message 3 answers a tool call that is not open ('zz')"),
+        (([system, user, calls, result("a"), user], False), "tool calls ['7', 'b'] have no result before message 4"),
+        (([system, user, calls, result("a"), result("7")], True), "tool calls ['b'] have no result"),
+        (
+            ([system, user, calls, result("a"), result("a")], True),
+            "message 4 answers a tool call that is not open ('a')",
+        ),
+    ]
+    for (messages, in_turn), message in cases:
+        with pytest.raises(InvalidRequest) as caught:
+            validate_request(messages, in_turn=in_turn)
+        assert caught.value.message == message
+    validate_request([system, user, calls, result("a"), result("b"), result("7")], in_turn=True)
+
+
 def test_validator_accepts_paired_tool_calls():
     call = {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}
     validate_request(
