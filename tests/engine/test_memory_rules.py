@@ -46,6 +46,7 @@ def test_the_defaults_are_the_documented_ones():
         ({"summary_trigger": 0, "keep_turns": 0}, "--summary-trigger"),
         ({"summary_trigger": 4, "keep_turns": 4}, "--keep-turns (4) must be smaller than --summary-trigger (4)"),
         ({"max_input_tokens": 0}, "--max-input-tokens"),
+        ({"recall": -1}, "--recall must be 0 or more"),
     ],
 )
 def test_each_bad_setting_is_refused_naming_its_flag(settings, flag):
@@ -62,6 +63,7 @@ def test_each_bad_setting_is_refused_naming_its_flag(settings, flag):
         {"keep_turns": 0, "summary_trigger": 1},
         {"keep_turns": 3, "summary_trigger": 4},
         {"max_input_tokens": 1},
+        {"recall": 0},
         # keep_turns matters only to the summary strategy: the others accept any pair
         {"strategy": "window", "keep_turns": 9, "summary_trigger": 2},
         {"strategy": "full", "keep_turns": 4, "summary_trigger": 4},
