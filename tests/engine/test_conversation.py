@@ -378,3 +378,14 @@ def test_early_summary_that_grows_the_system_message_folds_again_rather_than_dro
     assert req.summarized >= 2
     assert req.tokens <= 60 and req.summary_included
     assert req.dropped == 0 and req.first_turn == conv.summary_covers
+
+
+def test_a_conversation_rebuilt_from_storage_keeps_a_summary_only_over_turns_it_has():
+    turns = [make_turn(1), make_turn(2)]
+    assert Conversation("s", turns=turns, summary="gist", summary_covers=5).summary_covers == 2
+    assert Conversation("s", turns=turns, summary="gist", summary_covers=-3).summary_covers == 0
+    kept = Conversation("s", turns=turns, summary="gist", summary_covers=1)
+    assert (kept.summary, kept.summary_covers, kept.turns) == ("gist", 1, turns)
+    assert kept.turns is not turns  # its own list: adding a turn leaves the caller's alone
+    fresh = Conversation("s")
+    assert (fresh.turns, fresh.summary, fresh.summary_covers, fresh.memory) == ([], "", 0, MemoryConfig())
