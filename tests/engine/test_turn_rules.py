@@ -68,10 +68,10 @@ def test_a_cached_count_is_computed_once_per_key():
 
 
 def test_a_turn_must_start_with_a_user_message():
-    with pytest.raises(InvalidRequest):
-        Turn([])
-    with pytest.raises(InvalidRequest):
-        Turn([{"role": "assistant", "content": "hi"}])
+    for messages in ([], [{"role": "assistant", "content": "hi"}], [{"content": "no role"}]):
+        with pytest.raises(InvalidRequest) as caught:
+            Turn(messages)
+        assert caught.value.message == "a turn starts with a user message"
 
 
 def test_the_answer_is_the_last_assistant_message_with_content():
