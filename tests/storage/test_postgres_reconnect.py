@@ -242,13 +242,16 @@ def test_a_signal_while_a_save_waits_for_the_database_ends_it_unsaved_with_the_s
     store = open_pg(pg_url)
     _, session = started(store)
     previous = signal.signal(signal.SIGTERM, terminated)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM))
     try:
         with admin(pg_url) as blocker, blocker.transaction():
             blocker.execute("SELECT 1 FROM chatbot_sessions WHERE id = 's' FOR UPDATE")
             session.conversation.add_turn(turn(2))
-            threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM)).start()
+            timer.start()
             with pytest.raises(Interrupted) as caught:
                 store.save(session)
     finally:
+        timer.cancel()  # never a SIGTERM after the handler is gone
+        timer.join()
         signal.signal(signal.SIGTERM, previous)
     assert (caught.value.reason, caught.value.exit_code, caught.value.unsaved) == ("SIGTERM", 143, True)
