@@ -252,6 +252,7 @@ def test_a_signal_while_a_save_waits_for_the_database_ends_it_unsaved_with_the_s
                 store.save(session)
     finally:
         timer.cancel()  # never a SIGTERM after the handler is gone
-        timer.join()
+        if timer.ident is not None:
+            timer.join()
         signal.signal(signal.SIGTERM, previous)
     assert (caught.value.reason, caught.value.exit_code, caught.value.unsaved) == ("SIGTERM", 143, True)
