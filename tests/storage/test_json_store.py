@@ -876,6 +876,9 @@ def test_permissions_warn_only_when_others_can_read_a_directory_with_files(tmp_p
     empty.chmod(0o755)
     assert files.open_private_directory(empty) == []
     assert stat.S_IMODE(empty.stat().st_mode) == 0o700
+    empty.chmod(0o640)  # readable by the group, even without the owner's search bit: tightened the same
+    assert files.open_private_directory(empty) == []
+    assert stat.S_IMODE(empty.stat().st_mode) == 0o700
 
     shared = tmp_path / "shared"
     shared.mkdir()
