@@ -47,7 +47,6 @@ class FunctionProcess:
     def __init__(self, path: str) -> None:
         self.path = path
         self.process: subprocess.Popen[bytes] | None = None
-        self._buffer = b""
         # the functions' own prints and the worker's log: kept off the chat, quoted when the worker dies
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the process
 
@@ -60,7 +59,6 @@ class FunctionProcess:
             stderr=self._stderr,
             start_new_session=True,  # its own process group: killed whole, and out of reach of the terminal's Ctrl-C
         )
-        self._buffer = b""
         try:
             hello = self._answer(LOAD_TIMEOUT)
         except _Timeout:
@@ -103,11 +101,14 @@ class FunctionProcess:
         return str(answer["result"])  # the worker answers every call with a result or an error
 
     def _answer(self, timeout: float) -> dict[str, Any]:
-        """The worker's next answer line, waited for at most ``timeout`` seconds (signals still interrupt)."""
+        """The worker's answer, waited for at most ``timeout`` seconds (signals still interrupt). The worker writes
+        one line of JSON (newlines in it escaped) for each request and then waits for the next, so the answer is
+        whole once what came ends with a newline."""
         assert self.process is not None and self.process.stdout is not None
         fd = self.process.stdout.fileno()
         deadline = time.monotonic() + timeout
-        while b"\n" not in self._buffer:
+        answer = b""
+        while not answer.endswith(b"\n"):
             left = deadline - time.monotonic()
             if left <= 0:
                 raise _Timeout
@@ -116,9 +117,8 @@ class FunctionProcess:
                 data = os.read(fd, 1 << 16)
                 if not data:
                     raise self._died()
-                self._buffer += data
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        return dict(json.loads(line))
+                answer += data
+        return dict(json.loads(answer))
 
     def _died(self) -> ToolFailed:
         """The worker ended on its own (a function called os._exit, or the process was killed)."""

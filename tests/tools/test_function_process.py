@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import time
 
 import pytest
@@ -189,3 +190,38 @@ def test_stopping_a_worker_already_gone_or_out_of_reach_still_reaps_it(tmp_path,
     process.kill()  # not allowed to signal (the pid now another user's): it is still waited for, once gone
     assert worker.returncode is not None
     process.close()
+
+
+def test_a_worker_that_will_not_die_is_waited_for_a_while_then_left(tmp_path):
+    """SIGKILL cannot end a process stuck in the kernel (a dead network disk): stopping it waits a bounded time and
+    goes on; a tool call is never stuck behind it, nor an error."""
+    path = tmp_path / "worker_tools.py"
+    path.write_text(FILE)
+    process = FunctionProcess(str(path))
+    process.start()
+    worker = process.process
+    assert worker is not None
+    waited: list[float | None] = []
+
+    def stuck(timeout=None):
+        waited.append(timeout)
+        raise subprocess.TimeoutExpired("worker", timeout)
+
+    worker.wait = stuck  # type: ignore[method-assign]
+    process.kill()
+    assert process.process is None and waited and waited[0] is not None
+    del worker.wait  # the real wait again: reaped
+    worker.wait(5)
+    process.close()
+
+
+def test_a_long_result_arriving_in_pieces_is_read_whole(tmp_path):
+    path = tmp_path / "big.py"
+    path.write_text('def big(n: int) -> str:\n    """A long text."""\n    return "x\\n" * n\n')
+    process = FunctionProcess(str(path))
+    try:
+        process.start()
+        assert process.call("big", {"n": 200000}, 5) == "x\n" * 200000  # 400 KB through a 64 KB pipe
+        assert process.call("big", {"n": 1}, 5) == "x\n"  # and the next answer is its own
+    finally:
+        process.close()
