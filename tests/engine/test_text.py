@@ -118,7 +118,8 @@ def test_a_full_width_character_takes_two_columns_in_a_preview():
         ("postgresql://bob:s3cret@db.example:5432/chat", "postgresql://bob:***@db.example:5432/chat"),
         ("http://u:p@proxy:8080", "http://u:***@proxy:8080"),
         ("http://u:p:with:colons@host/v1", "http://u:***@host/v1"),
-        ("http://u:p@ss@host/v1", "http://u:***@host/v1"),  # the last @ before the path's query ends the user part
+        ("http://u:p@ss@host/v1", "http://u:***@host/v1"),  # the last @ before the query ends the user part
+        ("postgresql://bob:pa/ss@db/chat", "postgresql://bob:***@db/chat"),  # a / typed in a password: still hidden
         ("http://user@host/v1", "http://user@host/v1"),  # no password: nothing to hide
         ("http://host:8080/v1", "http://host:8080/v1"),  # a port is not a password
         ("http://host/v1?next=a:b@c", "http://host/v1?next=a:b@c"),  # an @ in the query is not a user part
