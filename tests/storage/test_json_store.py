@@ -907,10 +907,26 @@ def test_permissions_warn_only_when_others_can_read_a_directory_with_files(tmp_p
         ({"options": {"t": {"deep": float("nan")}}}, "'options.t'"),
         ({"options": []}, "'options' must be an object, found list"),
         ({"title": 3}, "'title' must be a string, found int"),
+        ({"version": "2"}, "'version' must be a positive integer, found '2'"),
+        ({"summary": []}, "'summary' must be an object, found list"),
+        ({"turns": None}, "'turns' must be a list, found null"),
+        ({"tool_sources": []}, "'tool_sources' must be an object, found list"),
+        ({"tool_sources": {"mcp": ["ok", " "]}}, "'tool_sources.mcp' must be a list of non-empty strings, found"),
+        ({"tool_sources": {"functions": "a.py"}}, "'tool_sources.functions' must be a list of non-empty strings"),
+        ({"tool_sources": {"functions": ["a\x00.py"]}}, "'tool_sources.functions' must be a list of non-empty"),
+        ({"rescued_after": -1}, "'rescued_after' must be a whole number of at least 0, found -1"),
+        ({"rescued_after": True}, "'rescued_after' must be a whole number of at least 0, found True"),
     ],
 )
 def test_each_document_check_refuses_by_name(changes, problem):
     assert problem in check_session_data(document(**changes))
+
+
+def test_a_document_missing_a_field_is_refused_naming_the_first_missing():
+    for key in ("id", "system", "calibration"):
+        data = document()
+        del data[key]
+        assert check_session_data(data) == f"the field '{key}' is missing"
 
 
 def test_the_document_bounds_that_are_accepted():
@@ -920,6 +936,8 @@ def test_the_document_bounds_that_are_accepted():
         {"calibration": {"m": {"ratios": [0.5, 2.0], "turns": 2}}},
         {"options": {"stop": ["a", "b"], "temperature": 0.2, "stream_usage": True}},
         {"options": {"response_format": {"type": "json_object"}, "stop": [["a"], None], "x": {"y": {"z": []}}}},
+        {"tool_sources": {"functions": ["a.py"], "mcp": ["python -m server"]}, "rescued_after": 0},
+        {"version": 1, "rescued_after": 3},
     ]
     for changes in accepted:
         assert check_session_data(document(**changes)) == ""
