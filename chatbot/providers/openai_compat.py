@@ -132,13 +132,13 @@ class StreamState:
     def __init__(self) -> None:
         self.usage: Usage | None = None
         self.finish_reason: str | None = None
-        self.chunks = 0  # chunks seen: a stream with none at all is a failed one
+        self.began = False  # a chunk came: a stream with none at all is a failed one
         self._calls: dict[int, _CallParts] = {}
         self.done = False  # the server sent [DONE]: it finished, even if it named no finish reason
 
     def events(self, chunk: Mapping[str, Any]) -> Generator[StreamEvent, None, None]:
         """The events of one chunk, in order: reasoning before content."""
-        self.chunks += 1
+        self.began = True
         # Servers repeat or split usage; the last non-null one is the total for the request, so never add them up.
         usage = chunk_usage(chunk)
         if usage is not None:
@@ -317,14 +317,14 @@ class CompatProvider(ChatProvider):
 
     def _open_stream(self, messages: Sequence[Message], ask: dict[str, Any], resent: list[Resent]) -> tuple[Any, str]:
         """Start a streamed request; retry once without stream_options when the server refuses them."""
-        body = self.request_body(messages, stream=True, **ask)
+        body = self.request_body(messages, **ask)
         try:
             return self._send(body, resent)
         except self.sdk_errors.status as exc:
             if "stream_options" not in body or not _mentions_stream_options(exc, self.sdk_errors):
                 raise
             self._ask_usage = False  # later requests do not pay for the refusal again (their bodies leave it out)
-        again = self.request_body(messages, stream=True, **ask)
+        again = self.request_body(messages, **ask)  # streamed: it leaves stream_options out now
         resent.append(Resent(again, STREAM_OPTIONS_REFUSED))
         return self._send(again, resent)
 

@@ -80,11 +80,11 @@ def read_stream(sdk_stream: Any, state: StreamState, ctx: ErrorContext) -> Gener
             state.done = True
             break
         yield from state.events(parse_chunk(data, ctx))
-    if state.chunks == 0 and kind in ("text/event-stream", ""):
+    if not state.began and kind in ("text/event-stream", ""):
         # llama-cpp-python answers 200 and then sends nothing when the prompt exceeds its context window.
         raise ServerError(
             f"{where} ended the reply without sending anything. A local server does this when the request is "
             "longer than its context window: try a smaller --max-input-tokens."
         )
-    if state.chunks == 0:
+    if not state.began:
         raise ServerError(f"{where} answered with {kind} and no chat chunks: is --base-url right?")
