@@ -152,9 +152,11 @@ def asked_format(options: Mapping[str, Any]) -> tuple[str, dict[str, Any] | None
     """What the session's ``response_format`` asks for: ("json_schema", its schema), ("json_object", None), or
     ("", None) when it asks for no JSON."""
     fmt = options.get("response_format")
-    kind = fmt.get("type") if isinstance(fmt, Mapping) else None
+    if not isinstance(fmt, Mapping):
+        return "", None
+    kind = fmt.get("type")
     if kind == "json_schema":
-        inner = fmt.get("json_schema") if isinstance(fmt, Mapping) else None
+        inner = fmt.get("json_schema")
         schema = inner.get("schema") if isinstance(inner, Mapping) else None
         return "json_schema", dict(schema) if isinstance(schema, Mapping) else None
     return ("json_object", None) if kind == "json_object" else ("", None)
