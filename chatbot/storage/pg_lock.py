@@ -74,7 +74,7 @@ def try_lock(conn: psycopg.Connection[Any], session_id: str) -> Attempt:
         if ours or generation is None:
             return Attempt(None, name)
         conn.execute(_NEXT_GENERATION, (session_id, generation))  # another process of ours may have moved it first
-    return Attempt(None, "")
+    return Attempt(None)  # moved three times: the caller tries again
 
 
 def take(conn: psycopg.Connection[Any], key: int) -> bool:
