@@ -685,3 +685,15 @@ def test_a_stream_that_stalls_after_it_began_says_so(clean_env):
         provider = make_provider("openai", base_url=server.base_url, timeout=0.3, max_retries=0)
         with pytest.raises(ProviderTimeout, match="stopped sending while the reply was streaming"):
             list(provider.stream(MESSAGES))
+
+
+def test_a_local_server_that_wants_a_key_says_how_to_send_one(httpx2_mock, clean_env):
+    """Ollama and LM Studio send no key; behind a proxy that checks one, the refusal names no empty variable."""
+    local = make_provider("ollama", base_url=BASE, max_retries=0)
+    httpx2_mock.post(URL).respond(401, json=error_body("missing bearer token"))
+    with pytest.raises(AuthenticationError) as caught:
+        list(local.stream(MESSAGES))
+    assert caught.value.message == (
+        f"ollama ({BASE}) refused the request (401: missing bearer token); ollama sends no API key. To send one, "
+        f"use --provider openai --base-url {BASE} with the key in OPENAI_API_KEY."
+    )

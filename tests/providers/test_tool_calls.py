@@ -168,3 +168,22 @@ def test_a_whole_reply_the_schema_was_refused_for_says_so_and_names_the_body_sen
     assert whole.text == '{"a": "b"}' and "json" in whole.note.lower()
     [again] = whole.resent
     assert again.body["response_format"] == {"type": "json_object"}
+
+
+def test_a_model_that_refused_a_schema_is_asked_in_json_mode_at_once_and_only_when_json_is_asked(
+    groq_mock, groq_provider
+):
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+    options = {"response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": schema}}}
+    refused = {"error": {"message": "response_format json_schema is not supported by this model", "type": "bad"}}
+    ok = httpx.Response(200, json=completion_body('{"a": "b"}'))
+    route = groq_mock.post(GROQ_URL).mock(side_effect=[httpx.Response(400, json=refused), ok, ok, ok, ok])
+    groq_provider.complete(MESSAGES, options=options)
+    again = groq_provider.complete(MESSAGES, options=options)
+    assert again.resent == () and again.note == ""  # no refused request first: asked in JSON mode straight away
+    bodies = [json.loads(call.request.content) for call in route.calls]
+    assert [b["response_format"]["type"] for b in bodies] == ["json_schema", "json_object", "json_object"]
+    groq_provider.complete(MESSAGES)  # no JSON asked for: none asked
+    groq_provider.complete(MESSAGES, model="another-model", options=options)  # another model: its own first try
+    plain, other = (json.loads(call.request.content) for call in route.calls[3:])
+    assert "response_format" not in plain and other["response_format"]["type"] == "json_schema"

@@ -18,7 +18,15 @@ import pytest
 from chatbot.errors import ToolSourceError
 from chatbot.tools import mcp_client
 from chatbot.tools.base import ToolSpec
-from chatbot.tools.mcp_client import McpHub, McpServer, McpTool, describe_error, is_http, result_text
+from chatbot.tools.mcp_client import (
+    McpHub,
+    McpServer,
+    McpTool,
+    describe_error,
+    is_http,
+    result_text,
+    silence_sdk_logging,
+)
 from chatbot.tools.registry import Registry
 from tests.support import hostile_mcp
 from tests.support.mcp_servers import dying_command, http_example_server, stdio_command
@@ -219,6 +227,20 @@ def test_the_hub_keeps_the_sdk_log_off_the_chat_and_never_keeps_the_process_aliv
         logger = logging.getLogger(name)
         assert [type(h) for h in logger.handlers] == [logging.NullHandler] and logger.propagate is False
     assert [t.daemon for t in threading.enumerate() if t.name == "chatbot-mcp"] == [True]
+
+
+def test_silencing_the_sdk_log_touches_its_loggers_alone(monkeypatch):
+    """Logger state outlives a test: each logger starts as a fresh process has it, and the root is left alone."""
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", [logging.StreamHandler()])
+    for name in ("mcp", "mcp_types", "client"):
+        monkeypatch.setattr(logging.getLogger(name), "handlers", [])
+        monkeypatch.setattr(logging.getLogger(name), "propagate", True)
+    silence_sdk_logging()
+    for name in ("mcp", "mcp_types", "client"):
+        logger = logging.getLogger(name)
+        assert [type(h) for h in logger.handlers] == [logging.NullHandler] and logger.propagate is False
+    assert [type(h) for h in root.handlers] == [logging.StreamHandler]
 
 
 def test_without_the_sdk_the_hub_says_how_to_install_it(monkeypatch):
