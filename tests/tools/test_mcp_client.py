@@ -195,9 +195,9 @@ def test_a_server_that_dies_is_named_with_how_it_ended(hub):
     )
 
 
-def test_a_stuck_loop_gives_up_a_call_and_a_connect_on_time(monkeypatch):
+def test_a_stuck_loop_gives_up_a_call_and_a_connect_on_time(monkeypatch, caplog, tmp_path):
     hub = McpHub()
-    live = Registry(hub.connect(hostile_mcp.command()))
+    live = Registry(hub.connect(hostile_mcp.command(pid_file=str(tmp_path / "pid"))))
     monkeypatch.setattr(mcp_client, "CLOSE_TIMEOUT", 0)  # the connect waits no longer than the server's own time
     hub.connect_timeout = 0.5
     try:
@@ -218,8 +218,17 @@ def test_a_stuck_loop_gives_up_a_call_and_a_connect_on_time(monkeypatch):
     finally:
         monkeypatch.undo()
         hub.close()
-    # the server given up on while the loop was stuck does not keep the live one from closing
+    # the server given up on while the loop was stuck does not keep the live one from closing, and stopping it (its
+    # connection never began) is no error on the loop either
     assert live.specs() == [] and not hub.loop.is_running()
+    assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
+    pid = int((tmp_path / "pid").read_text())
+    try:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)  # the live server was waited for until its process ended
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def test_the_hub_keeps_the_sdk_log_off_the_chat_and_never_keeps_the_process_alive(hub):
