@@ -902,6 +902,7 @@ def test_permissions_warn_only_when_others_can_read_a_directory_with_files(tmp_p
         ({"summary": {"text": "s", "covers": 1}}, "'summary.covers' must be an integer from 0 to 0"),
         ({"summary": {"text": "s", "covers": -1}}, "'summary.covers'"),
         ({"summary": {"text": None, "covers": 0}}, "'summary.text' must be a string, found null"),
+        ({"summary": {"text": 5, "covers": 0}}, "'summary.text' must be a string, found int"),
         ({"options": {"temperature": None}}, "'options.temperature'"),
         ({"options": {"model": "m"}}, "'options.model'"),
         ({"options": {"t": {"deep": float("nan")}}}, "'options.t'"),
@@ -911,6 +912,7 @@ def test_permissions_warn_only_when_others_can_read_a_directory_with_files(tmp_p
         ({"summary": []}, "'summary' must be an object, found list"),
         ({"turns": None}, "'turns' must be a list, found null"),
         ({"tool_sources": []}, "'tool_sources' must be an object, found list"),
+        ({"tool_sources": "a.py"}, "'tool_sources' must be an object, found str"),
         ({"tool_sources": {"mcp": ["ok", " "]}}, "'tool_sources.mcp' must be a list of non-empty strings, found"),
         ({"tool_sources": {"functions": "a.py"}}, "'tool_sources.functions' must be a list of non-empty strings"),
         ({"tool_sources": {"functions": ["a\x00.py"]}}, "'tool_sources.functions' must be a list of non-empty"),
@@ -982,13 +984,20 @@ def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, mon
     ("turn", "problem"),
     [
         ("a turn", "turns[0] must be an object, found str"),
-        ({"messages": []}, "turns[0].messages must be a non-empty list"),
+        ({"messages": []}, "turns[0].messages must be a non-empty list, found list"),
+        ({"messages": None}, "turns[0].messages must be a non-empty list, found null"),
         ({"messages": [{"role": "user", "content": "q"}], "usage": 3}, "turns[0].usage must be an object or null"),
         ({"messages": [{"role": "user", "content": "q"}], "latency": "1"}, "turns[0].latency must be a number"),
         ({"messages": [{"role": "user", "content": "q"}], "created_at": 1}, "turns[0].created_at must be a string"),
         ({"messages": [{"role": "user", "content": "q"}], "interrupted": 1}, "turns[0].interrupted must be true"),
-        ({"messages": [{"role": "user", "content": "q"}], "sent": []}, "turns[0].sent must be an object or null"),
-        ({"messages": [{"role": "user", "content": "q"}], "sent": {"budget": 9}}, "turns[0].sent.parts must be an"),
+        (
+            {"messages": [{"role": "user", "content": "q"}], "sent": []},
+            "turns[0].sent must be an object or null, found list",
+        ),
+        (
+            {"messages": [{"role": "user", "content": "q"}], "sent": {"budget": 9}},
+            "turns[0].sent.parts must be an object, found null",
+        ),
         (
             {"messages": [{"role": "user", "content": "q"}], "sent": {"parts": {"new": -1}}},
             "turns[0].sent.parts.new must be a whole number of at least 0, found -1",
@@ -1001,11 +1010,17 @@ def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, mon
             {"messages": [{"role": "user", "content": "q"}], "sent": {"parts": {}, "provider": "12"}},
             "turns[0].sent.provider must be a whole number of at least 0 or null",
         ),
-        ({"messages": ["q"]}, "turns[0].messages[0] must be an object"),
-        ({"messages": [{"role": 1}]}, "turns[0].messages[0].role must be a string"),
-        ({"messages": [{"role": "system", "content": "q"}]}, "turns[0].messages[0].role must be one of"),
+        ({"messages": ["q"]}, "turns[0].messages[0] must be an object, found str"),
+        ({"messages": [{"role": 1}]}, "turns[0].messages[0].role must be a string, found int"),
+        (
+            {"messages": [{"role": "system", "content": "q"}]},
+            "turns[0].messages[0].role must be one of user, assistant, tool, found 'system'",
+        ),
         ({"messages": [{"role": "assistant", "content": "q"}]}, "a turn has exactly one user message, its first"),
-        ({"messages": [{"role": "user", "content": 3}]}, "turns[0].messages[0].content must be a string"),
+        (
+            {"messages": [{"role": "user", "content": 3}]},
+            "turns[0].messages[0].content must be a string, a list of parts or null, found int",
+        ),
         (
             {"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "tool_calls": [{"id": 1}]}]},
             "turns[0].messages[1].tool_calls must be a list of calls",
@@ -1021,7 +1036,7 @@ def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, mon
         ),
         (
             {"messages": [{"role": "user", "content": "q"}, {"role": "tool", "tool_call_id": 5, "content": "r"}]},
-            "turns[0].messages[1].tool_call_id must be a string",
+            "turns[0].messages[1].tool_call_id must be a string, found int",
         ),
         (
             {"messages": [{"role": "user", "content": "q"}, {"role": "tool", "tool_call_id": "c", "content": "r"}]},
@@ -1031,6 +1046,28 @@ def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, mon
 )
 def test_each_turn_check_refuses_by_name(turn, problem):
     assert problem in check_session_data(document(turns=[turn]))
+
+
+@pytest.mark.parametrize("key", ["budget", "tools", "summarized", "summary_covers", "dropped"])
+def test_each_count_a_turns_sent_record_keeps_is_checked(key):
+    turn = {"messages": [{"role": "user", "content": "q"}], "sent": {"parts": {}, key: -2}}
+    assert check_session_data(document(turns=[turn])) == (
+        f"turns[0].sent.{key} must be a whole number of at least 0, found -2"
+    )
+
+
+def test_a_tool_results_name_must_be_a_string():
+    call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    turn = {
+        "messages": [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "c", "name": 7, "content": "r"},
+        ]
+    }
+    assert check_session_data(document(turns=[turn])) == "turns[0].messages[2].name must be a string, found int"
+    turn["messages"][2]["name"] = "f"
+    assert check_session_data(document(turns=[turn])) == ""
 
 
 # --- every error path of the store's system calls, injected as the kernel would give it ------------------
