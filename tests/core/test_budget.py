@@ -12,6 +12,7 @@ from chatbot.core.budget import (
     reply_room,
     retry_budget,
     summary_max_tokens,
+    tools_estimate,
     window_notice,
 )
 from chatbot.engine.conversation import Conversation
@@ -117,6 +118,15 @@ def test_calibration_compares_the_server_count_with_ours_plus_the_tool_definitio
     learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), 300)
     assert conv.counter.calibration.ratios == [round((prompt - fixed) / (request.uncorrected + 300 - fixed), 4)]
 
+
+def test_tool_definitions_are_estimated_with_the_learned_correction_like_the_rest_of_a_request():
+    conv = conversation(2, 100)
+    request = conv.build_request("and now?")
+    assert tools_estimate(conv, 300) == 300  # nothing learned: as counted
+    prompt = 2 * (request.uncorrected + 300)
+    learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), 300)
+    correction = conv.counter.correction
+    assert correction > 1.5 and tools_estimate(conv, 300) == math.ceil(300 * correction)
 
 def test_a_request_mostly_of_tool_definitions_never_lowers_the_count():
     conv = conversation(1, 100)
