@@ -128,6 +128,7 @@ def test_tool_definitions_are_estimated_with_the_learned_correction_like_the_res
     correction = conv.counter.correction
     assert correction > 1.5 and tools_estimate(conv, 300) == math.ceil(300 * correction)
 
+
 def test_a_request_mostly_of_tool_definitions_never_lowers_the_count():
     conv = conversation(1, 100)
     request = conv.build_request("and now?")
