@@ -69,3 +69,20 @@ def test_a_helper_that_will_not_stop_keeps_its_connection_open_and_unused(conn, 
 def test_the_server_ends_a_statement_before_the_deadline(conn):
     pg_wait.bound_statements(conn)
     assert conn.execute("SHOW statement_timeout").fetchone() == (f"{int(pg_wait.ANSWER_TIMEOUT) - 1}s",)
+
+
+def test_a_connection_bounds_every_wait_a_frozen_network_could_make_endless(conn):
+    """The connection, the TCP send and an idle peer are all given up on: a network that goes silent mid-save must
+    end in an error, never hang (the statement itself is bounded by bound_statements)."""
+    params = conn.info.get_parameters()
+    expected = {
+        "connect_timeout": str(pg_wait.CONNECT_TIMEOUT),
+        "tcp_user_timeout": str(int(pg_wait.ANSWER_TIMEOUT * 1000)),
+        "keepalives": "1",
+        "keepalives_idle": "5",
+        "keepalives_interval": "2",
+        "keepalives_count": "3",
+        "application_name": "chatbot pg_wait test",
+    }
+    assert {key: params.get(key) for key in expected} == expected
+    assert conn.autocommit
