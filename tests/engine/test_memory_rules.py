@@ -39,20 +39,20 @@ def test_the_defaults_are_the_documented_ones():
 @pytest.mark.parametrize(
     ("settings", "flag"),
     [
-        ({"strategy": "everything"}, "unknown memory strategy"),
-        ({"window_turns": -1}, "--window-turns"),
-        ({"window_step": 0}, "--window-step"),
-        ({"keep_turns": -1}, "--keep-turns"),
-        ({"summary_trigger": 0, "keep_turns": 0}, "--summary-trigger"),
+        ({"strategy": "everything"}, "unknown memory strategy 'everything': choose one of full, window, summary"),
+        ({"window_turns": -1}, "--window-turns must be 0 or more"),
+        ({"window_step": 0}, "--window-step must be at least 1"),
+        ({"keep_turns": -1}, "--summary-trigger must be at least 1 and --keep-turns at least 0"),
+        ({"summary_trigger": 0, "keep_turns": 0}, "--summary-trigger must be at least 1 and --keep-turns at least 0"),
         ({"summary_trigger": 4, "keep_turns": 4}, "--keep-turns (4) must be smaller than --summary-trigger (4)"),
-        ({"max_input_tokens": 0}, "--max-input-tokens"),
+        ({"max_input_tokens": 0}, "--max-input-tokens must be positive"),
         ({"recall": -1}, "--recall must be 0 or more"),
     ],
 )
 def test_each_bad_setting_is_refused_naming_its_flag(settings, flag):
     with pytest.raises(UsageError) as caught:
         MemoryConfig(**settings)
-    assert flag in caught.value.message
+    assert caught.value.message == flag
 
 
 @pytest.mark.parametrize(

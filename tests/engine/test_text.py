@@ -125,6 +125,9 @@ def test_a_full_width_character_takes_two_columns_in_a_preview():
         ("http://host/v1?next=a:b@c", "http://host/v1?next=a:b@c"),  # an @ in the query is not a user part
         ("http://host/v1#a:b@c", "http://host/v1#a:b@c"),  # nor in the fragment
         ("postgresql://?host=a:b@c", "postgresql://?host=a:b@c"),  # a query straight after the scheme
+        ("http://u:p@host/v1?next=http://x", "http://u:***@host/v1?next=http://x"),  # the first :// is the scheme's
+        ("http://h/p?a=x:y@z?b", "http://h/p?a=x:y@z?b"),  # the first ? ends the user part's reach
+        ("http://h/p#a=x:y@z#b", "http://h/p#a=x:y@z#b"),  # and so does the first #
         (
             "postgresql://db/chat?user=bob&password=s3cret&sslmode=require",
             "postgresql://db/chat?user=bob&password=***&sslmode=require",
