@@ -880,6 +880,13 @@ def test_permissions_warn_only_when_others_can_read_a_directory_with_files(tmp_p
     assert files.open_private_directory(empty) == []
     assert stat.S_IMODE(empty.stat().st_mode) == 0o700
 
+    cloned = tmp_path / "cloned"  # a fresh clone's sessions/: only the .gitkeep that keeps it in git
+    cloned.mkdir()
+    (cloned / ".gitkeep").write_text("")
+    cloned.chmod(0o755)
+    assert files.open_private_directory(cloned) == []
+    assert stat.S_IMODE(cloned.stat().st_mode) == 0o700
+
     shared = tmp_path / "shared"
     shared.mkdir()
     shared.chmod(0o777)

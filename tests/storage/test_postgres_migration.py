@@ -208,6 +208,12 @@ def test_a_version_3_database_gets_lock_secrets_its_members_may_use_and_a_member
             assert conn.execute("SELECT version FROM chatbot_schema").fetchall() == [(SCHEMA_VERSION,)] == [(4,)]
             owners = conn.execute("SELECT owner FROM chatbot_owners ORDER BY owner").fetchall()
             assert owners == [(role,), (member,)]
+            granted = conn.execute(
+                "SELECT DISTINCT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee) END "
+                "FROM pg_class c, aclexplode(c.relacl) a WHERE c.oid = 'chatbot_owners'::regclass "
+                "AND a.privilege_type IN ('SELECT', 'INSERT')"
+            ).fetchall()
+            assert sorted(g for (g,) in granted) == sorted([role, member])  # the member by name, never PUBLIC
     finally:
         with admin(pg_url) as conn:
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (member,))
