@@ -167,13 +167,18 @@ def test_a_file_broken_after_its_worker_was_stopped_fails_the_next_call_with_the
         registry.close()
 
 
-def test_stopping_a_worker_already_gone_or_out_of_reach_still_reaps_it(tmp_path, monkeypatch):
+def started(tmp_path) -> tuple[FunctionProcess, subprocess.Popen[bytes]]:
+    """The worker process of FILE, started, with its Popen."""
     path = tmp_path / "worker_tools.py"
     path.write_text(FILE)
     process = FunctionProcess(str(path))
     process.start()
-    worker = process.process
-    assert worker is not None
+    assert process.process is not None
+    return process, process.process
+
+
+def test_stopping_a_worker_already_gone_or_out_of_reach_still_reaps_it(tmp_path, monkeypatch):
+    process, worker = started(tmp_path)
     os.killpg(worker.pid, 9)
     worker.wait()  # reaped elsewhere: its group is gone, and killpg says so
     process.kill()
@@ -195,12 +200,7 @@ def test_stopping_a_worker_already_gone_or_out_of_reach_still_reaps_it(tmp_path,
 def test_a_worker_that_will_not_die_is_waited_for_a_while_then_left(tmp_path):
     """SIGKILL cannot end a process stuck in the kernel (a dead network disk): stopping it waits a bounded time and
     goes on; a tool call is never stuck behind it, nor an error."""
-    path = tmp_path / "worker_tools.py"
-    path.write_text(FILE)
-    process = FunctionProcess(str(path))
-    process.start()
-    worker = process.process
-    assert worker is not None
+    process, worker = started(tmp_path)
     waited: list[float | None] = []
 
     def stuck(timeout=None):
