@@ -181,12 +181,12 @@ def classify_error(
         return ContextLengthError(
             f"the request is longer than model {ctx.model!r} can read: {detail}", limit=context_limit(err, full)
         )
-    if (status in (401, 403) or code in _KEY_CODES) and not ctx.key_env:  # a local server behind a key check
-        return AuthenticationError(
-            f"{where} refused the request ({status or code}: {detail}); {ctx.provider} sends no API key. To send "
-            f"one, use --provider openai --base-url {ctx.base_url} with the key in OPENAI_API_KEY."
-        )
     if status in (401, 403) or code in _KEY_CODES:
+        if not ctx.key_env:  # a local server behind a key check: this provider has no key to name
+            return AuthenticationError(
+                f"{where} refused the request ({status or code}: {detail}); {ctx.provider} sends no API key. To "
+                f"send one, use --provider openai --base-url {ctx.base_url} with the key in OPENAI_API_KEY."
+            )
         what = "was rejected" if status != 403 else "is not allowed to do this"
         return AuthenticationError(
             f"{where}: the API key in {ctx.key_env} {what} ({status or code}: {detail}). "
