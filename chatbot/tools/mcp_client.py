@@ -31,6 +31,10 @@ CONNECT_TIMEOUT = 20.0
 #: seconds the closing may take in all, for every server at once (the SDK closes a stdio server's stdin, waits 2 s,
 #: then SIGTERMs its process group, waits 2 s, then SIGKILLs it)
 CLOSE_TIMEOUT = 10.0
+#: seconds a call is waited for beyond its own timeout (which fires on the loop) before the loop counts as stuck
+CALL_GRACE = 5.0
+#: seconds the closing waits beyond CLOSE_TIMEOUT, and then for the loop thread to end, before it counts as stuck
+LOOP_GRACE = 1.0
 # the loggers the SDK writes to (its client session logs under the bare name "client")
 _SDK_LOGGERS = ("mcp", "mcp_types", "client")
 
@@ -52,11 +56,11 @@ def result_text(content: list[Any], structured: Any) -> str:
     """The text of a ``CallToolResult``: its text blocks, a note for other blocks, else the structured value."""
     parts = []
     for block in content:
-        kind = getattr(block, "type", "")
+        kind = getattr(block, "type", "content")  # (every SDK block has one; a block of a newer kind may not)
         if kind == "text":
             parts.append(str(block.text))
         else:
-            parts.append(f"[{kind or 'content'} block: {getattr(block, 'mime_type', None) or 'not text'}]")
+            parts.append(f"[{kind} block: {getattr(block, 'mime_type', None) or 'not text'}]")
     if not parts and structured is not None:
         return json.dumps(structured, ensure_ascii=False)
     return "\n".join(parts)
@@ -93,8 +97,8 @@ class McpServer:
         self.error = ""  # why it is not alive
         self.session: Any = None
         self.task: asyncio.Task[None] | None = None  # the connection task
-        self.connecting = False  # still starting: cancelled at close (once closing, it is never interrupted)
-        self._stop: asyncio.Event | None = None
+        self.connecting = True  # still starting: cancelled at close (once closing, it is never interrupted)
+        self._stop = asyncio.Event()  # (bound to the hub's loop when first waited for, there)
         # closed with the process; the server's own log goes here so it cannot scribble over the terminal UI
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
 
@@ -118,11 +122,9 @@ class McpServer:
         in a session of its own and kills that on the way out)."""
         from mcp.client.session import ClientSession
 
-        self._stop = asyncio.Event()
         self.task = asyncio.current_task()
         try:
             async with AsyncExitStack() as stack:
-                self.connecting = True
                 try:
                     async with _deadline(timeout):  # a server that never answers initialize is given up
                         read, write = await stack.enter_async_context(self._transport())
@@ -146,17 +148,13 @@ class McpServer:
             self.alive = False
 
     def _stderr_tail(self) -> str:
-        try:
-            self._stderr.seek(0)
-            lines = [ln for ln in self._stderr.read().splitlines() if ln.strip()]
-        except (OSError, ValueError):
-            return ""
+        self._stderr.seek(0)
+        lines = [ln for ln in self._stderr.read().splitlines() if ln.strip()]
         return f" (server said: {lines[-1].strip()[:200]})" if lines else ""
 
     def stop(self) -> None:
         """Ask the connection task to close the session and the transport."""
-        if self._stop is not None:
-            self._stop.set()
+        self._stop.set()
 
     async def call(self, name: str, arguments: dict[str, Any], timeout: float) -> str:
         """Call one tool; raise ToolFailed with the server's message when it reports an error or is too slow.
@@ -195,7 +193,7 @@ class McpTool(Tool):
 
     def run(self, arguments: dict[str, Any], timeout: float) -> str:
         """Run the call on the hub's loop and wait for it; Ctrl-C cancels it there."""
-        return self.server.hub.submit(self.server.call(self.spec.name, arguments, timeout), timeout + 5, self)
+        return self.server.hub.submit(self.server.call(self.spec.name, arguments, timeout), timeout + CALL_GRACE, self)
 
 
 def silence_sdk_logging() -> None:
@@ -273,15 +271,15 @@ class McpHub:
             self.loop.call_soon_threadsafe(server.stop)
         pending = asyncio.run_coroutine_threadsafe(self._drain(), self.loop)
         with contextlib.suppress(Exception):  # closing is best effort: the process is ending anyway
-            pending.result(CLOSE_TIMEOUT + 1)
+            pending.result(CLOSE_TIMEOUT + LOOP_GRACE)
         self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(5)
+        self._thread.join(LOOP_GRACE)
 
     async def _drain(self) -> None:
         """Wait for the connection tasks to end. One still connecting (a server that has not answered
         ``initialize``) is cancelled: leaving its transport kills the server's process group. One already closing is
         never cancelled, which could cut the SDK's kill escalation short."""
-        tasks = [s.task for s in self.servers if s.task is not None and not s.task.done()]
+        tasks = [s.task for s in self.servers if s.task is not None]  # (one already done is waited for at once)
         for server in self.servers:
             if server.connecting and server.task is not None:
                 server.task.cancel()
