@@ -51,7 +51,7 @@ def write_log(exc: BaseException) -> tuple[Path | None, str]:
         path = directory / f"chatbot-internal-error-{stamp}-{os.getpid()}.log"
         try:
             directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as log:
                 log.write(text)
             return path, ""

@@ -84,7 +84,7 @@ def write_private(path: Path, text: str, *, overwrite: bool = False) -> None:
     Never follows a symlink at ``path``; an existing file is replaced only with ``overwrite`` (FileExistsError
     otherwise). Text that UTF-8 cannot hold (a lone surrogate) is written as "?" (the encoder's replacement).
     """
-    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_TRUNC if overwrite else os.O_EXCL)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | (os.O_TRUNC if overwrite else os.O_EXCL)
     fd = os.open(path, flags, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as f:
         if overwrite:  # a replaced file keeps its old mode otherwise (a new one has 0600 from os.open)

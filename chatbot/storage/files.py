@@ -1,7 +1,8 @@
 """File-system primitives of the JSON store: a private directory, flocks, atomic and durable writes.
 
 Kept apart from :mod:`chatbot.storage.json_store` so that the store reads as what it does with sessions, and these
-as the few system calls it rests on.
+as the few system calls it rests on. (No ``O_CLOEXEC`` anywhere: every descriptor ``os.open`` makes is kept from
+child processes already, PEP 446.)
 """
 
 from __future__ import annotations
@@ -41,18 +42,21 @@ def read_regular(path: Path, limit: int | None = None) -> tuple[bytes, os.stat_r
     can grow while it is read, and some (``/proc``) say 0.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)  # a FIFO opens without a writer
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)  # a FIFO opens without a writer
     except OSError as exc:
         if exc.errno != errno.ENXIO:
             raise
-        fd = -1  # a socket cannot be opened at all: say what it is
-    st = os.fstat(fd) if fd >= 0 else os.stat(path)
+        raise _not_regular(path, os.stat(path)) from None  # a socket cannot be opened at all: say what it is
+    st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):  # checked before fdopen, which fails on a directory with a plain OSError
-        if fd >= 0:
-            os.close(fd)
-        raise NotRegularFile(errno.EINVAL, f"{kind(st.st_mode)}, not a regular file", str(path))
+        os.close(fd)
+        raise _not_regular(path, st)
     with os.fdopen(fd, "rb") as f:
-        return f.read(-1 if limit is None else limit), st
+        return f.read(limit), st  # (None reads to the end)
+
+
+def _not_regular(path: Path, st: os.stat_result) -> NotRegularFile:
+    return NotRegularFile(errno.EINVAL, f"{kind(st.st_mode)}, not a regular file", str(path))
 
 
 def open_private_directory(d: Path) -> list[str]:
@@ -74,7 +78,7 @@ def open_private_directory(d: Path) -> list[str]:
                 f"sessions directory {d} is owned by another user (uid {st.st_uid}); use a directory of your own "
                 "(--sessions-dir)"
             ) from None
-        if mode & 0o077 and not any(e.name != ".gitkeep" for e in os.scandir(d)):
+        if not any(e.name != ".gitkeep" for e in os.scandir(d)):
             d.chmod(0o700)  # empty and ours (a fresh clone's sessions/, from git): tightened, nothing to ask about
         elif mode & 0o022:
             raise SessionError(
@@ -117,7 +121,7 @@ def try_flock(lock_path: Path) -> int | None:
 def open_lock_file(lock_path: Path) -> int:
     """Open (or create) a lock file for writing its pid: never through a symlink, never onto a file that is not
     a private regular file of this user (a hard link planted to another file would be truncated)."""
-    flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
     refusal = f"lock file {lock_path} is not a regular file of yours (a symlink or a link to another file?)"
     try:
         fd = os.open(lock_path, flags, 0o600)
@@ -135,7 +139,7 @@ def open_lock_file(lock_path: Path) -> int:
 def flock_held_elsewhere(lock_path: Path) -> bool:
     """Probe a lock file without taking its lock for longer than the probe."""
     try:
-        fd = os.open(lock_path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+        fd = os.open(lock_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except FileNotFoundError:
         return False  # nobody ever locked it, so no save is in progress
     except OSError:
@@ -203,7 +207,7 @@ def _write_atomic(path: Path, payload: bytes) -> tuple[int, ...]:
 
 def fsync_directory(directory: Path) -> None:
     """Make a rename itself durable (the new directory entry survives a power cut)."""
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    fd = os.open(directory, os.O_RDONLY)
     try:
         os.fsync(fd)
     except OSError as exc:

@@ -100,7 +100,7 @@ def _write_in(directory: Path, sid: str, suffix: str, data: bytes) -> Path:
     for _ in range(100):
         path = directory / f"{RESCUE_PREFIX}{sid}-{stamp}-{os.getpid()}-{next(_SERIAL)}{suffix}.json"
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         except FileExistsError:
             continue  # someone's file has this name: the next serial number
         try:

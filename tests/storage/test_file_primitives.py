@@ -7,6 +7,7 @@ import errno
 import os
 import socket
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -34,6 +35,12 @@ def test_a_lock_held_by_another_descriptor_is_refused_without_leaking_one(tmp_pa
     os.close(held)
     assert not files.flock_held_elsewhere(lock)
     assert open_descriptors() == before - {str(held)}
+
+
+def test_a_symlinked_lock_file_counts_as_held_whatever_it_points_to(tmp_path):
+    (tmp_path / "free").write_bytes(b"")  # a file nobody locks
+    (tmp_path / ".s.lock").symlink_to(tmp_path / "free")
+    assert files.flock_held_elsewhere(tmp_path / ".s.lock")  # not followed: nothing of that session is touched
 
 
 def test_a_lock_file_swapped_under_the_flock_is_retried_without_leaking_the_first_descriptor(tmp_path, monkeypatch):
@@ -82,6 +89,24 @@ def test_a_new_sessions_directory_is_0700_even_under_a_umask_that_takes_the_owne
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "a" / "sessions").stat().st_mode) == 0o700
+
+
+def test_a_new_sessions_directory_is_never_open_to_others_not_even_before_its_mode_is_set(tmp_path, monkeypatch):
+    """Whoever opened the directory in that moment could list it through their handle ever after."""
+    modes: list[int] = []
+    chmod = Path.chmod
+
+    def chmod_seen(self: Path, mode: int, **options: object) -> None:
+        modes.append(stat.S_IMODE(self.stat().st_mode))
+        chmod(self, mode, **options)
+
+    monkeypatch.setattr(Path, "chmod", chmod_seen)
+    old = os.umask(0o022)
+    try:
+        files.open_private_directory(tmp_path / "sessions")
+    finally:
+        os.umask(old)
+    assert modes == [0o700]
 
 
 def test_a_save_fsyncs_the_file_with_every_byte_in_it(tmp_path, monkeypatch):

@@ -162,7 +162,7 @@ def test_a_name_taken_already_is_skipped_for_the_next_serial_number(tmp_path, mo
     kept = three_turns()
     path, problem = rescue.rescue(kept)
     assert problem == "" and path is not None and path.read_bytes() == kept.to_json()
-    want = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    want = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
     assert calls == [want, want]
 
 
