@@ -62,6 +62,18 @@ _TO_OWNERS = [
     "ON DELETE CASCADE",
     "DROP INDEX IF EXISTS chatbot_sessions_updated",
 ]
+# The statements are module constants named for what they do, and the functions below the steps that run them.
+_NO_STATEMENT_LIMIT = "SET LOCAL statement_timeout = 0"
+_ONE_CREATOR = f"SELECT pg_advisory_xact_lock({SCHEMA_KEY})"  # one creator at a time
+_ME = "SELECT current_user"
+_HAS_VERSION = "SELECT to_regclass('chatbot_schema')"
+_VERSION = "SELECT max(version) FROM chatbot_schema"
+_SET_VERSION = ["DELETE FROM chatbot_schema", f"INSERT INTO chatbot_schema (version) VALUES ({SCHEMA_VERSION})"]
+_HAS_OWNERS = "SELECT to_regclass('chatbot_owners')"
+_HAS_INDEX = f"SELECT to_regclass('{TRIGRAM_INDEX}')"
+_OPTIONS_TO_JSON = "ALTER TABLE chatbot_sessions ALTER COLUMN options TYPE json USING options::json"
+_ADD_TOOL_SOURCES = "ALTER TABLE chatbot_sessions ADD COLUMN tool_sources json NOT NULL DEFAULT '{}'"
+_ADD_LOCK_GENERATION = "ALTER TABLE chatbot_sessions ADD COLUMN lock_generation bigint NOT NULL DEFAULT 0"
 _TABLES_OWNER = (
     "SELECT tableowner FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'chatbot_sessions'"
 )
@@ -96,7 +108,7 @@ def ready(conn: psycopg.Connection[Any]) -> list[str] | None:
     with conn.transaction():
         if _version(conn) != SCHEMA_VERSION or not _current(conn):
             return None
-        if conn.execute("SELECT to_regclass(%s)", (TRIGRAM_INDEX,)).fetchone() == (None,):
+        if conn.execute(_HAS_INDEX).fetchone() == (None,):
             _trigram_index(conn)  # pg_trgm may have been installed since (only the tables' owner can index)
         return _search_warnings(conn)
 
@@ -108,8 +120,8 @@ def ensure_schema(conn: psycopg.Connection[Any], location: str) -> list[str]:
     A migration rebuilds keys and indexes over every stored turn: no statement limit applies to it, and the caller
     waits for it longer (:data:`~.pg_wait.MIGRATION_TIMEOUT`)."""
     with conn.transaction():
-        conn.execute("SET LOCAL statement_timeout = 0")
-        conn.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_KEY})")  # one creator at a time
+        conn.execute(_NO_STATEMENT_LIMIT)
+        conn.execute(_ONE_CREATOR)
         _refuse_foreign(conn, location)
         version = _version(conn)
         if version is not None and version > SCHEMA_VERSION:
@@ -119,7 +131,7 @@ def ensure_schema(conn: psycopg.Connection[Any], location: str) -> list[str]:
             )
         if "owner" not in _columns(conn, "chatbot_sessions") and _columns(conn, "chatbot_sessions"):
             _upgrade_columns(conn)
-            me = conn.execute("SELECT current_user").fetchone()[0]  # type: ignore[index]
+            me = conn.execute(_ME).fetchone()[0]  # type: ignore[index]
             for statement in _TO_OWNERS:
                 conn.execute(q.SQL(statement).format(me=q.Literal(me)))
         for statement in CREATE:
@@ -131,17 +143,16 @@ def ensure_schema(conn: psycopg.Connection[Any], location: str) -> list[str]:
             for statement in _POLICIES:
                 conn.execute(statement.format(t=table, mine=MINE))
         _grant_like_sessions(conn, "chatbot_owners")
-        conn.execute("DELETE FROM chatbot_schema")
-        conn.execute("INSERT INTO chatbot_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
+        for statement in _SET_VERSION:
+            conn.execute(statement)
         _trigram_index(conn)
         return _search_warnings(conn)
 
 
 def _version(conn: psycopg.Connection[Any]) -> int | None:
-    if conn.execute("SELECT to_regclass('chatbot_schema')").fetchone() == (None,):
+    if conn.execute(_HAS_VERSION).fetchone() == (None,):
         return None
-    row = conn.execute("SELECT max(version) FROM chatbot_schema").fetchone()
-    return None if row is None else row[0]
+    return conn.execute(_VERSION).fetchone()[0]  # type: ignore[index]  # (max() of no rows is one NULL row)
 
 
 def _columns(conn: psycopg.Connection[Any], table: str) -> dict[str, str]:
@@ -154,7 +165,7 @@ def _current(conn: psycopg.Connection[Any]) -> bool:
     wanted = {"owner", "lock_generation", *SESSION_COLUMNS}
     # the lock secrets' table by name: its columns are hidden from a role not granted it (which is then told so
     # when it locks, rather than asked to migrate)
-    owners = conn.execute("SELECT to_regclass('chatbot_owners')").fetchone() != (None,)
+    owners = conn.execute(_HAS_OWNERS).fetchone() != (None,)
     return sessions.get("options") == "json" and wanted <= set(sessions) and owners
 
 
@@ -178,13 +189,15 @@ def _upgrade_columns(conn: psycopg.Connection[Any]) -> None:
     """
     columns = _columns(conn, "chatbot_sessions")
     if columns.get("options") == "jsonb":
-        conn.execute("ALTER TABLE chatbot_sessions ALTER COLUMN options TYPE json USING options::json")
+        conn.execute(_OPTIONS_TO_JSON)
     if "tool_sources" not in columns:
-        conn.execute("ALTER TABLE chatbot_sessions ADD COLUMN tool_sources json NOT NULL DEFAULT '{}'")
+        conn.execute(_ADD_TOOL_SOURCES)
     if "lock_generation" not in columns:
-        conn.execute("ALTER TABLE chatbot_sessions ADD COLUMN lock_generation bigint NOT NULL DEFAULT 0")
+        conn.execute(_ADD_LOCK_GENERATION)
 
 
+_GRANT = "GRANT SELECT, INSERT ON {} TO {}"
+_PUBLIC = q.SQL("PUBLIC")  # every role: a keyword, not a role's name
 _GRANTEES = """SELECT DISTINCT grantee FROM information_schema.role_table_grants WHERE table_schema = current_schema()
     AND table_name = 'chatbot_sessions' AND privilege_type = 'INSERT' AND grantee <> current_user"""
 
@@ -193,8 +206,8 @@ def _grant_like_sessions(conn: psycopg.Connection[Any], table: str) -> None:
     """Every role that may write sessions may keep its lock secret in ``table`` (a team's grants, made before this
     version added the table, keep working after the migration)."""
     for (grantee,) in conn.execute(_GRANTEES).fetchall():
-        role = q.SQL("PUBLIC") if grantee == "PUBLIC" else q.Identifier(grantee)
-        conn.execute(q.SQL("GRANT SELECT, INSERT ON {} TO {}").format(q.Identifier(table), role))
+        role = _PUBLIC if grantee == "PUBLIC" else q.Identifier(grantee)
+        conn.execute(q.SQL(_GRANT).format(q.Identifier(table), role))
 
 
 # the turns with a message whose content is a list of parts (text and images): version 2 searched none of their text.
@@ -202,44 +215,46 @@ def _grant_like_sessions(conn: psycopg.Connection[Any], table: str) -> None:
 _WITH_PARTS = """SELECT owner, session_id, n, data::text FROM chatbot_turns WHERE data::text LIKE '%"type"%'
     AND EXISTS (SELECT 1 FROM json_array_elements(CASE WHEN json_typeof(data -> 'messages') = 'array'
                 THEN data -> 'messages' END) m WHERE json_typeof(m -> 'content') = 'array')"""
+_UNFORCED = "ALTER TABLE chatbot_turns NO FORCE ROW LEVEL SECURITY"
+_NEW_BODY = "UPDATE chatbot_turns SET body = %s WHERE owner = %s AND session_id = %s AND n = %s"
 
 
 def _search_text_parts(conn: psycopg.Connection[Any]) -> None:
     """Version 3: the searchable text of a turn holds the text parts of a message with images (see
     :func:`~.pg_schema.searchable`), for every role's turns. Forced row-level security binds the tables' owner too,
     so it is lifted inside this transaction (the policies are forced again before it commits)."""
-    conn.execute("ALTER TABLE chatbot_turns NO FORCE ROW LEVEL SECURITY")
-    update = "UPDATE chatbot_turns SET body = %s WHERE owner = %s AND session_id = %s AND n = %s"
+    conn.execute(_UNFORCED)
     # read through a server-side cursor, a batch at a time: a turn with an image can be megabytes of base64
     with conn.cursor("chatbot_parts") as rows, conn.cursor() as write:
         rows.execute(_WITH_PARTS)
         while batch := rows.fetchmany(200):
             bodies = []
             for owner, sid, n, text in batch:
-                data = json.loads(text)
-                bodies.append((searchable(data.get("messages") if isinstance(data, dict) else None), owner, sid, n))
-            write.executemany(update, bodies)
+                # (an object: the query chose turns whose "messages" is an array)
+                bodies.append((searchable(json.loads(text)["messages"]), owner, sid, n))
+            write.executemany(_NEW_BODY, bodies)
+
+
+_WITH_TRIGRAMS = "CREATE EXTENSION IF NOT EXISTS pg_trgm"
+_TRIGRAMS_SCHEMA = "SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'pg_trgm'"
+# the operator class named with its schema: the extension may live outside the store's search_path
+_CREATE_INDEX = f"CREATE INDEX IF NOT EXISTS {TRIGRAM_INDEX} ON chatbot_turns USING gin (body {{}}.gin_trgm_ops)"
 
 
 def _trigram_index(conn: psycopg.Connection[Any]) -> None:
     """The trigram index on the turns' text, with ``pg_trgm`` created if it is not installed (where allowed)."""
     try:
         with conn.transaction():  # a savepoint: a refusal leaves the rest of the migration standing
-            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-            schema = conn.execute(
-                "SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'pg_trgm'"
-            ).fetchone()[0]  # type: ignore[index]
-            # the operator class named with its schema: the extension may live outside the store's search_path
-            conn.execute(
-                f"CREATE INDEX IF NOT EXISTS {TRIGRAM_INDEX} ON chatbot_turns USING gin (body {schema}.gin_trgm_ops)"
-            )  # noqa: E501
+            conn.execute(_WITH_TRIGRAMS)
+            schema = conn.execute(_TRIGRAMS_SCHEMA).fetchone()[0]  # type: ignore[index]
+            conn.execute(_CREATE_INDEX.format(schema))
     except (psycopg.errors.InsufficientPrivilege, psycopg.errors.UndefinedFile, psycopg.errors.QueryCanceled):
         return  # not allowed, not installed on the server (the contrib package), or too long to build now
 
 
 def _search_warnings(conn: psycopg.Connection[Any]) -> list[str]:
     """What the user is told when the search cannot use the trigram index."""
-    if conn.execute("SELECT to_regclass(%s)", (TRIGRAM_INDEX,)).fetchone() != (None,):
+    if conn.execute(_HAS_INDEX).fetchone() != (None,):
         return []
     return [
         "searches in this session store scan every turn: the trigram index could not be made (the PostgreSQL "

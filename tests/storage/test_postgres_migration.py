@@ -4,6 +4,8 @@ pg_migrate.py), and the search index is made where PostgreSQL allows it, with a 
 from __future__ import annotations
 
 import secrets
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,8 +14,9 @@ import pytest
 
 from chatbot.engine.turn import Turn
 from chatbot.errors import SessionError
+from chatbot.storage import pg_wait
 from chatbot.storage.pg_migrate import TRIGRAM_INDEX
-from chatbot.storage.pg_schema import SCHEMA_VERSION
+from chatbot.storage.pg_schema import SCHEMA_KEY, SCHEMA_VERSION
 from chatbot.storage.postgres_store import PostgresStore
 from tests.support.postgres import schema_of
 from tests.support.stores import admin, postgres_base_url
@@ -219,3 +222,79 @@ def test_a_version_3_database_gets_lock_secrets_its_members_may_use_and_a_member
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (member,))
             conn.execute(f"DROP OWNED BY {member}")
             conn.execute(f"DROP ROLE {member}")
+
+
+def test_a_version_3_database_granted_to_public_gets_lock_secrets_every_role_may_use_and_keeps_its_turns(
+    pg_url, role, tmp_path
+):
+    """A team that granted the version-3 tables to PUBLIC keeps working after the migration, and the turns of a
+    version-3 store are not read again (their text is searchable already: a large store migrates at once)."""
+    member = f"{role}_p"
+    as_role = {name: pg_url.replace("postgres@", f"{name}@", 1) for name in (role, member)}
+    with admin(pg_url) as conn:
+        conn.execute(f"CREATE ROLE {member} LOGIN")
+        conn.execute(f"GRANT USAGE ON SCHEMA {schema_of(pg_url)} TO {member}")
+    try:
+        owner = PostgresStore(as_role[role], tmp_path)
+        session = owner.create("pic", system="s")
+        image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGVsbG8="}}
+        parts = [{"type": "text", "text": "the red kite"}, image]
+        reply = {"role": "assistant", "content": "ok"}
+        session.conversation.add_turn(Turn([{"role": "user", "content": parts}, reply]))
+        with owner.acquire("pic"):
+            owner.save(session)
+        owner.close()
+        with admin(pg_url) as conn:  # version 3, granted to everyone
+            conn.execute("DROP TABLE chatbot_owners")
+            conn.execute("ALTER TABLE chatbot_sessions DROP COLUMN lock_generation")
+            conn.execute("UPDATE chatbot_schema SET version = 3")
+            conn.execute("UPDATE chatbot_turns SET body = 'as version 3 wrote it'")
+            conn.execute("GRANT SELECT ON chatbot_schema TO PUBLIC")
+            conn.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON chatbot_sessions, chatbot_turns TO PUBLIC")
+        PostgresStore(as_role[role], tmp_path).close()  # the tables' owner migrates them
+        colleague = PostgresStore(as_role[member], tmp_path)  # granted nothing by name
+        saved = colleague.create("notes", system="s")
+        with colleague.acquire("notes"):
+            colleague.save(saved)
+        colleague.close()
+        with admin(pg_url) as conn:
+            assert conn.execute("SELECT body FROM chatbot_turns").fetchall() == [("as version 3 wrote it",)]
+            granted = conn.execute(
+                "SELECT DISTINCT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee) END "
+                "FROM pg_class c, aclexplode(c.relacl) a WHERE c.oid = 'chatbot_owners'::regclass "
+                "AND a.privilege_type IN ('SELECT', 'INSERT')"
+            ).fetchall()
+            assert sorted(g for (g,) in granted) == sorted(["PUBLIC", role])
+    finally:
+        with admin(pg_url) as conn:
+            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (member,))
+            conn.execute(f"DROP OWNED BY {member}")
+            conn.execute(f"DROP ROLE {member}")
+
+
+def test_opening_waits_for_another_process_making_the_tables_longer_than_for_any_other_call(
+    pg_url, tmp_path, monkeypatch
+):
+    """Making or migrating the tables holds the schema lock for as long as it takes (indexes over every turn): a
+    second chatbot opening the store then waits for it up to MIGRATION_TIMEOUT, not an ordinary call's few seconds."""
+    monkeypatch.setattr(pg_wait, "ANSWER_TIMEOUT", 2.0)
+    held, done = threading.Event(), threading.Event()
+
+    def migrating() -> None:
+        with admin(pg_url) as conn:
+            conn.execute(f"SELECT pg_advisory_lock({SCHEMA_KEY})")
+            held.set()
+            done.wait(3)  # longer than an ordinary call may wait
+
+    other = threading.Thread(target=migrating)
+    other.start()
+    try:
+        assert held.wait(10)
+        started = time.monotonic()
+        store = PostgresStore(pg_url, tmp_path)
+        assert time.monotonic() - started > 2.5  # it waited, and then made the tables
+        assert store.list_sessions() == []
+        store.close()
+    finally:
+        done.set()
+        other.join()

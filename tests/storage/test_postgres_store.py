@@ -133,25 +133,34 @@ def test_an_unreachable_database_loses_nothing_the_user_saw(pg, url, tmp_path):
 
 
 def test_tables_chatbot_did_not_make_are_refused_and_left_alone(url):
+    from chatbot.storage.pg_schema import redact
     from chatbot.storage.postgres_store import PostgresStore
 
     with admin(url) as conn:
         conn.execute("CREATE TABLE chatbot_sessions (id int PRIMARY KEY, owner text)")
         conn.execute("INSERT INTO chatbot_sessions VALUES (1, 'billing')")
-    with pytest.raises(SessionCorrupt, match="not made by chatbot"):
+    with pytest.raises(SessionCorrupt) as refused:
         PostgresStore(url)
+    assert refused.value.message.startswith(
+        f"the table chatbot_sessions in {redact(url)} was not made by chatbot (it has no column "
+    )
     with admin(url) as conn:
         assert conn.execute("SELECT owner FROM chatbot_sessions").fetchall() == [("billing",)]
 
 
 def test_a_schema_from_a_newer_chatbot_is_refused(pg, url):
+    from chatbot.storage.pg_schema import SCHEMA_VERSION, redact
     from chatbot.storage.postgres_store import PostgresStore
 
     pg()
     with admin(url) as conn:
         conn.execute("UPDATE chatbot_schema SET version = 7")
-    with pytest.raises(SessionCorrupt, match="schema version 7, made by a newer chatbot"):
+    with pytest.raises(SessionCorrupt) as refused:
         PostgresStore(url)
+    assert refused.value.message == (
+        f"the session store {redact(url)} has chatbot schema version 7, made by a newer chatbot; this one knows "
+        f"version {SCHEMA_VERSION}: upgrade chatbot"
+    )
 
 
 def test_the_location_shown_never_holds_the_password():
