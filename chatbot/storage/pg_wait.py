@@ -32,6 +32,10 @@ ANSWER_TIMEOUT = 10.0
 MIGRATION_TIMEOUT = 900.0
 #: seconds a new connection (TCP, TLS and the login) may take, for each address the host name has
 CONNECT_TIMEOUT = 5
+#: seconds the helper of a call given up on gets to leave its connection (its socket shut) before the connection is
+#: abandoned unclosed instead
+HELPER_GRACE = 2.0
+_BOUND = "SELECT set_config('statement_timeout', %s, false)"
 # connections given up on whose helper thread had not finished: never used again, never closed under the helper
 _abandoned: weakref.WeakSet[psycopg.Connection[Any]] = weakref.WeakSet()
 
@@ -54,7 +58,7 @@ def connect(url: str, application_name: str) -> psycopg.Connection[Any]:
 
 def bound_statements(conn: psycopg.Connection[Any]) -> None:
     """The server ends a statement a second before :func:`answer` would give up on it, with a clear error."""
-    conn.execute("SELECT set_config('statement_timeout', %s, false)", (str(int(ANSWER_TIMEOUT * 1000) - 1000),))
+    conn.execute(_BOUND, (str(int(ANSWER_TIMEOUT * 1000) - 1000),))
 
 
 def answer(conn: psycopg.Connection[Any], work: Callable[[psycopg.Connection[Any]], T], timeout: float = 0.0) -> T:
@@ -97,7 +101,7 @@ def _give_up(conn: psycopg.Connection[Any], finished: threading.Event) -> None:
     """
     with contextlib.suppress(Exception), socket.socket(fileno=os.dup(conn.pgconn.socket)) as sock:
         sock.shutdown(socket.SHUT_RDWR)
-    if finished.wait(2.0):
+    if finished.wait(HELPER_GRACE):
         close(conn)
     else:
         _abandoned.add(conn)

@@ -66,6 +66,16 @@ def test_a_helper_that_will_not_stop_keeps_its_connection_open_and_unused(conn, 
     release.set()
 
 
+def test_closing_a_connection_whose_close_fails_is_quiet(conn, monkeypatch):
+    """Connections are closed on the way out of a failure: a second error there would hide the first."""
+
+    def fails() -> None:
+        raise psycopg.OperationalError("the server went away")
+
+    monkeypatch.setattr(conn, "close", fails)
+    pg_wait.close(conn)
+
+
 def test_the_server_ends_a_statement_before_the_deadline(conn):
     pg_wait.bound_statements(conn)
     assert conn.execute("SHOW statement_timeout").fetchone() == (f"{int(pg_wait.ANSWER_TIMEOUT) - 1}s",)
