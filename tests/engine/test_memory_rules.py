@@ -303,3 +303,15 @@ def test_the_retry_floor_is_the_bare_request_without_the_summary(conv_factory):
     req = conv.build_request(user)
     assert req.summary_included and req.tokens == 16 + TURN + 31  # the system message with the summary is 16
     assert conv.shrink_budget(req) == 33  # half of 55 would be below the bare request
+
+
+def test_why_no_summary_was_made_is_told_before_that_the_old_one_was_left_out(conv_factory):
+    conv = conv_factory(10, summary_trigger=8, keep_turns=4)  # a fold is due, and no summarizer can make it
+    conv.set_summary(" ".join(["s"] * 50), 1)
+    req = conv.build_request("hi", budget=SYSTEM + USER + TURN)
+    assert not req.summary_included
+    assert req.warnings == (
+        "no summarizer available: this request sends the last 1 of 9 unsummarized turn(s), as many as the budget has "
+        "room for",
+        "the summary is too long for the budget and was left out of this request",
+    )
