@@ -132,8 +132,8 @@ def mask_password(location: str) -> str:
     scheme, sep, rest = location.partition("://")
     if not sep:
         return location
-    query = min([i for i in (rest.find("?"), rest.find("#")) if i >= 0], default=len(rest))
-    at = rest.rfind("@", 0, query)
-    if at >= 0 and ":" in rest[:at]:
-        rest = rest[: rest.index(":")] + ":***" + rest[at:]
+    query = min([i for i in (rest.find("?"), rest.find("#")) if i >= 0], default=None)
+    userinfo = rest[:query].rpartition("@")[0]  # (the last @ before the query: a password may hold one)
+    if ":" in userinfo:
+        rest = userinfo.partition(":")[0] + ":***" + rest[len(userinfo) :]
     return scheme + sep + _SECRET_PARAMETER.sub(r"\1***", rest)
