@@ -34,6 +34,18 @@ def test_what_is_not_an_option_is_named(key, value, words):
     assert words in option_problem(key, value)
 
 
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ({1: "a"}, "an object's keys must be strings"),
+        ({"schema": {"a\x00": 1}}, "must not contain a NUL character (\\u0000)"),
+        (["ok", "\ud800"], "must not contain a lone surrogate (\\ud800-\\udfff)"),
+    ],
+)
+def test_what_is_wrong_in_a_value_is_told_whole_after_the_options_name(value, problem):
+    assert option_problem("x", value) == f"option x: {problem}"
+
+
 def test_nesting_is_bounded():
     deep: object = 1
     for _ in range(MAX_DEPTH + 1):
