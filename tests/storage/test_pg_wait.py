@@ -58,8 +58,11 @@ def test_a_call_given_up_on_whose_connection_is_already_closed_says_no_answer(co
 def test_a_helper_that_will_not_stop_keeps_its_connection_open_and_unused(conn, monkeypatch):
     monkeypatch.setattr(pg_wait, "ANSWER_TIMEOUT", 0.2)
     release = threading.Event()
+    before = set(threading.enumerate())
     with pytest.raises(psycopg.OperationalError):
         pg_wait.answer(conn, lambda c: release.wait(30))  # busy elsewhere than the socket: shutting it is no help
+    # the helper still waits, a daemon: it cannot keep chatbot from exiting (named for a thread dump)
+    assert [(t.name, t.daemon) for t in set(threading.enumerate()) - before] == [("chatbot-database", True)]
     assert not conn.closed and not pg_wait.usable(conn)  # abandoned: never closed under the helper
     pg_wait.close(conn)
     assert not conn.closed
