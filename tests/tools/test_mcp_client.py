@@ -273,6 +273,8 @@ def test_closing_the_hub_ends_every_server_and_its_tools():
     hub.close()
     assert registry.specs() == [] and not hub.loop.is_running()
     assert [tool.available for tool in tools] == [False] * len(tools)
+    # ended by its stop, never cancelled: a cancel could cut the SDK's kill escalation short
+    assert hub.servers[0].task is not None and not hub.servers[0].task.cancelled()
 
 
 def test_closing_the_hub_returns_while_its_loop_is_stuck(monkeypatch):
