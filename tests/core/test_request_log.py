@@ -337,3 +337,20 @@ def test_closing_the_log_twice_closes_nothing_else(tmp_path):
         os.close(saved_stdout)
         with contextlib.suppress(OSError):
             os.close(reused)
+
+
+def test_closing_the_log_twice_closes_its_file_once_and_nothing_else(tmp_path, monkeypatch):
+    from chatbot.core import request_log
+
+    closed: list[int] = []
+    real_close = os.close
+
+    def close(fd: int) -> None:
+        closed.append(fd)
+        real_close(fd)
+
+    log = RequestLog(str(tmp_path / "log.jsonl"))
+    monkeypatch.setattr(request_log.os, "close", close)
+    log.close()
+    log.close()  # (an error path and the way out may both close it)
+    assert len(closed) == 1 and closed[0] > 2  # never a standard stream
