@@ -39,6 +39,20 @@ def role(pg_url: str) -> Iterator[str]:
         conn.execute(f"DROP ROLE {name}")
 
 
+@pytest.fixture
+def colleague(pg_url: str, role: str) -> Iterator[str]:
+    """A second login role that may use the scratch schema and nothing else (a member of the team): its name."""
+    name = f"{role}_c"
+    with admin(pg_url) as conn:
+        conn.execute(f"CREATE ROLE {name} LOGIN")
+        conn.execute(f"GRANT USAGE ON SCHEMA {schema_of(pg_url)} TO {name}")
+    yield name
+    with admin(pg_url) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (name,))
+        conn.execute(f"DROP OWNED BY {name}")
+        conn.execute(f"DROP ROLE {name}")
+
+
 def test_a_version_1_database_is_migrated_in_place_and_its_sessions_belong_to_the_migrating_role(
     pg_url, role, tmp_path
 ):
@@ -131,145 +145,117 @@ def test_the_trigram_index_serves_korean_and_substring_queries(open_pg, pg_url, 
     assert [h.turn for h in store.search(query)] == [1]
 
 
-def test_a_version_2_database_gets_the_text_parts_of_every_roles_turns_with_images_searched(pg_url, role, tmp_path):
+def test_a_version_2_database_gets_the_text_parts_of_every_roles_turns_with_images_searched(
+    pg_url, role, colleague, tmp_path
+):
     """Version 2 searched only messages that are plain text: migrated in place by the tables' owner, every role's
     turns with images are found by the text beside the image (row-level security forced again afterwards)."""
-    colleague = f"{role}_c"
-    with admin(pg_url) as conn:
-        conn.execute(f"CREATE ROLE {colleague} LOGIN")
-        conn.execute(f"GRANT USAGE ON SCHEMA {schema_of(pg_url)} TO {colleague}")
     as_role = {name: pg_url.replace("postgres@", f"{name}@", 1) for name in (role, colleague)}
-    try:
-        owner = PostgresStore(as_role[role], tmp_path)  # the role's tables, as a version-2 chatbot made them
-        with admin(pg_url) as conn:
-            conn.execute(f"GRANT SELECT ON chatbot_schema TO {colleague}")
-            conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON chatbot_sessions, chatbot_turns TO {colleague}")
-            conn.execute(f"GRANT SELECT, INSERT ON chatbot_owners TO {colleague}")
-        image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGVsbG8="}}
-        for name, store in ((role, owner), (colleague, PostgresStore(as_role[colleague], tmp_path))):
-            session = store.create("pic", system="s")
-            parts = [{"type": "text", "text": f"the red kite of {name}"}, image]
-            session.conversation.add_turn(
-                Turn([{"role": "user", "content": parts}, {"role": "assistant", "content": "a bird"}])
-            )
-            with store.acquire("pic"):
-                store.save(session)
-            store.close()
-        with admin(pg_url) as conn:  # what version 2 wrote: the plain-text messages' text alone
-            conn.execute("UPDATE chatbot_turns SET body = 'a bird'")
-            conn.execute("UPDATE chatbot_schema SET version = 2")
-        for name in (role, colleague):  # the owner first: only the tables' owner can migrate them
-            store = PostgresStore(as_role[name], tmp_path)
-            assert [(h.session_id, h.snippet) for h in store.search("red kite")] == [("pic", f"the red kite of {name}")]
-            store.close()
-        with admin(pg_url) as conn:
-            assert conn.execute("SELECT version FROM chatbot_schema").fetchall() == [(SCHEMA_VERSION,)] == [(4,)]
-            forced = conn.execute("SELECT relforcerowsecurity FROM pg_class WHERE oid = 'chatbot_turns'::regclass")
-            assert forced.fetchone() == (True,)
-    finally:
-        with admin(pg_url) as conn:
-            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (colleague,))
-            conn.execute(f"DROP OWNED BY {colleague}")
-            conn.execute(f"DROP ROLE {colleague}")
+    owner = PostgresStore(as_role[role], tmp_path)  # the role's tables, as a version-2 chatbot made them
+    with admin(pg_url) as conn:
+        conn.execute(f"GRANT SELECT ON chatbot_schema TO {colleague}")
+        conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON chatbot_sessions, chatbot_turns TO {colleague}")
+        conn.execute(f"GRANT SELECT, INSERT ON chatbot_owners TO {colleague}")
+    image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGVsbG8="}}
+    for name, store in ((role, owner), (colleague, PostgresStore(as_role[colleague], tmp_path))):
+        session = store.create("pic", system="s")
+        parts = [{"type": "text", "text": f"the red kite of {name}"}, image]
+        session.conversation.add_turn(
+            Turn([{"role": "user", "content": parts}, {"role": "assistant", "content": "a bird"}])
+        )
+        with store.acquire("pic"):
+            store.save(session)
+        store.close()
+    with admin(pg_url) as conn:  # what version 2 wrote: the plain-text messages' text alone
+        conn.execute("UPDATE chatbot_turns SET body = 'a bird'")
+        conn.execute("UPDATE chatbot_schema SET version = 2")
+    for name in (role, colleague):  # the owner first: only the tables' owner can migrate them
+        store = PostgresStore(as_role[name], tmp_path)
+        assert [(h.session_id, h.snippet) for h in store.search("red kite")] == [("pic", f"the red kite of {name}")]
+        store.close()
+    with admin(pg_url) as conn:
+        assert conn.execute("SELECT version FROM chatbot_schema").fetchall() == [(SCHEMA_VERSION,)] == [(4,)]
+        forced = conn.execute("SELECT relforcerowsecurity FROM pg_class WHERE oid = 'chatbot_turns'::regclass")
+        assert forced.fetchone() == (True,)
 
 
 def test_a_version_3_database_gets_lock_secrets_its_members_may_use_and_a_member_cannot_migrate_it(
-    pg_url, role, tmp_path
+    pg_url, role, colleague, tmp_path
 ):
     """Version 4 keeps each role's lock secret in a new table: a team granted the version-3 tables keeps working
-    after the tables' owner opens the store once, and a member who comes first is told who must."""
-    member = f"{role}_m"
-    as_role = {name: pg_url.replace("postgres@", f"{name}@", 1) for name in (role, member)}
+    after the tables' owner opens the store once, and a colleague who comes first is told who must."""
+    as_role = {name: pg_url.replace("postgres@", f"{name}@", 1) for name in (role, colleague)}
+    owner = PostgresStore(as_role[role], tmp_path)
+    session = owner.create("plans", system="s")
+    session.conversation.add_turn(Turn([{"role": "user", "content": "q3"}, {"role": "assistant", "content": "ok"}]))
+    with owner.acquire("plans"):
+        owner.save(session)
+    owner.close()
+    with admin(pg_url) as conn:  # the tables as version 3 left them, granted as its docs said
+        conn.execute("DROP TABLE chatbot_owners")
+        conn.execute("ALTER TABLE chatbot_sessions DROP COLUMN lock_generation")
+        conn.execute("UPDATE chatbot_schema SET version = 3")
+        conn.execute(f"GRANT SELECT ON chatbot_schema TO {colleague}")
+        conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON chatbot_sessions, chatbot_turns TO {colleague}")
+    with pytest.raises(SessionError, match=f"version 4 by the role that owns them \\({role}\\)"):
+        PostgresStore(as_role[colleague], tmp_path)
+    owner = PostgresStore(as_role[role], tmp_path)
+    with owner.acquire("plans"):
+        assert [t.user_text for t in owner.load("plans").conversation.turns] == ["q3"]
+    owner.close()
+    theirs = PostgresStore(as_role[colleague], tmp_path)
+    saved = theirs.create("plans", system="s")  # the colleague's own session of that id, locked and saved
+    with theirs.acquire("plans"):
+        theirs.save(saved)
+    theirs.close()
     with admin(pg_url) as conn:
-        conn.execute(f"CREATE ROLE {member} LOGIN")
-        conn.execute(f"GRANT USAGE ON SCHEMA {schema_of(pg_url)} TO {member}")
-    try:
-        owner = PostgresStore(as_role[role], tmp_path)
-        session = owner.create("plans", system="s")
-        session.conversation.add_turn(Turn([{"role": "user", "content": "q3"}, {"role": "assistant", "content": "ok"}]))
-        with owner.acquire("plans"):
-            owner.save(session)
-        owner.close()
-        with admin(pg_url) as conn:  # the tables as version 3 left them, granted as its docs said
-            conn.execute("DROP TABLE chatbot_owners")
-            conn.execute("ALTER TABLE chatbot_sessions DROP COLUMN lock_generation")
-            conn.execute("UPDATE chatbot_schema SET version = 3")
-            conn.execute(f"GRANT SELECT ON chatbot_schema TO {member}")
-            conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON chatbot_sessions, chatbot_turns TO {member}")
-        with pytest.raises(SessionError, match=f"version 4 by the role that owns them \\({role}\\)"):
-            PostgresStore(as_role[member], tmp_path)
-        owner = PostgresStore(as_role[role], tmp_path)
-        with owner.acquire("plans"):
-            assert [t.user_text for t in owner.load("plans").conversation.turns] == ["q3"]
-        owner.close()
-        colleague = PostgresStore(as_role[member], tmp_path)
-        saved = colleague.create("plans", system="s")  # the member's own session of that id, locked and saved
-        with colleague.acquire("plans"):
-            colleague.save(saved)
-        colleague.close()
-        with admin(pg_url) as conn:
-            assert conn.execute("SELECT version FROM chatbot_schema").fetchall() == [(SCHEMA_VERSION,)] == [(4,)]
-            owners = conn.execute("SELECT owner FROM chatbot_owners ORDER BY owner").fetchall()
-            assert owners == [(role,), (member,)]
-            granted = conn.execute(
-                "SELECT DISTINCT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee) END "
-                "FROM pg_class c, aclexplode(c.relacl) a WHERE c.oid = 'chatbot_owners'::regclass "
-                "AND a.privilege_type IN ('SELECT', 'INSERT')"
-            ).fetchall()
-            assert sorted(g for (g,) in granted) == sorted([role, member])  # the member by name, never PUBLIC
-    finally:
-        with admin(pg_url) as conn:
-            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (member,))
-            conn.execute(f"DROP OWNED BY {member}")
-            conn.execute(f"DROP ROLE {member}")
+        assert conn.execute("SELECT version FROM chatbot_schema").fetchall() == [(SCHEMA_VERSION,)] == [(4,)]
+        owners = conn.execute("SELECT owner FROM chatbot_owners ORDER BY owner").fetchall()
+        assert owners == [(role,), (colleague,)]
+        granted = conn.execute(
+            "SELECT DISTINCT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee) END "
+            "FROM pg_class c, aclexplode(c.relacl) a WHERE c.oid = 'chatbot_owners'::regclass "
+            "AND a.privilege_type IN ('SELECT', 'INSERT')"
+        ).fetchall()
+        assert sorted(g for (g,) in granted) == sorted([role, colleague])  # the colleague by name, never PUBLIC
 
 
 def test_a_version_3_database_granted_to_public_gets_lock_secrets_every_role_may_use_and_keeps_its_turns(
-    pg_url, role, tmp_path
+    pg_url, role, colleague, tmp_path
 ):
     """A team that granted the version-3 tables to PUBLIC keeps working after the migration, and the turns of a
     version-3 store are not read again (their text is searchable already: a large store migrates at once)."""
-    member = f"{role}_p"
-    as_role = {name: pg_url.replace("postgres@", f"{name}@", 1) for name in (role, member)}
+    as_role = {name: pg_url.replace("postgres@", f"{name}@", 1) for name in (role, colleague)}
+    owner = PostgresStore(as_role[role], tmp_path)
+    session = owner.create("pic", system="s")
+    image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGVsbG8="}}
+    parts = [{"type": "text", "text": "the red kite"}, image]
+    reply = {"role": "assistant", "content": "ok"}
+    session.conversation.add_turn(Turn([{"role": "user", "content": parts}, reply]))
+    with owner.acquire("pic"):
+        owner.save(session)
+    owner.close()
+    with admin(pg_url) as conn:  # version 3, granted to everyone
+        conn.execute("DROP TABLE chatbot_owners")
+        conn.execute("ALTER TABLE chatbot_sessions DROP COLUMN lock_generation")
+        conn.execute("UPDATE chatbot_schema SET version = 3")
+        conn.execute("UPDATE chatbot_turns SET body = 'as version 3 wrote it'")
+        conn.execute("GRANT SELECT ON chatbot_schema TO PUBLIC")
+        conn.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON chatbot_sessions, chatbot_turns TO PUBLIC")
+    PostgresStore(as_role[role], tmp_path).close()  # the tables' owner migrates them
+    theirs = PostgresStore(as_role[colleague], tmp_path)  # granted nothing by name
+    saved = theirs.create("notes", system="s")
+    with theirs.acquire("notes"):
+        theirs.save(saved)
+    theirs.close()
     with admin(pg_url) as conn:
-        conn.execute(f"CREATE ROLE {member} LOGIN")
-        conn.execute(f"GRANT USAGE ON SCHEMA {schema_of(pg_url)} TO {member}")
-    try:
-        owner = PostgresStore(as_role[role], tmp_path)
-        session = owner.create("pic", system="s")
-        image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGVsbG8="}}
-        parts = [{"type": "text", "text": "the red kite"}, image]
-        reply = {"role": "assistant", "content": "ok"}
-        session.conversation.add_turn(Turn([{"role": "user", "content": parts}, reply]))
-        with owner.acquire("pic"):
-            owner.save(session)
-        owner.close()
-        with admin(pg_url) as conn:  # version 3, granted to everyone
-            conn.execute("DROP TABLE chatbot_owners")
-            conn.execute("ALTER TABLE chatbot_sessions DROP COLUMN lock_generation")
-            conn.execute("UPDATE chatbot_schema SET version = 3")
-            conn.execute("UPDATE chatbot_turns SET body = 'as version 3 wrote it'")
-            conn.execute("GRANT SELECT ON chatbot_schema TO PUBLIC")
-            conn.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON chatbot_sessions, chatbot_turns TO PUBLIC")
-        PostgresStore(as_role[role], tmp_path).close()  # the tables' owner migrates them
-        colleague = PostgresStore(as_role[member], tmp_path)  # granted nothing by name
-        saved = colleague.create("notes", system="s")
-        with colleague.acquire("notes"):
-            colleague.save(saved)
-        colleague.close()
-        with admin(pg_url) as conn:
-            assert conn.execute("SELECT body FROM chatbot_turns").fetchall() == [("as version 3 wrote it",)]
-            granted = conn.execute(
-                "SELECT DISTINCT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee) END "
-                "FROM pg_class c, aclexplode(c.relacl) a WHERE c.oid = 'chatbot_owners'::regclass "
-                "AND a.privilege_type IN ('SELECT', 'INSERT')"
-            ).fetchall()
-            assert sorted(g for (g,) in granted) == sorted(["PUBLIC", role])
-    finally:
-        with admin(pg_url) as conn:
-            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (member,))
-            conn.execute(f"DROP OWNED BY {member}")
-            conn.execute(f"DROP ROLE {member}")
+        assert conn.execute("SELECT body FROM chatbot_turns").fetchall() == [("as version 3 wrote it",)]
+        granted = conn.execute(
+            "SELECT DISTINCT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee) END "
+            "FROM pg_class c, aclexplode(c.relacl) a WHERE c.oid = 'chatbot_owners'::regclass "
+            "AND a.privilege_type IN ('SELECT', 'INSERT')"
+        ).fetchall()
+        assert sorted(g for (g,) in granted) == sorted(["PUBLIC", role])
 
 
 def test_opening_waits_for_another_process_making_the_tables_longer_than_for_any_other_call(
