@@ -25,32 +25,29 @@ from tests.support.stores import admin, postgres_base_url
 VERSION_1 = Path(__file__).parent / "data" / "pg_schema_v1.sql"
 
 
-@pytest.fixture
-def role(pg_url: str) -> Iterator[str]:
-    """A login role that may create tables in the scratch schema (and nothing else): its name."""
-    name = f"chatbot_m_{secrets.token_hex(4)}"
+def login_role(pg_url: str, name: str, on_schema: str) -> Iterator[str]:
+    """Make login role ``name`` with ``on_schema`` privileges on the scratch schema (and nothing else), yield its name,
+    then end its connections and drop it with whatever it owns."""
     with admin(pg_url) as conn:
         conn.execute(f"CREATE ROLE {name} LOGIN")
-        conn.execute(f"GRANT USAGE, CREATE ON SCHEMA {schema_of(pg_url)} TO {name}")
+        conn.execute(f"GRANT {on_schema} ON SCHEMA {schema_of(pg_url)} TO {name}")
     yield name
     with admin(pg_url) as conn:
         conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (name,))
         conn.execute(f"DROP OWNED BY {name}")
         conn.execute(f"DROP ROLE {name}")
+
+
+@pytest.fixture
+def role(pg_url: str) -> Iterator[str]:
+    """A login role that may create tables in the scratch schema (and nothing else): its name."""
+    yield from login_role(pg_url, f"chatbot_m_{secrets.token_hex(4)}", "USAGE, CREATE")
 
 
 @pytest.fixture
 def colleague(pg_url: str, role: str) -> Iterator[str]:
     """A second login role that may use the scratch schema and nothing else (a member of the team): its name."""
-    name = f"{role}_c"
-    with admin(pg_url) as conn:
-        conn.execute(f"CREATE ROLE {name} LOGIN")
-        conn.execute(f"GRANT USAGE ON SCHEMA {schema_of(pg_url)} TO {name}")
-    yield name
-    with admin(pg_url) as conn:
-        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (name,))
-        conn.execute(f"DROP OWNED BY {name}")
-        conn.execute(f"DROP ROLE {name}")
+    yield from login_role(pg_url, f"{role}_c", "USAGE")
 
 
 def test_a_version_1_database_is_migrated_in_place_and_its_sessions_belong_to_the_migrating_role(
