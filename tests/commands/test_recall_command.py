@@ -52,3 +52,18 @@ def test_context_for_a_message_marks_the_recalled_turns_in_the_system_row(chat_a
     assert "system+R: the system message carries turns 1 again, verbatim (" in out
     plain = commands.run(chat_app, "/context").output
     assert "system+R" not in plain and plain.splitlines()[2].split()[1] == "system"
+
+
+def test_context_for_a_message_shows_recalled_turns_when_the_summary_is_left_out_for_the_budget(make_app):
+    """The summary alone over the budget is left out (summary_included is False, not merely falsy), and the turn the
+    message recalls still shows in the system row: a summary flag of None once crashed the row's label."""
+    app = make_app(strategy="summary", summary_trigger=8, keep_turns=4, max_input_tokens=300, recall=1)
+    chat = app.open("s")
+    for text in TURNS:
+        list(chat.send(text))
+    chat.conversation.set_summary(" ".join(["summary"] * 400), 1)  # turn 1 covered, the summary far over budget
+    request = chat.next_request("what was my gym locker code?")
+    assert request.summary_included is False and request.recalled == (1,)
+    out = commands.run(app, "/context for what was my gym locker code?").output
+    system_row = out.splitlines()[2]
+    assert system_row.split()[:2] == ["1", "system+R"] and "[+ summary" not in system_row

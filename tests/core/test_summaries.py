@@ -423,3 +423,33 @@ def test_ctrl_c_while_a_fold_waits_for_the_summary_written_ahead_fails_that_summ
     finally:
         gate.set()
         signal.signal(signal.SIGINT, previous)
+
+
+def test_an_interrupt_that_wakes_no_system_call_still_stops_the_wait_within_a_poll():
+    """``_thread.interrupt_main`` trips the interrupt without a real signal: a wait blocked in one call would see it
+    only when the summary ends. The wait polls, so Ctrl-C is noticed within a poll whatever delivers it."""
+    gate = threading.Event()
+
+    def write(previous, turns, first):
+        gate.wait(10)  # a slow summary model: ten seconds unless the test lets it go
+        return f"s{first}"
+
+    conv = Conversation("sys", MemoryConfig(**MEMORY), WordCounter())
+    for i in (1, 2, 3):
+        conv.add_turn(make_turn(i))
+    ahead = SummaryAhead(write, enabled=True)
+    inputs = next_summary(conv)
+    assert inputs is not None
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    ahead.start(conv)
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    started = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(SummaryError, match="you stopped waiting for the summary"):
+            ahead.summarizer(*inputs)
+        assert time.monotonic() - started < 5  # the summary would have taken 10 s
+    finally:
+        timer.cancel()
+        gate.set()
+        signal.signal(signal.SIGINT, previous)

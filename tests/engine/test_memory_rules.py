@@ -214,11 +214,22 @@ def test_over_budget_the_summary_strategy_folds_early(conv_factory, summarizer):
     assert req.first_turn == conv.summary_covers
 
 
+def test_a_fold_the_budget_forces_measures_the_room_with_the_summary_there_is(conv_factory, summarizer):
+    """The headroom is half the room beside the system message *with its summary*: measured without it, the room
+    looked larger, and the fold swallowed the newest turn the rule keeps verbatim."""
+    conv = conv_factory(4, summary_trigger=8, keep_turns=1)  # below the trigger: only the budget makes it fold
+    conv.set_summary("earlier", 1)
+    req = conv.build_request("hi", summarizer=summarizer, budget=34)
+    assert summarizer.calls == [("earlier", 2, 2)]  # turns 2-3 folded
+    assert (req.first_turn, req.summarized, conv.summary_covers) == (3, 2, 3)  # turn 4 sent verbatim
+    assert req.summary_included and req.tokens <= 34
+
+
 def test_the_summary_is_left_out_when_it_alone_is_over_the_budget(conv_factory):
     conv = conv_factory(2, summary_trigger=8, keep_turns=4)
     conv.set_summary(" ".join(["s"] * 50), 1)
     req = conv.build_request("hi", budget=SYSTEM + USER + TURN)
-    assert not req.summary_included and req.summary_covers == 1
+    assert req.summary_included is False and req.summary_covers == 1
     assert req.warnings == ("the summary is too long for the budget and was left out of this request",)
     assert (req.first_turn, req.dropped) == (1, 1)
 

@@ -238,10 +238,13 @@ def test_a_stuck_loop_gives_up_a_call_and_a_connect_on_time(monkeypatch, caplog,
             os.kill(pid, signal.SIGKILL)
 
 
-def test_the_hub_keeps_the_sdk_log_off_the_chat_and_never_keeps_the_process_alive(hub):
+def test_the_hub_keeps_the_sdk_log_off_the_chat_and_never_keeps_the_process_alive(hub, capfd):
+    # the intent, not the handler list: a test runner may add its own capturing handler beside ours (pytest 9.1+ does)
     for name in ("mcp", "mcp_types", "client"):
         logger = logging.getLogger(name)
-        assert [type(h) for h in logger.handlers] == [logging.NullHandler] and logger.propagate is False
+        assert logging.NullHandler in [type(h) for h in logger.handlers] and logger.propagate is False
+        logger.error("the SDK's traceback for a junk line (%s)", name)
+    assert "the SDK's traceback" not in capfd.readouterr().err
     assert [t.daemon for t in threading.enumerate() if t.name == "chatbot-mcp"] == [True]
 
 
