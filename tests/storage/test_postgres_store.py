@@ -381,7 +381,7 @@ def test_the_holder_named_is_the_one_in_this_database(open_pg, pg_url):
     try:
         store = open_pg()
         with psycopg.connect(pg_url, autocommit=True) as conn:
-            key, _ = session_key(conn, "s")
+            key, _ = session_key(conn, "s", store.schema)
         for i, name in enumerate(others):  # each other database: the same key held
             url = urlunsplit(urlsplit(base)._replace(path=f"/{name}"))
             holder = psycopg.connect(url, autocommit=True, application_name=f"chatbot pid {9000 + i} on elsewhere")
