@@ -44,8 +44,7 @@ _HOLDER = """SELECT coalesce(a.application_name, ''), a.usename = current_user
     AND l.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = pg_catalog.current_database())
     AND ((l.classid::bigint << 32) | l.objid::bigint) = %s LIMIT 1"""
 _NEXT_GENERATION = (
-    f"UPDATE {SESSIONS} SET lock_generation = lock_generation + 1 WHERE {MINE} AND id = %s "
-    "AND lock_generation = %s"
+    f"UPDATE {SESSIONS} SET lock_generation = lock_generation + 1 WHERE {MINE} AND id = %s AND lock_generation = %s"
 )
 
 
@@ -78,7 +77,9 @@ def try_lock(conn: psycopg.Connection[Any], session_id: str, schema: str) -> Att
         name, ours = row
         if ours or generation is None:
             return Attempt(None, name)
-        conn.execute(named(_NEXT_GENERATION, schema), (session_id, generation))  # another process of ours may have moved it first
+        conn.execute(
+            named(_NEXT_GENERATION, schema), (session_id, generation)
+        )  # another process of ours may have moved it first
     return Attempt(None)  # moved three times: the caller tries again
 
 

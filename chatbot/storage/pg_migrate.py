@@ -81,9 +81,7 @@ _SET_VERSION = [f"DELETE FROM {VERSIONS}", f"INSERT INTO {VERSIONS} (version) VA
 _OPTIONS_TO_JSON = f"ALTER TABLE {SESSIONS} ALTER COLUMN options TYPE json USING options::json"
 _ADD_TOOL_SOURCES = f"ALTER TABLE {SESSIONS} ADD COLUMN tool_sources json NOT NULL DEFAULT '{{}}'"
 _ADD_LOCK_GENERATION = f"ALTER TABLE {SESSIONS} ADD COLUMN lock_generation bigint NOT NULL DEFAULT 0"
-_TABLES_OWNER = (
-    "SELECT tableowner FROM pg_catalog.pg_tables WHERE schemaname = %s AND tablename = 'chatbot_sessions'"
-)
+_TABLES_OWNER = "SELECT tableowner FROM pg_catalog.pg_tables WHERE schemaname = %s AND tablename = 'chatbot_sessions'"
 _COLUMNS_OF = (
     "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = %s AND table_name = %s"
 )

@@ -79,7 +79,8 @@ CREATE = [
     )""",
     "CREATE INDEX IF NOT EXISTS chatbot_sessions_owner_updated ON {s}.chatbot_sessions (owner, updated_at DESC)",
     # a role's turns newest first: the search walks it for a query that matches many turns
-    "CREATE INDEX IF NOT EXISTS chatbot_turns_owner_recent ON {s}.chatbot_turns (owner, created_at DESC, session_id, n)",
+    "CREATE INDEX IF NOT EXISTS chatbot_turns_owner_recent ON {s}.chatbot_turns "
+    "(owner, created_at DESC, session_id, n)",
 ]
 
 SESSION_COLUMNS = (
@@ -197,13 +198,6 @@ def pg_json(value: Any) -> Any:
     if isinstance(value, dict):
         return {pg_text(k): pg_json(v) for k, v in value.items()}
     return value
-
-
-def redact(url: str) -> str:
-    """A connection URL without its password, for messages."""
-    from chatbot.engine.text import mask_password
-
-    return mask_password(url)
 
 
 def first_line(exc: BaseException) -> str:

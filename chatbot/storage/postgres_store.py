@@ -37,11 +37,11 @@ from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import now_iso
 from chatbot.errors import Interrupted, SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
-from chatbot.storage import pg_lock, pg_migrate, pg_names, pg_wait
+from chatbot.storage import pg_address, pg_lock, pg_migrate, pg_names, pg_wait
 from chatbot.storage import pg_schema as sql
 from chatbot.storage.base import locked_message, make_id
-from chatbot.storage.pg_lock import AdvisoryLock
 from chatbot.storage.export import export_markdown
+from chatbot.storage.pg_lock import AdvisoryLock
 from chatbot.storage.rescue import rescue_in
 from chatbot.storage.schema import check_turn
 from chatbot.storage.session import SEARCH_WINDOW, SearchHit, Session, SessionInfo, search_turns, validate_id
@@ -56,7 +56,7 @@ class PostgresStore:
 
     def __init__(self, url: str, rescue_dir: str | os.PathLike[str] | None = None) -> None:
         self.url = url
-        self.location = sql.redact(url)
+        self.location = pg_address.redact(url)
         self.warnings: list[str] = []
         self.rescue_dir = Path(rescue_dir) if rescue_dir else default_rescue_dir()
         self._conn: psycopg.Connection[Any] | None = None
@@ -79,7 +79,7 @@ class PostgresStore:
         try:
             conn = pg_wait.connect(self.url, name)
         except psycopg.Error as exc:
-            raise StoreUnavailable(f"cannot reach the session store {self.location}: {sql.first_line(exc)}") from None
+            raise StoreUnavailable(f"cannot reach the session store {self.location}: {self._said(exc)}") from None
         self._conn = conn
         try:
             pg_wait.answer(conn, pg_wait.bound_statements)
@@ -89,14 +89,18 @@ class PostgresStore:
             pg_wait.answer(conn, self._take_locks_again)
         except psycopg.OperationalError as exc:
             self._drop()
-            raise StoreUnavailable(f"lost the session store {self.location}: {sql.first_line(exc)}") from None
+            raise StoreUnavailable(f"lost the session store {self.location}: {self._said(exc)}") from None
         except psycopg.Error as exc:
             self._drop()
-            raise SessionError(f"the session store {self.location} failed: {sql.first_line(exc)}") from None
+            raise SessionError(f"the session store {self.location} failed: {self._said(exc)}") from None
         except BaseException:
             self._drop()
             raise
         return conn
+
+    def _said(self, exc: BaseException) -> str:
+        """What the server or libpq said, for a message: its first line, with no part of the password."""
+        return pg_address.hide_password(sql.first_line(exc), self.url)
 
     def _sql(self, statement: str) -> str:
         """A statement of :mod:`~.pg_schema` naming this store's tables."""
@@ -123,9 +127,9 @@ class PostgresStore:
             except psycopg.OperationalError as exc:
                 self._drop()
                 if attempt == 2:
-                    raise StoreUnavailable(f"lost the session store {self.location}: {sql.first_line(exc)}") from None
+                    raise StoreUnavailable(f"lost the session store {self.location}: {self._said(exc)}") from None
             except psycopg.Error as exc:
-                raise SessionError(f"the session store {self.location} failed: {sql.first_line(exc)}") from None
+                raise SessionError(f"the session store {self.location} failed: {self._said(exc)}") from None
             except KeyboardInterrupt:  # a signal during the wait: the connection was given up
                 self._drop()
                 raise

@@ -147,7 +147,9 @@ def test_a_members_shadows_never_run_for_a_colleague_nor_the_owner_and_each_keep
 
 def test_through_the_command_a_colleagues_chat_and_listing_run_none_of_the_members_shadows(hostile, tmp_path):
     env = {"PGCONNECT_TIMEOUT": "10"}
-    chat = run_chatbot("--store", hostile.alice, "--session", "cli", "-p", SECRET, "--provider", "echo", cwd=tmp_path, env=env)
+    chat = run_chatbot(
+        "--store", hostile.alice, "--session", "cli", "-p", SECRET, "--provider", "echo", cwd=tmp_path, env=env
+    )
     assert chat.returncode == 0, chat.stderr
     listed = run_chatbot("--store", hostile.alice, "--list-sessions", cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr

@@ -240,7 +240,10 @@ def test_a_session_deleted_while_a_listing_reads_it_is_left_out_and_the_rest_sti
         calls.append(work)
         return store._run(work)
 
-    assert sorted((info.id, info.broken) for info in pg_schema.listing(run, store.schema)) == [("old1", ""), ("old2", "")]
+    assert sorted((info.id, info.broken) for info in pg_schema.listing(run, store.schema)) == [
+        ("old1", ""),
+        ("old2", ""),
+    ]
 
 
 def test_dash_c_finds_the_newest_session_past_one_deleted_before_it_was_read(open_pg, pg_url, monkeypatch):

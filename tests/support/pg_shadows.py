@@ -18,7 +18,14 @@ MODULES = (pg_schema, pg_lock, pg_migrate, pg_wait, pg_names)
 _STATEMENT = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|GRANT|SET)\b")
 # words followed by "(" that are SQL syntax, not functions looked up by name
 SYNTAX = {"IN", "ANY", "VALUES", "EXISTS", "KEY", "REFERENCES", "CHECK", "USING", "FROM", "AND", "OR", "ON", "AS"}
-SYNTAX |= {"WHERE", "NOT", "WITH", "CONFLICT", "coalesce", "gin"}  # coalesce is syntax too: no function of that name is looked up
+SYNTAX |= {
+    "WHERE",
+    "NOT",
+    "WITH",
+    "CONFLICT",
+    "coalesce",
+    "gin",
+}  # coalesce is syntax too: no function of that name is looked up
 _CALL = re.compile(r"(?<![\w.\"])([A-Za-z_]\w*)\s*\(")
 _QUALIFIED_CALL = re.compile(r"\bpg_catalog\.(\w+)\s*\(")
 _STRING = re.compile(r"'(?:[^']|'')*'")
@@ -90,10 +97,10 @@ LOG = "public.shadow_log"
 def _logging(function: str, result: str, args: list[str], what: str, returns: str = "NULL") -> str:
     """A function that records that it ran (who ran it, and what it stood for), then returns ``returns``."""
     params = ", ".join(f"a{i} {t}" for i, t in enumerate(args))
-    quoted = what.replace("'", "''")
+    quoted, back = what.replace("'", "''"), "" if result == "void" else returns
     return (
         f"CREATE FUNCTION {function}({params}) RETURNS {result} LANGUAGE plpgsql AS $$ BEGIN "
-        f"INSERT INTO {LOG} VALUES (current_user, '{quoted}'); RETURN{'' if result == 'void' else ' ' + returns}; END $$"
+        f"INSERT INTO {LOG} VALUES (current_user, '{quoted}'); RETURN {back}; END $$"
     )
 
 
