@@ -57,10 +57,10 @@ def check(location: str) -> None:
         raise ConfigError(f"the store URL's user name or password holds a character a URL must encode: {_FIX}")
     try:
         urlsplit(location).port  # noqa: B018 - reading the port is the check (a port that is not a number raises)
-    except ValueError:
+    except ValueError as exc:  # (what it took for the port may be a piece of a password with a ? in it)
         raise ConfigError(
-            "the store is not a valid postgresql:// URL: its port is not a number, or its password holds a / ? or #: "
-            f"{_FIX}; the form is postgresql://USER@HOST:PORT/DB"
+            f"the store is not a valid postgresql:// URL ({hide_password(str(exc), location)}); the form is "
+            f"postgresql://USER@HOST:PORT/DB. If its password holds @ / ? or #, {_FIX}"
         ) from None
 
 

@@ -37,7 +37,7 @@ def shows_none_of_the_password(text: str) -> bool:
         f"postgresql://alice:{PASSWORD}@127.0.0.1:5432/chat",
         "postgresql://alice:Xq7/Zk9v@127.0.0.1:5432/chat",  # an unencoded /
         "postgresql://alice:Xq7#Zk9v@127.0.0.1:5432/chat",  # an unencoded #
-        "postgresql://alice:Xq7@127.0.0.1:Zk9v/chat",  # a port that is not a number
+        "postgresql://alice:Xq7?Zk9v@127.0.0.1:5432/chat",  # an unencoded ?: Xq7 would be read as the port
     ],
 )
 def test_a_url_libpq_would_misread_is_refused_before_connecting_naming_the_fix_not_the_password(url):
