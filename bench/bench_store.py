@@ -278,8 +278,9 @@ def _build_index(url: str) -> float:
         conn.execute("SET maintenance_work_mem = '256MB'")
         t0 = time.perf_counter()
         conn.execute("SET statement_timeout = 0")
+        schema = conn.execute("SELECT current_schema()").fetchone()[0]  # type: ignore[index]
         with conn.transaction():
-            pg_migrate._trigram_index(conn)
+            pg_migrate._trigram_index(conn, schema)
         conn.execute("ANALYZE chatbot_turns")
         took = time.perf_counter() - t0
         assert conn.execute("SELECT to_regclass('chatbot_turns_body_trgm')").fetchone() != (None,)

@@ -123,15 +123,17 @@ def code_blocks(text: str) -> list[str]:
 
 
 _SECRET_PARAMETER = re.compile(r"([?&](?:ssl)?password=)[^&#]*", re.IGNORECASE)
+# a libpq connection string's password (host=db password=…): a bare word, or a quoted value with \' and \\ inside
+CONNINFO_PASSWORD = re.compile(r"(\b(?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s']*)", re.IGNORECASE)
 
 
 def mask_password(location: str) -> str:
     """``location`` as it may be shown (``--config``, notices, errors): a URL's password (a store's, a base URL's or
-    a proxy's), in its user part or a ``password=`` parameter, replaced by ``***``. Plain text work only: a malformed
-    URL is masked too, never an error."""
+    a proxy's), in its user part or a ``password=`` parameter, or a libpq connection string's ``password=…``,
+    replaced by ``***``. Plain text work only: a malformed URL is masked too, never an error."""
     scheme, sep, rest = location.partition("://")
     if not sep:
-        return location
+        return CONNINFO_PASSWORD.sub(r"\1***", location)
     query = min([i for i in (rest.find("?"), rest.find("#")) if i >= 0], default=None)
     userinfo = rest[:query].rpartition("@")[0]  # (the last @ before the query: a password may hold one)
     if ":" in userinfo:

@@ -61,11 +61,13 @@ def elsewhere_hint(location: str) -> str:
 
 
 def open_store(location: str | os.PathLike[str]) -> SessionStore:
-    """The store at ``location``: ``postgresql://…`` (or ``postgres://…``) is a PostgreSQL store; a directory path
-    (or ``file://`` URL) is a JSON-file store."""
+    """The store at ``location``: ``postgresql://…`` (or ``postgres://…``, or libpq's ``host=… dbname=…``) is a
+    PostgreSQL store; a directory path (or ``file://`` URL) is a JSON-file store."""
+    from chatbot.storage import pg_address
+
     text = os.fspath(location)
-    if text.startswith(("postgresql://", "postgres://")):
-        _check_url(text)
+    if pg_address.is_postgres(text):
+        pg_address.check(text)
         try:
             from chatbot.storage.postgres_store import PostgresStore
         except ImportError:
@@ -81,18 +83,3 @@ def open_store(location: str | os.PathLike[str]) -> SessionStore:
     if text.startswith("file://"):
         text = text[len("file://") :]
     return JsonStore(text)
-
-
-def _check_url(url: str) -> None:
-    """Refuse a ``postgresql://`` URL that cannot be read (``h:notaport``, ``[::1``) before any connection is tried.
-
-    The URL itself is not repeated: it may hold a password.
-    """
-    from urllib.parse import urlsplit
-
-    try:
-        urlsplit(url).port  # noqa: B018 - reading the port is the check (a port that is not a number raises)
-    except ValueError as exc:
-        raise ConfigError(
-            f"the store is not a valid postgresql:// URL ({exc}); the form is postgresql://USER@HOST:PORT/DB"
-        ) from None

@@ -18,30 +18,33 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 
-from chatbot.storage.pg_schema import MINE
+from chatbot.storage.pg_names import named
+from chatbot.storage.pg_schema import MINE, OWNERS, SESSIONS
 
-_ENSURE_SECRET = "INSERT INTO chatbot_owners (lock_secret) VALUES (%s) ON CONFLICT (owner) DO NOTHING"
-_GENERATION = f"(SELECT lock_generation FROM chatbot_sessions WHERE {MINE} AND id = %(id)s)"
+if TYPE_CHECKING:
+    from chatbot.storage.postgres_store import PostgresStore
+
+_ENSURE_SECRET = f"INSERT INTO {OWNERS} (lock_secret) VALUES (%s) ON CONFLICT (owner) DO NOTHING"
+_GENERATION = f"(SELECT lock_generation FROM {SESSIONS} WHERE {MINE} AND id = %(id)s)"
 # the key, and the session's generation (None: no such session yet, whose key uses generation 0)
-_KEY = f"""SELECT hashtextextended('chatbot-session:' || quote_ident(current_user) || '.'
-    || quote_ident(current_schema()) || '/' || %(id)s || '#' || (SELECT lock_secret FROM chatbot_owners WHERE {MINE})
+_KEY = f"""SELECT pg_catalog.hashtextextended('chatbot-session:' || pg_catalog.quote_ident(current_user) || '.'
+    || pg_catalog.quote_ident(%(schema)s) || '/' || %(id)s || '#' || (SELECT lock_secret FROM {OWNERS} WHERE {MINE})
     || '#' || coalesce({_GENERATION}, 0), 0), {_GENERATION}"""
-_LOCK = "SELECT pg_try_advisory_lock(%s)"
-_UNLOCK = "SELECT pg_advisory_unlock(%s)"
+_LOCK = "SELECT pg_catalog.pg_try_advisory_lock(%s)"
+_UNLOCK = "SELECT pg_catalog.pg_advisory_unlock(%s)"
 # who holds a key: the application_name every chatbot connection sets ("chatbot pid N on HOST"), and whether it is
 # this role; pg_locks shows the locks of every database of the server, and the same key can be held in each
 _HOLDER = """SELECT coalesce(a.application_name, ''), a.usename = current_user
-    FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+    FROM pg_catalog.pg_locks l JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid
     WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
-    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+    AND l.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = pg_catalog.current_database())
     AND ((l.classid::bigint << 32) | l.objid::bigint) = %s LIMIT 1"""
 _NEXT_GENERATION = (
-    f"UPDATE chatbot_sessions SET lock_generation = lock_generation + 1 WHERE {MINE} AND id = %s "
-    "AND lock_generation = %s"
+    f"UPDATE {SESSIONS} SET lock_generation = lock_generation + 1 WHERE {MINE} AND id = %s AND lock_generation = %s"
 )
 
 
@@ -53,18 +56,19 @@ class Attempt:
     holder: str = ""
 
 
-def session_key(conn: psycopg.Connection[Any], session_id: str) -> tuple[int, int | None]:
-    """The session's lock key for this role, and its generation (None when the session is not stored yet)."""
-    conn.execute(_ENSURE_SECRET, (secrets.token_hex(16),))
-    row = conn.execute(_KEY, {"id": session_id}).fetchone()
+def session_key(conn: psycopg.Connection[Any], session_id: str, schema: str) -> tuple[int, int | None]:
+    """The session's lock key for this role in the store's ``schema``, and its generation (None when the session is
+    not stored yet)."""
+    conn.execute(named(_ENSURE_SECRET, schema), (secrets.token_hex(16),))
+    row = conn.execute(named(_KEY, schema), {"id": session_id, "schema": schema}).fetchone()
     assert row is not None  # a SELECT without FROM returns one row
     return int(row[0]), row[1]
 
 
-def try_lock(conn: psycopg.Connection[Any], session_id: str) -> Attempt:
+def try_lock(conn: psycopg.Connection[Any], session_id: str, schema: str) -> Attempt:
     """Take the session's lock if it is free, moving the session to a new key when another role holds its key."""
     for _ in range(3):  # a squatter would have to copy each new key before it is taken: once is the most it can be
-        key, generation = session_key(conn, session_id)
+        key, generation = session_key(conn, session_id, schema)
         if take(conn, key):
             return Attempt(key)
         row = conn.execute(_HOLDER, (key,)).fetchone()
@@ -73,7 +77,9 @@ def try_lock(conn: psycopg.Connection[Any], session_id: str) -> Attempt:
         name, ours = row
         if ours or generation is None:
             return Attempt(None, name)
-        conn.execute(_NEXT_GENERATION, (session_id, generation))  # another process of ours may have moved it first
+        conn.execute(
+            named(_NEXT_GENERATION, schema), (session_id, generation)
+        )  # another process of ours may have moved it first
     return Attempt(None)  # moved three times: the caller tries again
 
 
@@ -85,3 +91,28 @@ def take(conn: psycopg.Connection[Any], key: int) -> bool:
 def let_go(conn: psycopg.Connection[Any], key: int) -> None:
     """Release a lock this connection holds."""
     conn.execute(_UNLOCK, (key,))
+
+
+class AdvisoryLock:
+    """A held session lock: a PostgreSQL advisory lock on the store's connection of the moment."""
+
+    def __init__(self, store: PostgresStore, session_id: str, key: int, connection: psycopg.Connection[Any]) -> None:
+        self._store = store
+        self.id = session_id
+        self.key = key  # the advisory lock's key (:mod:`~.pg_lock`)
+        self.connection = connection  # the connection it lives on; a new connection must take it again
+
+    @property
+    def held(self) -> bool:
+        """Whether this handle still holds the lock (its connection is the store's live one)."""
+        return self._store._lock_is_live(self)
+
+    def release(self) -> None:
+        """Give the lock up (idempotent)."""
+        self._store._release(self)
+
+    def __enter__(self) -> AdvisoryLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

@@ -25,20 +25,23 @@ import psycopg
 
 from chatbot.engine.text import preview
 from chatbot.engine.turn import Turn, content_text
+from chatbot.storage.pg_names import named
 from chatbot.storage.schema import check_session_data
 from chatbot.storage.session import SessionInfo
 
 SCHEMA_VERSION = 4
+#: the store's tables as its SQL names them: ``{s}`` is the store's schema (:func:`~.pg_names.named` puts it in)
+VERSIONS, SESSIONS, TURNS, OWNERS = (f"{{s}}.chatbot_{t}" for t in ("schema", "sessions", "turns", "owners"))
 
-# Advisory locks belong to the whole database, while a store is one schema (the first on the search_path): the lock
-# of whoever creates or migrates the tables hashes "chatbot-schema:SCHEMA", so stores in two schemas never wait for
+# Advisory locks belong to the whole database, while a store is one schema (:mod:`~.pg_names`): the lock of whoever
+# creates or migrates the tables hashes "chatbot-schema:SCHEMA", so stores in two schemas never wait for
 # each other. A session's lock key is :mod:`~.pg_lock`'s.
-SCHEMA_KEY = "hashtextextended('chatbot-schema:' || current_schema(), 0)"
+SCHEMA_KEY = "pg_catalog.hashtextextended('chatbot-schema:' || %(schema)s, 0)"
 
 #: the tables of this version (created by :mod:`~.pg_migrate`, which also brings earlier ones up to it)
 CREATE = [
-    """CREATE TABLE IF NOT EXISTS chatbot_schema (version integer NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS chatbot_sessions (
+    """CREATE TABLE IF NOT EXISTS {s}.chatbot_schema (version integer NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS {s}.chatbot_sessions (
         owner text NOT NULL DEFAULT current_user,
         id text NOT NULL,
         version integer NOT NULL,
@@ -59,7 +62,7 @@ CREATE = [
         lock_generation bigint NOT NULL DEFAULT 0,
         PRIMARY KEY (owner, id)
     )""",
-    """CREATE TABLE IF NOT EXISTS chatbot_turns (
+    """CREATE TABLE IF NOT EXISTS {s}.chatbot_turns (
         owner text NOT NULL DEFAULT current_user,
         session_id text NOT NULL,
         n integer NOT NULL,
@@ -67,16 +70,17 @@ CREATE = [
         body text NOT NULL,
         data json NOT NULL,
         PRIMARY KEY (owner, session_id, n),
-        FOREIGN KEY (owner, session_id) REFERENCES chatbot_sessions (owner, id) ON DELETE CASCADE
+        FOREIGN KEY (owner, session_id) REFERENCES {s}.chatbot_sessions (owner, id) ON DELETE CASCADE
     )""",
     # each role's lock secret (pg_lock): only the role can read it, so only the role can work out its lock keys
-    """CREATE TABLE IF NOT EXISTS chatbot_owners (
+    """CREATE TABLE IF NOT EXISTS {s}.chatbot_owners (
         owner text PRIMARY KEY DEFAULT current_user,
         lock_secret text NOT NULL
     )""",
-    "CREATE INDEX IF NOT EXISTS chatbot_sessions_owner_updated ON chatbot_sessions (owner, updated_at DESC)",
+    "CREATE INDEX IF NOT EXISTS chatbot_sessions_owner_updated ON {s}.chatbot_sessions (owner, updated_at DESC)",
     # a role's turns newest first: the search walks it for a query that matches many turns
-    "CREATE INDEX IF NOT EXISTS chatbot_turns_owner_recent ON chatbot_turns (owner, created_at DESC, session_id, n)",
+    "CREATE INDEX IF NOT EXISTS chatbot_turns_owner_recent ON {s}.chatbot_turns "
+    "(owner, created_at DESC, session_id, n)",
 ]
 
 SESSION_COLUMNS = (
@@ -105,35 +109,35 @@ ADDED_COLUMNS = {"tool_sources"}
 # security already hides other roles' rows, but not from a superuser or a BYPASSRLS role, which still acts on its own.
 # current_user is a ``name``, whose collation is "C": compared in the column's own collation, the (owner, ...) indexes
 # serve the condition (else every lookup scans a whole index)
-MINE = 'owner = current_user::text COLLATE "default"'
-SELECT_SESSION = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE {MINE} AND id = %s"
-SELECT_TURNS = f"SELECT n, data FROM chatbot_turns WHERE {MINE} AND session_id = %s ORDER BY n"
-EXISTS = f"SELECT 1 FROM chatbot_sessions WHERE {MINE} AND id = %s"
-REVISION = f"SELECT revision FROM chatbot_sessions WHERE {MINE} AND id = %s"
-DELETE = f"DELETE FROM chatbot_sessions WHERE {MINE} AND id = %s"
+MINE = 'owner = current_user::text COLLATE pg_catalog."default"'
+SELECT_SESSION = f"SELECT {', '.join(SESSION_COLUMNS)} FROM {SESSIONS} WHERE {MINE} AND id = %s"
+SELECT_TURNS = f"SELECT n, data FROM {TURNS} WHERE {MINE} AND session_id = %s ORDER BY n"
+EXISTS = f"SELECT 1 FROM {SESSIONS} WHERE {MINE} AND id = %s"
+REVISION = f"SELECT revision FROM {SESSIONS} WHERE {MINE} AND id = %s"
+DELETE = f"DELETE FROM {SESSIONS} WHERE {MINE} AND id = %s"
 # the database counts the revisions: 1 for a new row, one more per update; each statement returns the row's new one
 # (none when the id is taken, or the row is not at the revision the store last saw)
 INSERT_SESSION = (
-    f"INSERT INTO chatbot_sessions ({', '.join(SESSION_COLUMNS)}) VALUES ({'%s, ' * (len(SESSION_COLUMNS) - 1)}1) "
+    f"INSERT INTO {SESSIONS} ({', '.join(SESSION_COLUMNS)}) VALUES ({'%s, ' * (len(SESSION_COLUMNS) - 1)}1) "
     "ON CONFLICT (owner, id) DO NOTHING RETURNING revision"
 )
 UPDATE_SESSION = (
-    f"UPDATE chatbot_sessions SET {', '.join(f'{c} = %s' for c in SESSION_COLUMNS[1:-1])}, revision = revision + 1 "
+    f"UPDATE {SESSIONS} SET {', '.join(f'{c} = %s' for c in SESSION_COLUMNS[1:-1])}, revision = revision + 1 "
     f"WHERE {MINE} AND id = %s AND revision = %s RETURNING revision"
 )
-DELETE_TURNS_AFTER = f"DELETE FROM chatbot_turns WHERE {MINE} AND session_id = %s AND n > %s"
-INSERT_TURN = f"INSERT INTO chatbot_turns ({', '.join(TURN_COLUMNS)}) VALUES (%s, %s, %s, %s, %s)"
+DELETE_TURNS_AFTER = f"DELETE FROM {TURNS} WHERE {MINE} AND session_id = %s AND n > %s"
+INSERT_TURN = f"INSERT INTO {TURNS} ({', '.join(TURN_COLUMNS)}) VALUES (%s, %s, %s, %s, %s)"
 # the newest sessions (LIMIT NULL: all of them), walked on the (owner, updated_at) index, and how many there are, an
 # index-only scan of the primary key: a listing reads no row of a session it does not show. Times are to the second:
 # within one, the session made last comes first (a /fork or /edit branch, not the session it came from, as the JSON
 # store's file times have it); the incremental sort on the index costs the same as before
 NEWEST_FIRST = "ORDER BY updated_at DESC, created_at DESC, id"
-LIST = f"SELECT {', '.join(SESSION_COLUMNS)} FROM chatbot_sessions WHERE {MINE} {NEWEST_FIRST} LIMIT %s"
-COUNT = f"SELECT count(*) FROM chatbot_sessions WHERE {MINE}"
-NEWEST = f"SELECT id FROM chatbot_sessions WHERE {MINE} {NEWEST_FIRST} LIMIT %s OFFSET %s"
+LIST = f"SELECT {', '.join(SESSION_COLUMNS)} FROM {SESSIONS} WHERE {MINE} {NEWEST_FIRST} LIMIT %s"
+COUNT = f"SELECT pg_catalog.count(*) FROM {SESSIONS} WHERE {MINE}"
+NEWEST = f"SELECT id FROM {SESSIONS} WHERE {MINE} {NEWEST_FIRST} LIMIT %s OFFSET %s"
 # each session's turn numbers and turns as one JSON text, decoded in one call (a row per turn costs 5x more)
-LIST_TURNS = f"""SELECT session_id, array_agg(n ORDER BY n), json_agg(data ORDER BY n)::text
-    FROM chatbot_turns WHERE {MINE} AND session_id = ANY(%s) GROUP BY session_id"""
+LIST_TURNS = f"""SELECT session_id, pg_catalog.array_agg(n ORDER BY n), pg_catalog.json_agg(data ORDER BY n)::text
+    FROM {TURNS} WHERE {MINE} AND session_id = ANY(%s) GROUP BY session_id"""
 #: sessions whose turns one database call of a listing reads (a call must answer within pg_wait.ANSWER_TIMEOUT)
 LIST_CHUNK = 2000
 # case-insensitive substring of the whole query, as the JSON store matches it: of the newest matching turns
@@ -142,14 +146,16 @@ LIST_CHUNK = 2000
 # role's turns newest first and stops at the window, so neither reads every match. The count is made for the window
 # only, and the session's title is read for the turns shown.
 SEARCH = rf"""SELECT t.session_id, s.title, t.n, t.created_at, t.data,
-    (SELECT f.data FROM chatbot_turns f WHERE f.owner = t.owner AND f.session_id = t.session_id AND f.n = 1)
+    (SELECT f.data FROM {TURNS} f WHERE f.owner = t.owner AND f.session_id = t.session_id AND f.n = 1)
     FROM (SELECT owner, session_id, n, created_at, data,
-            (length(lower(body)) - length(replace(lower(body), lower(%(text)s), ''))) / length(lower(%(text)s)) AS hits
-          FROM (SELECT owner, session_id, n, created_at, data, body FROM chatbot_turns
+            (pg_catalog.length(pg_catalog.lower(body))
+             - pg_catalog.length(pg_catalog.replace(pg_catalog.lower(body), pg_catalog.lower(%(text)s), '')))
+            / pg_catalog.length(pg_catalog.lower(%(text)s)) AS hits
+          FROM (SELECT owner, session_id, n, created_at, data, body FROM {TURNS}
                 WHERE {MINE} AND body ILIKE '%%' || %(pattern)s || '%%' ESCAPE '\'
                 ORDER BY created_at DESC, session_id, n LIMIT %(window)s) newest
           ORDER BY hits DESC, created_at DESC, session_id, n LIMIT %(limit)s) t
-    JOIN chatbot_sessions s ON s.owner = t.owner AND s.id = t.session_id
+    JOIN {SESSIONS} s ON s.owner = t.owner AND s.id = t.session_id
     ORDER BY t.hits DESC, t.created_at DESC, t.session_id, t.n"""
 
 
@@ -192,13 +198,6 @@ def pg_json(value: Any) -> Any:
     if isinstance(value, dict):
         return {pg_text(k): pg_json(v) for k, v in value.items()}
     return value
-
-
-def redact(url: str) -> str:
-    """A connection URL without its password, for messages."""
-    from chatbot.engine.text import mask_password
-
-    return mask_password(url)
 
 
 def first_line(exc: BaseException) -> str:
@@ -252,13 +251,16 @@ def document(row: tuple[Any, ...], turns: list[tuple[int, Any]]) -> tuple[dict[s
     return (data, "") if not problem else ({}, problem)
 
 
-def read_session(conn: psycopg.Connection[Any], sid: str) -> tuple[Any, list[Any]]:
+def read_session(conn: psycopg.Connection[Any], sid: str, schema: str) -> tuple[Any, list[Any]]:
     """A session's row (None when there is none) and its turn rows, in one snapshot."""
     with conn.transaction():
-        return conn.execute(SELECT_SESSION, (sid,)).fetchone(), conn.execute(SELECT_TURNS, (sid,)).fetchall()
+        row = conn.execute(named(SELECT_SESSION, schema), (sid,)).fetchone()
+        return row, conn.execute(named(SELECT_TURNS, schema), (sid,)).fetchall()
 
 
-def listing(run: Callable[[Callable[[psycopg.Connection[Any]], Any]], Any], limit: int = 0) -> list[SessionInfo]:
+def listing(
+    run: Callable[[Callable[[psycopg.Connection[Any]], Any]], Any], schema: str, limit: int = 0
+) -> list[SessionInfo]:
     """The newest ``limit`` sessions (every one when 0), newest first, each checked as :func:`document` checks it
     for a load (its row and every turn row), so a session that would not load is listed with ``broken`` set, as the
     JSON store lists a bad file.
@@ -267,17 +269,17 @@ def listing(run: Callable[[Callable[[psycopg.Connection[Any]], Any]], Any], limi
     call, so a large store's listing is many short calls, not one that outlasts its wait; a session that looks
     damaged is read again on its own, in one snapshot, so a save made between two calls never shows as damage.
     """
-    rows = run(lambda c: c.execute(LIST, (limit or None,)).fetchall())
+    rows = run(lambda c: c.execute(named(LIST, schema), (limit or None,)).fetchall())
     out = []
     for start in range(0, len(rows), LIST_CHUNK):
         chunk = rows[start : start + LIST_CHUNK]
         ids = [row[0] for row in chunk]
-        by_id = {sid: (n, text) for sid, n, text in run(partial(_turns_of, ids=ids))}
+        by_id = {sid: (n, text) for sid, n, text in run(partial(_turns_of, ids=ids, schema=schema))}
         for row in chunk:
             numbers, text = by_id.pop(row[0], ([], "[]"))
             info = listed(row, list(zip(numbers, json.loads(text), strict=True)))
             if info.broken:  # or changed since the row was read: look again, at this session alone
-                again, turns = run(partial(read_session, sid=row[0]))
+                again, turns = run(partial(read_session, sid=row[0], schema=schema))
                 if again is None:
                     continue  # deleted meanwhile
                 info = listed(again, turns)
@@ -285,24 +287,24 @@ def listing(run: Callable[[Callable[[psycopg.Connection[Any]], Any]], Any], limi
     return out
 
 
-def count_sessions(conn: psycopg.Connection[Any]) -> int:
+def count_sessions(conn: psycopg.Connection[Any], schema: str) -> int:
     """How many sessions the role has: an index-only count, no session or turn read."""
-    row = conn.execute(COUNT).fetchone()
+    row = conn.execute(named(COUNT, schema)).fetchone()
     return int(row[0]) if row else 0
 
 
-def _turns_of(conn: psycopg.Connection[Any], ids: list[str]) -> list[Any]:
-    return conn.execute(LIST_TURNS, (ids,)).fetchall()
+def _turns_of(conn: psycopg.Connection[Any], ids: list[str], schema: str) -> list[Any]:
+    return conn.execute(named(LIST_TURNS, schema), (ids,)).fetchall()
 
 
-def newest_loadable(conn: psycopg.Connection[Any]) -> tuple[str | None, list[SessionInfo]]:
+def newest_loadable(conn: psycopg.Connection[Any], schema: str) -> tuple[str | None, list[SessionInfo]]:
     """The newest session that loads (None when none does) and the damaged ones newer than it, reading the turn rows
     of those sessions only (``-c`` on a large store costs one session's turns, not the store's)."""
     skipped: list[SessionInfo] = []
     page, offset = 20, 0
-    while ids := conn.execute(NEWEST, (page, offset)).fetchall():
+    while ids := conn.execute(named(NEWEST, schema), (page, offset)).fetchall():
         for (sid,) in ids:
-            row, turns = read_session(conn, sid)
+            row, turns = read_session(conn, sid, schema)
             if row is None:
                 continue  # deleted meanwhile
             info = listed(row, turns)

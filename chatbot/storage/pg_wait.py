@@ -35,7 +35,7 @@ CONNECT_TIMEOUT = 5
 #: seconds the helper of a call given up on gets to leave its connection (its socket shut) before the connection is
 #: abandoned unclosed instead
 HELPER_GRACE = 2.0
-_BOUND = "SELECT set_config('statement_timeout', %s, false)"
+_BOUND = "SELECT pg_catalog.set_config('statement_timeout', %s, false)"
 # connections given up on whose helper thread had not finished: never used again, never closed under the helper
 _abandoned: weakref.WeakSet[psycopg.Connection[Any]] = weakref.WeakSet()
 

@@ -37,10 +37,11 @@ from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import now_iso
 from chatbot.errors import Interrupted, SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
-from chatbot.storage import pg_lock, pg_migrate, pg_wait
+from chatbot.storage import pg_address, pg_lock, pg_migrate, pg_names, pg_wait
 from chatbot.storage import pg_schema as sql
 from chatbot.storage.base import locked_message, make_id
 from chatbot.storage.export import export_markdown
+from chatbot.storage.pg_lock import AdvisoryLock
 from chatbot.storage.rescue import rescue_in
 from chatbot.storage.schema import check_turn
 from chatbot.storage.session import SEARCH_WINDOW, SearchHit, Session, SessionInfo, search_turns, validate_id
@@ -49,41 +50,17 @@ from chatbot.storage.transfer import default_rescue_dir
 T = TypeVar("T")
 
 
-class AdvisoryLock:
-    """A held session lock: a PostgreSQL advisory lock on the store's connection of the moment."""
-
-    def __init__(self, store: PostgresStore, session_id: str, key: int, connection: psycopg.Connection[Any]) -> None:
-        self._store = store
-        self.id = session_id
-        self.key = key  # the advisory lock's key (:mod:`~.pg_lock`)
-        self.connection = connection  # the connection it lives on; a new connection must take it again
-
-    @property
-    def held(self) -> bool:
-        """Whether this handle still holds the lock (its connection is the store's live one)."""
-        return self._store._lock_is_live(self)
-
-    def release(self) -> None:
-        """Give the lock up (idempotent)."""
-        self._store._release(self)
-
-    def __enter__(self) -> AdvisoryLock:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
-
-
 class PostgresStore:
     """Sessions in a PostgreSQL database (``postgresql://user@host:port/db``). ``rescue_dir`` receives what
     could not be saved when the database stays unreachable."""
 
     def __init__(self, url: str, rescue_dir: str | os.PathLike[str] | None = None) -> None:
         self.url = url
-        self.location = sql.redact(url)
+        self.location = pg_address.redact(url)
         self.warnings: list[str] = []
         self.rescue_dir = Path(rescue_dir) if rescue_dir else default_rescue_dir()
         self._conn: psycopg.Connection[Any] | None = None
+        self.schema = ""  # the schema of its tables, read by the first connection (:mod:`~.pg_names`)
         self._locks: dict[str, AdvisoryLock] = {}
         self._revision: dict[str, int] = {}  # per session: the revision this store last loaded or saved
         self._stored: dict[str, list[bytes]] = {}  # per session: the cached JSON of each stored turn, in order
@@ -102,23 +79,32 @@ class PostgresStore:
         try:
             conn = pg_wait.connect(self.url, name)
         except psycopg.Error as exc:
-            raise StoreUnavailable(f"cannot reach the session store {self.location}: {sql.first_line(exc)}") from None
+            raise StoreUnavailable(f"cannot reach the session store {self.location}: {self._said(exc)}") from None
         self._conn = conn
         try:
             pg_wait.answer(conn, pg_wait.bound_statements)
-            warnings = pg_migrate.open_tables(conn, self.location)
+            self.schema = schema = pg_wait.answer(conn, lambda c: pg_names.pin(c, self.schema, self.location))
+            warnings = pg_migrate.open_tables(conn, self.location, schema)
             self.warnings += [w for w in warnings if w not in self.warnings]  # once, however often it reconnects
             pg_wait.answer(conn, self._take_locks_again)
         except psycopg.OperationalError as exc:
             self._drop()
-            raise StoreUnavailable(f"lost the session store {self.location}: {sql.first_line(exc)}") from None
+            raise StoreUnavailable(f"lost the session store {self.location}: {self._said(exc)}") from None
         except psycopg.Error as exc:
             self._drop()
-            raise SessionError(f"the session store {self.location} failed: {sql.first_line(exc)}") from None
+            raise SessionError(f"the session store {self.location} failed: {self._said(exc)}") from None
         except BaseException:
             self._drop()
             raise
         return conn
+
+    def _said(self, exc: BaseException) -> str:
+        """What the server or libpq said, for a message: its first line, with no part of the password."""
+        return pg_address.hide_password(sql.first_line(exc), self.url)
+
+    def _sql(self, statement: str) -> str:
+        """A statement of :mod:`~.pg_schema` naming this store's tables."""
+        return pg_names.named(statement, self.schema)
 
     def _take_locks_again(self, conn: psycopg.Connection[Any]) -> None:
         """A new connection takes this store's locks again (each one another process took meanwhile is lost)."""
@@ -141,9 +127,9 @@ class PostgresStore:
             except psycopg.OperationalError as exc:
                 self._drop()
                 if attempt == 2:
-                    raise StoreUnavailable(f"lost the session store {self.location}: {sql.first_line(exc)}") from None
+                    raise StoreUnavailable(f"lost the session store {self.location}: {self._said(exc)}") from None
             except psycopg.Error as exc:
-                raise SessionError(f"the session store {self.location} failed: {sql.first_line(exc)}") from None
+                raise SessionError(f"the session store {self.location} failed: {self._said(exc)}") from None
             except KeyboardInterrupt:  # a signal during the wait: the connection was given up
                 self._drop()
                 raise
@@ -158,7 +144,7 @@ class PostgresStore:
         if held is not None and held.held:
             return held
         deadline = time.monotonic() + timeout
-        while (attempt := self._run(lambda c: pg_lock.try_lock(c, sid))).key is None:
+        while (attempt := self._run(lambda c: pg_lock.try_lock(c, sid, self.schema))).key is None:
             if time.monotonic() >= deadline:
                 raise SessionLocked(locked_message(session_id, attempt.holder.removeprefix("chatbot ")))
             time.sleep(0.05)
@@ -191,7 +177,7 @@ class PostgresStore:
     def exists(self, session_id: str) -> bool:
         """Whether a session with this id is stored (loadable or not)."""
         sid = validate_id(session_id)
-        return self._run(lambda c: c.execute(sql.EXISTS, (sid,)).fetchone()) is not None
+        return self._run(lambda c: c.execute(self._sql(sql.EXISTS), (sid,)).fetchone()) is not None
 
     def create(
         self,
@@ -216,7 +202,7 @@ class PostgresStore:
         """Read a session; :class:`SessionNotFound`, or :class:`SessionCorrupt` naming it and the fault."""
         sid = validate_id(session_id)
 
-        row, turns = self._run(lambda conn: sql.read_session(conn, sid))
+        row, turns = self._run(lambda conn: sql.read_session(conn, sid, self.schema))
         if row is None:
             raise SessionNotFound(f"no session {sid} in {self.location}")
         data, problem = sql.document(row, turns)
@@ -233,11 +219,11 @@ class PostgresStore:
 
     def list_sessions(self, limit: int = 0) -> list[SessionInfo]:
         """The newest ``limit`` sessions (all when 0), newest first; one that would not load has ``broken`` set."""
-        return sql.listing(self._run, limit)
+        return sql.listing(self._run, self.schema, limit)
 
     def count_sessions(self) -> int:
         """How many sessions this role has (an index-only count: no session or turn is read)."""
-        return self._run(sql.count_sessions)
+        return self._run(lambda c: sql.count_sessions(c, self.schema))
 
     def latest(self) -> str | None:
         """The id of the most recently used session that loads, or None."""
@@ -246,7 +232,7 @@ class PostgresStore:
     def choose_latest(self) -> tuple[str | None, list[SessionInfo]]:
         """What ``-c`` continues: the newest session that loads, and the damaged ones newer than it (skipped); reads
         the turn rows of those sessions only, not of the whole store as :meth:`list_sessions` does."""
-        return self._run(sql.newest_loadable)
+        return self._run(lambda c: sql.newest_loadable(c, self.schema))
 
     def search(self, text: str, limit: int = 50) -> list[SearchHit]:
         """Stored turns of this role's sessions whose text contains ``text`` (case-insensitive): the turns with the
@@ -255,7 +241,7 @@ class PostgresStore:
         if not query:
             return []
         params = {"text": query, "pattern": sql.like_escape(query), "limit": limit, "window": SEARCH_WINDOW}
-        rows = self._run(lambda c: c.execute(sql.SEARCH, params).fetchall())
+        rows = self._run(lambda c: c.execute(self._sql(sql.SEARCH), params).fetchall())
         hits = []
         for sid, title, n, _created, turn, first in rows:
             if check_turn(turn):  # a row damaged by something else: not searched, and never a crash
@@ -322,18 +308,18 @@ class PostgresStore:
         try:
             with conn.transaction(), conn.cursor() as cur:
                 if old is None:
-                    cur.execute(sql.INSERT_SESSION, (sid, *values))
+                    cur.execute(self._sql(sql.INSERT_SESSION), (sid, *values))
                 else:
-                    cur.execute(sql.UPDATE_SESSION, (*values, sid, old))
+                    cur.execute(self._sql(sql.UPDATE_SESSION), (*values, sid, old))
                 row = cur.fetchone()
                 if row is None:
                     self._refuse_conflict(cur, sid)
                 new = row[0]
                 if keep < len(stored):
-                    cur.execute(sql.DELETE_TURNS_AFTER, (sid, keep))
+                    cur.execute(self._sql(sql.DELETE_TURNS_AFTER), (sid, keep))
                 new_rows = [sql.turn_row(sid, n, turn) for n, turn in enumerate(turns[keep:], start=keep + 1)]
                 if new_rows:
-                    cur.executemany(sql.INSERT_TURN, new_rows)
+                    cur.executemany(self._sql(sql.INSERT_TURN), new_rows)
                 self._attempt[sid] = (new, keep, tail)  # until the commit is answered
         except _Retry:
             # our own earlier save had committed though its answer was lost: adopt what it wrote, then write on top
@@ -350,7 +336,7 @@ class PostgresStore:
 
     def _refuse_conflict(self, cur: psycopg.Cursor[Any], sid: str) -> NoReturn:
         """Raise unless the row's revision is the one of our own save whose commit went unanswered."""
-        row = cur.execute(sql.REVISION, (sid,)).fetchone()
+        row = cur.execute(self._sql(sql.REVISION), (sid,)).fetchone()
         attempt = self._attempt.get(sid)
         if row is not None and attempt is not None and row[0] == attempt[0]:
             raise _Retry("adopt")
@@ -372,7 +358,7 @@ class PostgresStore:
         if not self.exists(sid):
             raise SessionNotFound(f"no session {sid} in {self.location}")
         with self.acquire(sid):
-            self._run(lambda c: c.execute(sql.DELETE, (sid,)))
+            self._run(lambda c: c.execute(self._sql(sql.DELETE), (sid,)))
             for table in (self._revision, self._stored, self._unsaved):
                 table.pop(sid, None)
 

@@ -265,7 +265,7 @@ def test_opening_waits_for_another_process_making_the_tables_longer_than_for_any
 
     def migrating() -> None:
         with admin(pg_url) as conn:
-            conn.execute(f"SELECT pg_advisory_lock({SCHEMA_KEY})")
+            conn.execute(f"SELECT pg_advisory_lock({SCHEMA_KEY})", {"schema": schema_of(pg_url)})
             held.set()
             done.wait(3)  # longer than an ordinary call may wait
 

@@ -155,7 +155,7 @@ def test_a_lock_key_is_the_roles_own_so_sql_cannot_take_a_colleagues(team, tmp_p
     alice = PostgresStore(alice_url, tmp_path)
     saved(alice, "plans", SECRET)
     with psycopg.connect(bob_url, autocommit=True) as bob:
-        bobs_key, _ = session_key(bob, "plans")
+        bobs_key, _ = session_key(bob, "plans", schema_of(team.url))
         assert bob.execute("SELECT pg_try_advisory_lock(%s)", (bobs_key,)).fetchone() == (True,)
         assert bob.execute("SELECT owner, lock_secret FROM chatbot_owners").fetchall() == [(f"{team.group}_bob", ANY)]
         with alice.acquire("plans") as lock:

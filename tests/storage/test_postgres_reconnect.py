@@ -120,7 +120,7 @@ def test_a_schema_that_cannot_be_made_on_reconnecting_fails_that_save_and_the_ne
         conn.execute(f"ALTER SCHEMA {schema} RENAME TO {schema}_away")
     session.conversation.add_turn(turn(2))
     try:
-        with pytest.raises(SessionError, match="failed: no schema has been selected to create in"):
+        with pytest.raises(SessionError, match=f'failed: schema "{schema}" does not exist'):
             store.save(session)
     finally:
         with admin(postgres_base_url()) as conn:

@@ -196,7 +196,7 @@ def test_a_listing_read_in_chunks_lists_every_session_and_marks_only_the_damaged
         calls.append(work)
         return store._run(work)
 
-    assert pg_schema.listing(run) == infos  # every session when no limit is given
+    assert pg_schema.listing(run, store.schema) == infos  # every session when no limit is given
     # the rows, then the turns two sessions a call, then the damaged one alone: never a call for each session
     assert len(calls) == 1 + 3 + 1
 
@@ -217,7 +217,7 @@ def test_a_session_saved_while_a_listing_reads_it_is_not_shown_as_damaged(open_p
         calls.append(work)
         return store._run(work)
 
-    [info] = pg_schema.listing(run)
+    [info] = pg_schema.listing(run, store.schema)
     assert (info.id, info.turns, info.broken) == ("busy", 2, "")
 
 
@@ -240,7 +240,10 @@ def test_a_session_deleted_while_a_listing_reads_it_is_left_out_and_the_rest_sti
         calls.append(work)
         return store._run(work)
 
-    assert sorted((info.id, info.broken) for info in pg_schema.listing(run)) == [("old1", ""), ("old2", "")]
+    assert sorted((info.id, info.broken) for info in pg_schema.listing(run, store.schema)) == [
+        ("old1", ""),
+        ("old2", ""),
+    ]
 
 
 def test_dash_c_finds_the_newest_session_past_one_deleted_before_it_was_read(open_pg, pg_url, monkeypatch):
@@ -251,10 +254,10 @@ def test_dash_c_finds_the_newest_session_past_one_deleted_before_it_was_read(ope
     stored(writer, "busy", "one")  # the newest (or as new, and first by id)
     read = pg_schema.read_session
 
-    def deleted_first(conn, sid):  # type: ignore[no-untyped-def]
+    def deleted_first(conn, sid, schema):  # type: ignore[no-untyped-def]
         if sid == "busy":
             writer.delete("busy")
-        return read(conn, sid)
+        return read(conn, sid, schema)
 
     monkeypatch.setattr(pg_schema, "read_session", deleted_first)
     assert store.latest() == "old"
@@ -263,6 +266,7 @@ def test_dash_c_finds_the_newest_session_past_one_deleted_before_it_was_read(ope
 def test_the_newest_sessions_and_their_count_are_read_from_indexes(open_pg, pg_url):
     """A listing's two statements walk an index (the planner told to avoid scans, as it would on a large table):
     the newest N stop after N rows, whatever the store holds, and the count reads no table row it can skip."""
+    from chatbot.storage.pg_names import named
     from chatbot.storage.pg_schema import COUNT, LIST
 
     store = open_pg()
@@ -270,8 +274,8 @@ def test_the_newest_sessions_and_their_count_are_read_from_indexes(open_pg, pg_u
         stored(store, sid, "hello")
     with admin(pg_url) as conn:
         conn.execute("SET enable_seqscan = off")
-        newest = " ".join(line for (line,) in conn.execute(f"EXPLAIN {LIST}", (2,)).fetchall())
-        count = " ".join(line for (line,) in conn.execute(f"EXPLAIN {COUNT}").fetchall())
+        newest = " ".join(line for (line,) in conn.execute(f"EXPLAIN {named(LIST, store.schema)}", (2,)).fetchall())
+        count = " ".join(line for (line,) in conn.execute(f"EXPLAIN {named(COUNT, store.schema)}").fetchall())
     assert "Limit" in newest and "chatbot_sessions_owner_updated" in newest and "Seq Scan" not in newest
     assert "Index Only Scan" in count and "Seq Scan" not in count
     assert len(store.list_sessions(2)) == 2 and store.count_sessions() == 3

@@ -133,7 +133,7 @@ def test_an_unreachable_database_loses_nothing_the_user_saw(pg, url, tmp_path):
 
 
 def test_tables_chatbot_did_not_make_are_refused_and_left_alone(url):
-    from chatbot.storage.pg_schema import redact
+    from chatbot.storage.pg_address import redact
     from chatbot.storage.postgres_store import PostgresStore
 
     with admin(url) as conn:
@@ -149,7 +149,8 @@ def test_tables_chatbot_did_not_make_are_refused_and_left_alone(url):
 
 
 def test_a_schema_from_a_newer_chatbot_is_refused(pg, url):
-    from chatbot.storage.pg_schema import SCHEMA_VERSION, redact
+    from chatbot.storage.pg_address import redact
+    from chatbot.storage.pg_schema import SCHEMA_VERSION
     from chatbot.storage.postgres_store import PostgresStore
 
     pg()
@@ -164,7 +165,7 @@ def test_a_schema_from_a_newer_chatbot_is_refused(pg, url):
 
 
 def test_the_location_shown_never_holds_the_password():
-    from chatbot.storage.pg_schema import redact
+    from chatbot.storage.pg_address import redact
 
     assert redact("postgresql://bob:s3cret@db.example:5432/chat") == "postgresql://bob:***@db.example:5432/chat"
     assert redact("postgresql://bob@db/chat") == "postgresql://bob@db/chat"
@@ -179,10 +180,11 @@ def test_an_unreachable_server_at_start_is_one_clear_error():
 
 # --- what one save asks of the server, lock waits, stale copies, a damaged summary row, the search's limit ---
 
-# statement-level triggers that note every write the store's connection makes to its two tables
+# statement-level triggers that note every write the store's connection makes to its two tables (the function names
+# its own path: the store's connections pin theirs to pg_catalog alone)
 WATCH = """
 CREATE TABLE statements (n serial, what text);
-CREATE FUNCTION note() RETURNS trigger LANGUAGE plpgsql AS
+CREATE FUNCTION note() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS
     $$ BEGIN INSERT INTO statements (what) VALUES (TG_OP || ' ' || TG_TABLE_NAME); RETURN NULL; END $$;
 CREATE TRIGGER note_sessions AFTER INSERT OR UPDATE OR DELETE ON chatbot_sessions FOR EACH STATEMENT
     EXECUTE FUNCTION note();
@@ -232,12 +234,13 @@ def test_each_save_asks_only_for_what_changed(open_pg, pg_url):
     assert open_pg().load("s").to_dict() == session.to_dict()
 
 
-# the server counts the store's lock tries: a function of the same name, first on the search path, that counts and
-# hands over to PostgreSQL's own (pg_catalog is searched first unless the path names it later)
+# the server counts the store's lock tries: each try first makes sure of the role's lock secret, one INSERT into
+# chatbot_owners, whose statement trigger fires even when the row is there already (ON CONFLICT DO NOTHING)
 COUNT_TRIES = """
 CREATE SEQUENCE tries;
-CREATE FUNCTION hashtextextended(text, bigint) RETURNS bigint LANGUAGE sql VOLATILE AS
-    $$ SELECT pg_catalog.hashtextextended($1, $2) + 0 * nextval('tries') $$;
+CREATE FUNCTION count_try() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS
+    $$ BEGIN PERFORM nextval('tries'); RETURN NULL; END $$;
+CREATE TRIGGER count_tries AFTER INSERT ON chatbot_owners FOR EACH STATEMENT EXECUTE FUNCTION count_try();
 """
 
 
@@ -247,7 +250,7 @@ def test_waiting_for_a_lock_tries_now_and_then_not_as_fast_as_it_can(open_pg, pg
     store.acquire("s")
     with admin(pg_url) as conn:
         conn.execute(COUNT_TRIES)
-    other = open_pg(pg_url + "%2Cpg_catalog")  # search_path=SCHEMA,pg_catalog
+    other = open_pg()
     with admin(pg_url) as conn:
         before = conn.execute("SELECT nextval('tries')").fetchone()[0]  # type: ignore[index]
         started = time.monotonic()
@@ -381,7 +384,7 @@ def test_the_holder_named_is_the_one_in_this_database(open_pg, pg_url):
     try:
         store = open_pg()
         with psycopg.connect(pg_url, autocommit=True) as conn:
-            key, _ = session_key(conn, "s")
+            key, _ = session_key(conn, "s", store.schema)
         for i, name in enumerate(others):  # each other database: the same key held
             url = urlunsplit(urlsplit(base)._replace(path=f"/{name}"))
             holder = psycopg.connect(url, autocommit=True, application_name=f"chatbot pid {9000 + i} on elsewhere")
