@@ -16,7 +16,7 @@ import pytest
 from tests.support.cli import assert_clean, one_error_line, openai_flags, run_chatbot
 from tests.support.fake_server import FakeServer
 from tests.support.pages import Page, PageServer
-from tests.support.trees import nested
+from tests.support.trees import nested, remove_nested
 
 PROXIES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy", "NO_PROXY", "no_proxy")
 SECRET = {"/latest/meta-data": Page(b"INSTANCE-CREDENTIALS\n")}
@@ -65,8 +65,11 @@ def test_a_folder_1500_levels_deep_is_attached_and_its_depth_named(tmp_path):
     top.mkdir()
     (top / "a.txt").write_text("top\n")
     nested(top, 1_500)
-    with FakeServer(reply="ok") as server:
-        result = run_chatbot(*openai_flags(server.base_url), "-f", "deep", "-p", "read", cwd=tmp_path)
+    try:
+        with FakeServer(reply="ok") as server:
+            result = run_chatbot(*openai_flags(server.base_url), "-f", "deep", "-p", "read", cwd=tmp_path)
+    finally:
+        remove_nested(top)
     assert result.returncode == 0, result.stderr
     assert_clean(result)
     assert "folders deep: not read)" in result.stderr

@@ -11,7 +11,7 @@ import pytest
 
 from chatbot.core.folder import MAX_FOLDER_DEPTH, read_folder
 from chatbot.errors import UsageError
-from tests.support.trees import nested
+from tests.support.trees import nested, remove_nested
 
 
 def git(cwd: Path, *args: str) -> None:
@@ -73,7 +73,10 @@ def test_a_folder_thousands_of_levels_deep_is_named_not_a_crash(tmp_path):
     top.mkdir()
     (top / "a.txt").write_text("top\n")
     nested(top, 1_500)
-    folder = read_folder(top, "deep")
+    try:
+        folder = read_folder(top, "deep")
+    finally:
+        remove_nested(top)
     assert texts(folder) == "top\n"
     deepest = "deep/" + "d/" * (MAX_FOLDER_DEPTH + 1)  # the first folder past the limit
     assert f"{deepest} (more than {MAX_FOLDER_DEPTH} folders deep: not read)" in folder.skipped

@@ -17,3 +17,21 @@ def nested(top: Path, levels: int, name: str = "d") -> None:
             os.close(old)
     finally:
         os.close(fd)
+
+
+def remove_nested(top: Path, name: str = "d") -> None:
+    """Remove what :func:`nested` made under ``top``, deepest first, without recursion (``shutil.rmtree``, and so
+    pytest's own cleanup of its temporary folders, recurse a level a frame and fail past a thousand)."""
+    fds = [os.open(top, os.O_RDONLY)]
+    try:
+        while True:  # down to the deepest folder, each opened from the one above
+            try:
+                fds.append(os.open(name, os.O_RDONLY, dir_fd=fds[-1]))
+            except FileNotFoundError:
+                break
+        while len(fds) > 1:  # then up: each folder, empty by now, removed from its parent
+            os.close(fds.pop())
+            os.rmdir(name, dir_fd=fds[-1])
+    finally:
+        for fd in fds:
+            os.close(fd)
