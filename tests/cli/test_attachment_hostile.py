@@ -5,6 +5,7 @@ naming what and why; ``/file`` refusals leave the chat going."""
 from __future__ import annotations
 
 import hashlib
+import os
 import socket
 import subprocess
 import threading
@@ -13,9 +14,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.cli import assert_clean, one_error_line, openai_flags, run_chatbot
+from tests.support.cli import ROOT, assert_clean, one_error_line, openai_flags, run_chatbot
 from tests.support.fake_server import FakeServer
 from tests.support.pages import Page, PageServer
+from tests.support.pdfs import WITHOUT_AES_READERS, aes_pdf
 from tests.support.trees import nested, remove_nested
 
 PROXIES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy", "NO_PROXY", "no_proxy")
@@ -73,6 +75,18 @@ def test_a_folder_1500_levels_deep_is_attached_and_its_depth_named(tmp_path):
     assert result.returncode == 0, result.stderr
     assert_clean(result)
     assert "folders deep: not read)" in result.stderr
+
+
+# --- PDFs -------------------------------------------------------------------------------------------------------
+
+
+def test_an_aes_pdf_on_a_machine_without_cryptography_is_one_line(tmp_path):
+    hide = tmp_path / "site"
+    hide.mkdir()
+    (hide / "sitecustomize.py").write_text(WITHOUT_AES_READERS)
+    (tmp_path / "locked.pdf").write_bytes(aes_pdf(["secret words"]))
+    line = refused(tmp_path, "-f", "locked.pdf", env={"PYTHONPATH": f"{hide}{os.pathsep}{ROOT}"})
+    assert line.startswith("chatbot: locked.pdf is a PDF that cannot be read here (") and "cryptography" in line
 
 
 # --- web pages ----------------------------------------------------------------------------------------------------

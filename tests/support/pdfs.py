@@ -51,3 +51,20 @@ def aes_pdf(lines: list[str]) -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+#: a ``sitecustomize.py`` for a child Python in which the packages that read AES (``cryptography``, pycryptodome's
+#: ``Crypto``) are not installed, as on a machine without them: importing one fails as a missing module does
+WITHOUT_AES_READERS = """
+import sys
+
+
+class _NotInstalled:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in ("cryptography", "Crypto"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, _NotInstalled())
+"""
