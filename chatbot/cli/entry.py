@@ -124,7 +124,7 @@ def _attachments(args: argparse.Namespace) -> list[Attachment]:
         piped = from_stdin(sys.stdin.buffer.read(MAX_TEXT_BYTES + 1))
         found += [piped] if piped else []
     for source in args.file or []:
-        gathered = gather(source)
+        gathered = gather(source, allow_private_urls=args.allow_private_urls)
         if gathered.folder or gathered.route:  # a folder's files and skips, a page's proxy: not obvious, so said
             for line in gathered.describe().splitlines():
                 notice(line)
@@ -300,6 +300,7 @@ def _make_app(
         options=_options(args),
         roles=cfg.roles,
         aliases=cfg.aliases,
+        allow_private_urls=args.allow_private_urls,
         run=RunSettings(
             max_output_tokens=args.max_output_tokens or None,
             summary_model=cfg.model(args.summary_model),

@@ -244,6 +244,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="(repeatable) attach a file (text, PDF, PNG, JPEG), a folder's text files or a web page (URL) to -p",
     )
+    output.add_argument(
+        "--allow-private-urls",
+        action="store_true",
+        help="let -f and /file fetch pages from this machine and private networks (loopback, 10.x, 169.254.x, ...); "
+        "by default only public addresses are fetched",
+    )
     output.add_argument("--json", action="store_true", help="one-shot: print one JSON object (reply, usage, ...)")
     output.add_argument("-x", "--extract", action="store_true", help="one-shot: print the reply's first code block")
     output.add_argument("--reasoning", action="store_true", help="also show the model's reasoning (gpt-oss), dimmed")

@@ -18,7 +18,7 @@ def _file(app: App, arg: str, confirm: Confirm | None) -> Result:
         if not waiting:
             return Result("no files attached; /file PATH attaches one to your next message")
         return Result("attached to your next message: " + ", ".join(a.describe() for a in waiting))
-    gathered = gather(arg)
+    gathered = gather(arg, allow_private_urls=app.settings.allow_private_urls)
     for attachment in gathered.items:
         chat.outbox.add(attachment)
     lines = gathered.describe().split("\n")

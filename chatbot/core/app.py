@@ -57,6 +57,7 @@ class Settings:
     roles: dict[str, str] = field(default_factory=dict)  # the config file's [roles], for /role
     aliases: dict[str, str] = field(default_factory=dict)  # the config file's [aliases]: short name -> model
     run: RunSettings = RunSettings()  # how every turn runs, handed unchanged to each chat opened
+    allow_private_urls: bool = False  # /file may fetch pages from loopback and private addresses (url_guard)
 
 
 class App:

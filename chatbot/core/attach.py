@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from chatbot.core.pdf import MAX_PDF_BYTES, is_pdf, pdf_text
+from chatbot.engine.text import hides_text
 from chatbot.engine.tokens import image_size, image_tokens_for_size
 from chatbot.errors import UsageError
 from chatbot.storage.files import NotRegularFile, read_regular
@@ -58,7 +59,14 @@ def fence(label: str, text: str) -> str:
     """``text`` in a fenced block labelled ``label``; the fence outgrows any backtick run inside."""
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     ticks = "`" * max(3, longest + 1)
-    return f"{ticks}{label}\n{text.rstrip(chr(10))}\n{ticks}"
+    return f"{ticks}{fence_label(label)}\n{text.rstrip(chr(10))}\n{ticks}"
+
+
+def fence_label(label: str) -> str:
+    """``label`` as one line that cannot end the fence it opens: a newline (any line break or control), or a
+    backtick (an info string holding one is no fence), would let a file's name put text outside the fences, where it
+    reads as the user's own words; each such character is written as its escape (``\\n`` as ``\\u000a``)."""
+    return "".join(f"\\u{ord(ch):04x}" if ch == "`" or hides_text(ch) or ch == "\n" else ch for ch in label)
 
 
 def decode_text(data: bytes, name: str) -> str:
@@ -92,8 +100,8 @@ def read_file(path_text: str) -> Attachment:
     if is_pdf(data):
         if size > MAX_PDF_BYTES:
             raise UsageError(f"{path_text} is {size:,} bytes; a PDF can be at most {MAX_PDF_BYTES:,}")
-        text, pages = pdf_text(data, path_text, MAX_TEXT_BYTES)
-        return Attachment(path_text, text=text, kind=f"PDF, {pages} page(s)")
+        pdf = pdf_text(data, path_text, MAX_TEXT_BYTES)
+        return Attachment(path_text, text=pdf.text, kind=pdf.kind)
     mime = next((m for magic, m in IMAGE_TYPES.items() if data.startswith(magic)), None)
     if mime is not None:
         if size > MAX_IMAGE_BYTES:

@@ -18,6 +18,7 @@ from chatbot.errors import UsageError
 
 MAX_FOLDER_BYTES = 512 * 1024  # all its text together: the size limit of one text file
 MAX_FOLDER_FILES = 500  # files looked at; a larger tree is a project, not an attachment
+MAX_FOLDER_DEPTH = 64  # folders inside folders; deeper ones are named, not read
 SHOWN_IGNORED = 20  # ignored paths named one by one; more are counted
 SHOWN_SKIPPED = 40  # skipped things named one by one in all; more are counted (a large tree past its total)
 
@@ -105,35 +106,82 @@ def _git(path: Path, *args: str) -> str | None:
 
 
 def _git_listing(path: Path) -> tuple[list[str], list[tuple[str, str]]] | None:
-    """Inside a git work tree: the files git lists under ``path`` and the ignored paths skipped; None elsewhere."""
+    """Inside a git work tree: the files git lists under ``path`` and what was skipped (ignored paths, and any path
+    the index would lead outside the folder or through a symbolic link); None elsewhere."""
     if (_git(path, "rev-parse", "--is-inside-work-tree") or "").strip() != "true":
         return None
     listed = _git(path, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
     ignored = _git(path, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
     if listed is None:
         return None
-    paths = sorted({p for p in listed.split("\0") if p and os.path.lexists(path / p)})
+    paths, skipped = [], []
+    for rel in sorted({p for p in listed.split("\0") if p}):
+        why = outside(path, rel)
+        if why:
+            skipped.append((rel, why))
+        elif os.path.lexists(path / rel):  # a tracked file deleted from the work tree is not there to read
+            paths.append(rel)
     gone = sorted(p for p in (ignored or "").split("\0") if p)
-    skipped = [(p, "ignored by git") for p in gone[:SHOWN_IGNORED]]
+    skipped += [(p, "ignored by git") for p in gone[:SHOWN_IGNORED]]
     if len(gone) > SHOWN_IGNORED:
         skipped.append(("", f"{len(gone) - SHOWN_IGNORED} more paths ignored by git"))
     return paths, skipped
 
 
+def outside(folder: Path, rel: str) -> str:
+    """Why the path ``rel`` that git listed must not be read as a file of ``folder`` ("" when it may): it leaves the
+    folder (absolute, ``..``), or one of its folders is a symbolic link. A repository's index is anyone's to write,
+    and a tracked folder can be replaced by a link to ``/etc`` or ``~/.ssh``: each component is looked at, not the
+    joined path alone."""
+    parts = rel.split("/")
+    if os.path.isabs(rel) or any(p in ("", ".", "..") for p in parts):
+        return "outside the folder: not read"
+    here = folder
+    for i, part in enumerate(parts[:-1]):
+        here = here / part
+        if here.is_symlink():
+            return f"reached through the symbolic link {'/'.join(parts[: i + 1])}/: not read"
+    real, top = os.path.realpath(folder / rel), os.path.realpath(folder)
+    if os.path.commonpath([real, top]) != top and not (folder / rel).is_symlink():
+        return "outside the folder: not read"  # a last word: whatever the components said, the file is elsewhere
+    return ""
+
+
 def _walk(path: Path) -> tuple[list[str], list[tuple[str, str]]]:
-    """Outside git: every file under ``path`` but hidden ones (and those in hidden folders), and what was skipped."""
+    """Outside git: every file under ``path`` but hidden ones (and those in hidden folders), and what was skipped:
+    hidden things, symbolic links, folders that cannot be read or are too deep. A stack, not recursion: a folder
+    thousands of levels deep is one more line, not a crash."""
     paths: list[str] = []
     skipped: list[tuple[str, str]] = []
-    for root, dirs, names in os.walk(path):
-        here = os.path.relpath(root, path)
-        prefix = "" if here == "." else f"{here}/"
-        skipped += [(f"{prefix}{d}/", "hidden") for d in sorted(dirs) if d.startswith(".")]
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))  # os.walk descends into what is left, in order
-        for n in sorted(names):
-            if n.startswith("."):
-                skipped.append((f"{prefix}{n}", "hidden"))
+    stack = [""]  # folders to look in, as paths inside ``path`` ("" the folder itself), the next one last
+    while stack and len(paths) <= MAX_FOLDER_FILES:  # past the limit: enough to know the folder is too large
+        prefix = stack.pop()
+        try:
+            with os.scandir(path / prefix if prefix else path) as found:
+                entries = sorted(found, key=lambda e: e.name)
+        except OSError as exc:
+            skipped.append((prefix, f"cannot be read: {exc.strerror or exc}"))
+            continue
+        folders = []
+        for entry in entries:
+            rel = f"{prefix}{entry.name}"
+            why = _walk_skip(entry, rel)
+            if why:
+                skipped.append((f"{rel}/" if entry.is_dir() else rel, why))
+            elif entry.is_dir(follow_symlinks=False):
+                folders.append(f"{rel}/")
             else:
-                paths.append(f"{prefix}{n}")
-        if len(paths) > MAX_FOLDER_FILES:
-            break  # enough to know the folder is too large: no need to walk all of it
+                paths.append(rel)
+        stack += reversed(folders)  # the first folder is looked in next: path order
     return paths, skipped
+
+
+def _walk_skip(entry: os.DirEntry[str], rel: str) -> str:
+    """Why the walk skips ``entry`` ("" when it does not)."""
+    if entry.name.startswith("."):
+        return "hidden"
+    if entry.is_symlink():
+        return "a symbolic link"
+    if entry.is_dir(follow_symlinks=False) and rel.count("/") >= MAX_FOLDER_DEPTH:
+        return f"more than {MAX_FOLDER_DEPTH} folders deep: not read"
+    return ""

@@ -35,12 +35,13 @@ class Gathered:
         return "\n".join([head, *(f"skipped {line}" for line in self.skipped)])
 
 
-def gather(source: str) -> Gathered:
-    """Read what ``source`` names (a path or an http(s) URL), or raise one UsageError naming it and why."""
+def gather(source: str, *, allow_private_urls: bool = False) -> Gathered:
+    """Read what ``source`` names (a path or an http(s) URL), or raise one UsageError naming it and why. A URL is
+    fetched from a public address only, unless ``allow_private_urls`` (:mod:`chatbot.core.url_guard`)."""
     if not source.strip():
         raise UsageError(f"usage: /file PATH ({USAGE})")
     if is_url(source):
-        text, kind, route = fetch(source.strip(), MAX_TEXT_BYTES)
+        text, kind, route = fetch(source.strip(), MAX_TEXT_BYTES, allow_private=allow_private_urls)
         # the label goes to the model and into the session: a password in the URL stays out of both
         label = mask_password(source.strip())
         return Gathered(label, (Attachment(label, text=text, kind=kind),), route=route)

@@ -183,11 +183,15 @@ def test_a_folder_with_no_text_file_is_refused_in_one_line(tmp_path):
 
 # --- web pages ----------------------------------------------------------------------------------------------------
 
+LOCAL = ("--allow-private-urls",)  # the site is on loopback, which a page is not fetched from by default
+
 
 def test_a_web_page_is_sent_as_readable_text(tmp_path, site):
     url = f"{site}/notes.html"
     with FakeServer(reply="ok") as server:
-        result = run_chatbot(*openai_flags(server.base_url), stdin=f"/file {url}\nwhat changed?\n", cwd=tmp_path)
+        result = run_chatbot(
+            *openai_flags(server.base_url), *LOCAL, stdin=f"/file {url}\nwhat changed?\n", cwd=tmp_path
+        )
         assert result.returncode == 0, result.stderr
         message = sent_message(server)
     assert message.startswith(f"```{url}\n") and message.endswith("```\n\nwhat changed?")
@@ -199,7 +203,9 @@ def test_a_web_page_is_sent_as_readable_text(tmp_path, site):
 
 def test_plain_text_from_a_url_is_sent_as_it_is(tmp_path, site):
     with FakeServer(reply="ok") as server:
-        result = run_chatbot(*openai_flags(server.base_url), "-f", f"{site}/plain.txt", "-p", "hi", cwd=tmp_path)
+        result = run_chatbot(
+            *openai_flags(server.base_url), *LOCAL, "-f", f"{site}/plain.txt", "-p", "hi", cwd=tmp_path
+        )
         assert result.returncode == 0, result.stderr
         assert sent_message(server) == f"```{site}/plain.txt\nplain words\n```\n\nhi"
 
@@ -208,21 +214,25 @@ def test_a_password_in_a_pages_url_reaches_neither_the_model_nor_the_screen(tmp_
     with_password = site.replace("http://", "http://reader:s3cret@") + "/plain.txt"
     masked = site.replace("http://", "http://reader:***@") + "/plain.txt"
     with FakeServer(reply="ok") as server:
-        result = run_chatbot(*openai_flags(server.base_url), "-f", with_password, "-p", "hi", cwd=tmp_path)
+        result = run_chatbot(*openai_flags(server.base_url), *LOCAL, "-f", with_password, "-p", "hi", cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         assert sent_message(server) == f"```{masked}\nplain words\n```\n\nhi"
     assert "s3cret" not in result.stderr and "s3cret" not in result.stdout
     gone = site.replace("http://", "http://reader:s3cret@") + "/gone"
-    line = refused(tmp_path, "-f", gone)
+    line = refused(tmp_path, *LOCAL, "-f", gone)
     assert "s3cret" not in line and "reader:***@" in line
 
 
 def test_a_missing_page_an_image_and_a_page_too_large_are_refused_in_one_line(tmp_path, site):
-    assert f"{site}/gone: the server answered 404 Not Found" in refused(tmp_path, "-f", f"{site}/gone")
-    assert f"{site}/logo.png is image/png, not a web page, text or PDF" in refused(tmp_path, "-f", f"{site}/logo.png")
-    assert f"{site}/huge.txt is 5,242,881 bytes; a page can be at most" in refused(tmp_path, "-f", f"{site}/huge.txt")
+    assert f"{site}/gone: the server answered 404 Not Found" in refused(tmp_path, *LOCAL, "-f", f"{site}/gone")
+    assert f"{site}/logo.png is image/png, not a web page, text or PDF" in refused(
+        tmp_path, *LOCAL, "-f", f"{site}/logo.png"
+    )
+    assert f"{site}/huge.txt is 5,242,881 bytes; a page can be at most" in refused(
+        tmp_path, *LOCAL, "-f", f"{site}/huge.txt"
+    )
     unsized = f"{site}/huge.txt?unsized"  # no length said: the download stops at the limit
-    assert f"{unsized} is over 5,242,880 bytes" in refused(tmp_path, "-f", unsized)
+    assert f"{unsized} is over 5,242,880 bytes" in refused(tmp_path, *LOCAL, "-f", unsized)
 
 
 # every proxy variable, in both cases urllib and httpx read: the developer's own are left out of the child
@@ -244,8 +254,8 @@ def test_a_dotenv_proxy_does_not_reach_a_fetched_page(tmp_path, site):
     with FakeServer(reply="from the proxy") as proxy, FakeServer(reply="ok") as server:
         lines = [f"{name}={proxy.root_url}" for name in ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "http_proxy")]
         (tmp_path / ".env").write_text("\n".join(lines) + "\n")
-        result = run_chatbot(*openai_flags(server.base_url), "-f", f"{site}/plain.txt", "-p", "hi", cwd=tmp_path,
-                             env=dict.fromkeys(PROXIES))  # fmt: skip
+        args = [*openai_flags(server.base_url), *LOCAL, "-f", f"{site}/plain.txt", "-p", "hi"]
+        result = run_chatbot(*args, cwd=tmp_path, env=dict.fromkeys(PROXIES))
         assert result.returncode == 0, result.stderr
         assert sent_message(server) == f"```{site}/plain.txt\nplain words\n```\n\nhi"
         assert proxy.record.targets == []  # neither the page nor the chat went through the clone's proxy
@@ -262,12 +272,12 @@ def test_a_proxy_url_that_carries_a_key_is_refused_before_a_page_is_fetched(tmp_
 
 
 def test_binary_bytes_called_a_web_page_are_refused_in_one_line(tmp_path, site):
-    line = refused(tmp_path, "-f", f"{site}/noise.html")
+    line = refused(tmp_path, *LOCAL, "-f", f"{site}/noise.html")
     assert f"{site}/noise.html is binary, though the server calls it text/html" in line
 
 
 def test_a_page_that_trickles_in_is_given_up_after_the_whole_fetch_deadline(tmp_path, site):
     started = time.monotonic()
-    line = refused(tmp_path, "-f", f"{site}/trickle.txt")
+    line = refused(tmp_path, *LOCAL, "-f", f"{site}/trickle.txt")
     assert f"{site}/trickle.txt: the page did not arrive within 20 s" in line
     assert time.monotonic() - started < 40  # not the 300 s the trickle would take
