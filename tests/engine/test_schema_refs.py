@@ -3,9 +3,7 @@ and a reply that cannot be read or checked is a failed check, never a crash."""
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
 from collections.abc import Iterator
 
 import pytest
@@ -13,38 +11,15 @@ import pytest
 from chatbot.engine.schema_refs import MAX_DEPTH, nesting, reference_problem
 from chatbot.engine.structured import JsonReply, check_reply, parse_schema, reply_problem, response_format
 from chatbot.errors import UsageError
+from tests.support.listener import listening
 
 LOOP = "not a usable JSON schema: a reference leads back to itself without reading any of the value, so no check would ever end"
 
 
-class Recorder(http.server.BaseHTTPRequestHandler):
-    """A loopback server that answers every GET with a schema, and records the hit."""
-
-    hits: list[str] = []
-
-    def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
-        self.hits.append(self.path)
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.end_headers()
-        self.wfile.write(b'{"type": "string"}')
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def listener() -> Iterator[tuple[str, list[str]]]:
-    """(the URL of a schema on a loopback server, the paths it was asked for)."""
-    hits: list[str] = []
-    handler = type("Handler", (Recorder,), {"hits": hits})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/dog.schema.json", hits
-    finally:
-        server.shutdown()
-        server.server_close()
+    with listening() as listened:
+        yield listened
 
 
 def nested_schema(levels: int) -> str:
