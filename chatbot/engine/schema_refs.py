@@ -30,7 +30,7 @@ _REFERENCES = ("$ref", "$dynamicRef", "$recursiveRef")
 def _refuse(uri: str) -> Any:
     from referencing.exceptions import NoSuchResource
 
-    raise NoSuchResource(ref=uri)
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # (an attrs class: mypy misses its fields)
 
 
 @cache
@@ -39,7 +39,7 @@ def no_fetch() -> Any:
     and nothing else; a reference to anything more is unresolvable, never fetched."""
     from referencing import Registry
 
-    return Registry(retrieve=_refuse)  # (jsonschema's default registry would fetch it, with no timeout)
+    return Registry(retrieve=_refuse)  # type: ignore[call-arg]  # (jsonschema's default registry would fetch it, with no timeout)
 
 
 def nesting(value: Any) -> int:
@@ -59,7 +59,7 @@ def nesting(value: Any) -> int:
 
 
 def depth_problem(value: Any) -> str:
-    """"" when ``value`` nests at most :data:`MAX_DEPTH` levels, else how deep it is ("nested 40 levels deep, ...")."""
+    """ "" when ``value`` nests at most :data:`MAX_DEPTH` levels, else how deep it is ("nested 40 levels deep, ...")."""
     depth = nesting(value)
     return f"nested {depth} levels deep, more than the {MAX_DEPTH} a check can take" if depth > MAX_DEPTH else ""
 

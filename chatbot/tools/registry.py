@@ -43,7 +43,8 @@ class Registry:
             taken = self._tools.get(tool.spec.name)
             refused = schema_refusal(tool.spec.parameters)
             if refused:
-                self.warnings.append(f"tool {tool.spec.name!r} from {tool.spec.source} skipped: its input schema is not usable: {refused}")
+                name, source = tool.spec.name, tool.spec.source
+                self.warnings.append(f"tool {name!r} from {source} skipped: its input schema is not usable: {refused}")
                 continue
             if taken is not None:
                 self.warnings.append(

@@ -22,7 +22,10 @@ SCHEMA = ("--schema", "name, age int")
     ("reply", "told"),
     [
         ('{"a": ' * 100_000 + "1" + "}" * 100_000, "the reply cannot be read: it is nested too deeply"),
-        ('{"name": "Rex", "age": ' + "9" * 5000 + "}", "the reply cannot be read: it holds a number of more than 4,300 digits"),
+        (
+            '{"name": "Rex", "age": ' + "9" * 5000 + "}",
+            "the reply cannot be read: it holds a number of more than 4,300 digits",
+        ),
     ],
     ids=["nested-100000-deep", "5000-digit-integer"],
 )
@@ -38,7 +41,10 @@ def test_a_reply_that_cannot_be_read_is_a_failed_check_in_one_line(tmp_path, ask
 @pytest.mark.parametrize(
     ("schema", "told"),
     [
-        ('{"$ref": "#"}', "a reference leads back to itself without reading any of the value, so no check would ever end"),
+        (
+            '{"$ref": "#"}',
+            "a reference leads back to itself without reading any of the value, so no check would ever end",
+        ),
         (
             '{"type": "object", "properties": {"a": ' * 250 + "{}" + "}}" * 250,
             "it is nested 501 levels deep, more than the 30 a check can take",
@@ -64,7 +70,9 @@ def test_a_schema_that_refers_to_a_url_is_refused_at_the_door_and_the_url_is_nev
         refused = run_chatbot(*openai_flags(server.base_url), "--schema", json.dumps(planted), "-p", "x", cwd=tmp_path)
         # as a stored session's schema would be (an option is checked only for its shape): the reply is not checked
         option = json.dumps({"type": "json_schema", "json_schema": {"name": "reply", "schema": planted}})
-        unchecked = run_chatbot(*openai_flags(server.base_url), "-o", "response_format", option, "-p", "x", cwd=tmp_path)
+        unchecked = run_chatbot(
+            *openai_flags(server.base_url), "-o", "response_format", option, "-p", "x", cwd=tmp_path
+        )
         asked = list(hits)
     told = f"it refers to {url!r}, which cannot be resolved (a reference can only lead within the schema)"
     assert refused.returncode == 2

@@ -13,7 +13,10 @@ from chatbot.engine.structured import JsonReply, check_reply, parse_schema, repl
 from chatbot.errors import UsageError
 from tests.support.listener import listening
 
-LOOP = "not a usable JSON schema: a reference leads back to itself without reading any of the value, so no check would ever end"
+LOOP = (
+    "not a usable JSON schema: a reference leads back to itself without reading any of the value, so no check would "
+    "ever end"
+)
 
 
 @pytest.fixture
@@ -45,9 +48,14 @@ def test_a_reference_to_a_url_below_a_nested_id_is_refused_and_never_fetched(lis
 
 
 def test_a_relative_reference_below_a_nested_id_resolves_against_that_id():
-    inside = {"properties": {"x": {"$id": "http://example.com/x", "$defs": {"y": {"type": "integer"}}, "$ref": "#/$defs/y"}}}
+    inside = {
+        "properties": {"x": {"$id": "http://example.com/x", "$defs": {"y": {"type": "integer"}}, "$ref": "#/$defs/y"}}
+    }
     assert reference_problem(inside) == ""
-    assert reply_problem('{"x": "no"}', inside) == (None, "the reply does not match the schema: x: 'no' is not of type 'integer'")
+    assert reply_problem('{"x": "no"}', inside) == (
+        None,
+        "the reply does not match the schema: x: 'no' is not of type 'integer'",
+    )
     elsewhere = {"properties": {"x": {"$id": "http://example.com/x", "$ref": "y.json"}}}
     assert "'y.json', which cannot be resolved" in reference_problem(elsewhere)
 
@@ -87,7 +95,9 @@ def test_a_schema_nested_500_levels_is_refused_in_one_line():
         with pytest.raises(UsageError) as refused:
             parse_schema(nested_schema(levels))
         assert refused.value.message == "--schema: not a usable JSON schema: it is nested too deeply to be read"
-    assert reply_problem("{}", json.loads(nested_schema(250)))[1].startswith("the reply cannot be checked: the schema is not a usable")
+    assert reply_problem("{}", json.loads(nested_schema(250)))[1].startswith(
+        "the reply cannot be checked: the schema is not a usable"
+    )
     assert parse_schema(nested_schema(14))  # as deep as one can be
 
 
@@ -99,18 +109,23 @@ def test_the_depth_is_counted_without_recursion():
     assert nesting({"a": [1, {"b": 2}]}) == 3 and nesting(7) == 0
 
 
-@pytest.mark.parametrize("options", [{"response_format": {"type": "json_object"}}, {"response_format": response_format({"type": "array"})}])
+@pytest.mark.parametrize(
+    "options", [{"response_format": {"type": "json_object"}}, {"response_format": response_format({"type": "array"})}]
+)
 def test_a_reply_nested_too_deeply_is_a_failed_check_not_a_crash(options):
     stored = " (the turn is stored as the model wrote it)"
     assert check_reply(options, "[" * 100_000 + "]" * 100_000) == JsonReply(
         None, "the reply cannot be read: it is nested too deeply" + stored
     )
     assert check_reply(options, "[" * 40 + "]" * 40) == JsonReply(
-        None, f"the reply cannot be checked: it is nested 40 levels deep, more than the {MAX_DEPTH} a check can take{stored}"
+        None,
+        f"the reply cannot be checked: it is nested 40 levels deep, more than the {MAX_DEPTH} a check can take{stored}",
     )
 
 
-@pytest.mark.parametrize("options", [{"response_format": {"type": "json_object"}}, {"response_format": response_format({"type": "object"})}])
+@pytest.mark.parametrize(
+    "options", [{"response_format": {"type": "json_object"}}, {"response_format": response_format({"type": "object"})}]
+)
 def test_a_reply_with_a_5000_digit_integer_is_a_failed_check_not_a_crash(options):
     assert check_reply(options, '{"n": ' + "9" * 5000 + "}") == JsonReply(
         None, "the reply cannot be read: it holds a number of more than 4,300 digits (the turn is stored as the model "

@@ -126,7 +126,10 @@ def test_a_tool_schema_that_refers_outside_itself_is_refused_at_registration_and
 
 
 def test_arguments_nested_too_deeply_or_with_a_5000_digit_integer_fail_the_call_in_one_line():
-    lists = {"$defs": {"list": {"type": "array", "items": {"$ref": "#/$defs/list"}}}, "properties": {"v": {"$ref": "#/$defs/list"}}}
+    lists = {
+        "$defs": {"list": {"type": "array", "items": {"$ref": "#/$defs/list"}}},
+        "properties": {"v": {"$ref": "#/$defs/list"}},
+    }
     registry = Registry([Plain("echo", {"type": "object", **lists})])
     deep = registry.call("echo", '{"v": ' + "[" * 100_000 + "]" * 100_000 + "}")
     assert deep.error and deep.text == "Error: the arguments cannot be read: they are nested too deeply"
