@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +56,8 @@ def parse_schema(text: str) -> dict[str, Any]:
             schema = json.loads(text)
         except ValueError as exc:
             raise UsageError(f"--schema: not valid JSON ({exc})") from None
+        except RecursionError:  # (a schema nested thousands deep: the parser's own limit)
+            raise UsageError("--schema: not a usable JSON schema: it is nested too deeply to be read") from None
     else:
         schema = concise_schema(text)
     check_schema(schema)
@@ -71,59 +74,22 @@ def check_schema(schema: object) -> None:
 
 
 def schema_problem(schema: Mapping[str, Any]) -> str:
-    """What makes ``schema`` no valid JSON schema (of the draft its ``$schema`` names, else 2020-12), or ""."""
+    """What makes ``schema`` no valid JSON schema (of the draft its ``$schema`` names, else 2020-12), or no schema a
+    reply can be checked against safely (nested too deeply, a reference outside it or in a loop: see
+    :mod:`chatbot.engine.schema_refs`), or ""."""
     from jsonschema import exceptions
 
+    from chatbot.engine.schema_refs import depth_problem, reference_problem
+
+    too_deep = depth_problem(schema)
+    if too_deep:
+        return f"not a usable JSON schema: it is {too_deep}"
     try:
         _validator_class(schema).check_schema(dict(schema))
     except exceptions.SchemaError as exc:
         return f"not a valid JSON schema: {exc.message}"
-    nowhere = _unresolved_reference(schema)
-    if nowhere:
-        return (
-            f"not a usable JSON schema: it refers to {nowhere!r}, which cannot be resolved (a reference can only "
-            "lead within the schema)"
-        )
-    return ""
-
-
-def _unresolved_reference(schema: Mapping[str, Any]) -> str:
-    """The first ``$ref`` of ``schema`` that leads nowhere in it, or "" (jsonschema would find one only when a
-    reply reaches it). Skipped for a schema with a nested ``$id``, where a reference resolves against another base."""
-    from jsonschema_specifications import REGISTRY  # the drafts' own schemas, which jsonschema resolves too
-    from referencing.exceptions import Unresolvable
-    from referencing.jsonschema import DRAFT202012, specification_with
-
-    refs: list[str] = []
-    nested_id = _collect_refs(schema, refs)
-    dialect = schema.get("$schema")
-    spec = specification_with(dialect, default=DRAFT202012) if isinstance(dialect, str) else DRAFT202012
-    resolver = REGISTRY.resolver_with_root(spec.create_resource(dict(schema)))
-    for ref in [] if nested_id else refs:
-        try:
-            resolver.lookup(ref)
-        except Unresolvable:
-            return ref
-    return ""
-
-
-_VALUES = ("enum", "const", "default", "examples")  # keywords whose contents are data, not schemas
-
-
-def _collect_refs(node: Any, refs: list[str], root: bool = True) -> bool:
-    """Add every ``$ref`` string under ``node`` to ``refs``; whether a schema below the root has its own ``$id``."""
-    nested_id = False
-    if isinstance(node, Mapping):
-        if isinstance(node.get("$ref"), str):
-            refs.append(node["$ref"])
-        nested_id = not root and "$id" in node
-        for key, value in node.items():
-            if key not in _VALUES:
-                nested_id = _collect_refs(value, refs, root=False) or nested_id
-    elif isinstance(node, list):
-        for item in node:
-            nested_id = _collect_refs(item, refs, root=False) or nested_id
-    return nested_id
+    problem = reference_problem(schema)
+    return f"not a usable JSON schema: {problem}" if problem else ""
 
 
 def error_path(error: Any) -> str:
@@ -185,30 +151,48 @@ def reply_problem(text: str, schema: Mapping[str, Any] | None) -> tuple[Any, str
     A reply wrapped in one Markdown code fence (some models fence JSON even in JSON mode) is read inside it.
     """
     fenced = _FENCED.match(text)
-    body = fenced.group("body") if fenced else text
-    try:
-        value = json.loads(body)
-    except json.JSONDecodeError as exc:
-        return None, f"the reply is not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
-    if schema is None:
-        return value, ""
+    value, problem = read_json(fenced.group("body") if fenced else text, "the reply")
+    if problem or schema is None:
+        return value, problem
     from jsonschema import exceptions
     from referencing.exceptions import Unresolvable
+
+    from chatbot.engine.schema_refs import no_fetch
 
     # a schema sent with ``-o response_format`` was never checked: one that cannot be used is told, not a crash
     problem = schema_problem(schema)
     if problem:
         return None, f"the reply cannot be checked: the schema is {problem}"
+    validator = _validator_class(schema)(dict(schema), registry=no_fetch())
     try:
-        error = exceptions.best_match(_validator_class(schema)(dict(schema)).iter_errors(value))
-    except Unresolvable as exc:  # a $ref to a place the schema does not hold, or to another document
+        error = exceptions.best_match(validator.iter_errors(value))
+    except Unresolvable as exc:  # (one the check above missed: never fetched, told)
         return None, (
             f"the reply cannot be checked: the schema refers to {exc.ref!r}, which cannot be resolved (a reference "
             "can only lead within the schema)"
         )
+    except RecursionError:  # (the schema's references recurse as deep as the value does: no check ends in time)
+        return None, "the reply cannot be checked: it is nested too deeply for the schema's references"
     if error is None:
         return value, ""
     where = error_path(error)
     message = " ".join(error.message.split())
     message = message if len(message) <= 200 else message[:199] + "…"
     return None, f"the reply does not match the schema: {f'{where}: ' if where else ''}{message}"
+
+
+def read_json(text: str, what: str) -> tuple[Any, str]:
+    """(the JSON value of ``text``, "") or (None, what keeps it from being read, in one line, ``what`` naming it): not
+    JSON, a number too long for Python to read, or lists and objects nested past what can be checked."""
+    from chatbot.engine.schema_refs import depth_problem
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, f"{what} is not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+    except ValueError:  # an integer of more digits than Python converts: 5,000 nines are valid JSON
+        return None, f"{what} cannot be read: it holds a number of more than {sys.get_int_max_str_digits():,} digits"
+    except RecursionError:
+        return None, f"{what} cannot be read: it is nested too deeply"
+    too_deep = depth_problem(value)
+    return (None, f"{what} cannot be checked: it is {too_deep}") if too_deep else (value, "")

@@ -12,6 +12,30 @@ from typing import Any
 
 from chatbot.engine.text import preview
 
+#: a result longer than this many characters is cut before it is stored or sent (about 4,000 tokens)
+MAX_RESULT_CHARS = 16_000
+
+
+class Kept(str):
+    """A result a tool read only in part (a worker's or a server's huge answer): the characters kept, at most
+    :data:`MAX_RESULT_CHARS`, and ``length``, how many there were, so the cut is told with the true size."""
+
+    length: int
+
+    def __new__(cls, text: str, length: int) -> Kept:
+        kept = super().__new__(cls, text[:MAX_RESULT_CHARS])
+        kept.length = max(length, len(kept))
+        return kept
+
+
+def cut_result(text: str, limit: int = MAX_RESULT_CHARS) -> tuple[str, bool]:
+    """``text`` cut to ``limit`` characters with a marker naming the original size (a :class:`Kept`'s ``length``);
+    and whether it was cut."""
+    length = getattr(text, "length", len(text))
+    if length <= limit:
+        return str(text), False
+    return f"{text[:limit]}\n[result cut: {limit:,} of {length:,} characters kept]", True
+
 
 @dataclass(frozen=True)
 class ToolSpec:

@@ -4,7 +4,8 @@
 It imports the file, answers with the tools' specs, then runs one call per line it reads. The protocol is one JSON
 object per line on the descriptors that were stdin and stdout; the file's own ``print`` and ``input`` are moved
 away from them (to stderr, and to an empty input) so a tool cannot break the protocol. Everything sent back is
-plain JSON data: results as text, errors as ``"ValueError: ..."``.
+plain JSON data: results as text (at most :data:`~chatbot.tools.base.MAX_RESULT_CHARS` characters, and the length
+they had), errors as ``"ValueError: ..."``.
 """
 
 from __future__ import annotations
@@ -17,16 +18,21 @@ import sys
 from typing import IO, Any
 
 from chatbot.errors import ToolSourceError
+from chatbot.tools.base import MAX_RESULT_CHARS
 from chatbot.tools.functions import as_text, function_spec, import_functions
 
 
 def _die_with_parent() -> None:
-    """On Linux, be killed when the chatbot process dies, even while stuck in a call."""
+    """On Linux, be killed when the chatbot process dies, even while stuck in a call; and be the subreaper of what
+    the functions start, so that a process they leave behind, even in a session of its own whose parent has ended
+    (a daemon), stays below this one, where the parent finds it and ends it with this one (``kill``)."""
     with contextlib.suppress(Exception):
         import ctypes
 
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGKILL)
+        pr_set_pdeathsig, pr_set_child_subreaper = 1, 36
+        libc = ctypes.CDLL(None)
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+        libc.prctl(pr_set_child_subreaper, 1)
 
 
 def _protocol_streams() -> tuple[IO[str], IO[str]]:
@@ -50,9 +56,11 @@ def _call(functions: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
     if fn is None:
         return {"error": f"no function {request.get('name')!r} in this file"}
     try:
-        return {"result": as_text(fn(**request.get("arguments", {})))}
+        text = as_text(fn(**request.get("arguments", {})))
     except (Exception, SystemExit, KeyboardInterrupt) as exc:  # a user's function may raise (or exit) anything
-        return {"error": f"{type(exc).__name__}: {exc}"}
+        return {"error": f"{type(exc).__name__}: {exc}"[:MAX_RESULT_CHARS]}
+    # only what a result can hold crosses, and how long it was: 100 MB are not sent to be cut on the other side
+    return {"result": text[:MAX_RESULT_CHARS], "length": len(text)}
 
 
 def main(path: str) -> None:

@@ -24,7 +24,7 @@ from contextlib import AsyncExitStack
 from typing import Any
 
 from chatbot.errors import ToolFailed, ToolSourceError
-from chatbot.tools.base import Tool, ToolSpec
+from chatbot.tools.base import MAX_RESULT_CHARS, Kept, Tool, ToolSpec
 
 #: seconds to start a server, initialize the session and list its tools (at most; --tool-timeout when shorter)
 CONNECT_TIMEOUT = 20.0
@@ -53,7 +53,9 @@ def describe_error(exc: BaseException) -> str:
 
 
 def result_text(content: list[Any], structured: Any) -> str:
-    """The text of a ``CallToolResult``: its text blocks, a note for other blocks, else the structured value."""
+    """The text of a ``CallToolResult``: its text blocks, a note for other blocks, else the structured value. At most
+    :data:`~chatbot.tools.base.MAX_RESULT_CHARS` characters are joined (a :class:`~chatbot.tools.base.Kept` with the
+    whole length when there were more): a 100 MB result is not copied only to be cut."""
     parts = []
     for block in content:
         kind = getattr(block, "type", "content")  # (every SDK block has one; a block of a newer kind may not)
@@ -62,8 +64,18 @@ def result_text(content: list[Any], structured: Any) -> str:
         else:
             parts.append(f"[{kind} block: {getattr(block, 'mime_type', None) or 'not text'}]")
     if not parts and structured is not None:
-        return json.dumps(structured, ensure_ascii=False)
-    return "\n".join(parts)
+        text = json.dumps(structured, ensure_ascii=False)
+        return Kept(text, len(text)) if len(text) > MAX_RESULT_CHARS else text
+    length = sum(map(len, parts)) + max(len(parts) - 1, 0)  # joined by newlines
+    if length <= MAX_RESULT_CHARS:
+        return "\n".join(parts)
+    kept, size = [], 0
+    for part in parts:
+        if size > MAX_RESULT_CHARS:
+            break
+        kept.append(part[: MAX_RESULT_CHARS + 1 - size])
+        size += len(kept[-1]) + 1
+    return Kept("\n".join(kept), length)
 
 
 @contextlib.asynccontextmanager

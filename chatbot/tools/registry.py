@@ -13,24 +13,15 @@ from typing import Any
 
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import ChatbotError
-from chatbot.tools.base import Tool, ToolOutcome, ToolSpec
-from chatbot.tools.schema import check_arguments
+from chatbot.tools.base import MAX_RESULT_CHARS, Tool, ToolOutcome, ToolSpec, cut_result
+from chatbot.tools.schema import check_arguments, schema_refusal
 
 #: seconds one call may take before it is given up
 DEFAULT_TIMEOUT = 60.0
-#: a result longer than this many characters is cut before it is stored or sent (about 4,000 tokens)
-MAX_RESULT_CHARS = 16_000
 #: the tool definitions may take at most this share of the input budget; the rest is for the conversation
 TOOLS_SHARE = 0.5
 #: tools named in the notice about tools left out (the rest are counted)
 NAMED_LEFT_OUT = 5
-
-
-def cut_result(text: str, limit: int = MAX_RESULT_CHARS) -> tuple[str, bool]:
-    """``text`` cut to ``limit`` characters with a marker naming the original size; and whether it was cut."""
-    if len(text) <= limit:
-        return text, False
-    return f"{text[:limit]}\n[result cut: {limit:,} of {len(text):,} characters kept]", True
 
 
 class Registry:
@@ -50,6 +41,11 @@ class Registry:
         """Register ``tools``; a name already taken is skipped with a warning."""
         for tool in tools:
             taken = self._tools.get(tool.spec.name)
+            refused = schema_refusal(tool.spec.parameters)
+            if refused:
+                name, source = tool.spec.name, tool.spec.source
+                self.warnings.append(f"tool {name!r} from {source} skipped: its input schema is not usable: {refused}")
+                continue
             if taken is not None:
                 self.warnings.append(
                     f"tool {tool.spec.name!r} from {tool.spec.source} skipped: {taken.spec.source} already has one"
@@ -142,8 +138,10 @@ class Registry:
             return _failed(name, f"tool {name!r} {why}; available tools: {known}")
         try:
             parsed = json.loads(arguments) if arguments.strip() else {}
-        except ValueError as exc:
+        except ValueError as exc:  # (an integer of 5,000 digits too: int's own limit)
             return _failed(name, f"the arguments are not valid JSON ({exc}): {arguments[:200]!r}")
+        except RecursionError:
+            return _failed(name, "the arguments cannot be read: they are nested too deeply")
         problems = check_arguments(parsed, tool.spec.parameters)
         if problems:
             return _failed(name, f"the arguments do not fit the tool's schema: {'; '.join(problems)}")

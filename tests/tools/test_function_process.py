@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import time
@@ -11,6 +12,7 @@ import pytest
 from chatbot.errors import ToolSourceError
 from chatbot.tools.function_process import FunctionProcess
 from chatbot.tools.functions import load_functions
+from chatbot.tools.process_tree import running
 from chatbot.tools.registry import Registry
 
 FILE = '''
@@ -108,35 +110,21 @@ def test_a_file_that_imports_its_neighbour_loads_and_one_that_fails_says_why(tmp
         load_functions(str(tmp_path / "bad.py"))
 
 
-def said(stderr: bytes) -> str:
-    """What a worker that wrote ``stderr`` is quoted as saying when it dies."""
+def said(*pieces: bytes) -> str:
+    """What a worker that wrote ``pieces`` to stderr is quoted as saying when it dies."""
     process = FunctionProcess("tools.py")
-    try:
-        process._stderr.write(stderr)
-        return process._stderr_tail()
-    finally:
-        process.close()
+    for piece in pieces:
+        process.log.add(piece)
+    return process.log.last_line()
 
 
 def test_a_dead_workers_last_line_is_quoted_from_the_tail_of_what_it_wrote():
     assert said(b"") == ""
     assert said(b"first\nlast words  \n   \n\n") == "; it said: last words"
     assert said(b"bad \xff byte\n") == "; it said: bad \ufffd byte"
-    # only the last 4096 bytes are read, and the quote keeps 200 characters of the line
+    # only the last 4096 bytes are kept, and the quote keeps 200 characters of the line
     assert said(b"QR" + b"y" * 4095) == "; it said: R" + "y" * 199
-
-
-def test_a_stderr_file_that_cannot_be_read_is_not_quoted():
-    closed = FunctionProcess("tools.py")
-    closed.close()
-    assert closed._stderr_tail() == ""  # closed: ValueError
-    broken = FunctionProcess("tools.py")
-    try:
-        broken._stderr.write(b"words\n")
-        os.close(broken._stderr.fileno())  # its descriptor gone: OSError
-        assert broken._stderr_tail() == ""
-    finally:
-        broken.close()
+    assert said(b"Q", b"R" + b"y" * 1000, b"y" * 3095) == "; it said: R" + "y" * 199
 
 
 def test_a_file_that_takes_too_long_to_load_is_refused_with_the_limit(tmp_path, monkeypatch):
@@ -215,13 +203,137 @@ def test_a_worker_that_will_not_die_is_waited_for_a_while_then_left(tmp_path):
     process.close()
 
 
-def test_a_long_result_arriving_in_pieces_is_read_whole(tmp_path):
+def test_a_long_result_crosses_cut_with_its_length_and_the_next_answer_is_its_own(tmp_path):
     path = tmp_path / "big.py"
     path.write_text('def big(n: int) -> str:\n    """A long text."""\n    return "x\\n" * n\n')
     process = FunctionProcess(str(path))
     try:
         process.start()
-        assert process.call("big", {"n": 200000}, 5) == "x\n" * 200000  # 400 KB through a 64 KB pipe
+        text = process.call("big", {"n": 200000}, 5)  # 400 KB made, 16,000 characters sent
+        assert text == "x\n" * 8000 and getattr(text, "length", None) == 400_000
         assert process.call("big", {"n": 1}, 5) == "x\n"  # and the next answer is its own
     finally:
         process.close()
+
+
+HOSTILE = """
+import fcntl
+import os
+import stat
+import subprocess
+import sys
+import time
+
+
+def huge(megabytes: int) -> str:
+    \"\"\"A result of that many megabytes.\"\"\"
+    return "y" * (megabytes << 20)
+
+
+def chatter(megabytes: int) -> str:
+    \"\"\"Prints that many megabytes, then answers.\"\"\"
+    line = "z" * 1023 + "\\n"
+    for _ in range(megabytes << 10):
+        sys.stdout.write(line)
+    sys.stdout.flush()
+    return "done"
+
+
+def forge() -> str:
+    \"\"\"Writes two megabytes with no newline straight onto the answer pipe.\"\"\"
+    for fd in range(3, 64):
+        try:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY:
+                os.write(fd, b"[" * (2 << 20))
+        except OSError:
+            continue
+    return "never read"
+
+
+def _daemon(pid_file: str) -> None:
+    child = subprocess.Popen(["sleep", "300"], start_new_session=True)
+    with open(pid_file, "w") as out:
+        out.write(str(child.pid))
+
+
+def hang(pid_file: str) -> str:
+    \"\"\"Starts a sleep in a session of its own, then never returns.\"\"\"
+    _daemon(pid_file)
+    time.sleep(300)
+    return "never"
+
+
+def detach(pid_file: str) -> str:
+    \"\"\"Starts a daemon the classic way: a child that starts a sleep in a new session and exits.\"\"\"
+    if os.fork() == 0:
+        os.setsid()
+        _daemon(pid_file)
+        os._exit(0)
+    os.wait()
+    return "detached"
+"""
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    path = tmp_path / "hostile.py"
+    path.write_text(HOSTILE)
+    registry = Registry(load_functions(str(path)), timeout=10)
+    yield registry
+    registry.close()
+
+
+def test_a_100_mb_result_is_read_in_linear_time_and_cut_with_its_size(hostile):
+    started = time.monotonic()
+    outcome = hostile.call("huge", '{"megabytes": 100}')
+    assert not outcome.error, outcome.text
+    assert outcome.text == "y" * 16_000 + f"\n[result cut: 16,000 of {100 << 20:,} characters kept]"
+    assert time.monotonic() - started < 5  # it was 56 s, the whole answer read piece by piece onto a growing copy
+
+
+def test_a_tool_that_prints_100_mb_has_it_dropped_and_its_result_says_so(hostile):
+    outcome = hostile.call("chatter", '{"megabytes": 100}')
+    assert outcome.text == (
+        f"[the tool also printed {100 << 20:,} bytes, which were dropped: only what it returns is its result]\ndone"
+    )
+    process = hostile._tools["chatter"].process  # type: ignore[attr-defined]
+    assert len(process.log.tail) == 4096 and process.log.total == 100 << 20  # counted, not kept
+    assert hostile.call("chatter", '{"megabytes": 0}').text == "done"  # a call that prints little is told nothing
+
+
+def test_an_answer_flooded_past_the_limit_stops_the_worker(hostile):
+    outcome = hostile.call("forge", "")
+    assert outcome.error and outcome.text == "Error: the answer of forge was over 1,048,576 bytes; it was stopped"
+    assert hostile.call("huge", '{"megabytes": 0}').text == ""  # a fresh worker answers
+
+
+def wait_for_pid(pid_file) -> int:
+    deadline = time.monotonic() + 10
+    while not (pid_file.exists() and pid_file.read_text()):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    return int(pid_file.read_text())
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="the tree is walked in /proc")
+def test_a_process_a_tool_started_in_a_session_of_its_own_ends_with_the_timed_out_worker(tmp_path):
+    path = tmp_path / "hostile.py"
+    path.write_text(HOSTILE)
+    registry = Registry(load_functions(str(path)), timeout=1)
+    try:
+        pid_file = tmp_path / "sleep.pid"
+        outcome = registry.call("hang", json.dumps({"pid_file": str(pid_file)}))
+        assert outcome.error and "did not finish within 1 seconds; it was stopped" in outcome.text
+        assert not running(wait_for_pid(pid_file))
+    finally:
+        registry.close()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="the tree is walked in /proc")
+def test_a_daemon_a_tool_left_behind_ends_when_the_tools_are_closed(tmp_path, hostile):
+    pid_file = tmp_path / "daemon.pid"
+    assert hostile.call("detach", json.dumps({"pid_file": str(pid_file)})).text == "detached"
+    sleeper = wait_for_pid(pid_file)
+    assert running(sleeper)  # its parent is gone: it was re-parented to the worker, not to init
+    hostile.close()
+    assert not running(sleeper)

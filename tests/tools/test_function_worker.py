@@ -145,7 +145,7 @@ def test_the_worker_lists_its_tools_then_answers_each_request_line(worker_file):
                 },
             ]
         },
-        {"result": "abab"},  # the line that is not JSON is skipped, the next one still answered
+        {"result": "abab", "length": 4},  # the line that is not JSON is skipped, the next one still answered
         {"error": "ValueError: no"},
         {"error": "no function 'missing' in this file"},
     ]
@@ -155,7 +155,8 @@ def test_a_tools_prints_and_reads_stay_off_the_protocol(worker_file, capfd):
     # a long request behind it: more than the worker has read ahead, so descriptor 0 would still hold some of it
     long = "x" * 30_000
     served = serve(str(worker_file), request("plumbing") + request("echo", text=long))
-    assert served.answers[1:] == [{"result": "b''"}, {"result": long}]  # it read an empty input, not a request
+    # it read an empty input, not a request; and a result crosses cut to what a result can hold, with its length
+    assert served.answers[1:] == [{"result": "b''", "length": 3}, {"result": long[:16_000], "length": 30_000}]
     assert "noise for stdout" in capfd.readouterr().err  # descriptor 1 became stderr
 
 
@@ -170,7 +171,7 @@ def test_requests_are_read_as_utf8_whatever_the_locale_and_a_bad_byte_is_still_a
         )
     finally:
         locale.setlocale(locale.LC_CTYPE, saved)
-    assert served.answers[1:] == [{"result": "한"}, {"result": "a\ufffdb"}]
+    assert served.answers[1:] == [{"result": "한", "length": 1}, {"result": "a\ufffdb", "length": 3}]
 
 
 def test_serving_ignores_ctrl_c_dies_with_its_parent_and_leaves_no_descriptor_open(worker_file):
@@ -189,7 +190,7 @@ def test_the_files_folder_comes_first_on_the_path_so_it_imports_its_neighbours(t
     monkeypatch.chdir(tmp_path)
     served = serve("uses.py", request("twice", x=21))
     assert served.first_on_path == str(tmp_path)  # absolute: a later change of folder does not lose it
-    assert served.answers[1:] == [{"result": "42"}]
+    assert served.answers[1:] == [{"result": "42", "length": 2}]
 
 
 def test_a_file_that_does_not_load_is_answered_with_why_and_nothing_more(tmp_path):
@@ -213,9 +214,9 @@ def test_a_call_answers_its_result_or_what_it_raised():
         raise KeyboardInterrupt
 
     functions = {"hello": hello, "nothing": nothing, "leaves": leaves, "interrupted": interrupted}
-    assert _call(functions, {"name": "hello", "arguments": {"name": "Ann"}}) == {"result": "hello Ann"}
-    assert _call(functions, {"name": "hello"}) == {"result": "hello you"}  # no arguments: none passed
-    assert _call(functions, {"name": "nothing"}) == {"result": "null"}
+    assert _call(functions, {"name": "hello", "arguments": {"name": "Ann"}}) == {"result": "hello Ann", "length": 9}
+    assert _call(functions, {"name": "hello"}) == {"result": "hello you", "length": 9}  # no arguments: none passed
+    assert _call(functions, {"name": "nothing"}) == {"result": "null", "length": 4}
     assert _call(functions, {"name": "leaves"}) == {"error": "SystemExit: 3"}
     assert _call(functions, {"name": "interrupted"}) == {"error": "KeyboardInterrupt: "}
     assert _call(functions, {}) == {"error": "no function None in this file"}

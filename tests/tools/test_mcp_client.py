@@ -17,7 +17,7 @@ import pytest
 
 from chatbot.errors import ToolSourceError
 from chatbot.tools import mcp_client
-from chatbot.tools.base import ToolSpec
+from chatbot.tools.base import ToolSpec, cut_result
 from chatbot.tools.mcp_client import (
     McpHub,
     McpServer,
@@ -125,6 +125,16 @@ def test_result_text_joins_text_blocks_and_names_the_others():
     )
     assert result_text([], {"city": "Zürich"}) == '{"city": "Zürich"}'  # no blocks: the structured value
     assert result_text([], None) == ""
+
+
+def test_a_huge_result_keeps_what_a_tool_message_holds_and_how_long_it_was():
+    blocks = [mcp_types.TextContent(type="text", text="a" * 10_000) for _ in range(10_000)]  # 100 MB of text
+    text = result_text(blocks, None)
+    assert text == "\n".join(["a" * 10_000, "a" * 5_999])  # a 16,000 characters' start, not 100 MB joined
+    assert getattr(text, "length", None) == 10_000 * 10_001 - 1
+    assert cut_result(text) == (f"{text}\n[result cut: 16,000 of {10_000 * 10_001 - 1:,} characters kept]", True)
+    structured = result_text([], {"rows": ["b" * 20_000]})
+    assert len(structured) == 16_000 and getattr(structured, "length", None) == 20_014
 
 
 def test_a_server_that_never_answers_is_given_up_with_its_last_words():

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-from chatbot.tools.schema import check_arguments
+from typing import Any
+
+from chatbot.tools.base import Tool, ToolSpec
+from chatbot.tools.registry import Registry
+from chatbot.tools.schema import check_arguments, schema_refusal
+from tests.support.listener import listening
 
 TEXT = {"type": "object", "properties": {"text": {"type": "string"}}}
+
+
+class Plain(Tool):
+    """A tool of a given input schema that answers "ok"."""
+
+    def __init__(self, name: str, schema: dict[str, Any]) -> None:
+        self.spec = ToolSpec(name, "a tool", schema, source="tests")
+
+    def run(self, arguments: dict[str, Any], timeout: float) -> str:
+        return "ok"
 
 
 def test_arguments_that_are_not_an_object_are_named_by_their_json_kind():
@@ -91,3 +106,38 @@ def test_more_than_five_problems_are_counted_after_the_fifth():
 def test_a_schema_that_is_not_a_valid_object_schema_is_not_checked():
     assert check_arguments({"x": 1}, None) == []  # type: ignore[arg-type]
     assert check_arguments({"x": 1}, {"type": "nonsense"}) == []  # the server's mistake: its own check still applies
+
+
+def test_a_tool_schema_that_refers_outside_itself_is_refused_at_registration_and_nothing_is_fetched():
+    with listening() as (url, hits):
+        planted = {"type": "object", "properties": {"x": {"$id": "http://example.com/x", "$ref": url}}}
+        registry = Registry([Plain("planted", planted), Plain("fine", TEXT)])
+        assert [s.name for s in registry.specs()] == ["fine"]
+        assert registry.warnings == [
+            f"tool 'planted' from tests skipped: its input schema is not usable: it refers to {url!r}, which cannot "
+            "be resolved (a reference can only lead within the schema)"
+        ]
+        # checked without the door (a library caller): refused, never fetched
+        assert check_arguments({"x": 1}, planted) == [
+            f"the arguments cannot be checked: the tool's schema refers to {url!r}, which cannot be resolved"
+        ]
+        assert schema_refusal({"$ref": "#"}).startswith("a reference leads back to itself")
+    assert hits == []
+
+
+def test_arguments_nested_too_deeply_or_with_a_5000_digit_integer_fail_the_call_in_one_line():
+    lists = {
+        "$defs": {"list": {"type": "array", "items": {"$ref": "#/$defs/list"}}},
+        "properties": {"v": {"$ref": "#/$defs/list"}},
+    }
+    registry = Registry([Plain("echo", {"type": "object", **lists})])
+    deep = registry.call("echo", '{"v": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert deep.error and deep.text == "Error: the arguments cannot be read: they are nested too deeply"
+    fifty = registry.call("echo", '{"v": ' + "[" * 50 + "]" * 50 + "}")
+    assert fifty.error and fifty.text == (
+        "Error: the arguments do not fit the tool's schema: the arguments cannot be checked: they are nested 51 levels "
+        "deep, more than the 30 a check can take"
+    )
+    huge = registry.call("echo", '{"v": ' + "9" * 5000 + "}")
+    assert huge.error and "Exceeds the limit (4300 digits)" in huge.text
+    assert registry.call("echo", '{"v": [[], [[]]]}').text == "ok"
