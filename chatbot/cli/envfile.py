@@ -5,7 +5,8 @@ proxies, CA bundles), what runs (the config folder, tools) or where files are wr
 variable moves the key, the conversation or code execution into the hands of whoever wrote the folder. So only the
 provider key variables of :data:`~chatbot.providers.table.PROVIDERS` are read; the real environment always wins;
 ``${...}`` is never expanded (a value is taken literally, and nothing else is exported); and the user is told which
-keys were taken and which lines were ignored.
+keys were taken and which lines were ignored. A value no environment variable can hold (a NUL byte) is ignored with
+a warning too: a broken line of a folder's file must not stop every run there.
 """
 
 from __future__ import annotations
@@ -27,14 +28,20 @@ class DotEnv(NamedTuple):  # (not a dataclass: --version and --help must not pay
     taken: frozenset[str] = frozenset()
     ignored: tuple[str, ...] = ()
     problem: str = ""  # why the file could not be read at all
+    unusable: tuple[str, ...] = ()  # key variables whose value no environment variable can hold (a NUL byte)
 
     def notices(self) -> list[tuple[str, bool]]:
         """Lines for the user as (text, is_warning): which keys came from .env, and what it was not allowed to set."""
         lines = [(f"cannot read .env ({self.problem}); nothing was taken from it", True)] if self.problem else []
         if self.taken:
             lines.append((f"using {', '.join(sorted(self.taken))} from .env", False))
+        if self.unusable:
+            names = ", ".join(self.unusable)
+            lines.append(
+                (f".env: ignored {names}: the value holds a NUL byte, which no environment variable can", True)
+            )
         if self.ignored:
-            shown = ", ".join(self.ignored[:_MAX_NAMED])
+            shown = ", ".join(_shown(name) for name in self.ignored[:_MAX_NAMED])
             more = f" and {len(self.ignored) - _MAX_NAMED} more" if len(self.ignored) > _MAX_NAMED else ""
             lines.append(
                 (
@@ -56,11 +63,18 @@ def load(path: str = ".env", environ: MutableMapping[str, str] = os.environ) -> 
         values = dotenv_values(path, interpolate=False)  # literal values: `${OTHER}` is text, never a lookup
     except (OSError, UnicodeDecodeError) as exc:
         return DotEnv(problem=getattr(exc, "strerror", None) or str(exc))
-    taken, ignored = set(), []
+    taken, ignored, unusable = set(), [], []
     for name, value in values.items():
         if name not in KEY_VARIABLES:
             ignored.append(name)
+        elif value and "\x00" in value:
+            unusable.append(name)
         elif value and value.strip() and not environ.get(name, "").strip():  # the real environment wins
             environ[name] = value.strip()
             taken.add(name)
-    return DotEnv(frozenset(taken), tuple(ignored))
+    return DotEnv(frozenset(taken), tuple(ignored), unusable=tuple(unusable))
+
+
+def _shown(name: str) -> str:
+    """A name as the notice lists it: quoted when it holds what a terminal would not show (a NUL byte, an escape)."""
+    return name if name.isprintable() else repr(name)

@@ -6,7 +6,9 @@ them again; a source missing on this machine (a file that is not there, a stdio 
 found) is named and the chat goes on without it. Sources given on the command line replace the remembered ones.
 
 Remembered sources run code, so they are attached only from the user's own store: never from this folder's
-``./sessions``, which can come with a cloned repository; there the notice names them and how to use them anyway.
+``./sessions``, which can come with a cloned repository, nor when they came in a file ``--import-sessions`` copied
+(``ToolSources.imported``), until the user attaches them on the command line once; the notice names them and the
+flags that attach them.
 """
 
 from __future__ import annotations
@@ -42,6 +44,13 @@ def reattach(app: App, *, timeout: float) -> Toolbox | None:
             f"tools from the session not attached ({describe(remembered)}): the session is in this folder's "
             f"./sessions, which a cloned folder can carry, and tools run code; to use them, continue with "
             f"--functions/--mcp",
+            warning=True,
+        )
+        return None
+    if remembered.imported:
+        notice(
+            f"tools from the session not attached ({describe(remembered)}): they came with an imported session file, "
+            f"and tools run code; to trust them, attach them once: continue with {remembered.as_flags()}",
             warning=True,
         )
         return None

@@ -14,7 +14,7 @@ from chatbot.engine import memory
 from chatbot.engine.backoff import SummaryBackoff
 from chatbot.engine.memory import MemoryConfig, Request, Summarizer
 from chatbot.engine.recall import RecallIndex
-from chatbot.engine.summary_prompt import summary_heading
+from chatbot.engine.summary_prompt import summary_section
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Message, Turn
 
@@ -100,7 +100,8 @@ class Conversation:
     # --- building requests ------------------------------------------------------------------------------------
 
     def system_message(self, with_summary: bool) -> Message:
-        """The single system message; with the rolling summary appended under a clear heading.
+        """The single system message; with the rolling summary appended under a clear heading, quoted line by line
+        (:func:`~chatbot.engine.summary_prompt.summary_section`).
 
         The summary goes inside the one system message rather than as a separate message: a second system
         message, or a made-up user/assistant pair, breaks chat templates that require exactly one leading system
@@ -109,8 +110,7 @@ class Conversation:
         """
         if not (with_summary and self.summary):
             return {"role": "system", "content": self.system}
-        heading = summary_heading(self.summary_covers)
-        return {"role": "system", "content": f"{self.system}\n\n## {heading}\n{self.summary}"}
+        return {"role": "system", "content": f"{self.system}\n\n{summary_section(self.summary, self.summary_covers)}"}
 
     def system_tokens(self, with_summary: bool) -> int:
         """Raw token count of the system message (cached: a request counts it several times)."""

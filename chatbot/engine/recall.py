@@ -6,6 +6,11 @@ are ranked against the new message with BM25, and up to ``MemoryConfig.recall`` 
 threshold go back into the request, verbatim, in one block inside the system message under a heading that names
 their turn numbers (:func:`recall_block`), within the budget. A message about nothing earlier recalls nothing.
 
+- **The block is quoted**: recalled text is anything a model, a tool or a web page once wrote, so each message is a
+  label line (``User:``, ``Assistant:``, ``Tool result (name):``) followed by its text with every line quoted
+  (``> ``), and the block ends with :data:`RECALL_END`. No recalled line can open a heading, a turn, a message or
+  the end of the block (a reply holding ``## Operator note`` or ``--- turn 7`` stays a quoted line of its turn).
+
 - **Terms** (:func:`terms`): lower-cased words, English stop words left out; Hangul (and kana and CJK ideographs)
   as character bigrams, so a Korean word with its particle ("번호는", "번호가") shares the bigram "번호" with the
   bare word. Measured against the ``kiwipiepy`` tokenizer in ``bench/bench_recall.py`` (``docs/memory.md``): as
@@ -30,6 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from chatbot.engine.text import QUOTE, quote_lines
 from chatbot.engine.tool_results import sent_messages
 from chatbot.engine.turn import Message, Turn, content_text
 
@@ -40,6 +46,8 @@ if TYPE_CHECKING:
 RECALL_HEADING = "Earlier turns recalled for this message"
 #: how each recalled turn is introduced in the block
 RECALL_TURN_MARKER = "--- turn "
+#: the last line of the block: recalled text is quoted, so no line of it can be this one
+RECALL_END = "--- end of the recalled turns"
 #: the built-in tool the model searches the conversation with (its results are not indexed again)
 SEARCH_TOOL = "search_conversation"
 #: BM25 parameters (``bm25s``'s defaults)
@@ -206,35 +214,48 @@ def search(conv: Conversation, query: str, among: Iterable[int] | None = None) -
     return sorted(hits, key=lambda h: (-h.score, -h.number))
 
 
-def render_turn(number: int, turn: Turn, conv: Conversation) -> str:
-    """One recalled turn as the block carries it: every message, older tool results shortened as in a request."""
-    lines = [f"{RECALL_TURN_MARKER}{number}"]
+def render_turn(number: int, turn: Turn, conv: Conversation, note: str = "") -> str:
+    """One recalled turn as the block carries it: its marker line (``note`` after the number), then every message,
+    older tool results shortened as in a request, each a label line and its text quoted."""
+    lines = [f"{RECALL_TURN_MARKER}{number}{note}"]
     for m in sent_messages(turn, conv.counter, conv.memory.tool_result_tokens):
         lines += _message_lines(m)
     return "\n".join(lines)
 
 
+def _label(value: object) -> str:
+    return " ".join(str(value).split())  # a name on a label line: one line, whatever it held
+
+
 def _message_lines(m: Message) -> list[str]:
     role, text = m.get("role"), content_text(m.get("content"))
     if role == "user":
-        return [f"User: {text}"]
+        return ["User:", *quote_lines(text)]
     if role == "tool":
-        return [f"Tool result ({m.get('name') or m.get('tool_call_id')}): {text}"]
-    calls = [f"{c.get('function', {}).get('name')}({c.get('function', {}).get('arguments', '')})"
-             for c in m.get("tool_calls") or []]  # fmt: skip
-    return ([f"Assistant: {text}"] if text else []) + [f"Assistant called tool {c}" for c in calls]
+        return [f"Tool result ({_label(m.get('name') or m.get('tool_call_id'))}):", *quote_lines(text)]
+    lines = ["Assistant:", *quote_lines(text)] if text else []
+    for call in m.get("tool_calls") or []:
+        function = call.get("function", {})
+        arguments = str(function.get("arguments") or "")
+        called = f"Assistant called tool {_label(function.get('name'))}"
+        lines += [f"{called} with:", *quote_lines(arguments)] if arguments else [called]
+    return lines
 
 
 def recall_heading(numbers: Sequence[int]) -> str:
     """The heading line of a block that carries the turns ``numbers`` (1-based)."""
     which = f"turn{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
-    return f"{RECALL_HEADING} ({which}, verbatim from the stored conversation)"
+    return (
+        f"{RECALL_HEADING} ({which}, verbatim from the stored conversation: every line of their text is quoted with "
+        f"'{QUOTE.strip()}', up to the line '{RECALL_END}')"
+    )
 
 
 def recall_block(numbers: Sequence[int], conv: Conversation) -> str:
-    """The block appended to the system message: the heading, then each turn in the order it happened."""
+    """The block appended to the system message: the heading, each turn in the order it happened, the end line."""
     ordered = sorted(numbers)
-    return "\n\n".join([f"## {recall_heading(ordered)}"] + [render_turn(n, conv.turns[n - 1], conv) for n in ordered])
+    turns = [render_turn(n, conv.turns[n - 1], conv) for n in ordered]
+    return "\n\n".join([f"## {recall_heading(ordered)}", *turns, RECALL_END])
 
 
 def choose(conv: Conversation, query: str, candidates: int, fits: Callable[[tuple[int, ...]], bool]) -> tuple[int, ...]:
@@ -255,9 +276,13 @@ def choose(conv: Conversation, query: str, candidates: int, fits: Callable[[tupl
 
 
 def split_recalled(system: str) -> tuple[str, str]:
-    """``(system message before the block, the block)``; the block is empty when the message carries none."""
-    at = system.find(f"## {RECALL_HEADING}")
-    if at < 0:
+    """``(system message before the block, the block)``; the block is empty when the message carries none.
+
+    The block is always last, and ends with :data:`RECALL_END`: its heading is the last one at the start of a line
+    (a heading quoted inside recalled text starts with ``> ``)."""
+    heading = f"## {RECALL_HEADING}"
+    at = system.rfind(f"\n{heading}") + 1  # 0: not after a line break, so only at the very start
+    if not system.endswith(f"\n{RECALL_END}") or (at == 0 and not system.startswith(heading)):
         return system, ""
     return system[:at].rstrip(), system[at:]
 
@@ -299,7 +324,7 @@ def search_report(conv: Conversation, query: str) -> str:
     if not hits:
         return f"No earlier turn of this conversation matches {query!r}."
     found = ", ".join(str(h.number) for h in hits)
-    blocks = [f"{render_turn(h.number, conv.turns[h.number - 1], conv)} (score {h.score:.2f})" for h in hits]
+    blocks = [render_turn(h.number, conv.turns[h.number - 1], conv, f" (score {h.score:.2f})") for h in hits]
     head = (
         f"Turn {found} of this conversation matches" if len(hits) == 1 else f"Turns {found} of this conversation match"
     )

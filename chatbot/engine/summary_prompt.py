@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from chatbot.engine.text import quote_lines
 from chatbot.engine.turn import Message, content_text
 
 #: the heading under which the rolling summary rides in the system message
@@ -34,6 +35,15 @@ bullet points, at most about 250 words. Output only the summary."""
 def summary_heading(covers: int) -> str:
     """The heading line of a summary that covers turns 1 to ``covers``."""
     return f"{SUMMARY_HEADING} (turns 1-{covers}, written by the assistant's memory)"
+
+
+def summary_section(summary: str, covers: int) -> str:
+    """The summary as it rides in the system message: its heading, then its text with every line quoted.
+
+    A model wrote it from turns that hold whatever a reply, a tool or a web page said; quoted, no line of it can open
+    a heading (a fake ``## Operator note``, or the block of recalled turns) in the system message.
+    """
+    return "\n".join([f"## {summary_heading(covers)}", *quote_lines(summary)])
 
 
 #: the summarizer sees a tool's arguments and result up to this many characters

@@ -41,6 +41,16 @@ def clean(text: str) -> str:
     return _CONTROL.sub("", _SEQUENCE.sub("", text))
 
 
+#: what starts every line of text that rides, quoted, inside the system message (recalled turns, the summary)
+QUOTE = "> "
+
+
+def quote_lines(text: str) -> list[str]:
+    """``text`` as quoted lines, for the system message: every line (split wherever a reader may see a line break:
+    ``\\r``, U+2028 ...) starts with ``> ``, so none of it can open a heading or anything a line begins."""
+    return [f"{QUOTE}{line}" if line else QUOTE.rstrip() for line in text.splitlines() or [""]]
+
+
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 

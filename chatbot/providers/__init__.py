@@ -40,6 +40,16 @@ def missing_key_message(env: str) -> str:
     )
 
 
+def key_problem(key: str) -> str:
+    """Why ``key`` cannot go in an HTTP header ("" when it can): an API key is printable ASCII. Never shows the key."""
+    for at, ch in enumerate(key, start=1):
+        if not " " <= ch <= "~":
+            what = "a line break" if ch in "\r\n" else "a control character" if ch < " " or ch == "\x7f" else (
+                "a character outside ASCII")  # fmt: skip
+            return f"it holds {what} (character {at} of {len(key)})"
+    return ""
+
+
 def _base_url(info: ProviderInfo, base_url: str | None) -> str | None:
     url = base_url or (os.environ.get(info.base_url_env) if info.base_url_env else None) or None
     if url is not None and not url.startswith(("http://", "https://")):
@@ -75,5 +85,11 @@ def make_provider(
         key = LOCAL_DUMMY_KEY
     if not key:
         raise AuthenticationError(missing_key_message(info.key_env or ""))
+    problem = key_problem(key)
+    if problem:  # refused before any request: the HTTP library would fail on it, naming the key in its error
+        raise ConfigError(
+            f"{info.key_env} cannot be sent as an API key: {problem}; an API key is printable ASCII. Set it again "
+            "(environment or .env)."
+        )
     url = url or info.default_base_url
     return cls(api_key=key, model=model, base_url=url, timeout=timeout, max_retries=max_retries, name=info.name)

@@ -100,7 +100,8 @@ def split_summary(system: str) -> tuple[str, str] | None:
     line_end = system.find("\n", at)
     if line_end < 0:
         return system[at:].strip(), ""
-    return system[at:line_end].strip(), system[line_end + 1 :].strip()
+    quoted = system[line_end + 1 :].strip().splitlines()  # the summary rides quoted: its own text is shown
+    return system[at:line_end].strip(), "\n".join(line.removeprefix(">").removeprefix(" ") for line in quoted)
 
 
 def tool_calls_asked(messages: Sequence[Message]) -> tuple[ToolCall, ...]:

@@ -2,7 +2,8 @@
 
 :func:`classify_error` reads one failed answer (status, body, headers); it is where a context-length error is
 recognised, whatever the server's wording (``_CONTEXT_PATTERNS``). :func:`map_exception` maps anything an SDK call
-raised. Both return a :class:`~chatbot.errors.ProviderError` whose message says what to do.
+raised. Both return a :class:`~chatbot.errors.ProviderError` whose message says what to do, and never the API key:
+a server that echoes it (a 401 body quoting the key it refused) has it masked (:func:`hide_key`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import json
 import re
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from chatbot.errors import (
@@ -57,6 +58,7 @@ class ErrorContext:
     model: str
     base_url: str
     key_env: str
+    key: str = field(default="", repr=False)  # the key sent, masked in every message (empty: none to hide)
 
 
 # Every shape of "the request is longer than the context window" seen in the wild.
@@ -165,12 +167,39 @@ def context_limit(err: Mapping[str, Any], message: str) -> int | None:
     return limit or None
 
 
+#: what stands for the API key in a message
+KEY_MASK = "[API key hidden]"
+
+
+def hide_key(text: str, key: str) -> str:
+    """``text`` with ``key`` masked, as written and as escaped in a repr or JSON (``\\n`` for a newline)."""
+    if len(key) < 8:  # no real key is this short; masking "x" would eat every x
+        return text
+    for form in (key, repr(key)[1:-1], json.dumps(key)[1:-1]):
+        text = text.replace(form, KEY_MASK)
+    return text
+
+
+def _masked(error: ProviderError, ctx: ErrorContext) -> ProviderError:
+    """``error`` with the key masked in its message (the same object: its kind and fields stay)."""
+    error.message = hide_key(error.message, ctx.key)
+    error.args = (error.message,)
+    return error
+
+
 def classify_error(
     status: int | None, body: object, message: str, headers: Mapping[str, str] | None, ctx: ErrorContext
 ) -> ProviderError:
-    """Map one failed answer (or a mid-stream error event, ``status`` None) to the project's error type."""
+    """Map one failed answer (or a mid-stream error event, ``status`` None) to the project's error type; the key
+    masked."""
+    return _masked(_classify(status, body, message, headers, ctx), ctx)
+
+
+def _classify(
+    status: int | None, body: object, message: str, headers: Mapping[str, str] | None, ctx: ErrorContext
+) -> ProviderError:
     err = _error_body(body)
-    full = _text(err.get("message")) or message or "no details"
+    full = hide_key(_text(err.get("message")) or message or "no details", ctx.key)  # before brief() may cut it
     detail = brief(full)  # what the user reads: one short line, whatever the server sent
     code = str(err.get("code") or "")
     kind = str(err.get("type") or "")
@@ -216,12 +245,15 @@ def classify_error(
 
 
 def map_exception(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, *, streaming: bool = False) -> ProviderError:
-    """Map any exception a provider call raised (SDK, HTTP library, bad JSON) to the project's error type.
+    """Map any exception a provider call raised (SDK, HTTP library, bad JSON) to the project's error type, the key
+    masked.
 
     ``streaming``: the server had answered and the reply was arriving, so a broken connection is not "unreachable".
     """
-    if isinstance(exc, ProviderError):
-        return exc
+    return _masked(exc if isinstance(exc, ProviderError) else _map(exc, sdk, ctx, streaming), ctx)
+
+
+def _map(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, streaming: bool) -> ProviderError:
     if streaming and isinstance(exc, (*sdk.timeout, *sdk.connection)):
         stalled = isinstance(exc, sdk.timeout)
         what = "stopped sending" if stalled else f"broke the connection ({exc.__cause__ or exc})"

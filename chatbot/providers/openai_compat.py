@@ -292,7 +292,8 @@ class CompatProvider(ChatProvider):
         return token_limit_param(model, max_tokens)
 
     def _context(self, model: str) -> ErrorContext:
-        return ErrorContext(self.name, model, self.base_url, PROVIDERS[self.name].key_env or "")
+        key = str(self._client.api_key or "")
+        return ErrorContext(self.name, model, self.base_url, PROVIDERS[self.name].key_env or "", key)
 
     def _error(self, exc: BaseException, model: str, *, streaming: bool = False) -> ProviderError:
         return map_exception(exc, self.sdk_errors, self._context(model), streaming=streaming)

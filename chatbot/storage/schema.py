@@ -122,6 +122,8 @@ def check_tool_sources(sources: object) -> str:
         items = sources.get(key, [])
         if not isinstance(items, list) or not all(isinstance(i, str) and i.strip() and "\x00" not in i for i in items):
             return f"'tool_sources.{key}' must be a list of non-empty strings, found {items!r}"
+    if not isinstance(sources.get("imported", False), bool):
+        return f"'tool_sources.imported' must be true or false, found {sources['imported']!r}"
     return ""
 
 

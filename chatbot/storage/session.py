@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,23 +42,41 @@ def validate_id(session_id: object) -> str:
 @dataclass(frozen=True)
 class ToolSources:
     """Where a session's tools came from: ``--functions`` files (absolute paths) and ``--mcp`` server specs (as
-    typed: a URL, or a stdio command line). Kept with the session so that continuing it can attach them again."""
+    typed: a URL, or a stdio command line). Kept with the session so that continuing it can attach them again.
+
+    ``imported``: they came in a file ``--import-sessions`` copied, which anyone can hand over, so they run code
+    nobody here chose; they are not attached until the user names them on the command line once.
+    """
 
     functions: tuple[str, ...] = ()
     mcp: tuple[str, ...] = ()
+    imported: bool = False
 
     def __bool__(self) -> bool:
         return bool(self.functions or self.mcp)
 
-    def to_dict(self) -> dict[str, list[str]]:
-        """The document's ``tool_sources`` field."""
-        return {"functions": list(self.functions), "mcp": list(self.mcp)}
+    def to_dict(self) -> dict[str, Any]:
+        """The document's ``tool_sources`` field (``imported`` only when they were)."""
+        imported = {"imported": True} if self.imported else {}
+        return {"functions": list(self.functions), "mcp": list(self.mcp), **imported}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> ToolSources:
         """From a checked ``tool_sources`` field (absent in files written before it existed: none)."""
         data = data or {}
-        return cls(tuple(data.get("functions") or ()), tuple(data.get("mcp") or ()))
+        return cls(tuple(data.get("functions") or ()), tuple(data.get("mcp") or ()), data.get("imported") is True)
+
+    def same_tools(self, other: ToolSources) -> bool:
+        """Whether ``other`` names the same files and servers (trusted or not)."""
+        return (self.functions, self.mcp) == (other.functions, other.mcp)
+
+    def as_flags(self) -> str:
+        """The command-line flags that attach these tools (``--functions /a/tools.py --mcp 'python server.py'``)."""
+        flags = [
+            *(f"--functions {shlex.quote(f)}" for f in self.functions),
+            *(f"--mcp {shlex.quote(s)}" for s in self.mcp),
+        ]
+        return " ".join(flags)
 
 
 @dataclass

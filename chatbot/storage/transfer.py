@@ -10,6 +10,12 @@ PATH is a folder (every ``*.json`` in it) or one file. A file is named ``<id>.js
 - **refused** otherwise (a broken file, an id in use by another process, or a different session under the same id),
   each named with the reason. Nothing in the store is overwritten by a file that does not continue it.
 
+A file can name tools (``tool_sources``: ``--functions`` files, ``--mcp`` commands), which a continued session
+starts again. A file anyone handed over must not run code by being opened, so its tools are kept marked
+``imported`` (not attached until the user names them on the command line once, :mod:`chatbot.cli.reattach`), unless
+they are the very ones the stored session already trusted; the report names each session whose tools were not
+carried over as trusted, and the flags that attach them.
+
 A small rescue file (``rescued_after: N``: only the turns after the first N, which the store held when it was
 written) has its turns **appended** to the stored session that still ends at (or within) them, counted as updated,
 or unchanged when the store has them all; with no such session stored, they become a session of their own, which
@@ -21,7 +27,7 @@ A store that cannot reach its database writes what it could not save with :func:
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -41,6 +47,7 @@ class ImportReport:
     updated: int = 0
     unchanged: int = 0
     refused: list[str] = field(default_factory=list)
+    untrusted: list[str] = field(default_factory=list)  # sessions whose tools were not carried over as trusted
 
     def summary(self, source: str, target: str) -> str:
         """The report for the user: one line of counts, then one line per refused file."""
@@ -48,7 +55,7 @@ class ImportReport:
             f"imported {self.imported}, updated {self.updated}, unchanged {self.unchanged}, refused "
             f"{len(self.refused)} session(s) from {source} into {target}"
         )
-        return "\n".join([head, *(f"  refused {why}" for why in self.refused)])
+        return "\n".join([head, *(f"  refused {why}" for why in self.refused), *(f"  {t}" for t in self.untrusted)])
 
 
 def import_sessions(directory: str | os.PathLike[str], store: SessionStore) -> ImportReport:
@@ -92,8 +99,10 @@ def _append_rescued(store: SessionStore, rescued: Session, after: int, report: I
     """A small rescue: its turns follow the stored session's first ``after`` turns."""
     with store.acquire(rescued.id):
         if not store.exists(rescued.id):
+            note = _distrust(rescued, None)
             store.save(rescued, touch=False)  # the stored turns are gone: the rescued ones make a session
             report.imported += 1
+            report.untrusted += [note] if note else []
             return
         current = store.load(rescued.id)
         stored = [t.to_dict() for t in current.conversation.turns]
@@ -127,18 +136,35 @@ def _where_they_follow(stored: list[dict[str, Any]], new: list[dict[str, Any]], 
 
 def _import_one(store: SessionStore, session: Session, report: ImportReport) -> None:
     with store.acquire(session.id):
-        if not store.exists(session.id):
+        current = store.load(session.id) if store.exists(session.id) else None
+        note = _distrust(session, current)
+        if current is None:
             store.save(session, touch=False)
             report.imported += 1
-            return
-        current = store.load(session.id)
-        if current.to_dict() == session.to_dict():
+        elif current.to_dict() == session.to_dict():
             report.unchanged += 1
         elif _continues(session, current):
             store.save(session, touch=False)
             report.updated += 1
         else:
             raise SessionError(f"the store holds a different session {session.id}; it was left as it is")
+        report.untrusted += [note] if note else []
+
+
+def _distrust(session: Session, stored: Session | None) -> str:
+    """Mark the tools ``session`` names as imported (not attached until the user names them), unless the stored
+    session already trusted the very same ones; what the report says of them ("" when there is nothing to say)."""
+    sources = session.tool_sources
+    if not sources:
+        return ""
+    trusted = stored is not None and not stored.tool_sources.imported and stored.tool_sources.same_tools(sources)
+    session.tool_sources = replace(sources, imported=not trusted)
+    if trusted:
+        return ""
+    return (
+        f"session {session.id}: its tools are not trusted, so they are not started until you attach them once "
+        f"(--session {session.id} {sources.as_flags()})"
+    )
 
 
 def _continues(new: Session, stored: Session) -> bool:

@@ -2,8 +2,8 @@
 
 The editor is ``$EDITOR``, else ``$VISUAL``, else the first of ``editor`` (Debian's choice), ``nano`` and ``vi``
 found on the PATH; the variable may hold arguments (``code --wait``). It edits a private temporary file holding what
-was typed so far; what is saved is the message. A file left empty, or an editor that exits with an error (vim's
-``:cq``), sends nothing.
+was typed so far; what is saved is the message. A file left empty or gone (an editor that deletes it), or an editor
+that exits with an error (vim's ``:cq``), sends nothing.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ def editor_command() -> list[str]:
 
 
 def edit_text(initial: str) -> str:
-    """Let the user edit ``initial`` in their editor and return what they saved ("" when they left it empty or the
-    editor failed); UsageError when no editor can be started."""
+    """Let the user edit ``initial`` in their editor and return what they saved ("" when they left it empty, the
+    editor failed or the file is gone); UsageError when no editor can be started."""
     command = editor_command()
     fd, path = tempfile.mkstemp(prefix="chatbot-message-", suffix=".md")  # 0600: only the user reads the draft
     try:
@@ -55,8 +55,11 @@ def edit_text(initial: str) -> str:
             raise UsageError(f"cannot start the editor {command[0]}: {exc.strerror or exc}") from None
         if done.returncode != 0:
             return ""  # the editor's own way to say "abandon this" (vim :cq)
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:  # the editor deleted (or replaced) its file: nothing was saved
+            return ""
     finally:
         with contextlib.suppress(OSError):
             os.unlink(path)

@@ -27,8 +27,8 @@ def test_a_session_saved_and_resumed_recalls_an_old_turn_from_either_store(tmp_p
     assert again.returncode == 0, again.stderr
     assert_clean(again)
     assert "1. system: " in again.stdout and "(with recalled turns)" in again.stdout
-    assert f"{RECALL_HEADING} (turn 1, verbatim from the stored conversation)" in again.stdout
-    assert "> User: By the way, my gym locker code is 4711." in again.stdout
+    assert f"{RECALL_HEADING} (turn 1, verbatim from the stored conversation:" in again.stdout
+    assert "> User:\n> > By the way, my gym locker code is 4711." in again.stdout
     unrelated = run_chatbot(*WINDOW, *store, "--session", "trip", "-p", "Write a poem about the sea.", cwd=tmp_path)
     assert RECALL_HEADING not in unrelated.stdout and "(with recalled turns)" not in unrelated.stdout
 
@@ -60,7 +60,7 @@ def test_the_model_searches_the_conversation_with_the_built_in_tool(tmp_path):
     stored = json.loads((tmp_path / "sessions" / "t.json").read_text())["turns"][-1]["messages"]
     found = next(m for m in stored if m["role"] == "tool")
     assert found["name"] == "search_conversation"
-    assert "User: By the way, my gym locker code is 4711." in found["content"]
+    assert "User:\n> By the way, my gym locker code is 4711." in found["content"]
 
 
 def test_without_tools_to_offer_beside_it_the_search_tool_is_not_offered(tmp_path: Path):

@@ -4,13 +4,15 @@ flags replace what is remembered; a session in this folder's own ./sessions neve
 
 from __future__ import annotations
 
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
 
 from tests.support.cli import assert_clean, run_chatbot
 from tests.support.fake_server import FakeServer
-from tests.support.mcp_servers import stdio_command
+from tests.support.mcp_servers import EXAMPLE, stdio_command
 
 FUNCTIONS = '''
 def add(a: int, b: int) -> int:
@@ -115,3 +117,42 @@ def test_a_session_in_this_folders_own_sessions_never_runs_its_tools(tmp_path):
     (line,) = notices(again)
     assert line.startswith("chatbot: warning: tools from the session not attached (functions tools.py)")
     assert "this folder's ./sessions" in line and "--functions/--mcp" in line
+
+
+def marked_server(tmp_path: Path, marker: Path) -> str:
+    """The command line of an MCP server that leaves ``marker`` behind when it starts (then serves the example)."""
+    script = tmp_path / "marked_server.py"
+    script.write_text(
+        f"import runpy\nopen({str(marker)!r}, 'w').close()\nrunpy.run_path({str(EXAMPLE)!r}, run_name='__main__')\n"
+    )
+    return f"{sys.executable} {script}"
+
+
+def test_an_imported_session_starts_none_of_its_tools_until_they_are_attached_once(tmp_path, store):
+    marker = tmp_path / "ran"
+    command = marked_server(tmp_path, marker)
+    someone = tmp_path / "someone"  # the session file is someone else's, handed over
+    someone.mkdir()
+    theirs = run_chatbot("--provider", "echo", "--mcp", command, "--session", "gift", "-p", "hi", cwd=someone)
+    assert theirs.returncode == 0 and marker.exists(), theirs.stderr
+    marker.unlink()
+    echo = ["--provider", "echo", *store]
+    imported = run_chatbot(*echo, "--import-sessions", str(someone / "sessions"), cwd=tmp_path)
+    latest = run_chatbot(*echo, "-c", "-p", "hi", cwd=tmp_path)
+    by_id = run_chatbot(*echo, "--session", "gift", "-p", "hi", cwd=tmp_path)
+    ran_before_attached = marker.exists()
+    attached = run_chatbot(*echo, "--session", "gift", "--mcp", command, "-p", "now", cwd=tmp_path)
+    ran_when_attached = marker.exists()
+    marker.unlink()
+    trusted = run_chatbot(*echo, "-c", "-p", "later", cwd=tmp_path)
+    for result in (imported, latest, by_id, attached, trusted):
+        assert_clean(result)
+        assert result.returncode == 0, result.stderr
+    assert not ran_before_attached and ran_when_attached and marker.exists()
+    attach = f"--mcp {shlex.quote(command)}"
+    assert "session gift: its tools are not trusted" in imported.stdout and attach in imported.stdout
+    for result in (latest, by_id):
+        (line,) = notices(result)
+        assert line.startswith(f"chatbot: warning: tools from the session not attached (mcp {command})")
+        assert "imported session file" in line and line.endswith(f"continue with {attach}")
+    assert notices(attached) == [] and notices(trusted) == [f"chatbot: tools from the session: mcp {command}"]

@@ -9,6 +9,7 @@ import pytest
 from chatbot.core.events import Notice, TurnDone
 from chatbot.core.rounds import INTERRUPTED_MARK
 from chatbot.core.settings import RunSettings
+from chatbot.engine.text import quote_lines
 from chatbot.errors import ContextLengthError, Interrupted, ServerError
 from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
@@ -173,7 +174,8 @@ def test_a_context_length_retry_in_summary_memory_summarizes_instead_of_dropping
     assert isinstance(events[-1], TurnDone)
     assert chat.conversation.summary_covers > 0 and chat.conversation.summary
     retry = provider.requests[-1]
-    assert chat.conversation.summary in retry[0]["content"]  # what the retry left out went into the summary
+    summary = "\n".join(quote_lines(chat.conversation.summary))  # it rides quoted in the system message
+    assert summary in retry[0]["content"]  # what the retry left out went into the summary
     assert not [e for e in events if isinstance(e, Notice) and "no summarizer" in e.text]
 
 

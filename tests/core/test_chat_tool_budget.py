@@ -16,6 +16,7 @@ from chatbot.core.app import App, Settings
 from chatbot.core.events import Notice, TurnDone
 from chatbot.core.settings import RunSettings
 from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.text import quote_lines
 from chatbot.errors import BudgetError
 from chatbot.providers.base import StreamEnd, Usage
 from chatbot.storage.json_store import JsonStore
@@ -245,7 +246,8 @@ def test_a_later_round_over_the_budget_in_summary_memory_summarizes_rather_than_
     done = events[-1]
     assert isinstance(done, TurnDone) and done.request.dropped == 0 and chat.conversation.summary_covers == 3
     round_sent = provider.requests[-1][0]
-    assert chat.conversation.summary in round_sent[0]["content"] and round_sent[-1]["role"] == "tool"
+    summary = "\n".join(quote_lines(chat.conversation.summary))  # it rides quoted in the system message
+    assert summary in round_sent[0]["content"] and round_sent[-1]["role"] == "tool"
     # the round is built within the turn's budget, which the turn's request keeps once the round is fitted
     budget = LIMIT - chat.tool_definition_tokens()
     assert sent_tokens(chat, round_sent) <= budget and done.request.budget == budget

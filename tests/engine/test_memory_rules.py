@@ -312,8 +312,8 @@ def test_the_retry_floor_is_the_bare_request_without_the_summary(conv_factory):
     conv.set_summary("S", 1)
     user = " ".join(["w"] * 30)  # 31 tokens: the bare request (system "sys" and this) is 33
     req = conv.build_request(user)
-    assert req.summary_included and req.tokens == 16 + TURN + 31  # the system message with the summary is 16
-    assert conv.shrink_budget(req) == 33  # half of 55 would be below the bare request
+    assert req.summary_included and req.tokens == 17 + TURN + 31  # the system message with the summary (quoted) is 17
+    assert conv.shrink_budget(req) == 33  # half of 56 would be below the bare request
 
 
 def test_why_no_summary_was_made_is_told_before_that_the_old_one_was_left_out(conv_factory):

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from chatbot.engine.usage import Totals
 from chatbot.errors import InvalidSessionId, SessionCorrupt, SessionError, SessionLocked, SessionNotFound
 from chatbot.storage.export import export_markdown
 from chatbot.storage.json_store import JsonStore
-from chatbot.storage.session import Session
+from chatbot.storage.session import Session, ToolSources
 from chatbot.storage.transfer import import_sessions
 from tests.support.stores import break_turn, set_version, snapshot
 
@@ -502,3 +503,35 @@ def test_nul_and_undecodable_text_in_a_turn_round_trips_lists_and_searches(store
     assert open_test_store().load("odd").conversation.turns[0].user_text == "nul\x00 and \udcff bytes here"
     assert store.list_sessions()[0].title.startswith("nul")
     assert [h.turn for h in store.search("bytes here")] == [1]
+
+
+def test_imported_tools_stay_untrusted_until_the_user_attaches_them_and_a_continuation_keeps_that_trust(
+    store, tmp_path
+):
+    source = JsonStore(tmp_path / "theirs")
+    theirs = rich(source, "gift")
+    theirs.tool_sources = ToolSources(("/tmp/tools.py",), ("python server.py",))  # trusted where it was written
+    saved(source, theirs)
+    report = import_sessions(source.directory, store)
+    assert store.load("gift").tool_sources == replace(theirs.tool_sources, imported=True)
+    assert report.untrusted == [
+        "session gift: its tools are not trusted, so they are not started until you attach them once "
+        "(--session gift --functions /tmp/tools.py --mcp 'python server.py')"
+    ]
+    assert "  session gift: its tools are not trusted" in report.summary("theirs", "store")
+    again = import_sessions(source.directory, store)
+    assert (again.imported, again.updated, again.unchanged) == (0, 0, 1) and again.untrusted == report.untrusted
+    mine = store.load("gift")
+    mine.tool_sources = theirs.tool_sources  # the user attached them on the command line
+    saved(store, mine)
+    with source.acquire("gift"):
+        theirs.conversation.add_turn(turn("one more, rescued"))
+        source.save(theirs)
+    same = import_sessions(source.directory, store)  # the very tools the store trusts: still trusted
+    assert (same.updated, same.untrusted) == (1, []) and not store.load("gift").tool_sources.imported
+    with source.acquire("gift"):
+        theirs.conversation.add_turn(turn("and one with other tools"))
+        theirs.tool_sources = ToolSources((), ("sh -c 'rm -rf ~'",))
+        source.save(theirs)
+    other = import_sessions(source.directory, store)
+    assert other.updated == 1 and store.load("gift").tool_sources == replace(theirs.tool_sources, imported=True)

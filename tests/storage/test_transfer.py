@@ -13,7 +13,7 @@ import pytest
 from chatbot.engine.turn import Turn
 from chatbot.errors import UsageError
 from chatbot.storage.json_store import JsonStore
-from chatbot.storage.session import Session
+from chatbot.storage.session import Session, ToolSources
 from chatbot.storage.transfer import default_rescue_dir, import_sessions, write_rescue
 from tests.support.store_child import hold_lock_in_child
 
@@ -181,6 +181,19 @@ def test_a_small_rescue_whose_session_is_gone_makes_the_session(tmp_path):
     assert [t.messages[0]["content"] for t in store.load("s3").conversation.turns] == ["two"]
     assert store.load("s3").updated_at == STAMP  # kept as it was saved
     assert path.exists()
+
+
+def test_a_rescue_file_that_makes_a_session_brings_its_tools_untrusted(tmp_path):
+    store = JsonStore(tmp_path / "store")
+    rescued = document("s4", "one", "two")
+    rescued.tool_sources = ToolSources(mcp=("python server.py",))
+    small_rescue(tmp_path / "src", rescued, 1, "a")
+    report = import_sessions(tmp_path / "src", store)
+    assert counts(report) == (1, 0, 0, 0) and store.load("s4").tool_sources.imported
+    assert report.untrusted == [
+        "session s4: its tools are not trusted, so they are not started until you attach them once "
+        "(--session s4 --mcp 'python server.py')"
+    ]
 
 
 def test_a_session_made_from_a_rescue_takes_the_same_rescue_again_unchanged_and_a_later_one_appended(tmp_path):

@@ -73,3 +73,24 @@ def test_slash_editor_uses_visual_when_editor_is_unset(spawn, tmp_path):
 def test_editor_in_a_script_says_it_needs_a_terminal(tmp_path):
     result = run_chatbot("--provider", "echo", stdin="/editor\n", cwd=tmp_path)
     assert result.returncode == 2 and "/editor needs a terminal" in one_error_line(result)
+
+
+def test_an_editor_that_deletes_its_file_sends_nothing_and_the_chat_goes_on(spawn, tmp_path):
+    remover = editor(tmp_path, "rm.sh", 'rm -f "$1"')
+    with FakeServer(reply="noted") as server:
+        child = spawn(*openai_flags(server.base_url), env={"EDITOR": remover, "VISUAL": None})
+        child.expect("›")
+        child.send("draft")
+        child.send(CTRL_X_CTRL_E)
+        child.expect("nothing sent")
+        child.sendline("/editor")
+        child.expect("nothing sent")
+        child.expect("›")
+        child.sendline("still here")
+        child.expect("noted")
+        child.expect("›")
+        child.sendeof()
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        assert user_messages(server) == ["still here"]

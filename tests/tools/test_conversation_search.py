@@ -23,7 +23,7 @@ def test_it_finds_the_matching_turns_verbatim_with_their_numbers():
     tool = ConversationSearch(conversation())
     found = tool.run({"query": "gym locker"}, 1.0)
     assert found.startswith("Turn 1 of this conversation matches 'gym locker', the best first:")
-    assert "--- turn 1\nUser: my gym locker code is 4711\nAssistant: Noted. (score " in found
+    assert "--- turn 1 (score " in found and "\nUser:\n> my gym locker code is 4711\nAssistant:\n> Noted." in found
     assert tool.run({"query": "a poem about the sea"}, 1.0) == (
         "No earlier turn of this conversation matches 'a poem about the sea'."
     )
