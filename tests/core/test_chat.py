@@ -258,6 +258,13 @@ def test_cut_off_and_empty_replies_are_announced(make_app):
     assert chat.conversation.turns[-1].usage["source"] == "estimate"
 
 
+def test_a_reply_without_reasoning_reports_reasoned_false_not_none(make_app):
+    """``TurnDone.reasoned`` is a bool a library caller may compare or encode (``false`` in JSON): a turn whose
+    reply held no reasoning says False, not a merely falsy None."""
+    done = drain(make_app().open("s").send("hi"))[-1]
+    assert isinstance(done, TurnDone) and done.reasoned is False
+
+
 def test_a_summary_cut_at_the_length_limit_is_refused(make_app):
     from chatbot.providers.base import Completion
 
