@@ -354,3 +354,19 @@ def test_closing_the_log_twice_closes_its_file_once_and_nothing_else(tmp_path, m
     log.close()
     log.close()  # (an error path and the way out may both close it)
     assert len(closed) == 1 and closed[0] > 2  # never a standard stream
+
+
+def test_a_log_opened_while_stdin_is_closed_is_descriptor_0_and_closing_releases_it(tmp_path):
+    """With stdin closed (``chatbot ... <&-``, some service managers) the log's file takes descriptor 0: closing the
+    log closes that descriptor too, as it does any other."""
+    saved_stdin = os.dup(0)
+    os.close(0)
+    try:
+        log = RequestLog(str(tmp_path / "log.jsonl"))
+        assert os.fstat(0).st_ino == (tmp_path / "log.jsonl").stat().st_ino  # the lowest free descriptor
+        log.close()
+        with pytest.raises(OSError):
+            os.fstat(0)  # released, not left open until the process ends
+    finally:
+        os.dup2(saved_stdin, 0)
+        os.close(saved_stdin)
