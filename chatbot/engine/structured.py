@@ -85,7 +85,7 @@ def schema_problem(schema: Mapping[str, Any]) -> str:
     if too_deep:
         return f"not a usable JSON schema: it is {too_deep}"
     try:
-        _validator_class(schema).check_schema(dict(schema))
+        validator_class(schema).check_schema(dict(schema))
     except exceptions.SchemaError as exc:
         return f"not a valid JSON schema: {exc.message}"
     problem = reference_problem(schema)
@@ -98,15 +98,19 @@ def error_path(error: Any) -> str:
     return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).removeprefix(".")
 
 
-def _validator_class(schema: Mapping[str, Any]) -> Any:
+def validator_class(schema: Mapping[str, Any]) -> Any:
     """The jsonschema validator of the draft ``schema``'s ``$schema`` names; draft 2020-12's when it names none, or
-    names it with no string (that validator's own check then says so, where jsonschema's lookup would crash)."""
+    names it with no string or with one jsonschema cannot read as a URI (``"http://["``): that validator's own check
+    then says what is wrong, where jsonschema's lookup would crash."""
     from jsonschema import validators
 
     if not isinstance(schema.get("$schema"), str):
         return validators.Draft202012Validator
-    # an unknown $schema gets draft 2020-12 too; the default given keeps jsonschema from warning about it
-    return validators.validator_for(dict(schema), default=validators.Draft202012Validator)
+    try:
+        # an unknown $schema gets draft 2020-12 too; the default given keeps jsonschema from warning about it
+        return validators.validator_for(dict(schema), default=validators.Draft202012Validator)
+    except ValueError:  # its lookup splits the $schema as a URI
+        return validators.Draft202012Validator
 
 
 def response_format(schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -163,7 +167,7 @@ def reply_problem(text: str, schema: Mapping[str, Any] | None) -> tuple[Any, str
     problem = schema_problem(schema)
     if problem:
         return None, f"the reply cannot be checked: the schema is {problem}"
-    validator = _validator_class(schema)(dict(schema), registry=no_fetch())
+    validator = validator_class(schema)(dict(schema), registry=no_fetch())
     try:
         error = exceptions.best_match(validator.iter_errors(value))
     except Unresolvable as exc:  # (one the check above missed: never fetched, told)

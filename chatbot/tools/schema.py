@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from jsonschema import exceptions, validators
+from jsonschema import exceptions
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
 from chatbot.engine.schema_refs import depth_problem, no_fetch, reference_problem
-from chatbot.engine.structured import error_path
+from chatbot.engine.structured import error_path, validator_class
 
 #: at most this many problems are named in one message
 MAX_PROBLEMS = 5
 
 
 def _validator(schema: dict[str, Any]) -> Validator | None:
-    cls = validators.validator_for(schema, default=validators.Draft202012Validator)
+    cls = validator_class(schema)  # (a server's odd $schema is the schema's problem, not a crash)
     try:
         cls.check_schema(schema)
     except (exceptions.SchemaError, RecursionError):  # (RecursionError: nested too deeply to be checked at all)

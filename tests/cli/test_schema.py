@@ -144,6 +144,14 @@ def test_a_schema_that_cannot_be_used_is_refused_before_anything_is_sent(tmp_pat
     assert words in one_error_line(result)
 
 
+def test_a_schema_naming_a_draft_that_is_no_uri_is_used_as_an_unknown_draft(tmp_path):
+    schema = json.dumps({"$schema": "http://[", **DOG})  # once an internal error (exit 70) from jsonschema's lookup
+    with FakeServer(reply="Rex") as server:
+        result = run_chatbot(*openai_flags(server.base_url), "--schema", schema, "--json", "-p", "x", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["data"] == {"name": "Rex", "age": 7, "bio": "Rex"}
+
+
 def test_a_model_that_refused_the_schema_is_asked_for_json_object_straight_away_after_that(tmp_path):
     dogs = ['{"name": "Rex", "age": 3}', '{"name": "Fido", "age": 5}']
     with FakeServer(flavour="openai", schemas=False, replies=dogs) as server:

@@ -183,6 +183,15 @@ def test_a_dollar_schema_that_is_not_a_string_is_refused_as_not_valid():
         )
 
 
+def test_a_dollar_schema_that_is_no_uri_is_checked_by_draft_2020_12_not_a_crash():
+    """jsonschema's draft lookup splits ``$schema`` as a URI: ``"http://["`` raised ValueError (``--schema`` ended in
+    an internal error). It is an unknown draft like any other."""
+    schema = {"$schema": "http://[", "type": "object", "required": ["a"]}
+    assert schema_problem(schema) == ""
+    assert reply_problem('{"a": 1}', schema) == ({"a": 1}, "")
+    assert reply_problem("{}", schema) == (None, "the reply does not match the schema: 'a' is a required property")
+
+
 # --- what is sent ----------------------------------------------------------------------------------------------
 
 

@@ -141,3 +141,19 @@ def test_arguments_nested_too_deeply_or_with_a_5000_digit_integer_fail_the_call_
     huge = registry.call("echo", '{"v": ' + "9" * 5000 + "}")
     assert huge.error and "Exceeds the limit (4300 digits)" in huge.text
     assert registry.call("echo", '{"v": [[], [[]]]}').text == "ok"
+
+
+def test_a_dollar_schema_jsonschema_cannot_look_up_is_no_crash_and_the_call_goes_on():
+    """A server's ``$schema`` that is no string (``5``, ``[]``) or no URI (``"http://["``) once crashed jsonschema's
+    draft lookup, and with it the turn: the first makes the schema invalid (not checked), the second is read as an
+    unknown draft (2020-12, checked)."""
+
+    def odd(name: str, dialect: object) -> Plain:
+        return Plain(name, {"$schema": dialect, "type": "object", "required": ["a"]})
+
+    registry = Registry([odd("number", 5), odd("list", []), odd("no_uri", "http://[")])
+    assert [s.name for s in registry.specs()] == ["number", "list", "no_uri"] and registry.warnings == []
+    assert registry.call("number", "{}").text == "ok"
+    assert registry.call("list", "{}").text == "ok"
+    told = registry.call("no_uri", "{}")
+    assert told.error and "missing required argument 'a'" in told.text
