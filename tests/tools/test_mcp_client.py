@@ -8,6 +8,7 @@ import importlib
 import logging
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -29,6 +30,7 @@ from chatbot.tools.mcp_client import (
 )
 from chatbot.tools.registry import Registry
 from tests.support import hostile_mcp
+from tests.support.cli import chatbot_env
 from tests.support.mcp_servers import dying_command, http_example_server, stdio_command
 
 NAMES = ["now", "calculate", "add_note", "list_notes", "read_note"]
@@ -151,6 +153,29 @@ def test_a_server_that_never_answers_is_given_up_with_its_last_words():
             )
     finally:
         hub.close()
+
+
+def test_the_last_words_of_a_server_are_read_as_utf_8_whatever_the_locale():
+    """A server's stderr is read back as UTF-8, as servers write it: in a locale that is not UTF-8 (here ASCII, with
+    Python's UTF-8 mode and locale coercion off) the locale's encoding would turn its accents into U+FFFD."""
+    code = (
+        "from chatbot.errors import ToolSourceError\n"
+        "from chatbot.tools.mcp_client import McpHub\n"
+        "from tests.support import hostile_mcp\n"
+        "hub = McpHub(connect_timeout=1)\n"
+        "try:\n"
+        "    hub.connect(hostile_mcp.command(mute=True, stderr=['Gr\\u00f6\\u00dfe: 5 \\u00b5m']))\n"
+        "except ToolSourceError as exc:\n"
+        "    print(ascii(exc.message))\n"
+        "finally:\n"
+        "    hub.close()\n"
+    )
+    ascii_locale = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    child = subprocess.run(
+        [sys.executable, "-c", code], env=chatbot_env(ascii_locale), capture_output=True, text=True, timeout=60
+    )
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip().endswith("(server said: Gr\\xf6\\xdfe: 5 \\xb5m)'")
 
 
 def test_a_server_that_cannot_start_is_named_with_the_reason():
