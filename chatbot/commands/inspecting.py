@@ -49,6 +49,7 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
         f"total {request.tokens} of {request.budget} tokens before your message "
         f"(counter: {counter.name}; memory: {conv.memory.strategy})",
         *_budget_lines(app, request),
+        *(app.rule.describe() if app.rule else []),  # each setting of the rule, and where it came from
     ]
     if chat.tools:
         lines.append(

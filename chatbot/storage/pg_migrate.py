@@ -73,6 +73,7 @@ _HAS_OWNERS = "SELECT to_regclass('chatbot_owners')"
 _HAS_INDEX = f"SELECT to_regclass('{TRIGRAM_INDEX}')"
 _OPTIONS_TO_JSON = "ALTER TABLE chatbot_sessions ALTER COLUMN options TYPE json USING options::json"
 _ADD_TOOL_SOURCES = "ALTER TABLE chatbot_sessions ADD COLUMN tool_sources json NOT NULL DEFAULT '{}'"
+_ADD_RULE = "ALTER TABLE chatbot_sessions ADD COLUMN rule json NOT NULL DEFAULT '{}'"
 _ADD_LOCK_GENERATION = "ALTER TABLE chatbot_sessions ADD COLUMN lock_generation bigint NOT NULL DEFAULT 0"
 _TABLES_OWNER = (
     "SELECT tableowner FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'chatbot_sessions'"
@@ -183,7 +184,8 @@ def _refuse_foreign(conn: psycopg.Connection[Any], location: str) -> None:
 def _upgrade_columns(conn: psycopg.Connection[Any]) -> None:
     """Columns an earlier chatbot made otherwise, brought up to date with nothing lost.
 
-    ``tool_sources`` (where a session's tools came from) is added. ``options`` was ``jsonb``, which reorders an
+    ``tool_sources`` (where a session's tools came from) and ``rule`` (the memory rule a session keeps; an older
+    row's ``{}`` takes today's defaults) are added. ``options`` was ``jsonb``, which reorders an
     object's keys: a JSON schema sent as an option (``response_format``) must reach the model as the user wrote it,
     since models answer in the schema's key order. ``json`` keeps it.
     """
@@ -192,6 +194,8 @@ def _upgrade_columns(conn: psycopg.Connection[Any]) -> None:
         conn.execute(_OPTIONS_TO_JSON)
     if "tool_sources" not in columns:
         conn.execute(_ADD_TOOL_SOURCES)
+    if "rule" not in columns:
+        conn.execute(_ADD_RULE)
     if "lock_generation" not in columns:
         conn.execute(_ADD_LOCK_GENERATION)
 
