@@ -49,7 +49,6 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
         f"total {request.tokens} of {request.budget} tokens before your message "
         f"(counter: {counter.name}; memory: {conv.memory.strategy})",
         *_budget_lines(app, request),
-        *(app.rule.describe() if app.rule else []),  # each setting of the rule, and where it came from
     ]
     if chat.tools:
         lines.append(
@@ -78,6 +77,7 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
         )
     if request.dropped:
         lines.append(f"{request.dropped} earlier turn(s) are stored but not sent")
+    lines += app.rule.describe() if app.rule else []  # the rule that made this request, and where each setting is from
     return Result("\n".join(lines))
 
 

@@ -116,6 +116,6 @@ def naming_summary_model(write: Summarizer, run: RunSettings) -> Summarizer:
 
 
 def _shown(value: Any) -> str:
-    if value is None:
-        return "(unset)"
+    if value is None or value == {}:
+        return "(none)"
     return json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else str(value)
