@@ -167,7 +167,15 @@ class AuthenticationError(ProviderError):
 
 
 class ModelNotFoundError(ProviderError):
-    """The provider does not serve the requested model."""
+    """The provider does not serve the requested model; the message ends in :data:`CHOOSE`'s hint."""
+
+    #: the hint that ends the message: the flag that chooses the model
+    CHOOSE = "Choose another with {flag} NAME"
+
+    def for_flag(self, flag: str) -> ModelNotFoundError:
+        """This error with its hint naming ``flag`` (``--summary-model``, for the model that writes summaries)."""
+        said = self.CHOOSE.format(flag="--model")
+        return ModelNotFoundError(self.message.replace(said, self.CHOOSE.format(flag=flag)))
 
 
 class RateLimitError(ProviderError):

@@ -27,6 +27,8 @@ CONFIG_ENV = "CHATBOT_CONFIG"
 # flags that name what one run does (a message, a session, a command that exits), never a standing default
 NOT_CONFIG = {"help", "version", "prompt", "cont", "session", "list_sessions", "config", "list_models", "file"}
 NOT_CONFIG |= {"search", "import_sessions", "limit", "schema", "var", "show", "list_providers"}
+#: config keys that read better in the plural, and the flag each is (``summary_options = { temperature = 0.1 }``)
+PLURALS = {"options": "option", "summary_options": "summary_option"}
 _SECRET = re.compile(r"(^|_)(api_key|apikey|secret|password|token)$")
 #: settings that name files: a relative path is relative to the config file's folder, not to wherever chatbot runs
 #: (a file in the current folder must never be picked up, or run, because a config file names it)
@@ -132,6 +134,7 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
     aliases: dict[str, str] = {}
     for key, value in data.items():
         where = f"{path}, line {_line_of(text, key)}: {key}"
+        key = PLURALS.get(key, key)
         if key == "roles":
             roles = _roles(value, where)
         elif key == "aliases":
@@ -221,7 +224,7 @@ def report(
     state = "" if config.exists else " (not found: built-in defaults and the environment apply)"
     via = f" (from ${CONFIG_ENV})" if environ.get(CONFIG_ENV) else ""
     lines = [f"config file: {config.path}{via}{state}"]
-    given = _given_on_command_line(parser, argv)
+    given = given_on_command_line(parser, argv)
     for key, action in sorted(flag_actions(parser).items()):
         dest = action.dest
         env = env_sets(dest, config, environ)
@@ -253,7 +256,8 @@ def report(
 # --- helpers ----------------------------------------------------------------------------------------------------
 
 
-def _given_on_command_line(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> set[str]:
+def given_on_command_line(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> set[str]:
+    """The ``dest`` of every flag typed on the command line ``argv`` (None: ``sys.argv``), whatever its value."""
     # Parse again with every default suppressed: what is left was typed.
     import copy
 

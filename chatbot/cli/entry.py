@@ -66,6 +66,7 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.config:
             print(config.report(parser, argv, args, settings))
             return 0
+        args.given = config.given_on_command_line(parser, argv)  # a flag typed beats a session's own memory rule
         return run(args, settings)
     except ChatbotError as exc:
         stderr_line(f"chatbot: {clean(exc.message)}")
@@ -275,12 +276,18 @@ def _make_app(
 ) -> App:
     """The app for ``args``: the provider, the memory settings, options, log and the counter for each model."""
     from chatbot.cli.modes import show_request
-    from chatbot.core.app import App, Settings
+    from chatbot.core.app import App, Settings, parse_option
     from chatbot.core.request_log import RequestLog
+    from chatbot.core.rule import FLAGS, flag_dest
     from chatbot.core.settings import RunSettings
     from chatbot.engine.memory import MemoryConfig
     from chatbot.engine.tokens import make_counter
 
+    given = getattr(args, "given", None)  # None (run() called without main()): every setting counts as typed
+    origins = {
+        key: "flag" if given is None or dest in given else "config" if dest in cfg.values else "default"
+        for key, dest in ((key, flag_dest(key)) for key in FLAGS)
+    }
     memory = MemoryConfig(
         strategy=args.memory,
         window_turns=args.window_turns,
@@ -298,12 +305,14 @@ def _make_app(
         memory=memory,
         system=system,
         options=_options(args),
+        origins=origins,
         roles=cfg.roles,
         aliases=cfg.aliases,
         allow_private_urls=args.allow_private_urls,
         run=RunSettings(
             max_output_tokens=args.max_output_tokens or None,
             summary_model=cfg.model(args.summary_model),
+            summary_options=dict(parse_option(key, value) for key, value in args.summary_option or []),
             max_tool_rounds=args.max_tool_rounds,
             stream=not args.no_stream,
             log=RequestLog(args.log_requests) if args.log_requests else None,

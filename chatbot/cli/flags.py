@@ -76,7 +76,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--base-url", help="any OpenAI-compatible endpoint (llama.cpp, a proxy, ...): overrides the provider's own"
     )
     model.add_argument("--max-output-tokens", type=positive, metavar="R", help="reply limit sent to the provider")
-    model.add_argument("--summary-model", metavar="NAME", help="model for summaries (default: the chat model)")
+    model.add_argument(
+        "--summary-model", metavar="NAME", help="model for summaries (default: the chat model; kept with the session)"
+    )
+    model.add_argument(
+        "--summary-option",
+        nargs=2,
+        action="append",
+        metavar=("KEY", "VALUE"),
+        help="(repeatable) model option sent with summary requests only, e.g. temperature 0.1 (kept with the "
+        "session; -o options are not sent with summaries)",
+    )
     model.add_argument(
         "-o",
         "--option",

@@ -1,11 +1,12 @@
 """Sessions from the current folder's ``./sessions``: the first resume of one shows what it brings.
 
 chatbot uses ``./sessions`` when the working directory has one (a checkout's own layout), so a cloned repository
-can ship a session, with a system prompt, a summary and model options the user never wrote; ``-c`` picks the newest
-(a planted file can claim any date) and sends those hidden instructions with the next message. So the first time a
-session of ``./sessions`` is resumed (``-c``, ``--session ID``), one notice names the folder and shows the session's
-system prompt, summary and options before anything is sent. Sessions the user started there, and sessions shown
-once, are remembered in ``known-sessions`` in the user data folder (outside any clone) and resumed quietly after.
+can ship a session, with a system prompt, a summary and model options (its summaries' too) the user never wrote;
+``-c`` picks the newest (a planted file can claim any date) and sends those hidden instructions with the next
+message. So the first time a session of ``./sessions`` is resumed (``-c``, ``--session ID``), one notice names the
+folder and shows the session's system prompt, summary and options before anything is sent. Sessions the user started
+there, and sessions shown once, are remembered in ``known-sessions`` in the user data folder (outside any clone) and
+resumed quietly after.
 A store chosen explicitly (``--store``, ``$CHATBOT_STORE``) or the user data folder's sessions are the user's own
 choice and never noticed.
 """
@@ -69,6 +70,10 @@ def first_resume_notice(folder: Path, session: Session) -> str:
     if conv.summary:
         parts.append(f"summary of turns 1-{conv.summary_covers} {_shown(conv.summary)}")
     parts.append(f"options {json.dumps(session.options, ensure_ascii=False)}" if session.options else "no options")
+    model, options = session.rule.get("summary_model"), session.rule.get("summary_options")
+    if model or options:  # its summaries go to this model, with these options (the rule it keeps)
+        summaries = f"summary model {model}" if model else "summaries"
+        parts.append(summaries + (f" with options {json.dumps(options, ensure_ascii=False)}" if options else ""))
     return (
         f"session {session.id} is from ./sessions of this directory ({folder.resolve()}), resumed here for the first "
         f"time; with its {len(conv.turns)} turn(s) it sends its own {'; '.join(parts)}"

@@ -77,6 +77,7 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
         )
     if request.dropped:
         lines.append(f"{request.dropped} earlier turn(s) are stored but not sent")
+    lines += app.rule.describe() if app.rule else []  # the rule that made this request, and where each setting is from
     return Result("\n".join(lines))
 
 

@@ -12,14 +12,14 @@ from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App
 from chatbot.errors import UsageError
 
-#: bare words that quit like /quit (what people type without thinking)
+#: bare words that quit like /quit (what people type without thinking), in any letter case
 QUIT_WORDS = {"exit", "quit", "종료", "/quit", "/exit"}
 
 
 def is_command(line: str) -> bool:
     """Whether an input line is a command rather than a message (``//`` starts a message that begins with ``/``)."""
     stripped = line.strip()
-    return (stripped.startswith("/") and not stripped.startswith("//")) or stripped in QUIT_WORDS
+    return (stripped.startswith("/") and not stripped.startswith("//")) or stripped.lower() in QUIT_WORDS
 
 
 def as_message(line: str) -> str:
@@ -30,7 +30,7 @@ def as_message(line: str) -> str:
 def run(app: App, line: str, confirm: Confirm | None = None) -> Result:
     """Run one command line. ``confirm`` asks the user a yes/no question (None in script mode: no questions)."""
     stripped = line.strip()
-    if stripped in QUIT_WORDS:
+    if stripped.lower() in QUIT_WORDS:  # EXIT, Quit: typed without thinking too
         return Result(quit=True)
     name, _, arg = stripped.partition(" ")
     command = COMMANDS.get(name.lower())

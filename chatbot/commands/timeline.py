@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from chatbot.commands.base import Confirm, Result
 from chatbot.core.app import App
+from chatbot.core.budget import input_budget
 from chatbot.engine.parts import PART_NAMES, Parts
 from chatbot.engine.turn import Turn
 from chatbot.errors import UsageError
@@ -63,11 +64,13 @@ class Timeline:
         return tuple(s for s in SEGMENTS if any(name == s and n for row in self.rows for name, n in row.segments))
 
 
-def timeline_of(session_id: str, turns: list[Turn], budget: int) -> Timeline:
-    """The timeline of ``turns``; ``budget`` (the session's budget now) scales the bars when no turn kept its own."""
+def timeline_of(session_id: str, turns: list[Turn], budget: int, *, learned: bool = False) -> Timeline:
+    """The timeline of ``turns``; ``budget`` (the session's budget now) scales the bars when no turn kept its own, and
+    always once a server named its context window (``learned``): the requests before it had a larger budget than any
+    request may have now, and the rows say so."""
     rows = tuple(_row(n, turn) for n, turn in enumerate(turns, start=1))
     budgets = [row.budget for row in rows if row.budget]
-    return Timeline(session_id, rows, max(budgets, default=budget))
+    return Timeline(session_id, rows, budget if learned else max(budgets, default=budget))
 
 
 def _row(number: int, turn: Turn) -> Row:
@@ -158,5 +161,7 @@ def run_timeline(app: App, arg: str, confirm: Confirm | None) -> Result:
     if arg:
         raise UsageError("usage: /timeline (one row per turn of this session)")
     chat = app.chat
-    timeline = timeline_of(chat.session.id, chat.conversation.turns, chat.conversation.memory.max_input_tokens)
+    memory, context = chat.conversation.memory, chat.conversation.counter.calibration.context
+    budget = input_budget(memory.max_input_tokens, context, chat.run.max_output_tokens)  # the window, when learned
+    timeline = timeline_of(chat.session.id, chat.conversation.turns, budget, learned=context is not None)
     return Result(plain(timeline), timeline=timeline if timeline.rows else None)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from chatbot.core.chat import Chat
+from chatbot.core.rule import Rule, resolve
 from chatbot.core.settings import RunSettings
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.options import option_problem
@@ -47,7 +48,12 @@ def parse_option(key: str, text: str) -> tuple[str, Any]:
 
 @dataclass
 class Settings:
-    """What a new or resumed session is opened with (from the command line)."""
+    """What a new or resumed session is opened with (from the command line).
+
+    ``memory`` and ``run`` hold the command line's memory rule (:mod:`chatbot.core.rule`); ``origins`` says which of
+    its settings were typed ("flag") and which came from the config file ("config") or the defaults ("default"): a
+    resumed session's own rule beats those two. A setting ``origins`` does not name counts as typed.
+    """
 
     provider_name: str
     model: str | None  # None: the provider's default, or a resumed session's own model
@@ -56,8 +62,9 @@ class Settings:
     options: dict[str, Any] = field(default_factory=dict)  # -o: merged into every session opened
     roles: dict[str, str] = field(default_factory=dict)  # the config file's [roles], for /role
     aliases: dict[str, str] = field(default_factory=dict)  # the config file's [aliases]: short name -> model
-    run: RunSettings = RunSettings()  # how every turn runs, handed unchanged to each chat opened
+    run: RunSettings = RunSettings()  # how every turn runs, handed to each chat opened (with its session's rule)
     allow_private_urls: bool = False  # /file may fetch pages from loopback and private addresses (url_guard)
+    origins: dict[str, str] = field(default_factory=dict)  # rule setting -> "flag", "config" or "default"
 
 
 class App:
@@ -84,6 +91,8 @@ class App:
         self.counter_factory = counter_factory
         self._lock: SessionLock | None = None
         self._chat: Chat | None = None
+        #: the memory rule of the session in use, and where each of its settings came from (``/context``)
+        self.rule: Rule | None = None
 
     @property
     def chat(self) -> Chat:
@@ -112,11 +121,12 @@ class App:
                     if self.store.exists(session.id):  # another process took this fresh id first
                         lock.release()
                         lock, session = None, self._create(None)
+            rule = self._rule_for(session)  # a flag that does not go with the session's own rule is refused here
         except BaseException:
             if lock is not None:
                 lock.release()
             raise
-        self._switch_to(session, lock)
+        self._switch_to(session, lock, rule)
         return self.chat
 
     def new(self) -> Chat:
@@ -144,13 +154,14 @@ class App:
                     raise UsageError(f"session {session_id} exists already")
                 lock = None
         try:
-            copy = source.copy_as(new_id, turns)
+            copy = source.copy_as(new_id, turns)  # with its rule
+            rule = self._rule_for(copy)
             self.store.save(copy)
         except BaseException:
             lock.release()
             raise
         waiting = self.chat.outbox.items()
-        self._switch_to(copy, lock)
+        self._switch_to(copy, lock, rule)
         for attachment in waiting:  # files attached for the next message go with it into the branch
             self.chat.outbox.add(attachment)
         return self.chat
@@ -200,7 +211,7 @@ class App:
         return self.settings.model or stored or self.provider.model
 
     def _load(self, session_id: str) -> Session:
-        session = self.store.load(session_id, self.settings.memory)
+        session = self.store.load(session_id, self.settings.memory)  # its own rule replaces this memory below
         # --model wins over the stored model; the counter (its chat format, its calibration) follows the model.
         # --system only shapes new sessions: a resumed one keeps its own (/system changes it).
         model = self._model_for(session)
@@ -228,11 +239,20 @@ class App:
             session.tool_sources = self.tool_sources
         return session
 
-    def _switch_to(self, session: Session, lock: SessionLock | None) -> None:
+    def _rule_for(self, session: Session) -> Rule:
+        """The rule ``session`` runs by (:func:`~chatbot.core.rule.resolve`), set on it: its memory, what it keeps."""
+        settings = self.settings
+        rule = resolve(session.rule, settings.memory, settings.run, settings.origins)
+        session.conversation.memory = rule.memory
+        session.rule = rule.stored()
+        return rule
+
+    def _switch_to(self, session: Session, lock: SessionLock | None, rule: Rule) -> None:
         old = self._lock
         self._lock = lock
         self._chat = Chat(
-            session, self.provider, self.store, self.settings.run, tools=self.tools, confirm_tool=self._confirm_tool
+            session, self.provider, self.store, rule.run, tools=self.tools, confirm_tool=self._confirm_tool
         )
+        self.rule = rule
         if old is not None and old is not lock:
             old.release()

@@ -18,6 +18,7 @@ from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, request_not
 from chatbot.core.open_session import OpenSession
 from chatbot.core.retry import retrying
 from chatbot.core.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round
+from chatbot.core.rule import naming_summary_model
 from chatbot.core.settings import RunSettings
 from chatbot.core.summaries import SummaryAhead, SummaryCall
 from chatbot.core.tool_round import run_round, tool_line_notice, tool_notices
@@ -72,7 +73,7 @@ class Chat:
         # whether the user has heard that an @tool line calls nothing without a tool attached (told once)
         self._told_tool_lines = False
         # the model call that writes a summary, and the next one written while the user types (terminal mode only)
-        self._summarize = SummaryCall(session, provider, self.run)
+        self._summarize = naming_summary_model(SummaryCall(session, provider, self.run), self.run)
         self._ahead = SummaryAhead(self._summarize, enabled=self.run.background_summaries)
         self._apply_calibration()
 

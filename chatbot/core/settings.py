@@ -3,7 +3,8 @@ library user) and handed down unchanged to every chat the app opens."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from chatbot.core.request_log import RequestLog
@@ -21,10 +22,13 @@ class ShowRequest(Protocol):
 
 @dataclass(frozen=True)
 class RunSettings:
-    """The run's settings for each turn: what the command line says, the same for every session opened."""
+    """The run's settings for each turn: what the command line says, for each session opened (the ones a session
+    keeps, its summary model and options and reply limit, may be that session's own: :mod:`chatbot.core.rule`)."""
 
     max_output_tokens: int | None = None  # --max-output-tokens (None: the provider's default)
     summary_model: str | None = None  # --summary-model (None: the chat model writes summaries)
+    #: --summary-option: model options sent with summary requests (never the chat's own: -o is for the chat)
+    summary_options: Mapping[str, Any] = field(default_factory=dict)
     max_tool_rounds: int = DEFAULT_TOOL_ROUNDS  # model calls answered by tool results within one turn
     stream: bool = True  # False (--no-stream): ask for the whole reply at once
     log: RequestLog | None = None  # --log-requests

@@ -76,11 +76,13 @@ class SummaryCall:
 
     def _complete(self, messages: list[Message], model: str, cap: int) -> Completion:
         """One summary request (shown first with --show-requests, as its body goes out)."""
+        # --summary-option: the summary's own (the chat's -o are never sent); only what is set goes, as for a chat
+        ask: dict[str, Any] = {"options": dict(self.run.summary_options)} if self.run.summary_options else {}
         if self.run.show_request is not None:
             self.run.show_request(
-                "summary", self.provider.request_body(messages, model=model, max_tokens=cap, stream=False)
+                "summary", self.provider.request_body(messages, model=model, max_tokens=cap, stream=False, **ask)
             )
-        return self.provider.complete(messages, model=model, max_tokens=cap)
+        return self.provider.complete(messages, model=model, max_tokens=cap, **ask)
 
     def _log(self, model: str, started: float, estimate: int, **more: Any) -> None:
         if self.run.log is not None:

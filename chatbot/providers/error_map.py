@@ -223,7 +223,7 @@ def _classify(
         )
     if status == 404 or code == "model_not_found":
         return ModelNotFoundError(
-            f"{where} has no model {ctx.model!r} ({detail}). Choose another with --model NAME"
+            f"{where} has no model {ctx.model!r} ({detail}). {ModelNotFoundError.CHOOSE.format(flag='--model')}"
             + (" (is --base-url right? it usually ends in /v1)." if ctx.provider == "openai" else ".")
         )
     wait = retry_after_seconds(headers, detail)

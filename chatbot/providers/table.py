@@ -87,6 +87,14 @@ PROVIDERS: dict[str, ProviderInfo] = {
         _compatible(
             "together", "openai/gpt-oss-20b", "TOGETHER_API_KEY", "TOGETHER_BASE_URL", "https://api.together.ai/v1"
         ),
+        # NAVER Cloud's CLOVA Studio, its OpenAI-compatible endpoint (HyperCLOVA X models)
+        _compatible(
+            "clova",
+            "HCX-005",
+            "CLOVA_STUDIO_API_KEY",
+            "CLOVA_STUDIO_BASE_URL",
+            "https://clovastudio.stream.ntruss.com/v1/openai",
+        ),
         # servers on this machine: no key
         _compatible("ollama", "llama3.2", None, "OLLAMA_BASE_URL", "http://localhost:11434/v1"),
         _compatible("lmstudio", "openai/gpt-oss-20b", None, "LMSTUDIO_BASE_URL", "http://localhost:1234/v1"),

@@ -80,6 +80,7 @@ _VERSION = f"SELECT pg_catalog.max(version) FROM {VERSIONS}"
 _SET_VERSION = [f"DELETE FROM {VERSIONS}", f"INSERT INTO {VERSIONS} (version) VALUES ({SCHEMA_VERSION})"]
 _OPTIONS_TO_JSON = f"ALTER TABLE {SESSIONS} ALTER COLUMN options TYPE json USING options::json"
 _ADD_TOOL_SOURCES = f"ALTER TABLE {SESSIONS} ADD COLUMN tool_sources json NOT NULL DEFAULT '{{}}'"
+_ADD_RULE = f"ALTER TABLE {SESSIONS} ADD COLUMN rule json NOT NULL DEFAULT '{{}}'"
 _ADD_LOCK_GENERATION = f"ALTER TABLE {SESSIONS} ADD COLUMN lock_generation bigint NOT NULL DEFAULT 0"
 _TABLES_OWNER = "SELECT tableowner FROM pg_catalog.pg_tables WHERE schemaname = %s AND tablename = 'chatbot_sessions'"
 _COLUMNS_OF = (
@@ -192,7 +193,8 @@ def _refuse_foreign(conn: psycopg.Connection[Any], location: str, schema: str) -
 def _upgrade_columns(conn: psycopg.Connection[Any], schema: str) -> None:
     """Columns an earlier chatbot made otherwise, brought up to date with nothing lost.
 
-    ``tool_sources`` (where a session's tools came from) is added. ``options`` was ``jsonb``, which reorders an
+    ``tool_sources`` (where a session's tools came from) and ``rule`` (the memory rule a session keeps; an older
+    row's ``{}`` takes today's defaults) are added. ``options`` was ``jsonb``, which reorders an
     object's keys: a JSON schema sent as an option (``response_format``) must reach the model as the user wrote it,
     since models answer in the schema's key order. ``json`` keeps it.
     """
@@ -201,6 +203,8 @@ def _upgrade_columns(conn: psycopg.Connection[Any], schema: str) -> None:
         conn.execute(named(_OPTIONS_TO_JSON, schema))
     if "tool_sources" not in columns:
         conn.execute(named(_ADD_TOOL_SOURCES, schema))
+    if "rule" not in columns:
+        conn.execute(named(_ADD_RULE, schema))
     if "lock_generation" not in columns:
         conn.execute(named(_ADD_LOCK_GENERATION, schema))
 

@@ -302,8 +302,8 @@ class PostgresStore:
         summary, pg = doc["summary"], sql.pg_text
         values = (doc["version"], pg(doc["title"]), pg(doc["system"]), pg(summary["text"]), summary["covers"],
                   pg(doc["provider"]), pg(doc["model"]), Jsonb(doc["totals"]), Jsonb(doc["calibration"]),
-                  Json(sql.pg_json(doc["options"])), Json(doc["tool_sources"]), doc["created_at"], doc["updated_at"],
-                  len(turns))  # fmt: skip
+                  Json(sql.pg_json(doc["options"])), Json(doc["tool_sources"]), Json(sql.pg_json(doc["rule"])),
+                  doc["created_at"], doc["updated_at"], len(turns))  # fmt: skip
         tail = [t.to_json() for t in turns[keep:]]
         try:
             with conn.transaction(), conn.cursor() as cur:

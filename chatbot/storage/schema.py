@@ -11,6 +11,7 @@ from typing import Any
 
 from chatbot.engine.calibration import check_stored
 from chatbot.engine.options import option_problem
+from chatbot.engine.strategies import STRATEGIES
 from chatbot.engine.turn import validate_request
 from chatbot.errors import InvalidRequest
 
@@ -73,6 +74,7 @@ def check_session_data(data: object) -> str:
         if not isinstance(data[key], kind):
             return f"'{key}' must be {_KINDS[kind]}, found {_type_name(data[key])}"
     problem = check_options(data.get("options", {})) or check_tool_sources(data.get("tool_sources", {}))
+    problem = problem or check_rule(data.get("rule", {}))
     if problem:
         return problem
     after = data.get("rescued_after", 0)  # a small rescue file: the turns that follow the stored first ones
@@ -112,6 +114,34 @@ def check_options(options: object) -> str:
         if problem:
             return f"'options.{key}': {problem}"
     return ""
+
+
+#: the memory rule a session keeps (``rule``): each setting's name (a field of ``MemoryConfig`` or ``RunSettings``) and
+#: its least whole number (None: the setting is not a count; "or null": it may be unset)
+RULE_COUNTS = {"window_turns": 0, "window_step": 1, "summary_trigger": 1, "keep_turns": 0, "recall": 0}
+RULE_COUNTS |= {"max_input_tokens": 1, "max_output_tokens": 1}
+RULE_FIELDS = ("strategy", *RULE_COUNTS, "summary_model", "summary_options")
+
+
+def check_rule(rule: object) -> str:
+    """What is wrong with a document's optional ``rule`` (the memory rule the session keeps), or "".
+
+    Files written before it existed have none; a setting it lacks takes today's default when the session is continued.
+    A setting this version does not know (a newer chatbot's) is left alone.
+    """
+    if not isinstance(rule, dict):
+        return f"'rule' must be an object, found {_type_name(rule)}"
+    if "strategy" in rule and rule["strategy"] not in STRATEGIES:
+        return f"'rule.strategy' must be one of {', '.join(STRATEGIES)}, found {rule['strategy']!r}"
+    for key, least in RULE_COUNTS.items():
+        value = rule.get(key, least)
+        if (value is not None or key != "max_output_tokens") and not (_is_count(value) and value >= least):
+            return f"'rule.{key}' must be a whole number of at least {least}, found {value!r}"
+    model = rule.get("summary_model")
+    if model is not None and not (isinstance(model, str) and model.strip()):
+        return f"'rule.summary_model' must be a model's name or null, found {model!r}"
+    problem = check_options(rule.get("summary_options", {}))
+    return problem.replace("'options", "'rule.summary_options") if problem else ""
 
 
 def check_tool_sources(sources: object) -> str:

@@ -99,6 +99,10 @@ class Session:
     calibration: dict[str, Calibration] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)  # model options sent with every chat request (-o, /set)
     tool_sources: ToolSources = field(default_factory=ToolSources)  # re-attached when the session is continued
+    #: the memory rule the session keeps (strategy, window, summary settings, budget, summary model and options),
+    #: by setting name (``schema.RULE_FIELDS``); used again when it is continued (``core/rule.py`` says how a flag
+    #: changes it). Empty for a session stored before it was kept: today's defaults apply
+    rule: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def new(
@@ -171,6 +175,7 @@ class Session:
             "model": self.model,
             "options": self.options,
             "tool_sources": self.tool_sources.to_dict(),
+            "rule": self.rule,
             "system": conv.system,
             "summary": {"text": conv.summary, "covers": conv.summary_covers},
         }
@@ -245,6 +250,7 @@ class Session:
             calibration={k: Calibration.from_stored(v) for k, v in data["calibration"].items()},
             options=dict(data.get("options") or {}),  # absent in files written before options existed
             tool_sources=ToolSources.from_dict(data.get("tool_sources")),
+            rule=dict(data.get("rule") or {}),  # absent in files written before the rule was kept
         )
 
 

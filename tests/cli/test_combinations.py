@@ -6,7 +6,8 @@ runs a three-turn conversation as a user would, ``chatbot -p`` then ``chatbot -c
 server playing the cell's provider as it really behaves (tests/support/fake_server.py, ``flavour``): Groq's usage in
 ``x_groq``, OpenAI's checks on options, ``prompt_tokens`` counted with Qwen's real template and tokenizer, tool
 definitions included. The first run sets everything; the resumed runs give only what belongs to a run (provider,
-streaming, memory, budget, store): the session keeps its model, options and tools.
+streaming, store), and the memory rule and budget again (``resumed=flags``) or not (``kept``): the session keeps its
+model, options, tools and memory rule, so every memory rule meets a resumed session that relies on it.
 
 Every cell checks: no traceback and exit 0; every chat request carries the model, the options and the tools asked
 for; a tool is called whenever tools are on; the provider's usage is in the session's totals; all three turns are
@@ -43,6 +44,7 @@ FEATURES = OrderedDict(
     options=["none", "temperature", "seed", "response_format"],
     tools=["none", "functions", "mcp"],
     memory=["full", "window", "summary"],
+    resumed=["flags", "kept"],  # kept: the resumed runs give no memory flag, and the session's own rule applies
     store=["json", "postgres"],
     context=["ample", "tight"],  # tight: the server's context window is smaller than the budget
 )
@@ -54,6 +56,7 @@ class Cell(NamedTuple):
     options: str
     tools: str
     memory: str
+    resumed: str
     store: str
     context: str
 
@@ -65,7 +68,7 @@ class Cell(NamedTuple):
 PAIRWISE = [Cell(*pairs) for pairs in AllPairs(FEATURES)]
 # Cells a user met that pairs alone need not hold: Groq with an option, streamed (three values at once), as in
 # `chatbot --provider groq -o temperature 0.3`
-MET = [Cell("groq", "stream", "temperature", "none", "summary", "json", "ample")]
+MET = [Cell("groq", "stream", "temperature", "none", "summary", "flags", "json", "ample")]
 CELLS = PAIRWISE + [cell for cell in MET if cell not in PAIRWISE]
 
 # the flags of each option, and what each puts in the request body
@@ -163,10 +166,11 @@ def question(cell: Cell, n: int) -> str:
 def run_conversation(cell: Cell, server: FakeServer, cwd: Path, store: str) -> list[Any]:
     """Three turns: the first sets everything, the next two continue with ``-c`` and only the run's own flags."""
     provider_flags, env, _ = provider_setup(cell, server)
-    run = [*provider_flags, *MEMORY[cell.memory], "--max-input-tokens", str(BUDGET)]
+    rule = [*MEMORY[cell.memory], "--max-input-tokens", str(BUDGET)]
+    run = [*provider_flags, *(rule if cell.resumed == "flags" else [])]
     run += ["--no-stream"] if cell.stream == "no-stream" else []
     run += ["--store", store]
-    first = ["--session", "combo", *OPTIONS[cell.options][0]]
+    first = ["--session", "combo", *OPTIONS[cell.options][0], *(rule if cell.resumed == "kept" else [])]
     if cell.tools == "functions":
         (cwd / "tools.py").write_text(FUNCTIONS, encoding="utf-8")
         first += ["--functions", "tools.py"]
@@ -225,6 +229,7 @@ def check_stored(cell: Cell, store: str, chat: list[dict[str, Any]], count: Call
     session = open_store(store).load("combo")
     turns = session.conversation.turns
     assert len(turns) == 3
+    assert session.rule["strategy"] == cell.memory and session.rule["max_input_tokens"] == BUDGET
     for n, turn in enumerate(turns):
         assert turn.messages[0]["content"].startswith(QUESTIONS[n])
         assert turn.messages[-1]["role"] == "assistant" and turn.messages[-1]["content"]

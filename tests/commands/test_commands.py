@@ -29,6 +29,11 @@ def test_quit_words(app, word):
     assert commands.is_command(word) and run(app, word).quit
 
 
+@pytest.mark.parametrize("word", ["EXIT", "Quit", "qUiT", " Exit ", "/QUIT", "/Exit"])
+def test_quit_words_in_any_letter_case(app, word):
+    assert commands.is_command(word) and run(app, word).quit
+
+
 def test_plain_text_is_not_a_command():
     assert not commands.is_command("tell me about /etc/passwd")
     assert not commands.is_command("exit strategy?")

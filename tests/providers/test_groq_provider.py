@@ -206,6 +206,24 @@ def test_groq_base_url_from_environment(clean_env):
     assert make_provider("groq").base_url == "http://127.0.0.1:1"
 
 
+@pytest.mark.parametrize("given", [ROOT, f"{ROOT}/", f"{ROOT}/openai/v1", f"{ROOT}/openai/v1/"])
+def test_a_base_url_with_or_without_the_sdks_own_path_reaches_the_one_chat_route(mock, clean_env, given):
+    # the groq SDK appends /openai/v1 itself: the OpenAI-style URL Groq documents must not send it twice
+    clean_env.setenv("GROQ_API_KEY", "gsk-test")
+    route = mock.post(URL).mock(return_value=httpx.Response(200, json=completion_body("Hi")))
+    assert make_provider("groq", base_url=given, max_retries=0).complete(MESSAGES).text == "Hi"
+    assert route.call_count == 1 and str(route.calls[0].request.url) == URL
+
+
+def test_a_groq_base_url_variable_with_the_sdks_path_is_taken_as_meant(mock, clean_env):
+    clean_env.setenv("GROQ_API_KEY", "gsk-test")
+    clean_env.setenv("GROQ_BASE_URL", f"{ROOT}/openai/v1")
+    route = mock.post(URL).mock(return_value=httpx.Response(200, json=completion_body("Hi")))
+    provider = make_provider("groq", max_retries=0)
+    assert provider.complete(MESSAGES).text == "Hi" and route.call_count == 1
+    assert provider.base_url == ROOT
+
+
 # --- against a real HTTP server: the groq SDK does not wrap errors raised while reading a stream ------------------
 
 

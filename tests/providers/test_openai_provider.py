@@ -571,6 +571,7 @@ def test_default_models():
         "mistral": "mistral-small-latest",
         "deepseek": "deepseek-v4-flash",
         "together": "openai/gpt-oss-20b",
+        "clova": "HCX-005",
         "ollama": "llama3.2",
         "lmstudio": "openai/gpt-oss-20b",
         "vllm": "openai/gpt-oss-20b",
