@@ -141,6 +141,7 @@ class Chat:
         window = calibration.context
         budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
         request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
+        yield from self._summary_retries()
         if calibration.context and calibration.context != window:  # a summary's context error named the window
             yield Notice(window_notice(calibration.context, self.run.max_output_tokens), True)
             budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
@@ -162,6 +163,7 @@ class Chat:
                     "drop: shorten the message or use a model with a larger context"
                 ) from None
             request = self.conversation.build_request(message, summarizer=self._summarize, budget=retry)
+            yield from self._summary_retries()
             yield Notice(f"{exc.message}; retrying once with a smaller request ({request.tokens} tokens)", True)
             yield from request_notices(request)
             done, stored = yield from self._turn(request, message)
@@ -179,6 +181,11 @@ class Chat:
             hint = " (only reasoning came back; --reasoning shows it)" if done.reasoned else ""
             yield Notice(f"the model sent no answer text{hint}", True)
         yield done
+
+    def _summary_retries(self) -> Generator[ChatEvent, None, None]:
+        """The summary requests tried again while the request was built, each told as a warning."""
+        notices, self._summarize.notices = self._summarize.notices, []
+        yield from (Notice(text, True) for text in notices)
 
     def tool_definition_tokens(self) -> int:
         """Tokens the tool definitions add to every request (they ride beside the messages)."""

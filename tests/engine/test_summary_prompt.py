@@ -19,7 +19,7 @@ def test_a_tool_using_turn_is_rendered_with_roles_calls_and_results():
     turn[1]["content"] = "let me look"
     messages = summary_request("", [turn], 3)
     assert [m["role"] for m in messages] == ["system", "user"]
-    assert messages[0]["content"] == SUMMARY_INSTRUCTIONS
+    assert messages[0]["content"] == SUMMARY_INSTRUCTIONS.format(words=250)
     assert messages[1]["content"] == (
         f"Previous summary:\n{NO_SUMMARY_YET}\n\nNew turns to merge:\n\n--- turn 3\n"
         "User: u3 u3 u3\n"
