@@ -47,7 +47,6 @@ FOLD_HEADROOM = 0.5
 SUMMARY_MAX_TOKENS = 2048
 
 
-
 @dataclass(frozen=True)
 class MemoryConfig:
     """How much of the past each request carries."""
@@ -134,7 +133,9 @@ def build_request(
     summarized += more
 
     include_summary = conv.memory.strategy == "summary" and bool(conv.summary)
-    if include_summary and fixed is None and summarizer is not None and not problems:  # the summary outgrew the budget: ask for a tighter one
+    if (
+        include_summary and fixed is None and summarizer is not None and not problems
+    ):  # the summary outgrew the budget: ask for a tighter one
         fold(conv, start, summarizer, problems, warnings, rewrite=True)
         first, fixed = _fit(conv, start, user_tokens, True, budget)
     if include_summary and fixed is None:

@@ -423,3 +423,15 @@ def test_ctrl_c_while_a_fold_waits_for_the_summary_written_ahead_fails_that_summ
     finally:
         gate.set()
         signal.signal(signal.SIGINT, previous)
+
+
+def test_a_summary_that_fails_for_a_passing_reason_is_retried_in_the_fold_and_announced(open_chat):
+    from chatbot.core.summaries import SummaryCall
+    from chatbot.storage.session import Session
+
+    session = Session.new("s", system="sys", model="echo", memory=MemoryConfig(strategy="summary"))
+    provider = SummaryModel(ServerError("the server had a hiccup"))
+    call = SummaryCall(session, provider, RunSettings(retries=2))
+    assert call("", TURNS, 1)  # the second try answered
+    assert len(provider.asked) == 2
+    assert call.notices == ["the summary request failed: the server had a hiccup — retrying in 1s (1 of 2)"]
