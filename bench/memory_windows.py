@@ -92,9 +92,8 @@ def run(base_url: str, turns: int, where: Path, window: int, options: dict[str, 
 
 def fake_row(window: int, turns: int, where: Path) -> dict[str, Any]:
     """One run against the scripted server with a ``window``-token context."""
-    from tests.support.fake_server import FakeServer, prompt_count
-
     from chatbot.engine.summary_prompt import is_summary_request
+    from tests.support.fake_server import FakeServer, prompt_count
 
     with FakeServer(reply=words(window // 5), whole_reply=SUMMARY, context=window) as server:
         seen = run(server.base_url, turns, where, window, {})

@@ -102,9 +102,9 @@ def retry_budget(
 
 
 def summary_max_tokens(messages: list[Message], context: int | None, counter: TokenCounter) -> int:
-    """``max_tokens`` for a summary request: ``SUMMARY_MAX_TOKENS``, or what the model's named window leaves after
-    the request (servers such as vLLM refuse a prompt plus ``max_tokens`` over the window), never less than
-    the reply room of :func:`chatbot.engine.folds.reply_room`: the fold planned the request to leave that room (:func:`chatbot.engine.folds.next_piece`).
+    """``max_tokens`` for a summary request: ``SUMMARY_MAX_TOKENS``, or what the model's named window leaves
+    after the request (servers such as vLLM refuse a prompt plus ``max_tokens`` over the window), never less than
+    the reply room of :func:`chatbot.engine.folds.reply_room`: the fold planned the request to leave that room.
 
     Once the rough counter is calibrated, the request is counted as the fold counted it (calibrated: a rough count
     that runs 30% high no longer starves the answer). Before that, or with a tokenizer, roughly, with 10 tokens a
@@ -115,7 +115,8 @@ def summary_max_tokens(messages: list[Message], context: int | None, counter: To
         return SUMMARY_MAX_TOKENS
     if type(counter) is TokenCounter and counter.calibration.ratios:
         # and 10 tokens a message: a server's template may wrap messages in more than the chat format assumed
-        prompt = counter.total(counter.count_request(messages) - counter.chat_format.per_request) + 10 * len(messages)
+        raw = counter.count_request(messages) - counter.chat_format.per_request
+        prompt = counter.total(raw) + 10 * len(messages)
     else:
         prompt = math.ceil(sum(rough_count(content_text(m.get("content"))) + 10 for m in messages) * 1.1)
     return max(summary_reply_room(context), min(SUMMARY_MAX_TOKENS, context - prompt))

@@ -91,9 +91,8 @@ class SummaryCall:
                 if attempt >= self.run.retries or wait is None:
                     raise
                 attempt += 1
-                self.notices.append(
-                    f"the summary request failed: {exc.message} — retrying in {wait:g}s ({attempt} of {self.run.retries})"
-                )
+                retry = f"retrying in {wait:g}s ({attempt} of {self.run.retries})"
+                self.notices.append(f"the summary request failed: {exc.message} — {retry}")
                 time.sleep(wait)
 
     def _complete(self, messages: list[Message], model: str, cap: int) -> Completion:

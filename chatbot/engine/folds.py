@@ -46,8 +46,8 @@ SHORTEST_CUT = 200
 
 
 def reply_room(size: int) -> int:
-    """Tokens a summary request of at most ``size`` tokens with its answer leaves for the answer: ``SUMMARY_REPLY_ROOM``,
-    or a quarter of a smaller size."""
+    """Tokens a summary request of at most ``size`` tokens with its answer leaves for the answer:
+    ``SUMMARY_REPLY_ROOM``, or a quarter of a smaller size."""
     return min(SUMMARY_REPLY_ROOM, size // 4)
 
 
@@ -120,7 +120,8 @@ def _shortened(conv: Conversation, messages: list[Message], first: int, limit: i
 def _cut(text: str, keep: int) -> str:
     """``text`` cut to about ``keep`` characters: its start and its end, and how much was left out between."""
     head, tail = keep * 2 // 3, keep // 3
-    return f"{text[:head]}\n[… {len(text) - head - tail:,} characters left out to fit the summary request …]\n{text[-tail:]}"
+    left_out = f"[… {len(text) - head - tail:,} characters left out to fit the summary request …]"
+    return f"{text[:head]}\n{left_out}\n{text[-tail:]}"
 
 
 def fold(

@@ -127,11 +127,10 @@ def build_request(
             needed=bare,
             budget=budget,
         )
-    problems: list[str] = []  # why no summary was made, if one was due
+    problems: list[str] = []  # why no summary was made, if one was due (warnings: what a fold shortened)
     start, summarized = _strategy_start(conv, summarizer, problems, warnings)
     first, fixed, start, more = _fit_folding_early(conv, start, user_tokens, budget, summarizer, problems, warnings)
     summarized += more
-
     include_summary = conv.memory.strategy == "summary" and bool(conv.summary)
     if (
         include_summary and fixed is None and summarizer is not None and not problems

@@ -26,7 +26,6 @@ def test_a_reply_longer_than_max_tokens_is_cut_with_finish_reason_length(provide
 
 
 def test_a_prompt_plus_max_tokens_over_the_window_is_refused_naming_the_window(provider_for):
-    with FakeServer(context=100) as server:
-        with pytest.raises(ContextLengthError) as refused:
-            provider_for(server).complete([{"role": "user", "content": "word " * 50}], max_tokens=60)
+    with FakeServer(context=100) as server, pytest.raises(ContextLengthError) as refused:
+        provider_for(server).complete([{"role": "user", "content": "word " * 50}], max_tokens=60)
     assert refused.value.limit == 100 and server.record.outcomes == ["context"]
