@@ -122,7 +122,10 @@ def _tighter(messages: Sequence[Message]) -> int | None:
 
 def _within(lines: list[str], words: int) -> list[str]:
     """A tighter summary, as a model asked for one writes it: the label, then the newest turns' lines that fit
-    ``words`` words (each turn's extract with what it left out), and a line saying the older ones were merged away."""
+    ``words`` words (each turn's extract with what it left out), and a line saying the older ones were merged away.
+    Lines that all fit are kept as they are (so that line is never written twice)."""
+    if sum(len(x.split()) for x in lines[1:]) <= words:
+        return lines
     kept: list[str] = []
     for line in reversed(lines[1:]):
         if sum(len(x.split()) for x in kept) + len(line.split()) > words:
@@ -130,7 +133,7 @@ def _within(lines: list[str], words: int) -> list[str]:
         kept.insert(0, line)
     while kept and kept[0].startswith("  "):  # a turn's "left out" line stays with its turn
         kept.pop(0)
-    return [lines[0], "- earlier turns: left out of this tighter summary", *kept]
+    return [lines[0], _MERGED_AWAY, *kept]
 
 
 def echo_summary(request_text: str, words: int | None = None) -> str:
@@ -156,6 +159,8 @@ def echo_summary(request_text: str, words: int | None = None) -> str:
     return "\n".join(lines if words is None else _within(lines, words))
 
 
+#: the line a tighter echo summary puts where the older turns' lines were
+_MERGED_AWAY = "- earlier turns: left out of this tighter summary"
 #: how a summary request asks for a tighter rewrite (``summary_prompt.TIGHTER``), and within how many words
 _TIGHTER = re.compile(r"rewrite it tighter.*within (\d+) words")
 #: how many words of a user's message an echo summary keeps

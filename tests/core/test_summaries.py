@@ -435,3 +435,12 @@ def test_a_summary_that_fails_for_a_passing_reason_is_retried_in_the_fold_and_an
     assert call("", TURNS, 1)  # the second try answered
     assert len(provider.asked) == 2
     assert call.notices == ["the summary request failed: the server had a hiccup — retrying in 1s (1 of 2)"]
+
+
+def test_a_summary_retried_while_a_turn_is_built_is_shown_as_a_warning_of_that_turn(open_chat):
+    chat = open_chat(SummaryModel(ServerError("the server had a hiccup")), background=False, retries=2)
+    turns = [send(chat, f"question {n}") for n in range(4)]  # trigger 2, keep 1: the fourth request folds
+    told = Notice("the summary request failed: the server had a hiccup — retrying in 1s (1 of 2)", True)
+    assert [n for n, events in enumerate(turns) if told in events] == [3]
+    done = turns[3][-1]
+    assert isinstance(done, TurnDone) and done.request.summarized == 2 and not done.request.warnings

@@ -4,6 +4,7 @@ the summary is held to a quarter (a tighter rewrite is asked), and trigger/keep 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -106,3 +107,50 @@ def test_the_summary_can_fold_after_every_reply_keeping_the_last_turn_or_none(tr
     assert len(summarizer.calls) == 5 - keep
     # turns stay whole: the tool call and its result are folded (or kept) together
     assert all(len(call) == 3 for call in summarizer.calls)
+
+
+class Obedient:
+    """A model that grows its summary by a line a turn, however few words it is asked for, until asked to rewrite it
+    tighter: then it keeps the newest lines within the words asked (as :func:`chatbot.providers.echo.echo_summary`)."""
+
+    def __init__(self, conv: Conversation) -> None:
+        self.conv = conv
+        self.tighter = 0
+
+    def __call__(self, previous: str, turns: list[list[dict[str, Any]]], first: int) -> str:
+        instructions = summary_messages(self.conv, previous, turns, first)[0]["content"]
+        lines = previous.splitlines() + [f"- turn {first + k}: " + "point " * 25 for k in range(len(turns))]
+        asked = re.search(r"within (\d+) words", instructions)
+        if asked is None:
+            return "\n".join(lines)
+        self.tighter += 1
+        kept: list[str] = []
+        for line in reversed(lines):
+            if sum(len(x.split()) for x in [line, *kept]) > int(asked.group(1)):
+                break
+            kept.insert(0, line)
+        return "\n".join(kept)
+
+
+def test_the_summary_is_held_near_a_quarter_of_a_summary_request_over_a_long_conversation():
+    conv = Conversation("sys", MemoryConfig())
+    conv.counter.calibration.context = 2048
+    summarizer, largest = Obedient(conv), 0
+    for i in range(1, 41):
+        conv.build_request(f"question {i}", summarizer=summarizer, budget=1536)
+        conv.add_turn(make_turn(i, words=150))
+        largest = max(largest, conv.counter.count(conv.summary))
+    assert conv.summary_covers >= 30 and summarizer.tighter >= 2
+    # over its share only by what one fold adds before the next fold asks for a tighter rewrite
+    assert summary_share(conv) == 384 and largest <= 2 * 384, largest
+
+
+def test_a_summary_too_long_for_the_budget_is_rewritten_tighter_rather_than_left_out():
+    conv = long_conversation(2048, 6, words=20)
+    # it covers every turn: there is nothing left to fold early, only the summary itself to shorten
+    conv.set_summary("\n".join(f"- turn {i}: " + "point " * 25 for i in range(1, 30)), 6)
+    summarizer = Obedient(conv)
+    request = conv.build_request("next", summarizer=summarizer, budget=700)
+    assert summarizer.tighter == 1 and request.summary_included and request.dropped == 0
+    assert not any("left out" in w for w in request.warnings)
+    assert conv.counter.count(conv.summary) <= summary_share(conv)
