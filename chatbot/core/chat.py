@@ -316,6 +316,7 @@ class Chat:
                 strategy=self.conversation.memory.strategy,
                 started=started,
                 estimate=estimate,
+                max_tokens=self.run.max_output_tokens,
                 **more,
             )
 

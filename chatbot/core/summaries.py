@@ -66,13 +66,22 @@ class SummaryCall:
             except ContextLengthError as exc:  # it names the model's window: keep it, and ask within it once more
                 if not learn_window(self.session.calibration_for(model), exc):
                     raise  # no news: the fold asks again with a smaller request
-                cap = summary_max_tokens(messages, exc.limit, conv.counter)
+                self._log(model, started, estimate, summarized=len(turns), max_tokens=cap, error=type(exc).__name__)
+                started, cap = time.monotonic(), summary_max_tokens(messages, exc.limit, conv.counter)
                 completion = self._retrying(messages, model, cap)
         except ChatbotError as exc:
-            self._log(model, started, estimate, summarized=len(turns), error=type(exc).__name__)
+            self._log(model, started, estimate, summarized=len(turns), max_tokens=cap, error=type(exc).__name__)
             raise
         finish = completion.finish_reason
-        self._log(model, started, estimate, usage=completion.usage, summarized=len(turns), finish_reason=finish)
+        self._log(
+            model,
+            started,
+            estimate,
+            usage=completion.usage,
+            summarized=len(turns),
+            max_tokens=cap,
+            finish_reason=finish,
+        )
         self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
         if finish == "length":
             # a summary cut mid-sentence would silently lose whatever came last
