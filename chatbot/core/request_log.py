@@ -82,7 +82,8 @@ class RequestLog:
         """Record one model call that began at ``started`` (``time.monotonic()``) and ends now.
 
         ``estimate`` is the local (prompt, completion) count; ``usage`` what the provider reported; ``first`` when
-        the first streamed piece arrived; ``max_tokens`` the reply limit the call asked for; ``error`` the failure's type name ("" when the call succeeded).
+        the first streamed piece arrived; ``max_tokens`` the reply limit the call asked for; ``error`` the failure's
+        type name ("" when the call succeeded).
         """
         self.write(
             session=session,
