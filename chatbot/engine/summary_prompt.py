@@ -93,6 +93,7 @@ def summary_request(
 
 
 def is_summary_request(messages: Sequence[Message]) -> bool:
-    """Whether ``messages`` were built by :func:`summary_request`."""
+    """Whether ``messages`` were built by :func:`summary_request` (a tighter rewrite of the summary alone too: it
+    has no turns to merge)."""
     last = str(messages[-1].get("content") or "") if messages else ""
-    return last.startswith(PREVIOUS_SUMMARY_LABEL) and TURN_MARKER in last
+    return last.startswith(PREVIOUS_SUMMARY_LABEL) and NEW_TURNS_LABEL in last
