@@ -146,7 +146,7 @@ def test_a_summary_request_leaves_the_window_its_calibrated_count_and_never_less
     prompt = counter.count_request(messages)
     assert summary_max_tokens(messages, prompt + 900, counter) < 900  # nothing learned: the rough count and a tenth
     counter.calibrate(prompt, prompt * 7 // 10)  # the server counts 30% fewer: the calibrated count leaves more room
-    assert summary_max_tokens(messages, prompt + 900, counter) > 900 + prompt // 4
+    assert summary_max_tokens(messages, prompt + 900, counter) > 900 + prompt // 5
     # a window the count leaves (almost) nothing of: the reply room the fold planned, not 1 token (cut at once)
     assert summary_max_tokens(messages * 3, prompt * 3 + 100, TokenCounter()) == 512
     assert summary_max_tokens(messages, 600, TokenCounter()) == 150  # a quarter of a smaller window
