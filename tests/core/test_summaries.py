@@ -375,10 +375,12 @@ def test_a_failed_summary_call_asks_the_summary_model_again_within_a_named_windo
         call("", TURNS, 1)
     log.close()
     assert [model for model, _ in provider.asked] == ["small", "small"] and provider.asked[1][1] < 900
-    (record,) = logged(tmp_path)
+    refused, record = logged(tmp_path)  # each call a line: the one refused for the window, then the one that failed
+    assert (refused["error"], refused["max_tokens"]) == ("ContextLengthError", SUMMARY_MAX_TOKENS)
     estimate = session.conversation.counter.count_request(summary_request("", TURNS, 1))
     assert (record["model"], record["summarized"], record["error"], record["ok"]) == ("small", 2, "ServerError", False)
     assert record["request_tokens"] == {"provider": None, "estimate": estimate} and estimate > 0
+    assert record["max_tokens"] == provider.asked[1][1]
 
 
 def test_ctrl_c_while_a_fold_waits_for_the_summary_written_ahead_fails_that_summary_and_forgets_the_job():
