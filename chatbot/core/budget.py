@@ -109,8 +109,9 @@ def summary_max_tokens(messages: list[Message], context: int | None, counter: To
     Once the rough counter is calibrated, the request is counted as the fold counted it (calibrated: a rough count
     that runs 30% high no longer starves the answer), with 10 tokens a message and a twentieth for safety (a
     calibration learned from chat requests ran 3% under Qwen's count of a summary request, and vLLM refused it).
-    Before that, or with a tokenizer, roughly, with 10 tokens a message and a tenth for safety: this runs on the thread that writes summaries ahead, where a tokenizer shared
-    with the main thread must not be used (the rough count is plain arithmetic).
+    Before that, or with a tokenizer, roughly, with 10 tokens a message and a tenth for safety: this runs on the
+    thread that writes summaries ahead, where a tokenizer shared with the main thread must not be used (the rough
+    count is plain arithmetic).
     """
     if not context:
         return SUMMARY_MAX_TOKENS
