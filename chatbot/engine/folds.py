@@ -3,7 +3,8 @@ running summary in turn. :mod:`chatbot.engine.memory` decides when to fold and u
 the pieces and keeps what each summary call gives back. It calls the summarizer it is handed and nothing else.
 
 - **A summary request fits**: it counts at most :func:`summary_limit` tokens (calibrated): the model's window once a
-  server named it, or ``--max-input-tokens``, whichever is smaller, less ``SUMMARY_REPLY_ROOM`` for the answer. The
+  server named it, or ``--max-input-tokens``, whichever is smaller, less ``SUMMARY_REPLY_ROOM`` for the answer and a
+  twentieth for safety. The
   turns to fold go in pieces that fit (:func:`next_piece`); a turn that does not fit alone is sent with its long
   texts (pasted files, long answers) shortened, and the request says so.
 - **A refusal for length is tried again smaller**, within the fold (``CONTEXT_RETRIES`` times): under the window the
@@ -35,6 +36,10 @@ Summarizer = Callable[[str, list[list[Message]], int], str]
 #: tokens a summary request always leaves for its answer: a summary of ~250 words (~330 tokens) and some slack (a
 #: quarter of the window when that is less: a window of 2,048 leaves 1,536 for the request)
 SUMMARY_REPLY_ROOM = 512
+#: a summary request is planned this fraction (1/20) of its size under it: the calibrated count runs a few percent
+#: under some servers' (llama.cpp's Gemma template leaves tool definitions out, so chat requests teach too low a
+#: count for a summary request without them: 1,596 tokens were sent for 1,536 planned, with 512 for the answer)
+SAFETY = 20
 #: the summary is held to this fraction (1/4) of a summary request's limit
 SUMMARY_SHARE = 4
 #: how often one fold tries a piece again smaller after the server refused it for its length
@@ -52,11 +57,12 @@ def reply_room(size: int) -> int:
 
 
 def summary_limit(conv: Conversation) -> int:
-    """The most a summary request may count (calibrated): min(window, ``--max-input-tokens``) less the reply room."""
+    """The most a summary request may count (calibrated): min(window, ``--max-input-tokens``) less the reply room
+    and a twentieth for safety (``SAFETY``)."""
     size = conv.memory.max_input_tokens
     if conv.counter.calibration.context:
         size = min(size, conv.counter.calibration.context)
-    return max(1, size - reply_room(size))
+    return max(1, size - reply_room(size) - size // SAFETY)
 
 
 def summary_share(conv: Conversation) -> int:
