@@ -179,17 +179,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     memory.add_argument(
         "--summary-trigger",
-        type=positive,
+        type=natural,
         default=8,
         metavar="N",
-        help="summary: summarize when more than N earlier turns are unsummarized",
+        help="summary: summarize when more than N earlier turns are unsummarized (0: after every reply)",
     )
     memory.add_argument(
         "--keep-turns",
         type=natural,
         default=4,
         metavar="M",
-        help="summary: earlier turns kept verbatim after summarizing (M < N)",
+        help="summary: earlier turns kept verbatim after summarizing (M <= N; 1 and 1: fold after every reply, keep "
+        "the last turn)",
     )
     memory.add_argument(
         "--recall",

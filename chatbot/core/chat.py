@@ -18,7 +18,6 @@ from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, request_not
 from chatbot.core.open_session import OpenSession
 from chatbot.core.retry import retrying
 from chatbot.core.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round
-from chatbot.core.rule import naming_summary_model
 from chatbot.core.settings import RunSettings
 from chatbot.core.summaries import SummaryAhead, SummaryCall
 from chatbot.core.tool_round import run_round, tool_line_notice, tool_notices
@@ -73,7 +72,7 @@ class Chat:
         # whether the user has heard that an @tool line calls nothing without a tool attached (told once)
         self._told_tool_lines = False
         # the model call that writes a summary, and the next one written while the user types (terminal mode only)
-        self._summarize = naming_summary_model(SummaryCall(session, provider, self.run), self.run)
+        self._summarize = SummaryCall(session, provider, self.run)
         self._ahead = SummaryAhead(self._summarize, enabled=self.run.background_summaries)
         self._apply_calibration()
 
@@ -142,6 +141,7 @@ class Chat:
         window = calibration.context
         budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
         request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
+        yield from self._summary_retries()
         if calibration.context and calibration.context != window:  # a summary's context error named the window
             yield Notice(window_notice(calibration.context, self.run.max_output_tokens), True)
             budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
@@ -163,6 +163,7 @@ class Chat:
                     "drop: shorten the message or use a model with a larger context"
                 ) from None
             request = self.conversation.build_request(message, summarizer=self._summarize, budget=retry)
+            yield from self._summary_retries()
             yield Notice(f"{exc.message}; retrying once with a smaller request ({request.tokens} tokens)", True)
             yield from request_notices(request)
             done, stored = yield from self._turn(request, message)
@@ -180,6 +181,11 @@ class Chat:
             hint = " (only reasoning came back; --reasoning shows it)" if done.reasoned else ""
             yield Notice(f"the model sent no answer text{hint}", True)
         yield done
+
+    def _summary_retries(self) -> Generator[ChatEvent, None, None]:
+        """The summary requests tried again while the request was built, each told as a warning."""
+        notices, self._summarize.notices = self._summarize.notices, []
+        yield from (Notice(text, True) for text in notices)
 
     def tool_definition_tokens(self) -> int:
         """Tokens the tool definitions add to every request (they ride beside the messages)."""
@@ -310,6 +316,7 @@ class Chat:
                 strategy=self.conversation.memory.strategy,
                 started=started,
                 estimate=estimate,
+                max_tokens=self.run.max_output_tokens,
                 **more,
             )
 

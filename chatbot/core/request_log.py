@@ -3,6 +3,7 @@
 A line says what a call cost and why it was made, never what it said: no message text, no key, no headers.
 Fields (docs/config.md lists them): ``time``, ``session``, ``provider``, ``model``, ``kind`` (``chat``, ``tool_call``
 for a reply that called tools, or ``summary``), ``strategy``, ``request_tokens`` (``provider`` and ``estimate``),
+``max_tokens`` (the reply limit asked for: ``--max-output-tokens``, or a summary's cap; null when none),
 ``completion_tokens`` (likewise), ``latency`` and ``ttft`` (seconds to the first streamed piece; null when not
 streamed), ``finish_reason``, ``summarized`` and ``dropped`` (turns folded into the summary or left out for this
 request), ``ok`` and, on failure, ``error`` (the error's type name only: its message may quote the request).
@@ -28,6 +29,7 @@ FIELDS = (
     "kind",
     "strategy",
     "request_tokens",
+    "max_tokens",
     "completion_tokens",
     "latency",
     "ttft",
@@ -70,6 +72,7 @@ class RequestLog:
         started: float,
         estimate: tuple[int, int | None],
         usage: Usage | None = None,
+        max_tokens: int | None = None,
         first: float | None = None,
         finish_reason: str | None = None,
         summarized: int = 0,
@@ -79,7 +82,8 @@ class RequestLog:
         """Record one model call that began at ``started`` (``time.monotonic()``) and ends now.
 
         ``estimate`` is the local (prompt, completion) count; ``usage`` what the provider reported; ``first`` when
-        the first streamed piece arrived; ``error`` the failure's type name ("" when the call succeeded).
+        the first streamed piece arrived; ``max_tokens`` the reply limit the call asked for; ``error`` the failure's
+        type name ("" when the call succeeded).
         """
         self.write(
             session=session,
@@ -88,6 +92,7 @@ class RequestLog:
             kind=kind,
             strategy=strategy,
             request_tokens={"provider": usage.prompt_tokens if usage else None, "estimate": estimate[0]},
+            max_tokens=max_tokens,
             completion_tokens={"provider": usage.completion_tokens if usage else None, "estimate": estimate[1]},
             latency=round(time.monotonic() - started, 3),
             ttft=round(first - started, 3) if first is not None else None,

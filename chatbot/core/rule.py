@@ -20,9 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from chatbot.core.settings import RunSettings
-from chatbot.engine.memory import MemoryConfig, Summarizer
-from chatbot.engine.turn import Message
-from chatbot.errors import ModelNotFoundError
+from chatbot.engine.memory import MemoryConfig
 from chatbot.storage.schema import RULE_FIELDS
 
 #: the flag that sets each setting of the rule (its config-file key is the flag's name with underscores)
@@ -98,21 +96,6 @@ def resolve(stored: Mapping[str, Any], memory: MemoryConfig, run: RunSettings, o
     new_memory = replace(memory, **{k: values[k] for k in RULE_FIELDS if k not in RUN_FIELDS})
     new_run = replace(run, **{k: values[k] for k in RUN_FIELDS})
     return Rule(new_memory, new_run, chosen)
-
-
-def naming_summary_model(write: Summarizer, run: RunSettings) -> Summarizer:
-    """``write``, whose missing-model error names ``--summary-model`` when that flag chose the model (the chat model,
-    chosen by ``--model``, writes summaries without it)."""
-    if not run.summary_model:
-        return write
-
-    def summarize(previous: str, turns: list[list[Message]], first: int) -> str:
-        try:
-            return write(previous, turns, first)
-        except ModelNotFoundError as exc:
-            raise exc.for_flag(FLAGS["summary_model"]) from exc
-
-    return summarize
 
 
 def _shown(value: Any) -> str:

@@ -20,12 +20,14 @@ import time
 from typing import Any
 
 from chatbot.core.budget import learn_window, summary_max_tokens
+from chatbot.core.retry import RETRYABLE, retry_wait
+from chatbot.core.rule import FLAGS
 from chatbot.core.settings import RunSettings
 from chatbot.engine.conversation import Conversation
+from chatbot.engine.folds import summary_messages
 from chatbot.engine.memory import Summarizer, next_summary
-from chatbot.engine.summary_prompt import summary_request
 from chatbot.engine.turn import Message
-from chatbot.errors import ChatbotError, ContextLengthError, SummaryError
+from chatbot.errors import ChatbotError, ContextLengthError, ModelNotFoundError, SummaryError
 from chatbot.providers.base import ChatProvider, Completion
 from chatbot.storage.session import Session
 
@@ -47,32 +49,61 @@ class SummaryCall:
         self.session = session
         self.provider = provider
         self.run = run
+        #: the retries announced since the chat last took them (it shows each as a notice)
+        self.notices: list[str] = []
 
     def __call__(self, previous: str, turns: list[list[Message]], first: int) -> str:
-        messages = summary_request(previous, turns, first)
+        conv = self.session.conversation
+        messages = summary_messages(conv, previous, turns, first)
         model = self.run.summary_model or self.session.model or self.provider.model
         # counted only for the request log: on SummaryAhead's thread a count can race the main thread's use of the
         # same tokenizer (always counting here made tests/terminal/test_pty_summaries.py fail one run in three)
-        estimate = self.session.conversation.counter.count_request(messages) if self.run.log else 0
+        estimate = conv.counter.count_request(messages) if self.run.log else 0
         started = time.monotonic()
-        cap = summary_max_tokens(messages, self.session.context_for(model))
+        cap = summary_max_tokens(messages, self.session.context_for(model), conv.counter)
         try:
             try:
-                completion = self._complete(messages, model, cap)
+                completion = self._retrying(messages, model, cap)
             except ContextLengthError as exc:  # it names the model's window: keep it, and ask within it once more
                 if not learn_window(self.session.calibration_for(model), exc):
-                    raise
-                cap = summary_max_tokens(messages, exc.limit)
-                completion = self._complete(messages, model, cap)
+                    raise  # no news: the fold asks again with a smaller request
+                self._log(model, started, estimate, summarized=len(turns), max_tokens=cap, error=type(exc).__name__)
+                started, cap = time.monotonic(), summary_max_tokens(messages, exc.limit, conv.counter)
+                completion = self._retrying(messages, model, cap)
         except ChatbotError as exc:
-            self._log(model, started, estimate, summarized=len(turns), error=type(exc).__name__)
+            self._log(model, started, estimate, summarized=len(turns), max_tokens=cap, error=type(exc).__name__)
             raise
-        self._log(model, started, estimate, usage=completion.usage, summarized=len(turns))
+        finish = completion.finish_reason
+        self._log(
+            model,
+            started,
+            estimate,
+            usage=completion.usage,
+            summarized=len(turns),
+            max_tokens=cap,
+            finish_reason=finish,
+        )
         self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
-        if completion.finish_reason == "length":
+        if finish == "length":
             # a summary cut mid-sentence would silently lose whatever came last
             raise SummaryError(f"the summary was cut off at {cap} tokens")
         return completion.text
+
+    def _retrying(self, messages: list[Message], model: str, cap: int) -> Completion:
+        """The summary, asked again after a failure that may pass (429, 5xx, a timeout): ``run.retries`` times at
+        most, each retry announced (:attr:`notices`) and waited for as a chat request's is (:func:`retry_wait`)."""
+        attempt = 0
+        while True:
+            try:
+                return self._complete(messages, model, cap)
+            except RETRYABLE as exc:
+                wait = retry_wait(exc, attempt)
+                if attempt >= self.run.retries or wait is None:
+                    raise
+                attempt += 1
+                retry = f"retrying in {wait:g}s ({attempt} of {self.run.retries})"
+                self.notices.append(f"the summary request failed: {exc.message} — {retry}")
+                time.sleep(wait)
 
     def _complete(self, messages: list[Message], model: str, cap: int) -> Completion:
         """One summary request (shown first with --show-requests, as its body goes out)."""
@@ -82,7 +113,12 @@ class SummaryCall:
             self.run.show_request(
                 "summary", self.provider.request_body(messages, model=model, max_tokens=cap, stream=False, **ask)
             )
-        return self.provider.complete(messages, model=model, max_tokens=cap, **ask)
+        try:
+            return self.provider.complete(messages, model=model, max_tokens=cap, **ask)
+        except ModelNotFoundError as exc:
+            if self.run.summary_model:  # --summary-model chose the model: the hint names that flag, not --model
+                raise exc.for_flag(FLAGS["summary_model"]) from exc
+            raise
 
     def _log(self, model: str, started: float, estimate: int, **more: Any) -> None:
         if self.run.log is not None:

@@ -22,16 +22,16 @@ ask the summarizer, so that it can be written ahead of time.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from chatbot.engine import recall
+from chatbot.engine.folds import Summarizer, fold, next_piece, summary_limit
 from chatbot.engine.parts import Parts, request_parts
 from chatbot.engine.strategies import DEFAULT_RECALL, STRATEGIES
 from chatbot.engine.tool_results import sent_messages, turn_cost
 from chatbot.engine.turn import Message, validate_request
-from chatbot.errors import BudgetError, ChatbotError, UsageError
+from chatbot.errors import BudgetError, UsageError
 
 if TYPE_CHECKING:
     from chatbot.engine.conversation import Conversation
@@ -45,9 +45,6 @@ FOLD_HEADROOM = 0.5
 #: A summary is asked for in at most ~250 words. The cap leaves room for reasoning models (gpt-oss spends part of
 #: max_tokens thinking) while stopping one that rambles; a summary cut off at the cap is refused, not kept.
 SUMMARY_MAX_TOKENS = 2048
-
-#: ``summarizer(previous_summary, turns_to_fold, number_of_first_folded_turn) -> new summary``
-Summarizer = Callable[[str, list[list[Message]], int], str]
 
 
 @dataclass(frozen=True)
@@ -71,11 +68,13 @@ class MemoryConfig:
             raise UsageError("--window-turns must be 0 or more")
         if self.window_step < 1:
             raise UsageError("--window-step must be at least 1")
-        if self.keep_turns < 0 or self.summary_trigger < 1:
-            raise UsageError("--summary-trigger must be at least 1 and --keep-turns at least 0")
-        if self.strategy == "summary" and self.keep_turns >= self.summary_trigger:  # keep matters only there
+        if self.keep_turns < 0 or self.summary_trigger < 0:
+            raise UsageError("--summary-trigger and --keep-turns must be 0 or more")
+        # a fold comes when more than summary_trigger turns are uncovered and keeps keep_turns of them: keep <= trigger
+        # (trigger 1, keep 1: fold after every reply, the last turn kept word for word; 0 and 0: keep none)
+        if self.strategy == "summary" and self.keep_turns > self.summary_trigger:  # keep matters only there
             raise UsageError(
-                f"--keep-turns ({self.keep_turns}) must be smaller than --summary-trigger ({self.summary_trigger})"
+                f"--keep-turns ({self.keep_turns}) must not be more than --summary-trigger ({self.summary_trigger})"
             )
         if self.max_input_tokens < 1:
             raise UsageError("--max-input-tokens must be positive")
@@ -128,12 +127,16 @@ def build_request(
             needed=bare,
             budget=budget,
         )
-    problems: list[str] = []  # why no summary was made, if one was due
-    start, summarized = _strategy_start(conv, summarizer, problems)
-    first, fixed, start, more = _fit_folding_early(conv, start, user_tokens, budget, summarizer, problems)
+    problems: list[str] = []  # why no summary was made, if one was due (warnings: what a fold shortened)
+    start, summarized = _strategy_start(conv, summarizer, problems, warnings)
+    first, fixed, start, more = _fit_folding_early(conv, start, user_tokens, budget, summarizer, problems, warnings)
     summarized += more
-
     include_summary = conv.memory.strategy == "summary" and bool(conv.summary)
+    if (
+        include_summary and fixed is None and summarizer is not None and not problems
+    ):  # the summary outgrew the budget: ask for a tighter one
+        fold(conv, start, summarizer, problems, warnings, rewrite=True)
+        first, fixed = _fit(conv, start, user_tokens, True, budget)
     if include_summary and fixed is None:
         warnings.append("the summary is too long for the budget and was left out of this request")
         include_summary = False
@@ -179,7 +182,9 @@ def _assemble(
     return messages, raw + extra, (recalled, extra)
 
 
-def _strategy_start(conv: Conversation, summarizer: Summarizer | None, problems: list[str]) -> tuple[int, int]:
+def _strategy_start(
+    conv: Conversation, summarizer: Summarizer | None, problems: list[str], notes: list[str]
+) -> tuple[int, int]:
     """The strategy's choice before the budget: (first earlier turn to send, turns folded into the summary now).
 
     ``summary`` folds when more than ``summary_trigger`` turns are uncovered; when that fold fails, every uncovered
@@ -193,7 +198,7 @@ def _strategy_start(conv: Conversation, summarizer: Summarizer | None, problems:
         # with a step K the start moves K turns at once: the request's prefix stays the same for K-1 requests
         return max(0, (n - cfg.window_turns) // cfg.window_step * cfg.window_step), 0
     upto = _trigger_fold(conv)
-    done = 0 if upto is None else _fold(conv, upto, summarizer, problems)
+    done = 0 if upto is None else fold(conv, upto, summarizer, problems, notes)
     return conv.summary_covers, done
 
 
@@ -204,6 +209,7 @@ def _fit_folding_early(
     budget: int,
     summarizer: Summarizer | None,
     problems: list[str],
+    notes: list[str],
 ) -> tuple[int, int | None, int, int]:
     """Fit turns[start:] into the budget: (first turn sent, fixed tokens or None, new start, turns folded).
 
@@ -217,7 +223,7 @@ def _fit_folding_early(
     for _ in range(MAX_EARLY_FOLDS):
         if not (use_summary and first > start and summarizer is not None and not problems):
             break
-        done = _fold(conv, _early_fold_end(conv, start, user_tokens, budget), summarizer, problems)
+        done = fold(conv, _early_fold_end(conv, start, user_tokens, budget), summarizer, problems, notes)
         if not done:
             break
         summarized += done
@@ -262,7 +268,8 @@ def _trigger_fold(conv: Conversation) -> int | None:
 
 
 def next_summary(conv: Conversation) -> tuple[str, list[list[Message]], int] | None:
-    """The summarizer's exact inputs ``(previous, turns, first)`` for the fold the next request makes by the trigger.
+    """The summarizer's exact inputs ``(previous, turns, first)`` for the first piece of the fold the next request
+    makes by the trigger (:func:`chatbot.engine.folds.next_piece`).
 
     None when no fold is due or the backoff skips it. Pure: a summary written ahead on these inputs is what that
     request's summarizer call would return. (Early folds for the budget depend on the new message: not predicted.)
@@ -270,7 +277,8 @@ def next_summary(conv: Conversation) -> tuple[str, list[list[Message]], int] | N
     upto = _trigger_fold(conv)
     if upto is None or not conv.backoff.due(len(conv.turns)):
         return None
-    return conv.summary, [list(t.messages) for t in conv.turns[conv.summary_covers : upto]], conv.summary_covers + 1
+    piece, _ = next_piece(conv, conv.summary_covers, upto, summary_limit(conv))
+    return conv.summary, piece, conv.summary_covers + 1
 
 
 def fold_now(conv: Conversation, summarizer: Summarizer) -> tuple[int, list[str]]:
@@ -279,7 +287,7 @@ def fold_now(conv: Conversation, summarizer: Summarizer) -> tuple[int, list[str]
     Returns (turns folded, why none were); transactional like every fold.
     """
     problems: list[str] = []
-    return _fold(conv, len(conv.turns) - conv.memory.keep_turns, summarizer, problems, force=True), problems
+    return fold(conv, len(conv.turns) - conv.memory.keep_turns, summarizer, problems, [], force=True), problems
 
 
 def shrink_budget(conv: Conversation, request: Request) -> int | None:
@@ -319,44 +327,3 @@ def _fit(conv: Conversation, start: int, user_tokens: int, with_summary: bool, b
         used += cost
         first -= 1
     return first, fixed
-
-
-def _fold(
-    conv: Conversation, upto: int, summarizer: Summarizer | None, problems: list[str], *, force: bool = False
-) -> int:
-    """Fold turns[summary_covers:upto] into the summary. Returns how many turns were folded (0 when none were).
-
-    Transactional: only a non-empty summary that is shorter than what it replaces is committed. A failure starts
-    (or continues) the backoff; while it lasts, no summarizer is called unless ``force``. Why no summary was made
-    goes to ``problems`` (what the request sends instead is said by :func:`build_request`).
-    """
-    covers = conv.summary_covers
-    n = len(conv.turns)
-    if upto <= covers:
-        return 0
-    if summarizer is None:
-        problems.append("no summarizer available")
-        return 0
-    if not (force or conv.backoff.due(n)):
-        next_try = conv.backoff.next_try(n) + 1
-        problems.append(f"summarizing failed before and is tried again before turn {next_try} (/summary now forces it)")
-        return 0
-    folded = conv.turns[covers:upto]
-    problem = ""
-    try:
-        new = (summarizer(conv.summary, [list(t.messages) for t in folded], covers + 1) or "").strip()
-    except Exception as exc:  # a summarizer is user-pluggable; never let it lose the turn
-        new, reason = "", exc.message if isinstance(exc, ChatbotError) else str(exc)
-        problem = f"summarizing failed ({reason})"
-    counter = conv.counter
-    if not problem and not new:
-        problem = "the summary came back empty"
-    elif not problem and counter.count(new) >= counter.count(conv.summary) + sum(t.tokens(counter) for t in folded):
-        problem = "the summary was not shorter than what it replaces, so it was not kept"
-    if problem:
-        problems.append(problem)
-        conv.backoff.failed(n)
-        return 0
-    conv.set_summary(new, upto)
-    conv.backoff.succeeded()
-    return upto - covers

@@ -29,7 +29,14 @@ Keep: the user's goals; facts and decisions agreed on; the user's preferences (l
 open questions and unfinished tasks; results of tool calls that still matter.
 Copy names, numbers, ids, dates, file paths and code identifiers exactly as written.
 Drop greetings, repetition and anything superseded. Write in the language the user writes in, as short \
-bullet points, at most about 250 words. Output only the summary."""
+bullet points, at most about {words} words. Output only the summary."""
+#: how long a summary is asked to be, at most, when its room allows (the memory rule may ask for fewer words)
+SUMMARY_WORDS = 250
+#: added to the instructions when the previous summary has outgrown its room (see ``chatbot.engine.folds``)
+TIGHTER = (
+    "The previous summary has grown too long: rewrite it tighter, merging points and dropping what matters least, "
+    "so that the whole summary stays within {words} words."
+)
 
 
 def summary_heading(covers: int) -> str:
@@ -73,18 +80,30 @@ def _render_turn_text(messages: Sequence[Message]) -> str:
     return "\n".join(lines)
 
 
-def summary_request(previous: str, turns: Sequence[Sequence[Message]], first_turn_number: int) -> list[dict[str, Any]]:
-    """The messages that ask a model to fold ``turns`` into ``previous`` (incremental summarization)."""
+def summary_request(
+    previous: str,
+    turns: Sequence[Sequence[Message]],
+    first_turn_number: int,
+    *,
+    words: int = SUMMARY_WORDS,
+    tighter: bool = False,
+) -> list[dict[str, Any]]:
+    """The messages that ask a model to fold ``turns`` into ``previous`` (incremental summarization) in at most about
+    ``words`` words; ``tighter`` asks for the previous summary to be rewritten shorter too."""
+    instructions = SUMMARY_INSTRUCTIONS.format(words=words)
+    if tighter:
+        instructions += "\n" + TIGHTER.format(words=words)
     parts = [f"{PREVIOUS_SUMMARY_LABEL}\n{previous.strip() or NO_SUMMARY_YET}", NEW_TURNS_LABEL]
     for i, turn in enumerate(turns, start=first_turn_number):
         parts.append(f"{TURN_MARKER}{i}\n{_render_turn_text(turn)}")
     return [
-        {"role": "system", "content": SUMMARY_INSTRUCTIONS},
+        {"role": "system", "content": instructions},
         {"role": "user", "content": "\n\n".join(parts)},
     ]
 
 
 def is_summary_request(messages: Sequence[Message]) -> bool:
-    """Whether ``messages`` were built by :func:`summary_request`."""
+    """Whether ``messages`` were built by :func:`summary_request` (a tighter rewrite of the summary alone too: it
+    has no turns to merge)."""
     last = str(messages[-1].get("content") or "") if messages else ""
-    return last.startswith(PREVIOUS_SUMMARY_LABEL) and TURN_MARKER in last
+    return last.startswith(PREVIOUS_SUMMARY_LABEL) and NEW_TURNS_LABEL in last

@@ -115,7 +115,29 @@ def tool_calls_asked(messages: Sequence[Message]) -> tuple[ToolCall, ...]:
     )
 
 
-def echo_summary(request_text: str) -> str:
+def _tighter(messages: Sequence[Message]) -> int | None:
+    """The words a summary request asks a tighter rewrite to stay within, or None when it asks none."""
+    found = _TIGHTER.search(str(messages[0].get("content") or ""))
+    return int(found.group(1)) if found else None
+
+
+def _within(lines: list[str], words: int) -> list[str]:
+    """A tighter summary, as a model asked for one writes it: the label, then the newest turns' lines that fit
+    ``words`` words (each turn's extract with what it left out), and a line saying the older ones were merged away.
+    Lines that all fit are kept as they are (so that line is never written twice)."""
+    if sum(len(x.split()) for x in lines[1:]) <= words:
+        return lines
+    kept: list[str] = []
+    for line in reversed(lines[1:]):
+        if sum(len(x.split()) for x in kept) + len(line.split()) > words:
+            break
+        kept.insert(0, line)
+    while kept and kept[0].startswith("  "):  # a turn's "left out" line stays with its turn
+        kept.pop(0)
+    return [lines[0], _MERGED_AWAY, *kept]
+
+
+def echo_summary(request_text: str, words: int | None = None) -> str:
     """A deterministic summary of a summary request's user message that shows what a summary loses: the previous
     summary, then for each turn a short extract of the user's message and a line naming what was left out.
 
@@ -124,7 +146,8 @@ def echo_summary(request_text: str) -> str:
         - turn N: user: "the first words of the message…"
           left out: 31 words of the user's, 181 of the assistant's, 3 code blocks, 1 tool result
 
-    which is always shorter than the turn, so the summary shrinks what it replaces as the engine requires.
+    which is always shorter than the turn, so the summary shrinks what it replaces as the engine requires. Asked
+    for a tighter rewrite within ``words`` words, it keeps only the newest lines that fit.
     """
     previous, _, turns = request_text.partition(NEW_TURNS_LABEL)
     previous = previous.removeprefix(PREVIOUS_SUMMARY_LABEL).strip()
@@ -134,9 +157,13 @@ def echo_summary(request_text: str) -> str:
             lines.append(line.rstrip())
     for number, body in _TURN_BLOCK.findall(turns):
         lines += _turn_summary(number, body)
-    return "\n".join(lines)
+    return "\n".join(lines if words is None else _within(lines, words))
 
 
+#: the line a tighter echo summary puts where the older turns' lines were
+_MERGED_AWAY = "- earlier turns: left out of this tighter summary"
+#: how a summary request asks for a tighter rewrite (``summary_prompt.TIGHTER``), and within how many words
+_TIGHTER = re.compile(r"rewrite it tighter.*within (\d+) words")
 #: how many words of a user's message an echo summary keeps
 EXTRACT_WORDS = 12
 #: what starts each message of a folded turn in a summary request (see ``summary_prompt._render_turn_text``)
@@ -301,7 +328,7 @@ class EchoProvider(ChatProvider):
         if calls:
             return Completion("", self._usage(messages, "", tools), "tool_calls", calls)
         if is_summary_request(messages):
-            text = echo_summary(str(messages[-1].get("content") or ""))
+            text = echo_summary(str(messages[-1].get("content") or ""), _tighter(messages))
             return Completion(text, self._usage(messages, text, tools), "stop")
         chunks, finish = self._reply(messages, max_tokens, options)
         text = "".join(chunks)

@@ -17,6 +17,7 @@ from chatbot.core.budget import (
 )
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
+from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import ContextLengthError
 from chatbot.providers.base import Usage
 
@@ -81,9 +82,10 @@ def test_a_request_that_fit_the_named_window_by_our_count_is_halved():
 
 def test_a_summary_asks_for_no_more_than_the_window_leaves():
     messages = [{"role": "user", "content": "word " * 1000}]
-    assert summary_max_tokens(messages, None) == SUMMARY_MAX_TOKENS
-    assert summary_max_tokens(messages, 100_000) == SUMMARY_MAX_TOKENS
-    assert 1000 < summary_max_tokens(messages, 3000) < 2000
+    counter = TokenCounter()
+    assert summary_max_tokens(messages, None, counter) == SUMMARY_MAX_TOKENS
+    assert summary_max_tokens(messages, 100_000, counter) == SUMMARY_MAX_TOKENS
+    assert 1000 < summary_max_tokens(messages, 3000, counter) < 2000
 
 
 def test_the_window_notice_splits_the_window_with_max_output_tokens():
@@ -138,7 +140,20 @@ def test_a_request_mostly_of_tool_definitions_never_lowers_the_count():
     assert conv.counter.calibration.ratios == []
 
 
-def test_a_summary_request_leaves_the_window_its_rough_count_with_ten_tokens_a_message_and_a_tenth():
+def test_a_summary_request_leaves_the_window_its_calibrated_count_and_never_less_than_the_reply_room():
+    messages = [{"role": "user", "content": "word " * 1000}]
+    counter = TokenCounter()
+    prompt = counter.count_request(messages)
+    assert summary_max_tokens(messages, prompt + 900, counter) < 900  # nothing learned: the rough count and a tenth
+    counter.calibrate(prompt, prompt * 7 // 10)  # the server counts 30% fewer: the calibrated count leaves more room
+    assert summary_max_tokens(messages, prompt + 900, counter) > 900 + prompt // 5
+    # a window the count leaves (almost) nothing of: the reply room the fold planned, not 1 token (cut at once)
+    assert summary_max_tokens(messages * 3, prompt * 3 + 100, TokenCounter()) == 512
+    assert summary_max_tokens(messages, 600, TokenCounter()) == 150  # a quarter of a smaller window
+
+
+def test_a_summary_request_counted_with_a_tokenizer_leaves_the_window_its_rough_count_with_a_tenth():
+    from chatbot.engine.tokens import TokenizerCounter
+
     messages = [{"role": "user", "content": ""}] * 10  # no text: 10 tokens each for the chat format
-    assert summary_max_tokens(messages, 500) == 500 - math.ceil(100 * 1.1)
-    assert summary_max_tokens(messages, 100) == 1  # the window leaves nothing: still one token asked for
+    assert summary_max_tokens(messages, 1000, TokenizerCounter("none")) == 1000 - math.ceil(100 * 1.1)

@@ -241,6 +241,8 @@ def test_a_later_round_over_the_budget_in_summary_memory_summarizes_rather_than_
     events = list(chat.send(ask(150)))  # the first request folds two turns; the round's page needs the third folded
     assert [e.text for e in events if isinstance(e, Notice)] == [
         "summarized 2 earlier turn(s) into the rolling summary (it now covers turns 1-2)",
+        # its summary request is held to the budget (400) with room for the answer: the long page is shortened
+        "turn 3 is too long for a summary request: its long texts were shortened for it",
         "summarized 1 earlier turn(s) into the rolling summary (it now covers turns 1-3)",
     ]
     done = events[-1]

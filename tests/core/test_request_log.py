@@ -17,9 +17,9 @@ from chatbot.core.app import App, Settings
 from chatbot.core.events import TurnDone
 from chatbot.core.request_log import RequestLog
 from chatbot.core.settings import RunSettings
-from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
 from chatbot.engine.tokens import TokenCounter
-from chatbot.errors import ConfigError, ServerError
+from chatbot.errors import ConfigError, ContextLengthError, ServerError
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
 from chatbot.storage.json_store import JsonStore
@@ -102,9 +102,10 @@ def test_a_failed_chat_call_is_one_line_naming_the_failure(logged):
 
 
 class Logged(EchoProvider):
-    def __init__(self, fail_summary: bool = False) -> None:
+    def __init__(self, fail_summary: bool = False, window: int | None = None) -> None:
         super().__init__(delay=0)
         self.fail_summary = fail_summary
+        self.window = window  # the first summary request is refused, naming this window
 
     def stream(self, messages, *, model=None, max_tokens=None, tools=None, options=None):
         yield TextDelta("an answer")
@@ -113,6 +114,9 @@ class Logged(EchoProvider):
     def complete(self, messages, *, model=None, max_tokens=None, tools=None, options=None):
         if self.fail_summary:
             raise ServerError("summary model down")
+        if self.window:
+            self.window, window = None, self.window
+            raise ContextLengthError(f"maximum context length is {window} tokens", limit=window)
         return Completion("gist", Usage(20, 3, 23), "stop")
 
 
@@ -149,6 +153,18 @@ def test_each_chat_and_summary_call_is_one_line_with_its_numbers(logged_app):
     assert first["ttft"] is not None and first["ttft"] <= first["latency"]
     assert summary["model"] == "small" and summary["summarized"] == 2 and summary["request_tokens"]["provider"] == 20
     assert last["summarized"] == 2 and last["dropped"] == 0
+    # the reply limit asked for: none without --max-output-tokens; a summary's cap (no window known: the most)
+    assert first["max_tokens"] is None and summary["max_tokens"] == SUMMARY_MAX_TOKENS
+
+
+def test_a_summary_request_refused_for_the_window_is_a_line_of_its_own_before_the_retry_under_it(logged_app):
+    app, log = logged_app(Logged(window=1000), summary_trigger=2, keep_turns=1)
+    chat = app.open("l")
+    for q in ("one", "two", "three", "four"):
+        list(chat.send(q))
+    refused, retried = lines(log)[3:5]
+    assert (refused["kind"], refused["error"], refused["max_tokens"]) == ("summary", "ContextLengthError", 2048)
+    assert (retried["kind"], retried["ok"]) == ("summary", True) and retried["max_tokens"] < 1000
 
 
 def test_a_failed_summary_is_logged_as_such(logged_app):
@@ -287,14 +303,14 @@ def test_a_call_record_is_one_compact_utf8_line_with_every_field_in_order(tmp_pa
     monkeypatch.setattr(time, "monotonic", lambda: 101.23456)  # the call ends 1.23456 s after it began
     log.call(
         "chat", session="café", provider="openai", model="gpt-é", strategy="full", started=100.0,
-        estimate=(12, 3), usage=Usage(14, 4, 18), first=100.12345, finish_reason="stop",
+        estimate=(12, 3), usage=Usage(14, 4, 18), max_tokens=300, first=100.12345, finish_reason="stop",
     )  # fmt: skip
     log.close()
     raw = path.read_text(encoding="utf-8")
     stamp = json.loads(raw)["time"]
     assert raw == (
         '{"time":"' + stamp + '","session":"café","provider":"openai","model":"gpt-é","kind":"chat",'
-        '"strategy":"full","request_tokens":{"provider":14,"estimate":12},'
+        '"strategy":"full","request_tokens":{"provider":14,"estimate":12},"max_tokens":300,'
         '"completion_tokens":{"provider":4,"estimate":3},"latency":1.235,"ttft":0.123,"finish_reason":"stop",'
         '"summarized":0,"dropped":0,"ok":true,"error":null}\n'
     )

@@ -375,10 +375,12 @@ def test_a_failed_summary_call_asks_the_summary_model_again_within_a_named_windo
         call("", TURNS, 1)
     log.close()
     assert [model for model, _ in provider.asked] == ["small", "small"] and provider.asked[1][1] < 900
-    (record,) = logged(tmp_path)
+    refused, record = logged(tmp_path)  # each call a line: the one refused for the window, then the one that failed
+    assert (refused["error"], refused["max_tokens"]) == ("ContextLengthError", SUMMARY_MAX_TOKENS)
     estimate = session.conversation.counter.count_request(summary_request("", TURNS, 1))
     assert (record["model"], record["summarized"], record["error"], record["ok"]) == ("small", 2, "ServerError", False)
     assert record["request_tokens"] == {"provider": None, "estimate": estimate} and estimate > 0
+    assert record["max_tokens"] == provider.asked[1][1]
 
 
 def test_ctrl_c_while_a_fold_waits_for_the_summary_written_ahead_fails_that_summary_and_forgets_the_job():
@@ -453,3 +455,24 @@ def test_an_interrupt_that_wakes_no_system_call_still_stops_the_wait_within_a_po
         timer.cancel()
         gate.set()
         signal.signal(signal.SIGINT, previous)
+
+
+def test_a_summary_that_fails_for_a_passing_reason_is_retried_in_the_fold_and_announced(open_chat):
+    from chatbot.core.summaries import SummaryCall
+    from chatbot.storage.session import Session
+
+    session = Session.new("s", system="sys", model="echo", memory=MemoryConfig(strategy="summary"))
+    provider = SummaryModel(ServerError("the server had a hiccup"))
+    call = SummaryCall(session, provider, RunSettings(retries=2))
+    assert call("", TURNS, 1)  # the second try answered
+    assert len(provider.asked) == 2
+    assert call.notices == ["the summary request failed: the server had a hiccup — retrying in 1s (1 of 2)"]
+
+
+def test_a_summary_retried_while_a_turn_is_built_is_shown_as_a_warning_of_that_turn(open_chat):
+    chat = open_chat(SummaryModel(ServerError("the server had a hiccup")), background=False, retries=2)
+    turns = [send(chat, f"question {n}") for n in range(4)]  # trigger 2, keep 1: the fourth request folds
+    told = Notice("the summary request failed: the server had a hiccup — retrying in 1s (1 of 2)", True)
+    assert [n for n, events in enumerate(turns) if told in events] == [3]
+    done = turns[3][-1]
+    assert isinstance(done, TurnDone) and done.request.summarized == 2 and not done.request.warnings

@@ -352,11 +352,11 @@ def test_turn_token_count_is_cached(counter):
     assert calls == ["b"]  # stored turns and the system message come from the caches
 
 
-def test_memory_config_rejects_keep_not_below_trigger():
+def test_memory_config_rejects_keep_above_trigger():
     from chatbot.errors import UsageError
 
     with pytest.raises(UsageError):
-        MemoryConfig(summary_trigger=3, keep_turns=3)
+        MemoryConfig(summary_trigger=3, keep_turns=4)
 
 
 def test_recording_summarizer_is_shorter_than_input():

@@ -19,7 +19,7 @@ def test_a_tool_using_turn_is_rendered_with_roles_calls_and_results():
     turn[1]["content"] = "let me look"
     messages = summary_request("", [turn], 3)
     assert [m["role"] for m in messages] == ["system", "user"]
-    assert messages[0]["content"] == SUMMARY_INSTRUCTIONS
+    assert messages[0]["content"] == SUMMARY_INSTRUCTIONS.format(words=250)
     assert messages[1]["content"] == (
         f"Previous summary:\n{NO_SUMMARY_YET}\n\nNew turns to merge:\n\n--- turn 3\n"
         "User: u3 u3 u3\n"
@@ -71,3 +71,10 @@ def test_only_a_summary_request_is_recognised_as_one():
     assert not is_summary_request([{"role": "user", "content": "Previous summary: but no turns"}])
     assert not is_summary_request([{"role": "user", "content": "--- turn 1 Previous summary:"}])
     assert summary_heading(4) == "Summary of the earlier conversation (turns 1-4, written by the assistant's memory)"
+
+
+def test_a_tighter_rewrite_of_the_summary_alone_is_a_summary_request():
+    from chatbot.engine.summary_prompt import is_summary_request
+
+    assert is_summary_request(summary_request("- a point", [], 4, words=40, tighter=True))
+    assert not is_summary_request([{"role": "user", "content": "Previous summary: mine was long"}])

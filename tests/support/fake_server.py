@@ -26,6 +26,9 @@ or calls of tools); ``calls_tool`` makes it call a tool whenever one is offered,
   object; with ``schemas=False`` the model has no structured outputs and ``json_schema`` is refused as the flavour's
   server words it (Groq: "This model does not support response format `json_schema`.").
 
+A request's ``max_tokens`` (or ``max_completion_tokens``) is honoured as servers do: a longer reply is cut to that
+many tokens (words, as usage counts them) and ends with ``finish_reason: "length"``.
+
 With ``context`` a request whose ``prompt_tokens`` (plus ``max_tokens``, except on llama.cpp) exceed it is refused
 with the context-length error of ``context_wording`` (OpenAI, vLLM or llama.cpp), naming the limit.
 
@@ -115,6 +118,7 @@ class FakeConfig:
     include_usage: bool = True  # send usage when the request asks for it (stream_options.include_usage)
     reasoning: str = ""  # streamed as ``delta.reasoning`` before the reply
     error: str | None = None
+    error_times: int | None = None  # the error mode answers only this many requests, then the server recovers
     model: str = "fake-model"
     # the answers to successive chat requests, in order (then ``reply``), summaries and chat turns alike: a string is
     # a text reply; {"content": str, "tool_calls": [[id, name, arguments], ...]} a reply that calls tools (streamed
@@ -198,6 +202,9 @@ class Record:
     targets: list[str] = field(default_factory=list)
     authorizations: list[str] = field(default_factory=list)
     context_errors: int = 0  # requests answered with a context-length error (``FakeConfig.context``)
+    #: how each chat request was answered, in order: its finish reason ("stop"; "length" when cut at its
+    #: ``max_tokens``; "tool_calls"), "context" (a context-length error) or "error" (an error mode's answer)
+    outcomes: list[str] = field(default_factory=list)
 
     def last_request(self) -> dict[str, Any] | None:
         """The body of the last chat request."""
@@ -209,6 +216,16 @@ def split_text(text: str, n: int) -> list[str]:
     n = max(1, min(n, len(text) or 1))
     size = -(-len(text) // n) if text else 0
     return [text[i : i + size] for i in range(0, len(text), size)] if text else [""]
+
+
+def cut_to_limit(body: dict[str, Any], reply: str) -> tuple[str, str]:
+    """``reply`` as a server sends it under the request's ``max_tokens`` (``max_completion_tokens``): cut to that many
+    tokens (words, as :meth:`_Handler._usage` counts them) with finish reason "length", or whole with "stop"."""
+    limit = body.get("max_completion_tokens") or body.get("max_tokens")
+    words = reply.split()
+    if not isinstance(limit, int) or len(words) <= limit:
+        return reply, "stop"
+    return " ".join(words[:limit]), "length"
 
 
 def _words(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> int:
@@ -290,21 +307,38 @@ class _Handler(BaseHTTPRequestHandler):
             return
         scripted = self._next_scripted() or self._tool_call(body)
         if isinstance(scripted, dict):
+            self.server.record.outcomes.append("tool_calls" if scripted.get("tool_calls") else "stop")
             self._calls(body, scripted)
             return
         if scripted is not None:
             pass  # a scripted text reply: never an error
         elif cfg.error == "stream_options" and "stream_options" not in body:
             pass  # a server that only rejects the option answers normally without it
-        elif cfg.error in ERRORS:
+        elif cfg.error in ERRORS and self._error_now():
+            self.server.record.outcomes.append("error")
             status, err = ERRORS[cfg.error]
             self._json(status, err, {"retry-after": "2"} if status == 429 else None)
             return
         reply = provider_rules.json_reply(body, cfg.reply if scripted is None else scripted)
+        if not body.get("stream") and cfg.whole_reply is not None:
+            reply = cfg.whole_reply
+        reply, finish = cut_to_limit(body, reply)
+        self.server.record.outcomes.append(finish)
         if body.get("stream"):
-            self._stream(body, reply)
+            self._stream(body, reply, finish)
         else:
-            self._whole(body, reply if cfg.whole_reply is None else cfg.whole_reply)
+            self._whole(body, reply, finish)
+
+    def _error_now(self) -> bool:
+        """Whether the error mode answers this request (``error_times`` counts down; None: always)."""
+        cfg = self.server.config
+        with self.server.lock:
+            if cfg.error_times is None:
+                return True
+            if cfg.error_times <= 0:
+                return False
+            cfg.error_times -= 1
+            return True
 
     def _over_context(self, body: dict[str, Any]) -> bool:
         """Answer a request over the context window with the server's error (True), or leave it alone."""
@@ -315,6 +349,7 @@ class _Handler(BaseHTTPRequestHandler):
         if prompt + reply <= cfg.context:
             return False
         self.server.record.context_errors += 1
+        self.server.record.outcomes.append("context")
         self._json(*CONTEXT_ERRORS[cfg.context_wording](cfg.context, prompt, reply))
         return True
 
@@ -351,7 +386,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.record.replies_sent += 1
         return replies[n]
 
-    def _whole(self, body: dict[str, Any], reply: str) -> None:
+    def _whole(self, body: dict[str, Any], reply: str, finish: str = "stop") -> None:
         cfg = self.server.config
         if cfg.whole_delay:
             time.sleep(cfg.whole_delay)
@@ -363,7 +398,7 @@ class _Handler(BaseHTTPRequestHandler):
             "object": "chat.completion",
             "created": int(time.time()),
             "model": body.get("model") or cfg.model,
-            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
         }
         if cfg.include_usage:
             answer["usage"] = self._usage(body, reply)
@@ -377,7 +412,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
         self.wfile.flush()
 
-    def _stream(self, body: dict[str, Any], reply: str) -> None:
+    def _stream(self, body: dict[str, Any], reply: str, finish: str = "stop") -> None:
         cfg = self.server.config
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -397,7 +432,7 @@ class _Handler(BaseHTTPRequestHandler):
         events += [event({"content": piece}) for piece in split_text(reply, cfg.chunks)]
         if cfg.error == "midstream":
             events.insert(2, b'data: {"error": {"message": "model overloaded", "type": "server_error"}}\n\n')
-        events += [b"data: " + json.dumps(e).encode() + b"\n\n" for e in self._closing(body, base, "stop", reply)]
+        events += [b"data: " + json.dumps(e).encode() + b"\n\n" for e in self._closing(body, base, finish, reply)]
         events.append(b"data: [DONE]\n\n")
         try:
             for data in events:

