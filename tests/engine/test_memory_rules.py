@@ -219,10 +219,10 @@ def test_a_fold_the_budget_forces_measures_the_room_with_the_summary_there_is(co
     looked larger, and the fold swallowed the newest turn the rule keeps verbatim."""
     conv = conv_factory(4, summary_trigger=8, keep_turns=1)  # below the trigger: only the budget makes it fold
     conv.set_summary("earlier", 1)
-    req = conv.build_request("hi", summarizer=summarizer, budget=34)
+    req = conv.build_request("hi", summarizer=summarizer, budget=38)
     assert summarizer.calls == [("earlier", 2, 2)]  # turns 2-3 folded
     assert (req.first_turn, req.summarized, conv.summary_covers) == (3, 2, 3)  # turn 4 sent verbatim
-    assert req.summary_included and req.tokens <= 34
+    assert req.summary_included and req.tokens <= 38
 
 
 def test_the_summary_is_left_out_when_it_alone_is_over_the_budget(conv_factory):
