@@ -24,7 +24,7 @@ FAST = {"CHATBOT_ECHO_DELAY": "0"}
 def frozen_store(pg_url: str) -> Iterator[CommitLosingProxy]:
     """A PostgreSQL store behind a proxy that freezes (a network partition) when a turn is being saved."""
     proxy = CommitLosingProxy(pg_url)
-    proxy.freeze_on(b"INSERT INTO chatbot_turns")
+    proxy.freeze_on(b".chatbot_turns (session_id, n,")  # the store's INSERT_TURN (its table named with its schema)
     try:
         yield proxy
     finally:
