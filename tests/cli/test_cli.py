@@ -153,9 +153,10 @@ def test_budget_error_names_the_numbers(tmp_path):
     assert result.returncode == 4 and "20" in result.stderr and "budget" in result.stderr
 
 
-def test_keep_must_be_below_trigger(tmp_path):
-    result = run_chatbot("--provider", "echo", "--summary-trigger", "2", "--keep-turns", "2", "-p", "x", cwd=tmp_path)
-    assert result.returncode == 2 and "--keep-turns" in result.stderr
+def test_keep_may_not_be_more_than_trigger(tmp_path):
+    # keep == trigger is allowed since a fold may follow every reply (--summary-trigger 1 --keep-turns 1)
+    result = run_chatbot("--provider", "echo", "--summary-trigger", "2", "--keep-turns", "3", "-p", "x", cwd=tmp_path)
+    assert result.returncode == 2 and "--keep-turns (3) must not be more than --summary-trigger (2)" in result.stderr
 
 
 def test_one_shot_shows_a_new_sessions_id(tmp_path):
