@@ -216,10 +216,10 @@ def test_sigpipe_is_not_labelled_a_user_interrupt(tmp_path):
 
 
 def test_keep_turns_only_matters_in_summary_mode():
-    MemoryConfig(strategy="window", keep_turns=8)
-    MemoryConfig(strategy="full", keep_turns=8)
-    with pytest.raises(Exception, match="keep-turns"):
-        MemoryConfig(strategy="summary", keep_turns=8)
+    MemoryConfig(strategy="window", keep_turns=9)
+    MemoryConfig(strategy="full", keep_turns=9)
+    with pytest.raises(Exception, match="keep-turns"):  # more than the trigger (8); equal to it is a fold every reply
+        MemoryConfig(strategy="summary", keep_turns=9)
 
 
 def test_a_servers_error_page_is_one_short_line():
