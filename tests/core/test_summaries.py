@@ -407,12 +407,7 @@ def test_ctrl_c_while_a_fold_waits_for_the_summary_written_ahead_fails_that_summ
             gate.wait(10)
         return f"s{first}"
 
-    conv = Conversation("sys", MemoryConfig(**MEMORY), WordCounter())
-    for i in (1, 2, 3):
-        conv.add_turn(make_turn(i))
-    ahead = SummaryAhead(write, enabled=True)
-    inputs = next_summary(conv)
-    assert inputs is not None
+    conv, ahead, inputs = _due_fold_written_ahead_by(write)
     # Python's own Ctrl-C (KeyboardInterrupt), whatever the process running the tests set for it
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     ahead.start(conv)
@@ -427,6 +422,17 @@ def test_ctrl_c_while_a_fold_waits_for_the_summary_written_ahead_fails_that_summ
         signal.signal(signal.SIGINT, previous)
 
 
+def _due_fold_written_ahead_by(write):
+    """Three turns whose next request folds (trigger 2, keep 1), a SummaryAhead writing with ``write``, and the
+    inputs of that fold."""
+    conv = Conversation("sys", MemoryConfig(**MEMORY), WordCounter())
+    for i in (1, 2, 3):
+        conv.add_turn(make_turn(i))
+    inputs = next_summary(conv)
+    assert inputs is not None
+    return conv, SummaryAhead(write, enabled=True), inputs
+
+
 def test_an_interrupt_that_wakes_no_system_call_still_stops_the_wait_within_a_poll():
     """``_thread.interrupt_main`` trips the interrupt without a real signal: a wait blocked in one call would see it
     only when the summary ends. The wait polls, so Ctrl-C is noticed within a poll whatever delivers it."""
@@ -436,12 +442,7 @@ def test_an_interrupt_that_wakes_no_system_call_still_stops_the_wait_within_a_po
         gate.wait(10)  # a slow summary model: ten seconds unless the test lets it go
         return f"s{first}"
 
-    conv = Conversation("sys", MemoryConfig(**MEMORY), WordCounter())
-    for i in (1, 2, 3):
-        conv.add_turn(make_turn(i))
-    ahead = SummaryAhead(write, enabled=True)
-    inputs = next_summary(conv)
-    assert inputs is not None
+    conv, ahead, inputs = _due_fold_written_ahead_by(write)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     ahead.start(conv)
     timer = threading.Timer(0.2, _thread.interrupt_main)
