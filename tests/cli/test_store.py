@@ -1,5 +1,5 @@
 """The store flags end to end: --store (and $CHATBOT_STORE), where sessions live by default, --search, /search,
---import-sessions; against JSON files and against PostgreSQL."""
+--import-sessions; against JSON files, SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -82,6 +82,8 @@ def test_store_flag_and_env_pick_a_directory(tmp_path):
 def store_args(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> list[str]:
     if kind == "json":
         return ["--store", str(tmp_path / "store")]
+    if kind == "sqlite":
+        return ["--store", f"sqlite:///{tmp_path / 'store' / 'chat.db'}"]
     from tests.support.stores import postgres_base_url, scratch_schema
 
     context = scratch_schema(postgres_base_url())
@@ -90,7 +92,7 @@ def store_args(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> lis
     return ["--store", url]
 
 
-@pytest.mark.parametrize("kind", ["json", "postgres"])
+@pytest.mark.parametrize("kind", ["json", "sqlite", "postgres"])
 def test_search_import_and_export_through_the_command_line(kind, tmp_path, request):
     store = store_args(kind, tmp_path, request)
     old = ["--store", str(tmp_path / "old")]
@@ -104,7 +106,8 @@ def test_search_import_and_export_through_the_command_line(kind, tmp_path, reque
     assert found.returncode == 0
     lines = found.stdout.splitlines()
     assert lines[1].split()[:2] == ["trip", "1"] and "plans for Paris" in lines[2]
-    location = store[1] if kind == "json" else store[1].split("?")[0]  # (the redacted URL keeps its options)
+    # (the redacted URL keeps its options; a SQLite store is named by its file)
+    location = {"json": store[1], "sqlite": str(tmp_path / "store" / "chat.db")}.get(kind, store[1].split("?")[0])
     assert lines[-1].startswith("1 matching turn(s); chatbot --store ")  # the shell's way, in this store, not /load
     assert lines[-1].endswith(" --session ID opens a session") and location in lines[-1]
     script = "/search dogs\n/export out.md\n"
@@ -136,7 +139,7 @@ def test_a_postgres_session_in_use_is_refused_like_a_file_one(tmp_path, request)
         holder.stdout.close()
 
 
-@pytest.mark.parametrize("kind", ["json", "postgres"])
+@pytest.mark.parametrize("kind", ["json", "sqlite", "postgres"])
 def test_kill_9_mid_turn_keeps_the_earlier_turns_and_frees_the_session(kind, tmp_path, request):
     store = store_args(kind, tmp_path, request)
     env = {k: v for k, v in os.environ.items() if not k.startswith("CHATBOT_")}
