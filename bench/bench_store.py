@@ -334,13 +334,15 @@ def measure(name: str, store, data: _TeamData, text: str) -> None:
 
 
 def _load_sqlite(path: Path, data: _TeamData) -> float:
-    """The tables made by the store, then filled by plain SQL, one transaction per 1,000 sessions (the FTS5 index
-    kept by its triggers as it goes, as the store's own saves keep it)."""
+    """The tables made by the store, then filled by plain SQL, one transaction per 1,000 sessions; the FTS5 index
+    is built once at the end (its trigger set aside meanwhile, then made again as the store makes it): three times
+    faster than keeping it row by row, as the store's own saves do."""
     import sqlite3
 
     open_store(str(path)).close()
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("DROP TRIGGER turns_search_insert")
     empty = json.dumps({}), json.dumps({"functions": [], "mcp": []})
     t0 = time.perf_counter()
     batch: list[tuple] = []
@@ -355,6 +357,10 @@ def _load_sqlite(path: Path, data: _TeamData) -> float:
             batch, turns = [], []
     if batch:
         _insert(conn, batch, turns)
+    from chatbot.storage import sqlite_schema
+
+    conn.execute("INSERT INTO turns_search (turns_search) VALUES ('rebuild')")
+    conn.execute(next(s for s in sqlite_schema.SEARCH_INDEX if "turns_search_insert" in s))
     conn.execute("ANALYZE")
     conn.close()
     return time.perf_counter() - t0

@@ -107,7 +107,6 @@ STORES = (
         sqlite_address.claims,
         "chatbot.storage.sqlite_store",
         "SqliteStore",
-        sqlite_address.path_of,
     ),
     StoreKind(
         "json", "a directory or file://DIR", lambda text: True, "chatbot.storage.json_store", "JsonStore", _json_path

@@ -43,3 +43,10 @@ def path_of(location: str) -> Path:
             f"--store file://{path}, for a SQLite file name one inside it (sqlite:{path / 'chat.db'})"
         )
     return path.absolute()
+
+
+def looks_absolute(location: str) -> bool:
+    """Whether ``location`` is ``sqlite:///a/b.db``: a relative path with folders, which reads like an absolute one
+    (``sqlite:////a/b.db`` is ``/a/b.db``), so a new file made there is worth saying."""
+    rest = location.removeprefix("sqlite:///")
+    return rest != location and not rest.startswith("/") and "/" in rest

@@ -31,13 +31,12 @@ from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import json_bytes, now_iso
 from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, SessionNotFound
-from chatbot.storage import files
+from chatbot.storage import files, sqlite_address
 from chatbot.storage import sqlite_schema as sql
 from chatbot.storage.base import latest_healthy, locked_message, make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.rows import clean_text, kept_prefix, searchable, session_document, shown_title
 from chatbot.storage.session import SEARCH_WINDOW, SearchHit, Session, SessionInfo, search_turns, validate_id
-from chatbot.storage.sqlite_address import SUFFIXES
 
 T = TypeVar("T")
 
@@ -80,14 +79,24 @@ class SqliteLock:
 
 
 class SqliteStore:
-    """Sessions in one SQLite file (``path``); see the module docstring."""
+    """Sessions in one SQLite file: ``location`` is a ``sqlite:`` URL or the file's path (:mod:`~.sqlite_address`);
+    see the module docstring."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
+    def __init__(self, location: str | os.PathLike[str]) -> None:
+        text = os.fspath(location)
+        self.path = sqlite_address.path_of(text)
+        new = not self.path.exists()
         # what reopens it, in messages and in the --store a listing suggests: a path with a SQLite suffix as it is
-        self.location = str(self.path) if self.path.name.lower().endswith(SUFFIXES) else f"sqlite:{self.path}"
+        suffixed = self.path.name.lower().endswith(sqlite_address.SUFFIXES)
+        self.location = str(self.path) if suffixed else f"sqlite:{self.path}"
         self.locks_dir = self.path.with_name(f"{self.path.name}-locks")
         self._conn, self.warnings, self.indexed = sql.open_database(self.path)
+        if new and sqlite_address.looks_absolute(text):
+            rest = text.removeprefix("sqlite:///")
+            self.warnings.append(
+                f"made a new session store {self.path}: sqlite:///{rest} is relative to this folder; "
+                f"sqlite:////{rest} (four slashes) is /{rest}"
+            )
         if not self.indexed:
             self.warnings.append(f"this SQLite has no FTS5: /search in {self.path} reads every turn")
         self._mutex = threading.RLock()  # one connection, used by the chat and a summary thread alike

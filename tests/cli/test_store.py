@@ -79,6 +79,21 @@ def test_store_flag_and_env_pick_a_directory(tmp_path):
     assert bad.returncode == 2 and "unknown store redis://" in bad.stderr
 
 
+def test_a_db_path_env_or_url_is_one_sqlite_file_and_never_a_folder(tmp_path):
+    listed = chatbot("--store", "checkpoint.db", "--list-sessions", cwd=tmp_path)
+    assert listed.returncode == 0 and (tmp_path / "checkpoint.db").is_file()
+    env = {"CHATBOT_STORE": "sqlite:///checkpoint.db"}  # seed 000's URL: the same file
+    assert chatbot("--provider", "echo", "--session", "a", "-p", "hi", cwd=tmp_path, env=env).returncode == 0
+    again = chatbot("--provider", "echo", "-c", "-p", "again", cwd=tmp_path, env=env)
+    assert again.returncode == 0 and "session a (1 turn(s) stored)" in again.stderr
+    assert "  a " in chatbot("--store", str(tmp_path / "checkpoint.db"), "--list-sessions", cwd=tmp_path).stdout
+    assert not [p for p in tmp_path.iterdir() if p.is_dir() and p.name != "checkpoint.db-locks"]
+    (tmp_path / "old.sqlite").mkdir()
+    refused = chatbot("--store", "old.sqlite", "--list-sessions", cwd=tmp_path)
+    assert refused.returncode == 2 and "old.sqlite is a folder, not a SQLite file" in refused.stderr
+    assert len(refused.stderr.splitlines()) == 1
+
+
 def store_args(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> list[str]:
     if kind == "json":
         return ["--store", str(tmp_path / "store")]

@@ -5,6 +5,7 @@ trigram index (and without it), and sessions moved between stores with their ids
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import stat
 import subprocess
@@ -51,6 +52,15 @@ def test_sqlite_urls_and_db_paths_open_one_file_and_never_make_a_folder_of_its_n
     monkeypatch.chdir(tmp_path)
     relative = open_store("sqlite:///checkpoint.db")  # as SQLAlchemy and LangGraph read it: in this folder
     assert isinstance(relative, SqliteStore) and relative.path == tmp_path / "checkpoint.db"
+    assert relative.warnings == []
+    nested = open_store("sqlite:///tmp/x/chat.db")  # reads like /tmp/x/chat.db, so a new file there is said
+    assert nested.path == tmp_path / "tmp" / "x" / "chat.db" and nested.warnings == [
+        f"made a new session store {tmp_path}/tmp/x/chat.db: sqlite:///tmp/x/chat.db is relative to this folder; "
+        "sqlite:////tmp/x/chat.db (four slashes) is /tmp/x/chat.db"
+    ]
+    nested.close()
+    assert open_store("sqlite:///tmp/x/chat.db").warnings == []  # said once: when it was made
+    shutil.rmtree(tmp_path / "tmp")
     assert (tmp_path / "checkpoint.db").is_file()
     for location in (f"sqlite:///{tmp_path}/a.db", f"sqlite:{tmp_path}/b.sqlite", "c.sqlite3", "D.DB"):
         store = open_store(location)
