@@ -8,7 +8,6 @@ import os
 import shutil
 import sqlite3
 import stat
-import subprocess
 import sys
 from pathlib import Path
 
@@ -206,30 +205,7 @@ def test_without_fts5_the_store_scans_and_says_so_once(tmp_path, monkeypatch):
     store.close()
 
 
-# --- writers of different sessions, import and export -----------------------------------------------------------
-
-
-def test_writer_processes_on_different_sessions_at_once_lose_nothing(tmp_path):
-    url = f"sqlite:{tmp_path}/chat.db"
-    open_store(url).close()
-    children = [
-        subprocess.Popen(
-            [sys.executable, "-m", "tests.support.store_process", "writer", url, f"w{k}", str(k * 100)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-        )
-        for k in range(1, 5)
-    ]
-    for child in children:
-        out, err = child.communicate(timeout=120)
-        assert out.strip() == "done" and "Traceback" not in err, err
-    store = open_store(url)
-    for k in range(1, 5):
-        numbers = [int(t.user_text.split()[0]) for t in store.load(f"w{k}").conversation.turns]
-        assert numbers == list(range(k * 100, k * 100 + 20))
-    store.close()
+# --- import and export -----------------------------------------------------------------------------------------
 
 
 def test_sessions_move_between_stores_with_their_ids_and_times_and_a_second_run_changes_nothing(tmp_path):

@@ -261,6 +261,25 @@ def test_writer_processes_in_turn_keep_all_their_turns(store, store_url):
     assert numbers == [*range(100, 120), *range(200, 220), *range(300, 320)]
 
 
+def test_writer_processes_on_different_sessions_at_once_lose_nothing(store, store_url):
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.support.store_process", "writer", store_url, f"w{k}", str(k * 100)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        for k in range(1, 5)
+    ]
+    for child in children:
+        out, err = child.communicate(timeout=120)
+        assert out.strip() == "done" and "Traceback" not in err, err
+    for k in range(1, 5):
+        numbers = [int(t.user_text.split()[0]) for t in store.load(f"w{k}").conversation.turns]
+        assert numbers == list(range(k * 100, k * 100 + 20))
+
+
 def test_kill_9_during_a_save_loop_always_leaves_a_loadable_session(store, store_url):
     counts = []
     for pause in (0.0, 0.05, 0.1, 0.15):
