@@ -122,12 +122,16 @@ def count(body: str, query: str) -> int:
     return body.lower().count(query)
 
 
+def first_line(exc: BaseException) -> str:
+    """What SQLite said, in one line."""
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
 def damaged(path: Path, exc: BaseException) -> SessionError:
     """The one line for a database SQLite cannot read (nothing was written to it)."""
-    said = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     return SessionError(
-        f"the session store {path} cannot be read: {said}. It was left untouched; move it away (or repair it "
-        f"with sqlite3 {path} .recover) to start a new one there"
+        f"the session store {path} cannot be read: {first_line(exc)}. It was left untouched; move it away (or repair "
+        f"it with sqlite3 {path} .recover) to start a new one there"
     )
 
 
@@ -150,6 +154,9 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, list[str], bool]:
         if "chatbot_schema" not in names:
             _create(conn)
         indexed = "turns_search" in {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    except sqlite3.OperationalError as exc:  # a read-only file or folder, a full disk: the file is sound
+        conn.close()
+        raise SessionError(f"cannot open the session store {path}: {first_line(exc)}") from None
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise damaged(path, exc) from None

@@ -109,14 +109,14 @@ class SqliteStore:
         with self._mutex:
             try:
                 return work(self._conn)
-            except sqlite3.OperationalError as exc:
+            except sqlite3.OperationalError as exc:  # busy, a full disk, a read-only file...: the file is sound
                 if "locked" in str(exc) or "busy" in str(exc):
                     raise SessionError(
                         f"the session store {self.path} stayed busy for {sql.BUSY_TIMEOUT_MS // 1000} s (another "
                         "process was writing to it); try again"
                     ) from None
-                raise sql.damaged(self.path, exc) from None
-            except sqlite3.DatabaseError as exc:
+                raise SessionError(f"the session store {self.path} failed: {sql.first_line(exc)}") from None
+            except sqlite3.DatabaseError as exc:  # not a database, or a damaged one
                 raise sql.damaged(self.path, exc) from None
 
     @contextlib.contextmanager
