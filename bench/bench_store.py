@@ -257,7 +257,9 @@ def _load_team(url: str, data: _TeamData) -> dict[str, float]:
     timings: dict[str, float] = {}
     with psycopg.connect(url, autocommit=True) as conn:
         cols = "version, title, system, summary, summary_covers, provider, model, totals::text, calibration::text, "
-        head = conn.execute(f"SELECT {cols} options::text, tool_sources::text FROM chatbot_sessions").fetchone()
+        head = conn.execute(
+            f"SELECT {cols} options::text, tool_sources::text, rule::text FROM chatbot_sessions"
+        ).fetchone()
         conn.execute("DELETE FROM chatbot_sessions")
         conn.execute("DROP INDEX chatbot_turns_body_trgm")
         t0 = time.perf_counter()
