@@ -33,7 +33,7 @@ from chatbot.engine.turn import json_bytes, now_iso
 from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, SessionNotFound
 from chatbot.storage import files, sqlite_address
 from chatbot.storage import sqlite_schema as sql
-from chatbot.storage.base import latest_healthy, locked_message, make_id
+from chatbot.storage.base import locked_message, make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.rows import clean_text, kept_prefix, searchable, session_document, shown_title
 from chatbot.storage.session import SEARCH_WINDOW, SearchHit, Session, SessionInfo, search_turns, validate_id
@@ -250,10 +250,11 @@ class SqliteStore:
             ids = self._newest(20, offset)
             if not ids:
                 break
-            sid, more = latest_healthy([info for sid in ids if (info := self._checked(sid)[1]) is not None])
-            skipped += more
-            if sid is not None:
-                return sid, skipped
+            for sid in ids:  # read one by one: the newest usually loads, and the others are not read at all
+                info = self._checked(sid)[1]
+                if info is not None and not info.broken:
+                    return sid, skipped
+                skipped += [info] if info is not None else []
         return None, skipped
 
     def search(self, text: str, limit: int = 50) -> list[SearchHit]:
