@@ -1,4 +1,5 @@
-"""The SQLite store's file: its tables, made to be read with ``sqlite3`` or Datasette, and how a file is opened.
+"""The SQLite store's file: its tables, made to be read with ``sqlite3`` or Datasette, how a file is opened, and how a
+write begins (waiting for another process's in 1 ms steps).
 
 One file holds every session::
 
@@ -17,11 +18,15 @@ damaged, one whose tables something else made, and one made by a newer chatbot (
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import stat
+import time
 from pathlib import Path
+from typing import Any
 
+from chatbot.engine.turn import json_bytes
 from chatbot.errors import SessionError
 from chatbot.storage import files
 
@@ -243,3 +248,36 @@ def fts5_available(conn: sqlite3.Connection) -> bool:
         return False
     conn.execute("DROP TABLE temp.chatbot_probe")
     return True
+
+
+def begin_write(conn: sqlite3.Connection) -> None:
+    """Begin a write transaction, waiting for another process's write in 1 ms steps (up to ``busy_timeout``).
+
+    SQLite's own wait polls in steps that grow to 100 ms, so a save that met another process's write often waited
+    far longer than that write took; this one starts within a millisecond of the file being free."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        while True:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.001)
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
+def json_text(value: Any) -> str:
+    """A JSON column's text (lone surrogates escaped, as in a session file)."""
+    return json_bytes(value).decode("utf-8")
+
+
+def decoded(text: object) -> Any:
+    """A JSON column or turn decoded; a damaged one is None (the session's check names it)."""
+    try:
+        return json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
-from chatbot.engine.turn import json_bytes, now_iso
+from chatbot.engine.turn import now_iso
 from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, SessionNotFound
 from chatbot.storage import files, sqlite_address
 from chatbot.storage import sqlite_schema as sql
@@ -121,7 +121,10 @@ class SqliteStore:
 
     @contextlib.contextmanager
     def _transaction(self, conn: sqlite3.Connection, write: bool = False) -> Iterator[None]:
-        conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        if write:
+            sql.begin_write(conn)
+        else:
+            conn.execute("BEGIN")
         try:
             yield
         except BaseException:
@@ -194,8 +197,8 @@ class SqliteStore:
             return None, []
         cols = dict(zip(sql.SESSION_COLUMNS, row, strict=True))
         for name in sql.JSON_COLUMNS:
-            cols[name] = _decoded(cols[name])
-        return cols, [(n, _decoded(data)) for n, data in turns]
+            cols[name] = sql.decoded(cols[name])
+        return cols, [(n, sql.decoded(data)) for n, data in turns]
 
     def _checked(self, sid: str) -> tuple[dict[str, Any] | None, SessionInfo | None, dict[str, Any]]:
         """A session's row, its listing line (``broken`` says why it would not load) and its document."""
@@ -281,11 +284,11 @@ class SqliteStore:
         shown = found[:limit]
         data = dict(self._run(lambda c: c.execute(sql.TURNS_BY_ID, (json.dumps([r[0] for r in shown]),)).fetchall()))
         sids = json.dumps(sorted({row[1] for row in shown}))
-        titles = {sid: shown_title(title, _decoded(first)) for sid, title, first in self._run(
+        titles = {sid: shown_title(title, sql.decoded(first)) for sid, title, first in self._run(
             lambda c: c.execute(sql.TITLES, (sids,)).fetchall())}  # fmt: skip
         hits = []
         for row_id, sid, n, _created, _hits in shown:
-            turn = _decoded(data.get(row_id))
+            turn = sql.decoded(data.get(row_id))
             if isinstance(turn, dict) and isinstance(turn.get("messages"), list):  # a damaged row: never a crash
                 with contextlib.suppress(AttributeError, TypeError):
                     hits += [replace(hit, turn=n) for hit in search_turns(sid, titles[sid], [turn], query)]
@@ -328,7 +331,7 @@ class SqliteStore:
         doc = session.fields()
         summary = doc["summary"]
         text = [clean_text(doc[c]) for c in ("title", "created_at", "updated_at", "provider", "model", "system")]
-        json_columns = [_json(doc[c]) for c in sql.JSON_COLUMNS]
+        json_columns = [sql.json_text(doc[c]) for c in sql.JSON_COLUMNS]
         values = (*text, clean_text(summary["text"]), summary["covers"], len(turns), *json_columns, doc["version"])
         tail = [t.to_json() for t in turns[keep:]]
         with self._transaction(conn, write=True):
@@ -383,16 +386,3 @@ class SqliteStore:
             lock.release()
         with self._mutex, contextlib.suppress(sqlite3.Error):
             self._conn.close()
-
-
-def _json(value: Any) -> str:
-    """A JSON column's text (lone surrogates escaped, as in a session file)."""
-    return json_bytes(value).decode("utf-8")
-
-
-def _decoded(text: object) -> Any:
-    """A JSON column or turn decoded; a damaged one is None (the session's check names it)."""
-    try:
-        return json.loads(text) if isinstance(text, str) else None
-    except ValueError:
-        return None
