@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -87,6 +88,10 @@ def test_a_db_path_env_or_url_is_one_sqlite_file_and_never_a_folder(tmp_path):
     again = chatbot("--provider", "echo", "-c", "-p", "again", cwd=tmp_path, env=env)
     assert again.returncode == 0 and "session a (1 turn(s) stored)" in again.stderr
     assert "  a " in chatbot("--store", str(tmp_path / "checkpoint.db"), "--list-sessions", cwd=tmp_path).stdout
+    out = chatbot("--store", str(tmp_path / "out"), "--import-sessions", "sqlite:///checkpoint.db", cwd=tmp_path)
+    assert out.stdout.startswith(f"imported 1, updated 0, unchanged 0, refused 0 session(s) from {tmp_path}/checkpoint")
+    assert (tmp_path / "out" / "a.json").is_file()  # out of the SQLite file, as JSON: the same command the other way
+    shutil.rmtree(tmp_path / "out")
     assert not [p for p in tmp_path.iterdir() if p.is_dir() and p.name != "checkpoint.db-locks"]
     (tmp_path / "old.sqlite").mkdir()
     refused = chatbot("--store", "old.sqlite", "--list-sessions", cwd=tmp_path)
