@@ -1,15 +1,19 @@
-"""Session store speed: save and load at 10, 100 and 1,000 turns of ~1 kB messages; both stores side by side.
+"""Session store speed: save and load at 10, 100 and 1,000 turns of ~1 kB messages; every store side by side.
 
 Run by hand: ``python bench/bench_store.py [--dir DIR] [--postgres URL]`` (the URL defaults to
-$CHATBOT_TEST_POSTGRES; without one only the JSON store is measured). Three tables:
+$CHATBOT_TEST_POSTGRES; without one, the JSON folder and SQLite are measured). Three tables:
 
 1. the JSON store: save and load by session size (with the serialisation and the fsync split out);
-2. one turn's save (append a turn, save) at 10 and 1,000 stored turns, for each store: the PostgreSQL save is one
-   row update plus one insert, so it should not grow with the session (target: 1,000 within 1.1x of 10);
-3. four processes at once on one PostgreSQL server, 25 sessions each, 20 turns each: turns lost (must be 0),
-   p50 and p99 save latency (the JSON store alongside, on one disk).
+2. one turn's save (append a turn, save) at 10 and 1,000 stored turns, for each store: the PostgreSQL and SQLite
+   saves are one row update plus one insert, so they should not grow with the session (target: within 1.1x);
+3. four processes at once on each store, 25 sessions each, 20 turns each: turns lost (must be 0), p50 and p99 save
+   latency.
 
- A save is one compact JSON serialisation plus an atomic,
+A large store's table (``--sqlite-team N``, ``--json-team N``, ``--team N`` for PostgreSQL; N sessions of 20 turns
+of made-up words, 20 common words in 10% of the turns each, 20 rare words in 5 turns each): search for a rare and a
+common word (p50 and p99 of 20), ``--list-sessions`` and ``-c``, one turn's save at 10 and at 1,000 stored turns.
+
+A save is one compact JSON serialisation plus an atomic,
 durable write (temporary file, fsync, rename, fsync of the directory); the table splits out the serialisation and
 the fsync-free write so it is clear which part costs what. Use ``--dir`` to measure on the disk your sessions live on
 (the default is a temporary directory, often tmpfs or an SSD).
@@ -162,8 +166,8 @@ def scratch(base: str):
 
 
 def compare(args: argparse.Namespace, tmp: str) -> None:
-    """Tables 2 and 3: both stores."""
-    locations = {"json": str(Path(tmp) / "compare")}
+    """Tables 2 and 3: every store."""
+    locations = {"json": str(Path(tmp) / "compare"), "sqlite": str(Path(tmp) / "compare.db")}
     with contextlib.ExitStack() as stack:
         if args.postgres:
             locations["postgres"] = stack.enter_context(scratch(args.postgres))
@@ -180,7 +184,9 @@ def compare(args: argparse.Namespace, tmp: str) -> None:
         print("\n4 processes x 25 sessions x 20 turns at once")
         print(f"{'store':<10} {'turns lost':>10} {'p50 ms':>8} {'p99 ms':>8} {'wall s':>7}")
         for name in locations:
-            fresh = str(Path(tmp) / "concurrent") if name == "json" else stack.enter_context(scratch(args.postgres))
+            fresh = {"json": str(Path(tmp) / "concurrent"), "sqlite": str(Path(tmp) / "concurrent.db")}.get(name) or (
+                stack.enter_context(scratch(args.postgres))
+            )
             lost, p50, p99, wall = concurrent(fresh, TEXTS[args.text])
             print(f"{name:<10} {lost:>10} {p50:>8.2f} {p99:>8.2f} {wall:>7.2f}")
 
@@ -251,7 +257,9 @@ def _load_team(url: str, data: _TeamData) -> dict[str, float]:
     timings: dict[str, float] = {}
     with psycopg.connect(url, autocommit=True) as conn:
         cols = "version, title, system, summary, summary_covers, provider, model, totals::text, calibration::text, "
-        head = conn.execute(f"SELECT {cols} options::text, tool_sources::text FROM chatbot_sessions").fetchone()
+        head = conn.execute(
+            f"SELECT {cols} options::text, tool_sources::text, rule::text FROM chatbot_sessions"
+        ).fetchone()
         conn.execute("DELETE FROM chatbot_sessions")
         conn.execute("DROP INDEX chatbot_turns_body_trgm")
         t0 = time.perf_counter()
@@ -303,12 +311,113 @@ def _searches(store, words: list[str]) -> tuple[float, float, int]:
     return (*_percentiles(samples), first)
 
 
+def measure(name: str, store, data: _TeamData, text: str) -> None:
+    """One line per measure of the issue's table for a filled store: search (p50, p99 of 20 words each), what
+    --list-sessions and -c cost, and one turn's save at 10 and at 1,000 stored turns (in the filled store)."""
+    from chatbot.commands import format_sessions
+
+    print(f"{name}: {'measure':<34} {'p50 ms':>8} {'p99 ms':>8}")
+    for label, words in (("search rare word (20 words)", data.rare), ("search common word (20)", data.common)):
+        p50, p99, found = _searches(store, words)
+        print(f"{name}: {label:<34} {p50:>8.1f} {p99:>8.1f}   ({found} hits shown)")
+    listing = _percentiles(timed(lambda: format_sessions(store), 20))  # the newest 50 and a count, as printed
+    print(f"{name}: {'--list-sessions (newest 50)':<34} {listing[0]:>8.1f} {listing[1]:>8.1f}")
+    latest = _percentiles(timed(store.choose_latest, 20))
+    print(f"{name}: {'choose_latest (-c)':<34} {latest[0]:>8.1f} {latest[1]:>8.1f}")
+    small, large = [], []
+    for k in range(3):  # alternate the sizes so drift hits both alike
+        small += turn_save(store, f"bench-small-{k}", 10, text, 10)
+        large += turn_save(store, f"bench-large-{k}", 1000, text, 10)
+    for k in range(3):  # a kept store is measured again: its saves' sessions go
+        store.delete(f"bench-small-{k}")
+        store.delete(f"bench-large-{k}")
+    ratio = ms(large) / ms(small)
+    print(f"{name}: {'one turn saved at 10 / 1,000 turns':<34} {ms(small):>8.2f} {ms(large):>8.2f}   ({ratio:.2f}x)")
+
+
+def _load_sqlite(path: Path, data: _TeamData) -> float:
+    """The tables made by the store, then filled by plain SQL, one transaction per 1,000 sessions; the FTS5 index
+    is built once at the end (its trigger set aside meanwhile, then made again as the store makes it): three times
+    faster than keeping it row by row, as the store's own saves do."""
+    import sqlite3
+
+    open_store(str(path)).close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("DROP TRIGGER turns_search_insert")
+    empty = json.dumps({}), json.dumps({"functions": [], "mcp": []})
+    t0 = time.perf_counter()
+    batch: list[tuple] = []
+    turns: list[tuple] = []
+    for sid, rows in data.turn_rows():
+        first, last = rows[0][2], rows[-1][2]
+        batch.append((sid, "", first, last, "groq", "m", "You are a helpful assistant.", "", 0, len(rows),
+                      json.dumps({"requests": len(rows)}), empty[0], empty[0], empty[1], empty[0], 2, 1))  # fmt: skip
+        turns += rows
+        if len(batch) == 1000:
+            _insert(conn, batch, turns)
+            batch, turns = [], []
+    if batch:
+        _insert(conn, batch, turns)
+    from chatbot.storage import sqlite_schema
+
+    conn.execute("INSERT INTO turns_search (turns_search) VALUES ('rebuild')")
+    conn.execute(next(s for s in sqlite_schema.SEARCH_INDEX if "turns_search_insert" in s))
+    conn.execute("ANALYZE")
+    conn.close()
+    return time.perf_counter() - t0
+
+
+def _insert(conn, sessions: list[tuple], turns: list[tuple]) -> None:
+    from chatbot.storage import sqlite_schema as sql
+
+    conn.execute("BEGIN")
+    conn.executemany(
+        f"INSERT INTO sessions ({', '.join(sql.SESSION_COLUMNS)}) VALUES ({', '.join('?' * 17)})", sessions
+    )
+    conn.executemany(sql.INSERT_TURN, turns)
+    conn.execute("COMMIT")
+
+
+def team_sqlite(args: argparse.Namespace, tmp: str) -> None:
+    """The issue's table on one SQLite file: N sessions x 20 turns (``--sqlite-team N``; ``--keep`` reuses it)."""
+    data = _TeamData(args.sqlite_team, 20)
+    path = Path(args.dir or tmp) / f"bench-team-{args.sqlite_team}.db"
+    print(f"\nSQLite: {args.sqlite_team:,} sessions x 20 turns = {args.sqlite_team * 20:,} turns in {path}")
+    if not (args.keep and path.exists()):
+        path.unlink(missing_ok=True)
+        print(f"loaded in {_load_sqlite(path, data):.1f} s (one transaction per 1,000 sessions), "
+              f"{path.stat().st_size / 1e9:.2f} GB")  # fmt: skip
+    store = open_store(str(path))
+    measure("sqlite", store, data, TEXTS[args.text])
+    store.close()
+
+
+def team_json(args: argparse.Namespace, tmp: str) -> None:
+    """The issue's table on a folder of JSON files: N sessions x 20 turns (``--json-team N``)."""
+    data = _TeamData(args.json_team, 20)
+    store = JsonStore(Path(args.dir or tmp) / f"bench-team-{args.json_team}")
+    print(f"\nJSON folder: {args.json_team:,} sessions x 20 turns = {args.json_team * 20:,} turns")
+    if not (args.keep and store.directory.is_dir()):
+        t0 = time.perf_counter()
+        for sid, turn_rows in data.turn_rows():
+            session = store.create(sid, system="You are a helpful assistant.")
+            for row in turn_rows:
+                session.conversation.add_turn(Turn.from_dict(json.loads(row[-1])))
+            session.updated_at = turn_rows[-1][2]
+            with store.acquire(sid):
+                store.save(session, touch=False)
+        print(f"written in {time.perf_counter() - t0:.1f} s")
+    measure("json", store, data, TEXTS[args.text])
+    store.close()
+
+
 def team(args: argparse.Namespace, tmp: str) -> None:
-    """The team table: N sessions x 20 turns in PostgreSQL (COPY), and the same search on JSON files."""
+    """The team table: N sessions x 20 turns in PostgreSQL (COPY)."""
     data = _TeamData(args.team, 20)
     print(f"\nteam store: {args.team:,} sessions x 20 turns = {args.team * 20:,} turns in PostgreSQL (COPY)")
     where = kept(args.postgres, f"bench_team_{args.team}") if args.keep else scratch(args.postgres)
-    with where as url, scratch(args.postgres) as empty:
+    with where as url:
         if args.keep and _filled(url):
             print(f"reusing the tables of {url.rsplit('=', 1)[-1]} (--keep)")
             store = open_store(url)
@@ -323,50 +432,8 @@ def team(args: argparse.Namespace, tmp: str) -> None:
             print(f"trigram index built in {_build_index(url):.1f} s")
             store = open_store(url)
         assert not store.warnings, store.warnings
-        print(f"{'measure':<34} {'p50 ms':>8} {'p99 ms':>8}")
-        for label, words in (("search rare word (20 words)", data.rare), ("search common word (20)", data.common)):
-            p50, p99, found = _searches(store, words)
-            print(f"{label:<34} {p50:>8.1f} {p99:>8.1f}   ({found} hits shown)")
-        from chatbot.commands import format_sessions
-
-        listing = timed(lambda: format_sessions(store), 20)  # what --list-sessions prints: the newest 50, a count
-        print(f"{'--list-sessions (newest 50)':<34} {_percentiles(listing)[0]:>8.1f} {_percentiles(listing)[1]:>8.1f}")
-        try:
-            listing = timed(lambda: store.list_sessions(0), 3)
-            print(f"{'--list-sessions --limit 0 (all)':<34} {ms(listing):>8.1f} {max(listing) * 1000:>8.1f}   (3 runs)")
-        except Exception as exc:  # the whole listing reads every turn: at this size it may not answer in time
-            print(f"--list-sessions --limit 0 failed: {exc}")
-            store.close()
-            store = open_store(url)
-        latest = timed(store.choose_latest, 20)
-        print(f"{'choose_latest (-c)':<34} {_percentiles(latest)[0]:>8.1f} {_percentiles(latest)[1]:>8.1f}")
-        saves: dict[str, list[float]] = {"empty": [], "team": []}
-        targets = {"empty": open_store(empty), "team": store}
-        for k in range(4):  # alternate the databases so drift hits both alike
-            for name, target in targets.items():
-                saves[name] += turn_save(target, f"bench-save-{k}", 20, TEXTS[args.text], 20)
-        targets["empty"].close()
-        for k in range(4):  # a kept store is measured again: its saves' sessions go
-            store.delete(f"bench-save-{k}")
-        ratio = ms(saves["team"]) / ms(saves["empty"])
-        print(f"one turn's save at 20 turns: empty database {ms(saves['empty']):.2f} ms, team database "
-              f"{ms(saves['team']):.2f} ms ({ratio:.2f}x)")  # fmt: skip
+        measure("postgres", store, data, TEXTS[args.text])
         store.close()
-    _json_search(tmp, _TeamData(1000, 20))
-
-
-def _json_search(tmp: str, data: _TeamData) -> None:
-    """The same search on the JSON store: 1,000 sessions x 20 turns."""
-    store = JsonStore(Path(tmp) / "team-json")
-    for sid, turn_rows in data.turn_rows():
-        session = store.create(sid, system="You are a helpful assistant.")
-        for _, _, _, _, turn_json in turn_rows:
-            session.conversation.add_turn(Turn.from_dict(json.loads(turn_json)))
-        with store.acquire(sid):
-            store.save(session)
-    for label, words in (("rare", data.rare), ("common", data.common)):
-        p50, p99, found = _searches(store, words)
-        print(f"JSON store, 20,000 turns, search {label} word: p50 {p50:.0f} ms, p99 {p99:.0f} ms ({found} hits shown)")
 
 
 def main() -> None:
@@ -376,16 +443,20 @@ def main() -> None:
     parser.add_argument("--text", choices=sorted(TEXTS), default="english", help="what the messages are made of")
     parser.add_argument("--postgres", default=os.environ.get("CHATBOT_TEST_POSTGRES"), help="a PostgreSQL URL")
     parser.add_argument("--team", type=int, metavar="N", help="only the team table: N sessions of 20 turns")
+    parser.add_argument("--sqlite-team", type=int, metavar="N", help="the same table for one SQLite file")
+    parser.add_argument("--json-team", type=int, metavar="N", help="the same table for a folder of JSON files")
     parser.add_argument(
         "--keep",
         action="store_true",
-        help="--team: keep the tables in the schema bench_team_N and reuse them when it is run again",
+        help="keep the filled stores (PostgreSQL: the schema bench_team_N; files: under --dir) and reuse them",
     )
     args = parser.parse_args()
     print(f"machine: {machine()}")
-    if args.team:
+    if args.team or args.sqlite_team or args.json_team:
         with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-            team(args, tmp)
+            for wanted, table in ((args.sqlite_team, team_sqlite), (args.json_team, team_json), (args.team, team)):
+                if wanted:
+                    table(args, tmp)
         return
 
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:

@@ -147,16 +147,19 @@ def make_tool_app(sessions_dir):
         app.close()
 
 
-# --- both session stores (tests/storage/test_store_behaviour.py runs against each) -----------------------------
+# --- every session store (tests/storage/test_store_behaviour.py runs against each) ------------------------------
 
 
-@pytest.fixture(params=["json", "postgres"])
+@pytest.fixture(params=["json", "sqlite", "postgres"])
 def store_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
-    """Where a fresh, empty store lives: a JSON directory, or a scratch schema on the test PostgreSQL."""
+    """Where a fresh, empty store lives: a JSON directory, a SQLite file, or a scratch schema on the test PostgreSQL."""
     from tests.support.stores import postgres_base_url, scratch_schema
 
     if request.param == "json":
         yield str(tmp_path / "sessions")
+        return
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store' / 'chat.db'}"  # sqlite:////tmp/...: an absolute path, four slashes
         return
     with scratch_schema(postgres_base_url()) as url:
         yield url
@@ -170,7 +173,7 @@ def open_test_store(store_url: str, tmp_path):
     stores = []
 
     def build():
-        if "://" in store_url:
+        if store_url.startswith("postgresql://"):
             from chatbot.storage.postgres_store import PostgresStore
 
             store = PostgresStore(store_url, tmp_path / "rescue")

@@ -183,7 +183,7 @@ def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
         from chatbot.storage.transfer import import_sessions
 
         report = import_sessions(args.import_sessions, store)
-        print(report.summary(args.import_sessions, store.location))
+        print(report.summary(report.source, store.location))
         if report.refused and not (report.imported or report.updated or report.unchanged):
             from chatbot.errors import SessionError
 

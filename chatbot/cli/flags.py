@@ -125,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--store",
         metavar="URL",
         default=env("CHATBOT_STORE") or env("CHATBOT_SESSIONS_DIR") or None,
-        help="where sessions live: a directory (or file://DIR) of JSON files, or postgresql://USER@HOST/DB "
+        help="where sessions live: a directory (or file://DIR) of JSON files, one SQLite file (sqlite:///PATH.db, or "
+        "a PATH ending in .db), or postgresql://USER@HOST/DB "
         "(default: $CHATBOT_STORE, else the sessions directory)",
     )
     sessions.add_argument(
@@ -164,7 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
     sessions.add_argument(
         "--import-sessions",
         metavar="PATH",
-        help="copy the JSON sessions of PATH (a folder, or one session or rescue file) into the store in use and exit",
+        help="copy the sessions of PATH (a folder of JSON files, one session or rescue file, or another store's URL) "
+        "into the store in use and exit",
     )
 
     memory = p.add_argument_group("memory")

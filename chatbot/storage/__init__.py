@@ -5,16 +5,23 @@
 - :mod:`~chatbot.storage.base`: the :class:`SessionStore` protocol every backend implements
 - :mod:`~chatbot.storage.json_store`: one crash-safe, locked, private JSON file per session (the default)
 - :mod:`~chatbot.storage.postgres_store`: sessions in PostgreSQL, shared by several machines (``postgres`` extra)
-- :mod:`~chatbot.storage.transfer`: ``--import-sessions``, JSON files into any store
+- :mod:`~chatbot.storage.sqlite_store`: every session in one SQLite file, queryable with ``sqlite3`` or Datasette
+- :data:`STORES`: the table that picks a store from ``--store`` (a new store is a module and a row there)
+- :mod:`~chatbot.storage.transfer`: ``--import-sessions``, JSON files or another store into any store
 - :mod:`~chatbot.storage.export`: the Markdown transcript
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from chatbot.errors import ConfigError
+from chatbot.storage import pg_address, sqlite_address
 from chatbot.storage.base import SessionStore
 
 
@@ -60,26 +67,72 @@ def elsewhere_hint(location: str) -> str:
     )
 
 
-def open_store(location: str | os.PathLike[str]) -> SessionStore:
-    """The store at ``location``: ``postgresql://…`` (or ``postgres://…``, or libpq's ``host=… dbname=…``) is a
-    PostgreSQL store; a directory path (or ``file://`` URL) is a JSON-file store."""
-    from chatbot.storage import pg_address
+@dataclass(frozen=True)
+class StoreKind:
+    """One kind of store in :data:`STORES`: the ``--store`` values it answers to and the class that opens them.
 
+    ``claims`` says whether a location is this kind's (it reads no database: the store's module is imported only
+    when one is opened); ``module`` and ``cls`` name the class, built with the location as
+    ``prepare`` leaves it (checked, its scheme dropped where the class wants a path); ``needs`` is what to install
+    when the module's own dependency is missing.
+    """
+
+    name: str
+    example: str
+    claims: Callable[[str], bool]
+    module: str
+    cls: str
+    prepare: Callable[[str], Any] = str
+    needs: str = ""
+
+
+def _json_path(location: str) -> str:
+    return location.removeprefix("file://")
+
+
+#: every kind of store, tried in order: the first whose ``claims`` holds opens the location (the last takes any path)
+STORES = (
+    StoreKind(
+        "postgresql",
+        "postgresql://USER@HOST/DB",
+        pg_address.is_postgres,
+        "chatbot.storage.postgres_store",
+        "PostgresStore",
+        pg_address.checked,
+        needs="psycopg 3: pip install 'chatbot[postgres]' (or 'psycopg[binary]')",
+    ),
+    StoreKind(
+        "sqlite",
+        "sqlite:///PATH.db",
+        sqlite_address.claims,
+        "chatbot.storage.sqlite_store",
+        "SqliteStore",
+    ),
+    StoreKind(
+        "json", "a directory or file://DIR", lambda text: True, "chatbot.storage.json_store", "JsonStore", _json_path
+    ),
+)
+
+
+def store_kind(location: str | os.PathLike[str]) -> StoreKind:
+    """The kind of store ``location`` names (refuses a URL scheme no store answers to, naming the ones that do)."""
     text = os.fspath(location)
-    if pg_address.is_postgres(text):
-        pg_address.check(text)
-        try:
-            from chatbot.storage.postgres_store import PostgresStore
-        except ImportError:
-            raise ConfigError(
-                "a postgresql:// store needs psycopg 3: pip install 'chatbot[postgres]' (or 'psycopg[binary]')"
-            ) from None
-        return PostgresStore(text)
-    if "://" in text and not text.startswith("file://"):
-        scheme = text.split("://", 1)[0]
-        raise ConfigError(f"unknown store {scheme}://…: use a directory, file://DIR or postgresql://USER@HOST/DB")
-    from chatbot.storage.json_store import JsonStore
+    for kind in STORES:
+        if kind.claims(text):
+            if kind.name == "json" and "://" in text and not text.startswith("file://"):
+                break
+            return kind
+    scheme = text.split("://", 1)[0]
+    raise ConfigError(f"unknown store {scheme}://…: use {', '.join(k.example for k in STORES[::-1])}")
 
-    if text.startswith("file://"):
-        text = text[len("file://") :]
-    return JsonStore(text)
+
+def open_store(location: str | os.PathLike[str]) -> SessionStore:
+    """The store at ``location``, of the kind :data:`STORES` picks for it."""
+    kind = store_kind(location)
+    target = kind.prepare(os.fspath(location))
+    try:
+        module = importlib.import_module(kind.module)
+    except ImportError:
+        raise ConfigError(f"a {kind.name}:// store needs {kind.needs}") from None
+    store: SessionStore = getattr(module, kind.cls)(target)
+    return store

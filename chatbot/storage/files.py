@@ -15,6 +15,7 @@ import signal
 import stat
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -116,6 +117,32 @@ def try_flock(lock_path: Path) -> int | None:
         except FileNotFoundError:
             pass
         os.close(fd)
+
+
+def lock_with_pid(lock_path: Path, timeout: float = 0.0) -> int | None:
+    """Take the exclusive flock of ``lock_path`` (waiting up to ``timeout`` seconds) and write this process's pid in
+    it, so that a refused process can name the holder: the locked descriptor, or None when another process holds it.
+    The OS drops the lock when the process dies, even by kill -9."""
+    deadline = time.monotonic() + timeout
+    while (fd := try_flock(lock_path)) is None:
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.05)
+    # written over the last holder's pid, then cut to length (a process refused meanwhile reads one pid or the
+    # other, never an empty file)
+    pid = f"{os.getpid()}\n".encode()
+    os.write(fd, pid)
+    os.ftruncate(fd, len(pid))
+    return fd
+
+
+def lock_holder(lock_path: Path) -> str:
+    """Who holds the lock of ``lock_path``, as a message names it ("pid 42"), or "" when its file does not say."""
+    try:
+        pid = lock_path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        pid = ""
+    return f"pid {pid}" if pid.isdigit() else ""
 
 
 def open_lock_file(lock_path: Path) -> int:

@@ -150,19 +150,9 @@ class JsonStore:
             held.release()  # its lock file was removed under us: that lock protects nothing any more
         if not self.directory.is_dir():
             self.warnings += files.open_private_directory(self.directory)
-        deadline = time.monotonic() + timeout
-        while True:
-            fd = files.try_flock(self.lock_path(session_id))
-            if fd is not None:
-                break
-            if time.monotonic() >= deadline:
-                raise SessionLocked(self._locked_message(session_id))
-            time.sleep(0.05)
-        # so that a refused process can name the holder: written over the last holder's pid, then cut to length
-        # (a process refused meanwhile reads one pid or the other, never an empty file)
-        pid = f"{os.getpid()}\n".encode()
-        os.write(fd, pid)
-        os.ftruncate(fd, len(pid))
+        fd = files.lock_with_pid(self.lock_path(session_id), timeout)
+        if fd is None:
+            raise SessionLocked(locked_message(session_id, files.lock_holder(self.lock_path(session_id))))
         lock = FileLock(self, session_id, fd)
         self._locks[session_id] = lock
         self._remove_temp_files(session_id)
@@ -177,13 +167,6 @@ class JsonStore:
         """Release every lock this store holds."""
         for lock in list(self._locks.values()):
             lock.release()
-
-    def _locked_message(self, session_id: str) -> str:
-        try:
-            pid = self.lock_path(session_id).read_text(encoding="ascii").strip()
-        except (OSError, UnicodeDecodeError):
-            pid = ""
-        return locked_message(session_id, f"pid {pid}" if pid.isdigit() else "")
 
     # --- reading ----------------------------------------------------------------------------------------------
 

@@ -46,6 +46,12 @@ def is_keywords(location: str) -> bool:
     return match is not None and match.group(1) in KEYWORDS
 
 
+def checked(location: str) -> str:
+    """``location`` once :func:`check` passes it (what the store table opens a PostgreSQL store with)."""
+    check(location)
+    return location
+
+
 def check(location: str) -> None:
     """Refuse an address libpq would misread before any connection is tried, naming neither it nor its password."""
     if is_keywords(location):

@@ -23,10 +23,11 @@ from typing import Any
 
 import psycopg
 
-from chatbot.engine.text import preview
-from chatbot.engine.turn import Turn, content_text
+from chatbot.engine.turn import Turn
 from chatbot.storage.pg_names import named
-from chatbot.storage.schema import check_session_data
+from chatbot.storage.rows import clean_text as pg_text
+from chatbot.storage.rows import kept_prefix as kept_prefix
+from chatbot.storage.rows import searchable, session_document, shown_title
 from chatbot.storage.session import SessionInfo
 
 SCHEMA_VERSION = 4
@@ -161,33 +162,9 @@ SEARCH = rf"""SELECT t.session_id, s.title, t.n, t.created_at, t.data,
     ORDER BY t.hits DESC, t.created_at DESC, t.session_id, t.n"""
 
 
-def shown_title(title: str, first_turn: object) -> str:
-    """A session's title, or the start of its first user message (the first turn's decoded JSON, if any).
-
-    The turn is decoded here rather than with ``->>`` in SQL: PostgreSQL cannot turn a JSON ``\\u0000`` into text.
-    """
-    if title or not isinstance(first_turn, dict):
-        return title
-    messages = first_turn.get("messages")
-    if not (isinstance(messages, list) and messages and isinstance(messages[0], dict)):
-        return ""
-    return preview(content_text(messages[0].get("content")), 50)  # the text of a message with images too
-
-
 def like_escape(text: str) -> str:
     """``text`` as a literal inside an ILIKE pattern (its %, _ and \\ escaped)."""
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def pg_text(text: str) -> str:
-    """A string PostgreSQL can store in a text column: no NUL, no lone surrogate (both become U+FFFD)."""
-    if "\x00" in text:
-        text = text.replace("\x00", "\ufffd")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
-    return text
 
 
 def pg_json(value: Any) -> Any:
@@ -206,51 +183,13 @@ def first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
-def kept_prefix(turns: list[Turn], stored: list[bytes]) -> int:
-    """How many leading turns are stored as they are now.
-
-    A turn's cached JSON is a new object whenever one of its fields is assigned, so a turn is stored as it is while
-    its JSON is the very object stored. One identity check per turn: a fraction of a millisecond at 1,000 turns.
-    """
-    for n, (turn, encoded) in enumerate(zip(turns, stored, strict=False)):
-        if turn.to_json() is not encoded:
-            return n
-    return min(len(turns), len(stored))
-
-
-_SEARCHED = ("user", "assistant", "tool")
-
-
-def searchable(messages: object) -> str:
-    """A turn's text for search (its ``body`` column): each user, assistant and tool message's text, the text parts
-    of a message with images too (:func:`~chatbot.engine.turn.content_text`, as the JSON store searches it), with
-    runs of whitespace as one space. Any decoded JSON is taken: a damaged row gives what text it has."""
-    if not isinstance(messages, list):
-        return ""
-    texts = [content_text(m.get("content")) for m in messages if isinstance(m, dict) and m.get("role") in _SEARCHED]
-    return pg_text("\n".join(" ".join(t.split()) for t in texts))
+def document(row: tuple[Any, ...], turns: list[tuple[int, Any]]) -> tuple[dict[str, Any], str]:
+    """The session document rebuilt from its rows: (data, "") when valid, else ({}, what is wrong)."""
+    return session_document(dict(zip(SESSION_COLUMNS, row, strict=True)), turns)
 
 
 def turn_row(sid: str, n: int, turn: Turn) -> tuple[Any, ...]:
     return (sid, n, turn.created_at, searchable(turn.messages), turn.to_json().decode("utf-8"))
-
-
-def document(row: tuple[Any, ...], turns: list[tuple[int, Any]]) -> tuple[dict[str, Any], str]:
-    """The session document rebuilt from its rows: (data, "") when valid, else ({}, what is wrong)."""
-    cols = dict(zip(SESSION_COLUMNS, row, strict=True))
-    numbers = [n for n, _ in turns]
-    if numbers != list(range(1, len(turns) + 1)) or len(turns) != cols["turn_count"]:
-        return (
-            {},
-            f"its turn rows are {numbers[:10]}{'…' if len(numbers) > 10 else ''}, expected 1 to {cols['turn_count']}",
-        )
-    data = {k: cols[k] for k in ("version", "id", "title", "created_at", "updated_at", "provider", "model", "system")}
-    data["summary"] = {"text": cols["summary"], "covers": cols["summary_covers"]}
-    data["turns"] = [t for _, t in turns]
-    data["totals"], data["calibration"], data["options"] = cols["totals"], cols["calibration"], cols["options"]
-    data["tool_sources"], data["rule"] = cols["tool_sources"], cols["rule"]
-    problem = check_session_data(data)
-    return (data, "") if not problem else ({}, problem)
 
 
 def read_session(conn: psycopg.Connection[Any], sid: str, schema: str) -> tuple[Any, list[Any]]:

@@ -349,7 +349,7 @@ SEARCH_WINDOW = 1000
 
 
 def ranked(hits: list[SearchHit]) -> list[SearchHit]:
-    """Search hits in the order both stores give them: of the newest :data:`SEARCH_WINDOW` turns, those where the
+    """Search hits in the order every store gives them: of the newest :data:`SEARCH_WINDOW` turns, those where the
     query occurs most first, then the newest (then by session id and turn number, so the order is total)."""
     hits = sorted(hits, key=lambda h: (h.session_id, h.turn))
     hits.sort(key=lambda h: h.created_at, reverse=True)

@@ -1,7 +1,10 @@
-"""``--import-sessions PATH``: copy JSON session files into the store in use (any store), safely repeatable.
+"""``--import-sessions PATH``: copy sessions into the store in use (any store), safely repeatable.
 
 PATH is a folder (every ``*.json`` in it) or one file. A file is named ``<id>.json``, or is a rescue file
-(``chatbot-rescue-….json``, whose session id is the one inside it). Each is, for the store:
+(``chatbot-rescue-….json``, whose session id is the one inside it). PATH can also be another store, as ``--store``
+names it (``sqlite:///chat.db``, ``postgresql://…``): its every session is copied, with its id and times, which is
+how sessions move out of a SQLite or PostgreSQL store (``--store DIR --import-sessions sqlite:///chat.db`` writes
+them as JSON files). Each session is, for the store:
 
 - **imported** when the store has no session with that id;
 - **unchanged** when the store already holds exactly this session (so a second run changes nothing);
@@ -46,6 +49,7 @@ class ImportReport:
     imported: int = 0
     updated: int = 0
     unchanged: int = 0
+    source: str = ""  # what was imported, as messages name it (a store's URL without its password)
     refused: list[str] = field(default_factory=list)
     untrusted: list[str] = field(default_factory=list)  # sessions whose tools were not carried over as trusted
 
@@ -60,6 +64,14 @@ class ImportReport:
 
 def import_sessions(directory: str | os.PathLike[str], store: SessionStore) -> ImportReport:
     """Copy every session file of ``directory`` into ``store`` (see the module docstring for what happens to each)."""
+    from chatbot.storage import open_store, store_kind
+
+    if store_kind(directory).name != "json":  # another store: every session of it
+        source_store = open_store(directory)
+        try:
+            return _from_store(source_store, store)
+        finally:
+            source_store.close()
     source = Path(directory)
     if source.is_dir():
         paths = sorted(source.glob("*.json"))  # rescue files sort by their time: each continues the one before
@@ -67,7 +79,7 @@ def import_sessions(directory: str | os.PathLike[str], store: SessionStore) -> I
         paths = [source]
     else:
         raise UsageError(f"--import-sessions: {source} is not a directory or a session file")
-    report = ImportReport()
+    report = ImportReport(source=str(source))
     for path in paths:
         rescued = path.name.startswith(RESCUE_PREFIX)
         if not rescued and not ID_PATTERN.fullmatch(path.stem):
@@ -92,6 +104,22 @@ def import_sessions(directory: str | os.PathLike[str], store: SessionStore) -> I
                 _import_one(store, Session.from_dict(data, sid), report)
         except SessionError as exc:
             report.refused.append(f"{path.name}: {exc.message}")
+    return report
+
+
+def _from_store(source: SessionStore, store: SessionStore) -> ImportReport:
+    """Every session of another store into ``store``: imported, unchanged, updated or refused as a file would be."""
+    report = ImportReport(source=source.location)
+    if source.location == store.location:
+        raise UsageError(f"--import-sessions: {source.location} is the store in use; name another store or folder")
+    for info in source.list_sessions(0):
+        if info.broken:
+            report.refused.append(f"{info.id}: {info.broken}")
+            continue
+        try:
+            _import_one(store, source.load(info.id), report)
+        except SessionError as exc:
+            report.refused.append(f"{info.id}: {exc.message}")
     return report
 
 

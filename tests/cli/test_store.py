@@ -1,9 +1,10 @@
 """The store flags end to end: --store (and $CHATBOT_STORE), where sessions live by default, --search, /search,
---import-sessions; against JSON files and against PostgreSQL."""
+--import-sessions; against JSON files, SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -79,9 +80,30 @@ def test_store_flag_and_env_pick_a_directory(tmp_path):
     assert bad.returncode == 2 and "unknown store redis://" in bad.stderr
 
 
+def test_a_db_path_env_or_url_is_one_sqlite_file_and_never_a_folder(tmp_path):
+    listed = chatbot("--store", "checkpoint.db", "--list-sessions", cwd=tmp_path)
+    assert listed.returncode == 0 and (tmp_path / "checkpoint.db").is_file()
+    env = {"CHATBOT_STORE": "sqlite:///checkpoint.db"}  # seed 000's URL: the same file
+    assert chatbot("--provider", "echo", "--session", "a", "-p", "hi", cwd=tmp_path, env=env).returncode == 0
+    again = chatbot("--provider", "echo", "-c", "-p", "again", cwd=tmp_path, env=env)
+    assert again.returncode == 0 and "session a (1 turn(s) stored)" in again.stderr
+    assert "  a " in chatbot("--store", str(tmp_path / "checkpoint.db"), "--list-sessions", cwd=tmp_path).stdout
+    out = chatbot("--store", str(tmp_path / "out"), "--import-sessions", "sqlite:///checkpoint.db", cwd=tmp_path)
+    assert out.stdout.startswith(f"imported 1, updated 0, unchanged 0, refused 0 session(s) from {tmp_path}/checkpoint")
+    assert (tmp_path / "out" / "a.json").is_file()  # out of the SQLite file, as JSON: the same command the other way
+    shutil.rmtree(tmp_path / "out")
+    assert not [p for p in tmp_path.iterdir() if p.is_dir() and p.name != "checkpoint.db-locks"]
+    (tmp_path / "old.sqlite").mkdir()
+    refused = chatbot("--store", "old.sqlite", "--list-sessions", cwd=tmp_path)
+    assert refused.returncode == 2 and "old.sqlite is a folder, not a SQLite file" in refused.stderr
+    assert len(refused.stderr.splitlines()) == 1
+
+
 def store_args(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> list[str]:
     if kind == "json":
         return ["--store", str(tmp_path / "store")]
+    if kind == "sqlite":
+        return ["--store", f"sqlite:///{tmp_path / 'store' / 'chat.db'}"]
     from tests.support.stores import postgres_base_url, scratch_schema
 
     context = scratch_schema(postgres_base_url())
@@ -90,7 +112,7 @@ def store_args(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> lis
     return ["--store", url]
 
 
-@pytest.mark.parametrize("kind", ["json", "postgres"])
+@pytest.mark.parametrize("kind", ["json", "sqlite", "postgres"])
 def test_search_import_and_export_through_the_command_line(kind, tmp_path, request):
     store = store_args(kind, tmp_path, request)
     old = ["--store", str(tmp_path / "old")]
@@ -104,7 +126,8 @@ def test_search_import_and_export_through_the_command_line(kind, tmp_path, reque
     assert found.returncode == 0
     lines = found.stdout.splitlines()
     assert lines[1].split()[:2] == ["trip", "1"] and "plans for Paris" in lines[2]
-    location = store[1] if kind == "json" else store[1].split("?")[0]  # (the redacted URL keeps its options)
+    # (the redacted URL keeps its options; a SQLite store is named by its file)
+    location = {"json": store[1], "sqlite": str(tmp_path / "store" / "chat.db")}.get(kind, store[1].split("?")[0])
     assert lines[-1].startswith("1 matching turn(s); chatbot --store ")  # the shell's way, in this store, not /load
     assert lines[-1].endswith(" --session ID opens a session") and location in lines[-1]
     script = "/search dogs\n/export out.md\n"
@@ -136,7 +159,7 @@ def test_a_postgres_session_in_use_is_refused_like_a_file_one(tmp_path, request)
         holder.stdout.close()
 
 
-@pytest.mark.parametrize("kind", ["json", "postgres"])
+@pytest.mark.parametrize("kind", ["json", "sqlite", "postgres"])
 def test_kill_9_mid_turn_keeps_the_earlier_turns_and_frees_the_session(kind, tmp_path, request):
     store = store_args(kind, tmp_path, request)
     env = {k: v for k, v in os.environ.items() if not k.startswith("CHATBOT_")}

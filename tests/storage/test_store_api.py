@@ -1,4 +1,5 @@
-"""The parts of the SessionStore protocol that listings and commands use: open_store, search, rename, export."""
+"""The parts of the SessionStore protocol that listings and commands use: the store table, open_store, search, rename,
+export."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import os
 import pytest
 
 from chatbot.engine.turn import Turn
-from chatbot.errors import SessionLocked, SessionNotFound
-from chatbot.storage import open_store
+from chatbot.errors import ConfigError, SessionLocked, SessionNotFound
+from chatbot.storage import STORES, open_store, store_kind
 from chatbot.storage.json_store import JsonStore
 from tests.support.store_child import hold_lock_in_child
 
@@ -31,6 +32,34 @@ def test_open_store_takes_a_path_or_a_file_url_and_creates_nothing_until_a_sessi
     assert plain.list_sessions() == [] and not (tmp_path / "a").exists()
     url.acquire("x").release()
     assert (tmp_path / "b").is_dir()
+
+
+@pytest.mark.parametrize(
+    ("location", "kind"),
+    [
+        ("postgresql://chat@db/chatbot", "postgresql"),
+        ("postgres://chat@db/chatbot", "postgresql"),
+        ("host=db dbname=chatbot", "postgresql"),
+        ("sqlite:///checkpoint.db", "sqlite"),
+        ("sqlite:chat", "sqlite"),
+        ("checkpoint.db", "sqlite"),
+        ("~/chats/all.SQLITE3", "sqlite"),
+        ("sessions", "json"),
+        ("file:///tmp/checkpoint.db", "json"),  # named a folder on purpose
+        ("./host=x", "json"),
+    ],
+)
+def test_one_table_picks_the_store_a_location_names(location, kind):
+    assert store_kind(location).name == kind
+    assert [k.name for k in STORES] == ["postgresql", "sqlite", "json"]
+
+
+def test_a_scheme_no_store_answers_to_is_refused_naming_every_form():
+    with pytest.raises(ConfigError) as err:
+        store_kind("mysql://root@db/chat")
+    assert err.value.message == (
+        "unknown store mysql://…: use a directory or file://DIR, sqlite:///PATH.db, postgresql://USER@HOST/DB"
+    )
 
 
 def test_search_lists_matching_turns_across_sessions(tmp_path):

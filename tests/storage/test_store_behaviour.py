@@ -1,4 +1,4 @@
-"""One behaviour suite, run against every store (JSON files and PostgreSQL): what callers may rely on whichever
+"""One behaviour suite, run against every store (JSON files, SQLite and PostgreSQL): what callers may rely on whichever
 store ``--store`` picked. The ``store``/``store_url`` fixtures (tests/conftest.py) give a fresh store of each kind."""
 
 from __future__ import annotations
@@ -261,6 +261,25 @@ def test_writer_processes_in_turn_keep_all_their_turns(store, store_url):
     assert numbers == [*range(100, 120), *range(200, 220), *range(300, 320)]
 
 
+def test_writer_processes_on_different_sessions_at_once_lose_nothing(store, store_url):
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.support.store_process", "writer", store_url, f"w{k}", str(k * 100)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        for k in range(1, 5)
+    ]
+    for child in children:
+        out, err = child.communicate(timeout=120)
+        assert out.strip() == "done" and "Traceback" not in err, err
+    for k in range(1, 5):
+        numbers = [int(t.user_text.split()[0]) for t in store.load(f"w{k}").conversation.turns]
+        assert numbers == list(range(k * 100, k * 100 + 20))
+
+
 def test_kill_9_during_a_save_loop_always_leaves_a_loadable_session(store, store_url):
     counts = []
     for pause in (0.0, 0.05, 0.1, 0.15):
@@ -409,7 +428,7 @@ def test_search_finds_turns_across_sessions_newest_first(store):
 
 
 def test_search_ranks_turns_by_how_often_the_whole_query_occurs_then_newest_first(store):
-    """Both stores give the same hits in the same order: a case-insensitive substring match of the whole query, the
+    """Every store gives the same hits in the same order: a case-insensitive substring match of the whole query, the
     turns where it occurs most first, ties newest first."""
 
     def at(when: str, user: str, reply: str) -> Turn:
@@ -434,7 +453,7 @@ def test_search_ranks_turns_by_how_often_the_whole_query_occurs_then_newest_firs
 
 
 def test_search_finds_the_text_parts_of_a_message_with_an_image(store):
-    """A message with images carries its text as parts of a list: both stores search that text as any other."""
+    """A message with images carries its text as parts of a list: every store searches that text as any other."""
     image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGVsbG8="}}
     s = store.create("pic", system="s")
     s.conversation.add_turn(
@@ -456,10 +475,10 @@ def test_search_finds_the_text_parts_of_a_message_with_an_image(store):
 
 
 def test_a_query_found_in_more_turns_than_the_window_ranks_only_the_newest_of_them(store, monkeypatch):
-    """A common word in a large store costs the newest SEARCH_WINDOW matches, not every one: both stores alike."""
-    from chatbot.storage import postgres_store, session
+    """A common word in a large store costs the newest SEARCH_WINDOW matches, not every one: every store alike."""
+    from chatbot.storage import postgres_store, session, sqlite_store
 
-    for module in (session, postgres_store):
+    for module in (session, postgres_store, sqlite_store):
         monkeypatch.setattr(module, "SEARCH_WINDOW", 2)
     s = store.create("w", system="s")
     for minute, text in enumerate(("tea tea tea", "tea", "coffee", "tea and tea")):

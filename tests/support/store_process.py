@@ -1,5 +1,6 @@
-"""A second chatbot process for the behaviour suite of both stores: ``python -m tests.support.store_process MODE
-URL SID`` (URL: a directory or a postgresql:// URL; tests/support/store_child.py is the JSON store's own).
+"""A second chatbot process for the behaviour suite of every store: ``python -m tests.support.store_process MODE
+URL SID`` (URL: a directory, a sqlite: URL or a postgresql:// URL; tests/support/store_child.py is the JSON store's
+own).
 
 hold       take the session's lock, print "ready", and keep it until killed
 save-loop  take the lock, then add and save numbered turns as fast as it can (printing "ready" after the first)

@@ -1,8 +1,9 @@
-"""Both session stores for one behaviour suite: where the PostgreSQL under test is, a scratch schema per test, and
+"""Every session store for one behaviour suite: where the PostgreSQL under test is, a scratch schema per test, and
 backend-specific ways to damage a stored session (the only place tests know which store they have)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -54,11 +55,29 @@ def is_postgres(url: str) -> bool:
     return url.startswith("postgresql://")
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The database file of a ``sqlite:`` store URL (None for another store)."""
+    from chatbot.storage import sqlite_address
+
+    return sqlite_address.path_of(url) if url.startswith("sqlite:") else None
+
+
+def sqlite_connection(url: str):  # type: ignore[no-untyped-def]
+    """A plain autocommit connection to a SQLite store's file, as a person's sqlite3 would make."""
+    import sqlite3
+
+    return contextlib.closing(sqlite3.connect(sqlite_file(url), isolation_level=None))
+
+
 def set_version(url: str, sid: str, version: int) -> None:
     """Make a stored session claim a schema version (a newer chatbot wrote it)."""
     if is_postgres(url):
         with admin(url) as conn:
             conn.execute("UPDATE chatbot_sessions SET version = %s WHERE id = %s", (version, sid))
+        return
+    if sqlite_file(url):
+        with sqlite_connection(url) as conn:
+            conn.execute("UPDATE sessions SET version = ? WHERE id = ?", (version, sid))
         return
     path = Path(url) / f"{sid}.json"
     data = json.loads(path.read_bytes())
@@ -77,6 +96,13 @@ def break_turn(url: str, sid: str, n: int) -> None:
                 "UPDATE chatbot_turns SET data = %s WHERE session_id = %s AND n = %s", (json.dumps(data), sid, n)
             )
         return
+    if sqlite_file(url):
+        with sqlite_connection(url) as conn:
+            (text,) = conn.execute("SELECT data FROM turns WHERE session_id = ? AND n = ?", (sid, n)).fetchone()
+            data = json.loads(text)
+            data["messages"][0]["role"] = "robot"
+            conn.execute("UPDATE turns SET data = ? WHERE session_id = ? AND n = ?", (json.dumps(data), sid, n))
+        return
     path = Path(url) / f"{sid}.json"
     doc = json.loads(path.read_bytes())
     doc["turns"][n - 1]["messages"][0]["role"] = "robot"
@@ -90,4 +116,8 @@ def snapshot(url: str, sid: str) -> object:
             row = conn.execute("SELECT * FROM chatbot_sessions WHERE id = %s", (sid,)).fetchall()
             turns = conn.execute("SELECT n, data::text FROM chatbot_turns WHERE session_id = %s ORDER BY n", (sid,))
             return row, turns.fetchall()
+    if sqlite_file(url):
+        with sqlite_connection(url) as conn:
+            row = conn.execute("SELECT * FROM sessions WHERE id = ?", (sid,)).fetchall()
+            return row, conn.execute("SELECT n, data FROM turns WHERE session_id = ? ORDER BY n", (sid,)).fetchall()
     return (Path(url) / f"{sid}.json").read_bytes()
