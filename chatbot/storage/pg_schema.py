@@ -56,6 +56,7 @@ CREATE = [
         options json NOT NULL,
         tool_sources json NOT NULL DEFAULT '{}',
         rule json NOT NULL DEFAULT '{}',
+        summaries json NOT NULL DEFAULT '[]',
         created_at text NOT NULL,
         updated_at text NOT NULL,
         turn_count integer NOT NULL,
@@ -98,6 +99,7 @@ SESSION_COLUMNS = (
     "options",
     "tool_sources",
     "rule",
+    "summaries",
     "created_at",
     "updated_at",
     "turn_count",
@@ -105,7 +107,7 @@ SESSION_COLUMNS = (
 )
 TURN_COLUMNS = ("session_id", "n", "created_at", "body", "data")
 #: columns added after the first tables were made: an earlier table gets them at open (:mod:`~.pg_migrate`)
-ADDED_COLUMNS = {"tool_sources", "rule"}
+ADDED_COLUMNS = {"tool_sources", "rule", "summaries"}
 
 # Every statement names its rows with ``owner = current_user`` (the column defaults to it on insert): row-level
 # security already hides other roles' rows, but not from a superuser or a BYPASSRLS role, which still acts on its own.
@@ -248,7 +250,7 @@ def document(row: tuple[Any, ...], turns: list[tuple[int, Any]]) -> tuple[dict[s
     data["summary"] = {"text": cols["summary"], "covers": cols["summary_covers"]}
     data["turns"] = [t for _, t in turns]
     data["totals"], data["calibration"], data["options"] = cols["totals"], cols["calibration"], cols["options"]
-    data["tool_sources"], data["rule"] = cols["tool_sources"], cols["rule"]
+    data["tool_sources"], data["rule"], data["summaries"] = cols["tool_sources"], cols["rule"], cols["summaries"]
     problem = check_session_data(data)
     return (data, "") if not problem else ({}, problem)
 

@@ -89,6 +89,14 @@ def test_a_turn_keeps_a_record_of_its_request(conv_factory, summarizer):
         "summary_covers": 4,
         "dropped": 0,
         "provider": 99,
+        "refs": {
+            "turns": 6,
+            "verbatim_from": 5,
+            "summary": 1,
+            "summary_covers": 4,
+            "recalled": [],
+            "result_limit": 400,
+        },
     }
     assert Parts.from_dict(record["parts"]) == request.parts
     assert set(record["parts"]) == set(PART_NAMES)
