@@ -286,8 +286,9 @@ class EchoProvider(ChatProvider):
         before = self.counter.count_message(
             {**system, "content": str(system.get("content") or "")[: -len(recalled)].rstrip()}
         )
-        heading = recalled.partition("\n")[0].lstrip("# ").split(" (", 1)[0]
-        lines = ["", f"{heading}: {whole - before} tokens in the system message:"]
+        heading, _, which = recalled.partition("\n")[0].lstrip("# ").partition(" (")
+        which = which.split(", verbatim", 1)[0]  # "turn 1", "turns 1, 3": the heading names them
+        lines = ["", f"{heading} ({which}): {whole - before} tokens in the system message:"]
         for number, body in _RECALLED_TURN.findall(recalled):
             user, _, rest = body.partition("\nAssistant")
             said = " ".join(line.removeprefix(">").strip() for line in user.splitlines()[1:])

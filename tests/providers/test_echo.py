@@ -216,6 +216,9 @@ def test_recalled_turns_are_described_by_their_message_and_counted_as_the_reques
     request = convo.build_request("Where is my bike?")
     assert request.recalled == (1,)
     reply = texts(list(echo.stream(request.messages)))
-    assert f"Earlier turns recalled for this message: {request.recall_tokens} tokens in the system message:" in reply
+    assert (
+        f"Earlier turns recalled for this message (turn 1): {request.recall_tokens} tokens in the system message:"
+        in reply
+    )
     assert '- turn 1: user: "My bike is in the basement, next to the stairs." (and 42 more words)' in reply
     assert "word word" not in reply
