@@ -18,7 +18,7 @@ from chatbot.core.app import App
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.parts import PART_NAMES
 from chatbot.engine.request_record import Built, built_of, rebuild, shortened, summary_text, turn_tokens
-from chatbot.engine.text import preview
+from chatbot.engine.text import json_shown, preview
 from chatbot.engine.turn import content_text
 from chatbot.errors import UsageError
 
@@ -71,8 +71,6 @@ def context_at(app: App, arg: str) -> Result:
         return Result(_not_recorded(number))
     messages = rebuild(conv, record, conv.turns[number - 1].messages[0])
     if len(words) == 2:
-        from chatbot.engine.text import json_shown
-
         return Result(json_shown(messages))
     counter = conv.counter
     lines = [f"Request {number}, as the model saw it (rebuilt from the turns, summary and recall it named):"]

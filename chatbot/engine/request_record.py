@@ -94,7 +94,7 @@ class Built:
 def built_of(turn: Turn) -> Built | None:
     """How ``turn``'s request was built; None for a turn stored before the record was kept."""
     sent = turn.sent or {}
-    if not isinstance(sent.get(REFS), dict):
+    if not isinstance(sent.get(REFS), dict) or "turns" not in sent[REFS]:  # none kept, or an empty one
         return None
     return Built.from_refs(sent[REFS], Parts.from_dict(sent.get("parts") or {}), int(sent.get("tools") or 0))
 
