@@ -26,7 +26,10 @@ def _memory(rule: dict[str, object]) -> MemoryConfig:
 def load(store: SessionStore, session_id: str) -> Session:
     """Session ``session_id`` with the memory rule it was made with."""
     first = store.load(session_id)
-    return store.load(session_id, _memory(first.rule)) if first.rule else first
+    session = store.load(session_id, _memory(first.rule)) if first.rule else first
+    # counted as the chat counts it: with what the provider's counts taught the counter for this model
+    session.conversation.counter.calibration = session.calibration_for(session.model or session.provider)
+    return session
 
 
 def teaching_mode(store: SessionStore, args: argparse.Namespace, prices: dict[str, Price] | None = None) -> int:
