@@ -17,7 +17,15 @@ from chatbot.commands.base import Confirm, Result
 from chatbot.core.app import App
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.parts import PART_NAMES
-from chatbot.engine.request_record import Built, built_of, rebuild, shortened, summary_text, turn_tokens
+from chatbot.engine.request_record import (
+    Built,
+    built_of,
+    rebuild,
+    shortened,
+    summary_text,
+    system_changed,
+    turn_tokens,
+)
 from chatbot.engine.text import json_shown, preview
 from chatbot.engine.turn import content_text
 from chatbot.errors import UsageError
@@ -95,6 +103,8 @@ def _budget(app: App, number: int) -> str:
 
 def _what_it_held(conv: Conversation, record: Built) -> list[str]:
     lines = []
+    if system_changed(conv, record):
+        lines.append("system: changed since (/system): shown as it is now, not as this request sent it")
     if record.verbatim:
         lines.append(f"verbatim: turn{_s(list(record.verbatim))} {_span(list(record.verbatim))}")
     if record.summary:
@@ -172,6 +182,8 @@ def _changes(conv: Conversation, before: Built, after: Built) -> list[str]:
             f"- turn{_s(dropped)} {_span(dropped)} dropped by the window or the budget: {tokens(dropped)} tokens "
             "(stored, not sent)"
         )
+    if before.system and after.system and before.system != after.system:
+        lines.append("* the system message changed (/system)")
     lines += _summary_change(conv, before, after)
     if before.recalled != after.recalled:  # the block's tokens: the turns quoted under their heading
         for sign, numbers, what in (

@@ -10,6 +10,7 @@ redo`` or ``clear`` replaces the summary, never the versions sent before it).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +48,14 @@ def refs(conv: Conversation, first: int, with_summary: bool, recalled: tuple[int
         "summary_covers": conv.summary_covers if summary else 0,
         "recalled": list(recalled),
         "result_limit": conv.memory.tool_result_tokens,
+        "system": system_mark(conv.system),
     }
+
+
+def system_mark(system: str) -> str:
+    """A short fingerprint of the system message: a rebuilt request can tell whether ``/system`` changed it since (the
+    text itself is not copied into every turn)."""
+    return hashlib.sha256(system.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,7 @@ class Built:
     result_limit: int | None
     parts: Parts = Parts()
     tools: int = 0
+    system: str = ""  # the system message's fingerprint ("" in a record made before it was kept)
 
     @property
     def number(self) -> int:
@@ -88,6 +97,7 @@ class Built:
             None if limit is None else int(limit),
             parts or Parts(),
             tools,
+            str(data.get("system") or ""),
         )
 
 
@@ -120,8 +130,14 @@ def turn_tokens(conv: Conversation, built: Built, number: int) -> int:
     return turn_cost(conv.turns[number - 1], conv.counter, built.result_limit)
 
 
+def system_changed(conv: Conversation, built: Built) -> bool:
+    """Whether the system message is not the one ``built`` sent (``/system`` changed it since)."""
+    return bool(built.system) and built.system != system_mark(conv.system)
+
+
 def rebuild(conv: Conversation, built: Built, user: Message) -> list[Message]:
-    """The messages of the request ``built`` records, for the new message ``user``: what the model saw."""
+    """The messages of the request ``built`` records, for the new message ``user``: what the model saw (with today's
+    system message when :func:`system_changed` says it is not that request's)."""
     system: Message = {"role": "system", "content": conv.system}
     text = summary_text(conv, built)
     if text:

@@ -229,6 +229,8 @@ def _check_refs(refs: object) -> str:
     recalled = refs.get("recalled", [])
     if not isinstance(recalled, list) or not all(_is_count(n) for n in recalled):
         return f".sent.refs.recalled must be a list of turn numbers, found {recalled!r}"
+    if not isinstance(refs.get("system", ""), str):
+        return f".sent.refs.system must be a string, found {_type_name(refs['system'])}"
     if refs.get("result_limit") is not None and not _is_count(refs["result_limit"]):
         return f".sent.refs.result_limit must be a whole number or null, found {refs['result_limit']!r}"
     return ""

@@ -52,3 +52,14 @@ def test_diff_and_context_at_refuse_a_request_that_is_not_there(make_app):
     with pytest.raises(UsageError, match="usage: /context at N"):
         commands.run(app, "/context at two")
     assert commands.run(app, "/diff 1").output.startswith("request 1 is the first: ")
+
+
+def test_context_at_and_diff_say_when_the_system_message_changed_since(make_app):
+    app = make_app(strategy="full")
+    chat = app.open("s")
+    list(chat.send("one"))
+    commands.run(app, "/system You are terse.")
+    list(chat.send("two"))
+    assert "system: changed since (/system): shown as it is now" in commands.run(app, "/context at 1").output
+    assert "system: changed" not in commands.run(app, "/context at 2").output
+    assert "* the system message changed (/system)" in commands.run(app, "/diff 2").output
