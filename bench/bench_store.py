@@ -352,7 +352,8 @@ def _load_sqlite(path: Path, data: _TeamData) -> float:
     for sid, rows in data.turn_rows():
         first, last = rows[0][2], rows[-1][2]
         batch.append((sid, "", first, last, "groq", "m", "You are a helpful assistant.", "", 0, len(rows),
-                      json.dumps({"requests": len(rows)}), empty[0], empty[0], empty[1], empty[0], 2, 1))  # fmt: skip
+                      json.dumps({"requests": len(rows)}), empty[0], empty[0], empty[1], empty[0], "[]",
+                      2, 1))  # fmt: skip
         turns += rows
         if len(batch) == 1000:
             _insert(conn, batch, turns)
@@ -372,9 +373,8 @@ def _insert(conn, sessions: list[tuple], turns: list[tuple]) -> None:
     from chatbot.storage import sqlite_schema as sql
 
     conn.execute("BEGIN")
-    conn.executemany(
-        f"INSERT INTO sessions ({', '.join(sql.SESSION_COLUMNS)}) VALUES ({', '.join('?' * 17)})", sessions
-    )
+    marks = ", ".join("?" * len(sql.SESSION_COLUMNS))
+    conn.executemany(f"INSERT INTO sessions ({', '.join(sql.SESSION_COLUMNS)}) VALUES ({marks})", sessions)
     conn.executemany(sql.INSERT_TURN, turns)
     conn.execute("COMMIT")
 

@@ -3,7 +3,8 @@
 TOML, at ``$CHATBOT_CONFIG`` or ``config.toml`` in the user config directory (platformdirs). A top-level key is a
 long flag with underscores (``max_input_tokens = 8000`` for ``--max-input-tokens``); ``[roles]`` maps a name to a
 system prompt, or (``[roles.NAME]``) to a template with ``system`` and ``prompt`` (:mod:`chatbot.cli.templates`);
-``[aliases]`` maps a short name to a model. Keys are read from the parser itself, so a flag added to
+``[aliases]`` maps a short name to a model; ``[prices.MODEL]`` gives a model's price for ``/cost``. Keys are read
+from the parser itself, so a flag added to
 :mod:`chatbot.cli.flags` is a config key without code here. Precedence: flags, then environment, then this file,
 then built-in defaults. A bad file, key or value is one :class:`ConfigError` naming the file, the line and the key.
 API keys never go here (environment or ``.env``).
@@ -18,15 +19,19 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chatbot.errors import ConfigError
 from chatbot.providers.table import PROVIDERS
+
+if TYPE_CHECKING:
+    from chatbot.engine.cost import Price
 
 CONFIG_ENV = "CHATBOT_CONFIG"
 # flags that name what one run does (a message, a session, a command that exits), never a standing default
 NOT_CONFIG = {"help", "version", "prompt", "cont", "session", "list_sessions", "config", "list_models", "file"}
 NOT_CONFIG |= {"search", "import_sessions", "limit", "schema", "var", "show", "list_providers"}
+NOT_CONFIG |= {"timeline", "html", "compare_memory"}
 #: config keys that read better in the plural, and the flag each is (``summary_options = { temperature = 0.1 }``)
 PLURALS = {"options": "option", "summary_options": "summary_option"}
 _SECRET = re.compile(r"(^|_)(api_key|apikey|secret|password|token)$")
@@ -60,12 +65,14 @@ class Config:
         values: dict[str, Any] | None = None,
         roles: dict[str, Role] | None = None,
         aliases: dict[str, str] | None = None,
+        prices: dict[str, Price] | None = None,
     ) -> None:
         self.path = path
         self.exists = exists
         self.values: dict[str, Any] = values or {}
         self.templates: dict[str, Role] = roles or {}
         self.aliases: dict[str, str] = aliases or {}
+        self.prices: dict[str, Price] = prices or {}  # [prices.MODEL]: what /cost prices a model at
 
     @property
     def roles(self) -> dict[str, str]:
@@ -132,6 +139,7 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
     values: dict[str, Any] = {}
     roles: dict[str, Role] = {}
     aliases: dict[str, str] = {}
+    prices: dict[str, Price] = {}
     for key, value in data.items():
         where = f"{path}, line {_line_of(text, key)}: {key}"
         key = PLURALS.get(key, key)
@@ -139,6 +147,8 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
             roles = _roles(value, where)
         elif key == "aliases":
             aliases = _aliases(value, where)
+        elif key == "prices":
+            prices = _prices(value, where)
         elif _SECRET.search(key.lower()):
             raise ConfigError(f"{where}: API keys never go in the config file; set them in the environment or .env")
         elif key not in actions:
@@ -146,7 +156,7 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
         else:
             action = actions[key]
             values[action.dest] = _relative_to(path.parent, action.dest, _convert(action, value, where))
-    return Config(path, exists=True, values=values, roles=roles, aliases=aliases)
+    return Config(path, exists=True, values=values, roles=roles, aliases=aliases, prices=prices)
 
 
 def _relative_to(folder: Path, dest: str, value: Any) -> Any:
@@ -310,6 +320,18 @@ def _template(table: dict[str, Any], where: str) -> Role:
         if not Template(text).is_valid():
             raise ConfigError(f"{where}.{key}: a $ that starts no variable name ($name, ${{name}}); write $$ for $")
     return Role(table.get("system"), table.get("prompt"), template=True)
+
+
+def _prices(value: object, where: str) -> dict[str, Price]:
+    """``[prices.MODEL]`` tables: input, output and optionally cached, in USD per million tokens."""
+    from chatbot.engine.cost import price_from  # (dataclasses: imported only when a config file names prices)
+
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table of [prices.MODEL] tables")
+    try:
+        return {str(model): price_from(table, f"{where}.{model}") for model, table in value.items()}
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _aliases(value: object, where: str) -> dict[str, str]:

@@ -162,6 +162,10 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
     try:
         for warning in store.warnings:
             notice(warning, warning=True)
+        if args.timeline or args.compare_memory:  # a stored session's requests, read only
+            from chatbot.cli.teaching import teaching_mode
+
+            return teaching_mode(store, args, cfg.prices)
         status = store_mode(store, args)
         return status if status is not None else session_mode(store, args, system, cfg, attachments)
     finally:
@@ -308,6 +312,7 @@ def _make_app(
         origins=origins,
         roles=cfg.roles,
         aliases=cfg.aliases,
+        prices=cfg.prices,
         allow_private_urls=args.allow_private_urls,
         run=RunSettings(
             max_output_tokens=args.max_output_tokens or None,

@@ -163,6 +163,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sessions.add_argument("--search", metavar="TEXT", help="find past turns across sessions and exit")
     sessions.add_argument(
+        "--timeline",
+        metavar="ID",
+        help="print session ID's timeline and cost (with --json: as data; with --html FILE: a page of bars) and exit",
+    )
+    sessions.add_argument("--html", metavar="FILE", help="with --timeline: write the timeline as one HTML page")
+    sessions.add_argument(
+        "--compare-memory",
+        metavar="ID",
+        help="rebuild session ID's requests under full, window and summary memory, recall 0 and 1 (offline) and exit",
+    )
+    sessions.add_argument(
         "--import-sessions",
         metavar="PATH",
         help="copy the sessions of PATH (a folder of JSON files, one session or rescue file, or another store's URL) "
@@ -284,7 +295,7 @@ def check_combinations(args: argparse.Namespace) -> None:
     if args.prompt is not None and is_blank(args.prompt):
         raise UsageError("-p needs a message to send")
     for flag, used in (("--json", args.json), ("-x/--extract", args.extract), ("-f/--file", args.file)):
-        if used and args.prompt is None:
+        if used and args.prompt is None and not (flag == "--json" and args.timeline):
             raise UsageError(f"{flag} works with -p (one-shot); in a chat, use /file PATH and /copy code")
     if args.json and args.extract:
         raise UsageError("--json and -x/--extract cannot be used together (the JSON holds the whole reply)")
@@ -296,6 +307,8 @@ def check_combinations(args: argparse.Namespace) -> None:
     if args.show_requests and args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty():
         # its JSON would run through the chat's screen: there, /context json shows the next request
         raise UsageError("--show-requests works in script and one-shot modes; in a chat, /context json shows it")
+    if args.html and not args.timeline:
+        raise UsageError("--html FILE works with --timeline ID (the page of that session's timeline)")
     if args.limit is not None and not args.list_sessions:
         raise UsageError("--limit works with --list-sessions (how many of the newest sessions it lists)")
 

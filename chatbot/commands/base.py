@@ -29,6 +29,7 @@ class Result:
     clipboard: str | None = None  # text for the terminal to copy (/copy, OSC 52)
     editor: str | None = None  # open the user's editor on this text; what is saved is sent (/editor)
     timeline: Timeline | None = None  # /timeline's rows, which the terminal draws in colour (``output`` is the text)
+    readable: str | None = None  # what the terminal shows instead of ``output`` (/context json: folded, not escaped)
 
 
 Confirm = Callable[[str], bool]

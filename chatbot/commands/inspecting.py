@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 from chatbot.commands.base import Command, Confirm, Result
+from chatbot.commands.cost import run_cost
+from chatbot.commands.diff import context_at, run_diff
+from chatbot.commands.request_view import readable
 from chatbot.commands.timeline import run_timeline
 from chatbot.core.app import App
 from chatbot.core.budget import input_budget
@@ -24,8 +27,8 @@ MAX_BYTES = 100_000
 #: what /context accepts after its name (anything else is a usage error, never silently the plain view)
 CONTEXT_USAGE = (
     "usage: /context (the next request, a row per message), /context for MESSAGE (the request MESSAGE would send, "
-    "with the turns recall brings back for it) or /context json [MESSAGE] (its exact JSON body, every message in "
-    "full)"
+    "with the turns recall brings back for it), /context json [--exact] [MESSAGE] (its JSON body: readable in the "
+    "terminal, exact with --exact and in script mode) or /context at N (the request of turn N, as the model saw it)"
 )
 
 
@@ -33,7 +36,10 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
     view, _, message = arg.partition(" ")
     message = message.strip()
     if view.lower() == "json":
-        return _context_json(app, message)
+        exact, _, rest = message.partition(" ")
+        return _context_json(app, rest.strip(), exact=True) if exact == "--exact" else _context_json(app, message)
+    if view.lower() == "at":
+        return context_at(app, message)
     if arg and (view.lower() != "for" or not message):
         raise UsageError(CONTEXT_USAGE)
     chat = app.chat
@@ -148,8 +154,9 @@ def _budget_lines(app: App, request: Request) -> list[str]:
     return lines
 
 
-def _context_json(app: App, message: str) -> Result:
-    """``/context json [MESSAGE]``: the exact JSON body the next request sends, built by the code that sends it."""
+def _context_json(app: App, message: str, *, exact: bool = False) -> Result:
+    """``/context json [--exact] [MESSAGE]``: the exact JSON body the next request sends, built by the code that
+    sends it; the terminal shows it readable (folded, real line breaks) unless ``--exact`` asks for the JSON."""
     chat = app.chat
     body = chat.next_body(message)
     shown = json_shown(body)
@@ -160,7 +167,7 @@ def _context_json(app: App, message: str) -> Result:
             f"(before this is sent, turns {first}-{request.summary_covers} are folded into the summary by one model "
             "call, so the system message below holds a placeholder for it; /summary now writes it first)\n" + shown
         )
-    return Result(shown)
+    return Result(shown, readable=None if exact else readable(body))
 
 
 def _numbers(numbers: tuple[int, ...]) -> str:
@@ -185,8 +192,9 @@ def _recall(app: App, arg: str, confirm: Confirm | None) -> Result:
     hits = search(conv, text)
     k = conv.memory.recall
     lines = [
-        f"earlier turns that share words with it, by BM25 score (share: of what a turn holding each of its words "
-        f"once would score; recalled from {MIN_SHARE:.2f}, and at least half the best score; --recall {k}):"
+        f"earlier turns that share words with it, best match first (score: BM25, a search engine's ranking, higher "
+        f"for rarer shared words; share: the score against a turn holding each word of it once; a turn is recalled "
+        f"from a share of {MIN_SHARE:.2f}, and at least half the best score; --recall {k}):"
     ]
     for hit in hits[:RECALL_SHOWN]:
         lines.append(
@@ -196,7 +204,10 @@ def _recall(app: App, arg: str, confirm: Confirm | None) -> Result:
     if len(hits) > RECALL_SHOWN:
         lines.append(f"  ... and {len(hits) - RECALL_SHOWN} more turn(s) with a lower score")
     if request.recalled:
-        lines.append(f"it would recall turn(s) {_numbers(request.recalled)}: {request.recall_tokens} tokens")
+        lines.append(
+            f"it would recall turn(s) {_numbers(request.recalled)}: {request.recall_tokens} tokens added to the system "
+            "message (as the request counts them)"
+        )
     else:
         lines.append(f"it would recall nothing: {_why_nothing(hits, request, k)}")
     return Result("\n".join(lines))
@@ -328,14 +339,18 @@ def _copy(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 COMMANDS: dict[str, Command] = {
     "/context": Command(
-        "/context [json] [for MESSAGE]",
+        "/context [json] [for MESSAGE] | at N",
         "show exactly what the next request (for MESSAGE) sends: token counts, or its JSON body",
         _context,
     ),
     "/recall": Command("/recall TEXT", "show which earlier turns TEXT would bring back, with scores", _recall),
     "/timeline": Command(
-        "/timeline", "one row per turn: the tokens its request sent, in parts, against the budget", run_timeline
+        "/timeline [html FILE]",
+        "one row per turn: the tokens its request sent, in parts, against the budget (html: as a web page)",
+        run_timeline,
     ),
+    "/diff": Command("/diff [N]", "what request N (default: the next) changed from the one before, by parts", run_diff),
+    "/cost": Command("/cost [json]", "what each request sent, in tokens and money, against full memory", run_cost),
     "/tokens": Command("/tokens", "usage so far: provider-reported and estimated", _tokens),
     "/tools": Command("/tools", "list the tools the model may call, and where they come from", _tools),
     "/models": Command("/models", "list the models the endpoint serves", _models),

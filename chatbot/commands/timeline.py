@@ -10,7 +10,7 @@ command's result); the terminal draws the same cells in colour.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from chatbot.commands.base import Confirm, Result
 from chatbot.core.app import App
@@ -36,6 +36,8 @@ LETTERS = {
     "unknown": ("#", "parts not kept (older session)"),
 }
 ROOM = "."
+#: the heading of the rows' columns
+COLUMNS = "turn  tokens  so far  request"
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ class Row:
     segments: tuple[tuple[str, int], ...]  # (segment name, tokens): the estimate's parts, in order
     budget: int | None  # what the whole request could hold (messages and tool definitions); None: not kept
     marks: tuple[str, ...] = ()
+    so_far: int = 0  # the tokens every request up to this one sent: what statelessness costs, growing
 
 
 @dataclass(frozen=True)
@@ -68,9 +71,13 @@ def timeline_of(session_id: str, turns: list[Turn], budget: int, *, learned: boo
     """The timeline of ``turns``; ``budget`` (the session's budget now) scales the bars when no turn kept its own, and
     always once a server named its context window (``learned``): the requests before it had a larger budget than any
     request may have now, and the rows say so."""
-    rows = tuple(_row(n, turn) for n, turn in enumerate(turns, start=1))
+    rows, so_far = [], 0
+    for n, turn in enumerate(turns, start=1):
+        row = _row(n, turn)
+        so_far += row.tokens
+        rows.append(replace(row, so_far=so_far))
     budgets = [row.budget for row in rows if row.budget]
-    return Timeline(session_id, rows, budget if learned else max(budgets, default=budget))
+    return Timeline(session_id, tuple(rows), budget if learned else max(budgets, default=budget))
 
 
 def _row(number: int, turn: Turn) -> Row:
@@ -90,6 +97,9 @@ def _row(number: int, turn: Turn) -> Row:
         marks.append(f"summary made: turns {covers - sent['summarized'] + 1}-{covers} folded")
     if sent.get("dropped"):
         marks.append(f"{sent['dropped']} earlier turn(s) dropped")
+    recalled = (sent.get("refs") or {}).get("recalled") or []
+    if recalled:
+        marks.append(f"recalled turn{'s' if len(recalled) > 1 else ''} {', '.join(map(str, recalled))}")
     total = provider if provider is not None else parts.total + tools
     return Row(number, int(total), provider is None, segments, int(sent.get("budget") or 0) + tools, tuple(marks))
 
@@ -123,14 +133,15 @@ def header(timeline: Timeline) -> str:
     per = timeline.scale / WIDTH
     return (
         f"Timeline of session {timeline.session}: the prompt tokens of each turn's request, against the budget of "
-        f"{timeline.scale}\n(one character is about {per:.0f} tokens; ~ marks an estimate: the provider sent no count)"
+        f"{timeline.scale}\n(one character is about {per:.0f} tokens; ~ marks an estimate: the provider sent no count; "
+        "so far: the tokens of every request up to it, /cost prices them)"
     )
 
 
 def row_head(row: Row) -> str:
-    """A row's number and total, aligned."""
+    """A row's number, total and the running total of the session's requests, aligned."""
     tokens = f"{'~' if row.estimated else ''}{row.tokens}"
-    return f"{row.turn:>4} {tokens:>7} "
+    return f"{row.turn:>4} {tokens:>7} {row.so_far:>7} "
 
 
 def row_marks(row: Row, scale: int) -> str:
@@ -148,7 +159,7 @@ def plain(timeline: Timeline) -> str:
     if not timeline.rows:
         return "no turns yet: /timeline shows one row per turn of this session once there are some"
     legend = "  ".join(f"{LETTERS[s][0]} {LETTERS[s][1]}" for s in timeline.used)
-    lines = [header(timeline), f"{legend}  {ROOM} room left", "turn  tokens  request"]
+    lines = [header(timeline), f"{legend}  {ROOM} room left", COLUMNS]
     for row in timeline.rows:
         bar = "".join(LETTERS[name][0] * n for name, n in cells(row, timeline.scale))
         bar = bar.ljust(WIDTH, ROOM)
@@ -158,10 +169,15 @@ def plain(timeline: Timeline) -> str:
 
 def run_timeline(app: App, arg: str, confirm: Confirm | None) -> Result:
     """``/timeline``: the rows as text, and the timeline itself for a front end that draws it in colour."""
-    if arg:
-        raise UsageError("usage: /timeline (one row per turn of this session)")
+    view, _, path = arg.partition(" ")
+    if arg and (view != "html" or not path.strip()):
+        raise UsageError("usage: /timeline (one row per turn of this session) or /timeline html FILE (as a web page)")
     chat = app.chat
     memory, context = chat.conversation.memory, chat.conversation.counter.calibration.context
     budget = input_budget(memory.max_input_tokens, context, chat.run.max_output_tokens)  # the window, when learned
     timeline = timeline_of(chat.session.id, chat.conversation.turns, budget, learned=context is not None)
+    if view == "html":
+        from chatbot.commands.timeline_html import write_html  # (it imports this module)
+
+        return Result(write_html(timeline, path.strip(), budget if context else None), notice=True)
     return Result(plain(timeline), timeline=timeline if timeline.rows else None)

@@ -14,6 +14,7 @@ from typing import Any
 from chatbot.core.chat import Chat
 from chatbot.core.rule import Rule, resolve
 from chatbot.core.settings import RunSettings
+from chatbot.engine.cost import Price
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.options import option_problem
 from chatbot.engine.tokens import TokenCounter
@@ -62,6 +63,7 @@ class Settings:
     options: dict[str, Any] = field(default_factory=dict)  # -o: merged into every session opened
     roles: dict[str, str] = field(default_factory=dict)  # the config file's [roles], for /role
     aliases: dict[str, str] = field(default_factory=dict)  # the config file's [aliases]: short name -> model
+    prices: dict[str, Price] = field(default_factory=dict)  # the config file's [prices], for /cost
     run: RunSettings = RunSettings()  # how every turn runs, handed to each chat opened (with its session's rule)
     allow_private_urls: bool = False  # /file may fetch pages from loopback and private addresses (url_guard)
     origins: dict[str, str] = field(default_factory=dict)  # rule setting -> "flag", "config" or "default"

@@ -42,6 +42,9 @@ class Conversation:
         self.turns: list[Turn] = list(turns)
         self.summary = summary
         self.summary_covers = max(0, min(summary_covers, len(self.turns)))
+        #: every summary a request sent, oldest first: a stored turn names the one it sent by its number
+        #: (:mod:`chatbot.engine.request_record`), so replacing the summary never loses what a past request held
+        self.summaries: list[str] = []
         self._system_count: tuple[object, int] = (None, 0)
         #: when a failed summary is tried again (in memory only; see :class:`~chatbot.engine.backoff.SummaryBackoff`)
         self.backoff = SummaryBackoff()
@@ -71,6 +74,7 @@ class Conversation:
         self.turns = []
         self.summary = ""
         self.summary_covers = 0
+        self.summaries = []
         self.backoff.succeeded()
 
     def clear_summary(self) -> None:
@@ -146,6 +150,7 @@ class Conversation:
             summary_covers=self.summary_covers,
         )
         dry_run.backoff = replace(self.backoff)
+        dry_run.summaries = list(self.summaries)  # a preview numbers a new summary as its request would
         dry_run.recall_index = self.recall_index  # the same turns: a preview grows the index, never rebuilds it
         return memory.build_request(dry_run, user, memory.placeholder_summarizer, budget)
 

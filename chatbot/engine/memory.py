@@ -22,10 +22,10 @@ ask the summarizer, so that it can be written ahead of time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from chatbot.engine import recall
+from chatbot.engine import recall, request_record
 from chatbot.engine.folds import Summarizer, fold, next_piece, summary_limit
 from chatbot.engine.parts import Parts, request_parts
 from chatbot.engine.strategies import DEFAULT_RECALL, STRATEGIES
@@ -99,6 +99,7 @@ class Request:
     recalled: tuple[int, ...] = ()  # earlier turns (1-based) recalled into the system message (engine/recall.py)
     recall_tokens: int = 0  # raw tokens the recalled block adds to the system message (counted in ``tokens``)
     parts: Parts = Parts()  # tokens per part (system, summary, recalled, earlier, tool_results, new): sum == tokens
+    refs: dict[str, Any] = field(default_factory=dict)  # how it was built, by reference (engine/request_record.py)
 
 
 # --- the rule -------------------------------------------------------------------------------------------------------
@@ -148,7 +149,6 @@ def build_request(
         )
 
     messages, raw, recalled = _assemble(conv, user_msg, first, fixed, include_summary, budget)
-    covered = conv.summary_covers if include_summary else 0
     return Request(
         messages=messages,
         tokens=counter.total(raw),
@@ -158,11 +158,12 @@ def build_request(
         summary_included=include_summary,
         summary_covers=conv.summary_covers,
         summarized=summarized,
-        dropped=max(0, first - covered),
+        dropped=max(0, first - (conv.summary_covers if include_summary else 0)),
         warnings=tuple(warnings),
         recalled=recalled[0],
         recall_tokens=recalled[1],
         parts=request_parts(conv, first, include_summary, user_tokens, recalled[1]),
+        refs=request_record.refs(conv, first, include_summary, recalled[0]),
     )
 
 

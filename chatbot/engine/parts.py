@@ -107,4 +107,5 @@ def sent_record(request: Request, tools: int, provider: int | None) -> dict[str,
         "summary_covers": request.summary_covers,
         "dropped": request.dropped,
         "provider": provider,
+        "refs": request.refs,  # which turns, summary version and recalled turns (engine/request_record.py)
     }

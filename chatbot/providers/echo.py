@@ -163,6 +163,14 @@ def echo_summary(request_text: str, words: int | None = None) -> str:
 _MERGED_AWAY = "- earlier turns: left out of this tighter summary"
 #: how a summary request asks for a tighter rewrite (``summary_prompt.TIGHTER``), and within how many words
 _TIGHTER = re.compile(r"rewrite it tighter.*within (\d+) words")
+#: a turn's line in an echo summary (what echo's reply counts)
+_SUMMARY_TURN = re.compile(r"^- turn \d+:", re.MULTILINE)
+#: a recalled turn in the block the system message carries: its number and its lines up to the next turn or the end
+_RECALLED_TURN = re.compile(
+    r"^--- turn (\d+)[^\n]*\n(.*?)(?=^--- turn \d+|^--- end of the recalled turns|\Z)", re.MULTILINE | re.DOTALL
+)
+#: a recalled user message up to this many words is shown whole in echo's reply (longer ones: their start)
+RECALLED_WORDS = 30
 #: how many words of a user's message an echo summary keeps
 EXTRACT_WORDS = 12
 #: what starts each message of a folded turn in a summary request (see ``summary_prompt._render_turn_text``)
@@ -244,16 +252,7 @@ class EchoProvider(ChatProvider):
                 note = f" (result of {message.get('name') or 'a tool'}: {result[:60]}{'…' if len(result) > 60 else ''})"
             lines.append(f"{i}. {role}: {n} tokens{note}")
         lines.append("")
-        if summary:
-            heading, text = summary
-            lines.append(f"{heading}, {rough_count(text)} tokens:")
-            lines.extend(f"> {line}" for line in text.splitlines() or [""])
-        else:
-            lines.append("No summary of earlier turns in this request.")
-        if recalled:
-            heading, _, text = recalled.partition("\n")
-            lines += ["", f"{heading.lstrip('# ')}, {rough_count(text)} tokens:"]
-            lines.extend(f"> {line}" for line in text.strip().splitlines())
+        lines += self._summary_lines(summary) + self._recalled_lines(messages[0] if messages else {}, recalled)
         last_user = next((m for m in reversed(messages) if m.get("role") == "user"), None)
         if last_user is not None:
             content = last_user.get("content")
@@ -261,6 +260,44 @@ class EchoProvider(ChatProvider):
             shown = content_text(content) + (f"\n(and {images} image(s))" if images else "")
             lines += ["", f"Last user message: {shown}"]
         return "\n".join(lines)
+
+    def _summary_lines(self, summary: tuple[str, str] | None) -> list[str]:
+        """The summary the system message carries, described (its size and the turns it names), not quoted: a reply
+        quoting it whole would be re-sent, summarized and recalled again, inflating every later request."""
+        if not summary:
+            return ["No summary of earlier turns in this request."]
+        heading, text = summary
+        named = len(_SUMMARY_TURN.findall(text))
+        lines = [line for line in text.splitlines() if line.strip()]
+        which = f", {named} turn line{'s' if named != 1 else ''}" if named else ""
+        return [
+            f"{heading}: {self.counter.count(text)} tokens, {len(lines)} line{'s' if len(lines) != 1 else ''}"
+            f"{which} (/summary shows it)."
+        ]
+
+    def _recalled_lines(self, system: Message, recalled: str) -> list[str]:
+        """The recalled block, described: its size as the request counts it (the tokens it adds to the system
+        message, as ``/recall`` says), and per turn the user's message (whole when short, the lesson of recall:
+        the detail is back) and the size of the rest."""
+        if not recalled:
+            return []
+        whole = self.counter.count_message(system)
+        before = self.counter.count_message(
+            {**system, "content": str(system.get("content") or "")[: -len(recalled)].rstrip()}
+        )
+        heading, _, which = recalled.partition("\n")[0].lstrip("# ").partition(" (")
+        which = which.split(", verbatim", 1)[0]  # "turn 1", "turns 1, 3": the heading names them
+        lines = ["", f"{heading} ({which}): {whole - before} tokens in the system message:"]
+        for number, body in _RECALLED_TURN.findall(recalled):
+            user, _, rest = body.partition("\nAssistant")
+            said = " ".join(line.removeprefix(">").strip() for line in user.splitlines()[1:])
+            words = said.split()
+            shown = said if len(words) <= RECALLED_WORDS else " ".join(words[:RECALLED_WORDS]) + "…"
+            rest_words = len([w for w in rest.split() if w != ">"])
+            lines.append(
+                f'- turn {number}: user: "{shown}"' + (f" (and {rest_words} more words)" if rest_words else "")
+            )
+        return lines
 
     def _usage(self, messages: Sequence[Message], reply: str, tools: Sequence[Message] | None) -> Usage:
         # the tool definitions count too, as a real server counts them in prompt_tokens (else a chat with tools

@@ -81,6 +81,7 @@ _SET_VERSION = [f"DELETE FROM {VERSIONS}", f"INSERT INTO {VERSIONS} (version) VA
 _OPTIONS_TO_JSON = f"ALTER TABLE {SESSIONS} ALTER COLUMN options TYPE json USING options::json"
 _ADD_TOOL_SOURCES = f"ALTER TABLE {SESSIONS} ADD COLUMN tool_sources json NOT NULL DEFAULT '{{}}'"
 _ADD_RULE = f"ALTER TABLE {SESSIONS} ADD COLUMN rule json NOT NULL DEFAULT '{{}}'"
+_ADD_SUMMARIES = f"ALTER TABLE {SESSIONS} ADD COLUMN summaries json NOT NULL DEFAULT '[]'"
 _ADD_LOCK_GENERATION = f"ALTER TABLE {SESSIONS} ADD COLUMN lock_generation bigint NOT NULL DEFAULT 0"
 _TABLES_OWNER = "SELECT tableowner FROM pg_catalog.pg_tables WHERE schemaname = %s AND tablename = 'chatbot_sessions'"
 _COLUMNS_OF = (
@@ -193,8 +194,9 @@ def _refuse_foreign(conn: psycopg.Connection[Any], location: str, schema: str) -
 def _upgrade_columns(conn: psycopg.Connection[Any], schema: str) -> None:
     """Columns an earlier chatbot made otherwise, brought up to date with nothing lost.
 
-    ``tool_sources`` (where a session's tools came from) and ``rule`` (the memory rule a session keeps; an older
-    row's ``{}`` takes today's defaults) are added. ``options`` was ``jsonb``, which reorders an
+    ``tool_sources`` (where a session's tools came from), ``rule`` (the memory rule a session keeps; an older
+    row's ``{}`` takes today's defaults) and ``summaries`` (every summary a request sent, which a turn's record
+    names; an older row's ``[]``: its turns have no record) are added. ``options`` was ``jsonb``, which reorders an
     object's keys: a JSON schema sent as an option (``response_format``) must reach the model as the user wrote it,
     since models answer in the schema's key order. ``json`` keeps it.
     """
@@ -205,6 +207,8 @@ def _upgrade_columns(conn: psycopg.Connection[Any], schema: str) -> None:
         conn.execute(named(_ADD_TOOL_SOURCES, schema))
     if "rule" not in columns:
         conn.execute(named(_ADD_RULE, schema))
+    if "summaries" not in columns:
+        conn.execute(named(_ADD_SUMMARIES, schema))
     if "lock_generation" not in columns:
         conn.execute(named(_ADD_LOCK_GENERATION, schema))
 

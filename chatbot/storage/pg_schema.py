@@ -57,6 +57,7 @@ CREATE = [
         options json NOT NULL,
         tool_sources json NOT NULL DEFAULT '{}',
         rule json NOT NULL DEFAULT '{}',
+        summaries json NOT NULL DEFAULT '[]',
         created_at text NOT NULL,
         updated_at text NOT NULL,
         turn_count integer NOT NULL,
@@ -99,6 +100,7 @@ SESSION_COLUMNS = (
     "options",
     "tool_sources",
     "rule",
+    "summaries",
     "created_at",
     "updated_at",
     "turn_count",
@@ -106,7 +108,7 @@ SESSION_COLUMNS = (
 )
 TURN_COLUMNS = ("session_id", "n", "created_at", "body", "data")
 #: columns added after the first tables were made: an earlier table gets them at open (:mod:`~.pg_migrate`)
-ADDED_COLUMNS = {"tool_sources", "rule"}
+ADDED_COLUMNS = {"tool_sources", "rule", "summaries"}
 
 # Every statement names its rows with ``owner = current_user`` (the column defaults to it on insert): row-level
 # security already hides other roles' rows, but not from a superuser or a BYPASSRLS role, which still acts on its own.

@@ -303,7 +303,7 @@ class PostgresStore:
         values = (doc["version"], pg(doc["title"]), pg(doc["system"]), pg(summary["text"]), summary["covers"],
                   pg(doc["provider"]), pg(doc["model"]), Jsonb(doc["totals"]), Jsonb(doc["calibration"]),
                   Json(sql.pg_json(doc["options"])), Json(doc["tool_sources"]), Json(sql.pg_json(doc["rule"])),
-                  doc["created_at"], doc["updated_at"], len(turns))  # fmt: skip
+                  Json(sql.pg_json(doc["summaries"])), doc["created_at"], doc["updated_at"], len(turns))  # fmt: skip
         tail = [t.to_json() for t in turns[keep:]]
         try:
             with conn.transaction(), conn.cursor() as cur:

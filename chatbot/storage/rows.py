@@ -76,6 +76,6 @@ def session_document(cols: dict[str, Any], turns: list[tuple[int, Any]]) -> tupl
     data["summary"] = {"text": cols["summary"], "covers": cols["summary_covers"]}
     data["turns"] = [t for _, t in turns]
     data["totals"], data["calibration"], data["options"] = cols["totals"], cols["calibration"], cols["options"]
-    data["tool_sources"], data["rule"] = cols["tool_sources"], cols["rule"]
+    data["tool_sources"], data["rule"], data["summaries"] = cols["tool_sources"], cols["rule"], cols["summaries"]
     problem = check_session_data(data)
     return (data, "") if not problem else ({}, problem)

@@ -15,7 +15,8 @@ from chatbot.engine.strategies import STRATEGIES
 from chatbot.engine.turn import validate_request
 from chatbot.errors import InvalidRequest
 
-#: 2: each turn may keep ``sent``, how its request was made up (version-1 documents have none and still load)
+#: 2: each turn may keep ``sent``, how its request was made up (version-1 documents have none and still load); its
+#: ``refs`` and the document's ``summaries`` came later, optional (older documents without them load)
 SCHEMA_VERSION = 2
 _ROLES = ("user", "assistant", "tool")
 _KINDS = {str: "a string", dict: "an object", list: "a list", bool: "true or false"}
@@ -74,7 +75,7 @@ def check_session_data(data: object) -> str:
         if not isinstance(data[key], kind):
             return f"'{key}' must be {_KINDS[kind]}, found {_type_name(data[key])}"
     problem = check_options(data.get("options", {})) or check_tool_sources(data.get("tool_sources", {}))
-    problem = problem or check_rule(data.get("rule", {}))
+    problem = problem or check_rule(data.get("rule", {})) or check_summaries(data.get("summaries", []))
     if problem:
         return problem
     after = data.get("rescued_after", 0)  # a small rescue file: the turns that follow the stored first ones
@@ -99,6 +100,13 @@ def check_session_data(data: object) -> str:
         problem = check_stored(value, f"calibration.{model}")
         if problem:
             return problem
+    return ""
+
+
+def check_summaries(summaries: object) -> str:
+    """What is wrong with a document's optional ``summaries`` (every summary a request sent, oldest first), or ""."""
+    if not isinstance(summaries, list) or not all(isinstance(s, str) for s in summaries):
+        return f"'summaries' must be a list of strings, found {_type_name(summaries)}"
     return ""
 
 
@@ -206,6 +214,25 @@ def _check_sent(sent: object) -> str:
     for name, value in parts.items():
         if not _is_count(value):
             return f".sent.parts.{name} must be a whole number of at least 0, found {value!r}"
+    return _check_refs(sent.get("refs"))
+
+
+def _check_refs(refs: object) -> str:
+    """What is wrong with a ``sent`` record's optional ``refs`` (how the request was built, by reference), or ""."""
+    if refs is None:
+        return ""
+    if not isinstance(refs, dict):
+        return f".sent.refs must be an object, found {_type_name(refs)}"
+    for key in ("turns", "verbatim_from", "summary", "summary_covers"):
+        if not _is_count(refs.get(key, 0)):
+            return f".sent.refs.{key} must be a whole number of at least 0, found {refs[key]!r}"
+    recalled = refs.get("recalled", [])
+    if not isinstance(recalled, list) or not all(_is_count(n) for n in recalled):
+        return f".sent.refs.recalled must be a list of turn numbers, found {recalled!r}"
+    if not isinstance(refs.get("system", ""), str):
+        return f".sent.refs.system must be a string, found {_type_name(refs['system'])}"
+    if refs.get("result_limit") is not None and not _is_count(refs["result_limit"]):
+        return f".sent.refs.result_limit must be a whole number or null, found {refs['result_limit']!r}"
     return ""
 
 

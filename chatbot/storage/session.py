@@ -154,6 +154,9 @@ class Session:
             del data["turns"][turns:]
             if data["summary"]["covers"] > turns:
                 data["summary"] = {"text": "", "covers": 0}
+            # the summaries its turns sent, no later one (those were written from turns the branch does not have)
+            sent = [int(((t.get("sent") or {}).get("refs") or {}).get("summary") or 0) for t in data["turns"]]
+            data["summaries"] = data["summaries"][: max(sent, default=0)]
         copy = Session.from_dict(data, session_id, self.conversation.memory, self.conversation.counter)
         copy.created_at = copy.updated_at = now_iso()
         at = "" if turns is None else f" at turn {turns}"
@@ -178,6 +181,7 @@ class Session:
             "rule": self.rule,
             "system": conv.system,
             "summary": {"text": conv.summary, "covers": conv.summary_covers},
+            "summaries": conv.summaries,  # every summary a request sent: a turn's ``sent.refs`` names one by number
         }
 
     def _trailer(self) -> dict[str, Any]:
@@ -237,6 +241,7 @@ class Session:
             summary=summary["text"],
             summary_covers=summary["covers"],
         )
+        conversation.summaries = list(data.get("summaries") or [])  # absent in files written before it was kept
         return cls(
             id=session_id,
             conversation=conversation,

@@ -53,6 +53,7 @@ TABLES = [
         options TEXT NOT NULL,
         tool_sources TEXT NOT NULL,
         rule TEXT NOT NULL,
+        summaries TEXT NOT NULL,
         version INTEGER NOT NULL,
         revision INTEGER NOT NULL
     )""",
@@ -90,10 +91,11 @@ SEARCH_INDEX = [
 
 SESSION_COLUMNS = (
     "id", "title", "created_at", "updated_at", "provider", "model", "system", "summary", "summary_covers",
-    "turn_count", "totals", "calibration", "options", "tool_sources", "rule", "version", "revision",
+    "turn_count", "totals", "calibration", "options", "tool_sources", "rule", "summaries", "version",
+    "revision",
 )  # fmt: skip
 #: the columns whose text is JSON (decoded when a session is read)
-JSON_COLUMNS = ("totals", "calibration", "options", "tool_sources", "rule")
+JSON_COLUMNS = ("totals", "calibration", "options", "tool_sources", "rule", "summaries")
 SELECT_SESSION = f"SELECT {', '.join(SESSION_COLUMNS)} FROM sessions WHERE id = ?"
 SELECT_TURNS = "SELECT n, data FROM turns WHERE session_id = ? ORDER BY n"
 NEWEST_FIRST = "ORDER BY updated_at DESC, created_at DESC, id"

@@ -153,6 +153,8 @@ class Repl:
                 return False
             if result.timeline is not None and not self.plain:
                 self.console.print(timeline_text(result.timeline))
+            elif result.readable is not None:
+                self.console.print(Text(clean(result.readable)))
             elif result.output:
                 self.console.print(Text(clean(result.output), style="dim" if result.notice else ""))
             if result.clipboard is not None:

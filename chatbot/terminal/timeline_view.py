@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from chatbot.commands.timeline import LETTERS, WIDTH, Timeline, cells, header, row_head, row_marks
+from chatbot.commands.timeline import COLUMNS, LETTERS, WIDTH, Timeline, cells, header, row_head, row_marks
 
 BLOCK = "█"
 ROOM_SHOWN = "·"  # the room left in a bar (plain text has "." for it)
@@ -31,7 +31,7 @@ def timeline_text(timeline: Timeline) -> Text:
         text.append(f" {LETTERS[name][1]}  ")
     text.append(ROOM_SHOWN * 2, style="dim")
     text.append(" room left\n")
-    text.append("turn  tokens  request\n", style="dim")
+    text.append(COLUMNS + "\n", style="dim")
     for row in timeline.rows:
         text.append(row_head(row) + "▕")
         drawn = 0

@@ -27,8 +27,8 @@ def test_a_session_saved_and_resumed_recalls_an_old_turn_from_either_store(tmp_p
     assert again.returncode == 0, again.stderr
     assert_clean(again)
     assert "1. system: " in again.stdout and "(with recalled turns)" in again.stdout
-    assert f"{RECALL_HEADING} (turn 1, verbatim from the stored conversation:" in again.stdout
-    assert "> User:\n> > By the way, my gym locker code is 4711." in again.stdout
+    assert f"{RECALL_HEADING} (turn 1): " in again.stdout  # echo names it and says its size, no quote
+    assert '- turn 1: user: "By the way, my gym locker code is 4711."' in again.stdout
     unrelated = run_chatbot(*WINDOW, *store, "--session", "trip", "-p", "Write a poem about the sea.", cwd=tmp_path)
     assert RECALL_HEADING not in unrelated.stdout and "(with recalled turns)" not in unrelated.stdout
 
@@ -41,7 +41,7 @@ def test_recall_0_on_the_command_line_or_in_the_config_file_turns_it_off(tmp_pat
     by_file = run_chatbot(*WINDOW, "--session", "s", "-p", ASKED, cwd=tmp_path)
     assert by_file.returncode == 0 and RECALL_HEADING not in by_file.stdout
     flag_wins = run_chatbot(*WINDOW, "--session", "s", "--recall", "2", "-p", ASKED, cwd=tmp_path)
-    assert f"{RECALL_HEADING} (turn 1," in flag_wins.stdout
+    assert f"{RECALL_HEADING} (turn 1): " in flag_wins.stdout
 
 
 def test_the_model_searches_the_conversation_with_the_built_in_tool(tmp_path):

@@ -258,7 +258,7 @@ def test_an_unknown_context_argument_is_a_usage_error(tmp_path, argument):
     result = run_chatbot("--provider", "echo", stdin=f"/context {argument}\n", cwd=tmp_path)
     assert result.returncode == 2
     assert "chatbot: usage: /context (the next request, a row per message), /context for MESSAGE" in result.stderr
-    assert "/context json [MESSAGE]" in result.stderr
+    assert "/context json [--exact] [MESSAGE]" in result.stderr and "/context at N" in result.stderr
     assert "preview" not in result.stdout  # not silently the plain view
 
 

@@ -13,7 +13,7 @@ import pytest
 from chatbot.commands.timeline import WIDTH
 from tests.support.cli import assert_clean, run_chatbot
 
-ROW = re.compile(r"^\s*(\d+)\s+(~?)(\d+) \|([sSRetnd#.]+)\|(.*)$")
+ROW = re.compile(r"^\s*(\d+)\s+(~?)(\d+)\s+\d+ \|([sSRetnd#.]+)\|(.*)$")  # turn, ~, tokens, so far, bar, marks
 
 
 @pytest.fixture
@@ -68,7 +68,8 @@ def test_script_mode_draws_a_row_per_turn_with_its_parts_and_the_summary_marks(s
 
 def test_dropped_turns_are_marked(store, tmp_path):
     result = run_chatbot("--provider", "echo", "--store", store, "--session", "w", "--memory", "window",
-                         "--window-turns", "2", stdin="".join(LINES[:5]) + "/timeline\n", cwd=tmp_path)  # fmt: skip
+                         "--window-turns", "2", "--recall", "0",  # (near-identical lines would recall each other)
+                         stdin="".join(LINES[:5]) + "/timeline\n", cwd=tmp_path)  # fmt: skip
     found = rows(result.stdout)
     assert sorted(found) == [1, 2, 3, 4, 5]
     assert not found[3][5] and found[4][5] == "  1 earlier turn(s) dropped" and "2 earlier" in found[5][5]
@@ -90,6 +91,7 @@ def test_recalled_turns_are_a_part_of_the_bar(tmp_path):
     found = rows(result.stdout)
     assert "R recalled turns" in result.stdout
     assert "R" in found[6][4] and all("R" not in found[n][4] for n in range(1, 6))  # only the question recalls
+    assert found[6][5].endswith("; recalled turn 1")  # and the row names the turn that came back
     parts = stored_turns(store, "r")[5]["sent"]["parts"]
     assert parts["recalled"] > 0  # the stored record keeps the recalled block as its own part
 

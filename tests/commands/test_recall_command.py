@@ -32,7 +32,9 @@ def test_recall_lists_the_turns_that_match_with_scores_and_what_would_come_back(
     first = next(line for line in lines if line.strip().startswith("turn"))
     assert first.split()[:2] == ["turn", "1"] and "score" in first and "recalled" in first
     assert "gym locker code is 4711" in first
-    assert lines[-1].startswith("it would recall turn(s) 1: ") and lines[-1].endswith(" tokens")
+    assert lines[-1].startswith("it would recall turn(s) 1: ") and lines[-1].endswith(
+        " tokens added to the system message (as the request counts them)"
+    )
 
 
 def test_recall_of_an_unrelated_message_says_nothing_would_come_back(chat_app):

@@ -28,7 +28,7 @@ def test_a_request_over_the_budget_fills_the_bar_and_is_marked():
     turns = [turn_with(record(1300, system=100, earlier=1100, new=50))]
     text = plain(timeline_of("x", turns, 1000))
     row = text.splitlines()[-1]
-    assert row.startswith("   1    1300 |s") and row.count(".") == 0 and "over the budget of 1000" in row
+    assert row.startswith("   1    1300    1300 |s") and row.count(".") == 0 and "over the budget of 1000" in row
 
 
 def test_an_estimate_is_marked_and_tool_definitions_are_part_of_the_request_and_its_budget():
@@ -36,11 +36,11 @@ def test_an_estimate_is_marked_and_tool_definitions_are_part_of_the_request_and_
     timeline = timeline_of("x", turns, 5000)
     assert timeline.scale == 1000  # the messages' budget and the tool definitions beside them
     row = plain(timeline).splitlines()[-1]
-    assert row.startswith("   1    ~200 |ssnndddd....")
+    assert row.startswith("   1    ~200     200 |ssnndddd....")
     assert "d tool definitions" in plain(timeline)
 
 
 def test_an_older_turn_shows_its_total_from_its_usage():
     turns = [turn_with(None, {"prompt_tokens": None, "estimated_prompt_tokens": 250})]
     row = plain(timeline_of("x", turns, 1000)).splitlines()[-1]
-    assert row == "   1    ~250 |##########..............................|  total only: parts not kept"
+    assert row == "   1    ~250     250 |##########..............................|  total only: parts not kept"

@@ -12,6 +12,7 @@ from chatbot.engine.conversation import Conversation
 from chatbot.engine.fresh_round import fresh_results_request
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.parts import PART_NAMES, Parts, sent_record
+from chatbot.engine.request_record import system_mark
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import sent_messages
 from tests.conftest import make_turn
@@ -89,6 +90,15 @@ def test_a_turn_keeps_a_record_of_its_request(conv_factory, summarizer):
         "summary_covers": 4,
         "dropped": 0,
         "provider": 99,
+        "refs": {
+            "turns": 6,
+            "verbatim_from": 5,
+            "summary": 1,
+            "summary_covers": 4,
+            "recalled": [],
+            "result_limit": 400,
+            "system": system_mark(conv.system),  # a fingerprint: /context at N says when /system changed it
+        },
     }
     assert Parts.from_dict(record["parts"]) == request.parts
     assert set(record["parts"]) == set(PART_NAMES)

@@ -62,14 +62,16 @@ def test_usage_from_rough_counts(echo):
     assert end(events).usage == Usage(prompt, completion, prompt + completion)
 
 
-def test_shows_the_summary_in_the_system_message(echo):
+def test_describes_the_summary_in_the_system_message_without_quoting_it(echo):
+    """Quoted whole, the summary would be re-sent in every later reply, folded and recalled again: a long offline
+    session would fill its budget with echo quoting itself."""
     convo = Conversation("You are helpful.", summary="- the user is Mina\n- she likes tea", summary_covers=3,
                          turns=[turn(1), turn(2), turn(3)])  # fmt: skip
     system = convo.system_message(with_summary=True)
     reply = texts(list(echo.stream([system, {"role": "user", "content": "Hi again"}])))
     assert "1. system" in reply and "(with the summary)" in reply
     assert "Summary of the earlier conversation (turns 1-3" in reply
-    assert "> - the user is Mina" in reply and "> - she likes tea" in reply
+    assert "tokens, 2 lines (/summary shows it)." in reply and "Mina" not in reply
     assert "Last user message: Hi again" in reply
 
 
@@ -195,8 +197,7 @@ def test_the_engine_accepts_echo_summaries(echo):
     assert convo.summary.startswith(ECHO_SUMMARY_LABEL)
     # and the echo reply to that request shows the summary it carries
     reply = texts(list(echo.stream(request.messages)))
-    assert '> - turn 3: user: "question number 3 about topic 3"' in reply
-    assert "> " + "  left out: 21 words of the assistant's" in reply
+    assert ", 7 lines, 3 turn lines (/summary shows it)." in reply and "question number 3" not in reply
 
 
 def test_make_provider_echo_needs_no_key(clean_env):
@@ -204,3 +205,20 @@ def test_make_provider_echo_needs_no_key(clean_env):
     assert isinstance(provider, EchoProvider) and provider.name == "echo" and provider.model == "echo"
     events = list(provider.stream([]))
     assert "0 messages" in texts(events) and end(events).usage is not None
+
+
+def test_recalled_turns_are_described_by_their_message_and_counted_as_the_request_counts_them(echo):
+    convo = Conversation("You are helpful.", MemoryConfig(strategy="window", window_turns=1, recall=1))
+    convo.add_turn(Turn([{"role": "user", "content": "My bike is in the basement, next to the stairs."},
+                         {"role": "assistant", "content": "Noted: " + "word " * 40}]))  # fmt: skip
+    for i in range(2, 4):
+        convo.add_turn(turn(i))
+    request = convo.build_request("Where is my bike?")
+    assert request.recalled == (1,)
+    reply = texts(list(echo.stream(request.messages)))
+    assert (
+        f"Earlier turns recalled for this message (turn 1): {request.recall_tokens} tokens in the system message:"
+        in reply
+    )
+    assert '- turn 1: user: "My bike is in the basement, next to the stairs." (and 42 more words)' in reply
+    assert "word word" not in reply

@@ -26,9 +26,9 @@ def test_timeline_draws_coloured_bars_in_the_terminal(spawn):
     child.expect("Timeline of session tl")
     child.expect(r"room left")
     legend = child.before
-    child.expect(r"   1 +\d+ ▕(.*?)▏")
+    child.expect(r"   1 +\d+ +\d+ ▕(.*?)▏")
     first = child.match.group(1)
-    child.expect(r"   4 +\d+ ▕(.*?)▏([^\r\n]*)")
+    child.expect(r"   4 +\d+ +\d+ ▕(.*?)▏([^\r\n]*)")
     fourth, marks = child.match.group(1), ANSI.sub("", child.match.group(2))
     child.expect("›")
     child.sendeof()

@@ -1,0 +1,106 @@
+"""``chatbot --compare-memory ID``: one stored conversation replayed under several memory rules, offline.
+
+For each turn, the request each rule would have sent for that turn's message, built from the turns before it by the
+same code that builds a real request (:func:`chatbot.engine.memory.build_request`), with no model call: a summary a
+rule needs comes from the session where it kept one covering the same turns, else from the echo provider's
+deterministic (lossy) summary, and the table says which. The replies stay the stored ones: a different rule would
+have had different replies, which no offline replay can know.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.request_record import built_of, summary_text
+from chatbot.engine.summary_prompt import summary_request
+from chatbot.engine.turn import Message
+from chatbot.providers.echo import echo_summary
+from chatbot.storage.session import Session
+
+#: the rules compared: a name and what it changes in the session's own rule
+RULES: tuple[tuple[str, dict[str, object]], ...] = (
+    ("full", {"strategy": "full", "recall": 0}),
+    ("window", {"strategy": "window", "recall": 0}),
+    ("window+R1", {"strategy": "window", "recall": 1}),
+    ("summary", {"strategy": "summary", "recall": 0}),
+    ("summary+R1", {"strategy": "summary", "recall": 1}),
+)
+
+
+@dataclass
+class Replay:
+    """One rule's requests: tokens per turn, and how many summaries came from the session or from echo."""
+
+    name: str
+    tokens: list[int]
+    from_session: int = 0
+    from_echo: int = 0
+
+
+def stored_summaries(session: Session) -> dict[int, str]:
+    """The summaries the session's requests sent, by how many turns each covers."""
+    conv = session.conversation
+    found: dict[int, str] = {}
+    for turn in conv.turns:
+        built = built_of(turn)
+        if built is not None and built.summary:
+            found.setdefault(built.summary_covers, summary_text(conv, built))
+    if conv.summary:
+        found.setdefault(conv.summary_covers, conv.summary)
+    return {covers: text for covers, text in found.items() if text}
+
+
+def replay(session: Session, name: str, changes: dict[str, object]) -> Replay:
+    """The requests ``session``'s turns would have sent under its rule with ``changes``."""
+    source = session.conversation
+    memory = replace(source.memory, **changes)  # type: ignore[arg-type]
+    if memory.keep_turns > memory.summary_trigger:
+        memory = replace(memory, keep_turns=memory.summary_trigger)
+    conv = Conversation(source.system, memory, source.counter)
+    known = stored_summaries(session)
+    result = Replay(name, [])
+
+    def summarize(previous: str, turns: list[list[Message]], first: int) -> str:
+        covers = first + len(turns) - 1
+        if covers in known:
+            result.from_session += 1
+            return known[covers]
+        result.from_echo += 1
+        return echo_summary(str(summary_request(previous, turns, first)[-1]["content"]))
+
+    for turn in source.turns:
+        request = conv.build_request(turn.messages[0], summarizer=summarize)
+        result.tokens.append(request.tokens)
+        conv.add_turn(turn)
+    return result
+
+
+def compare(session: Session) -> list[Replay]:
+    """Every rule of :data:`RULES` replayed on ``session``."""
+    return [replay(session, name, changes) for name, changes in RULES]
+
+
+def plain(session: Session, replays: list[Replay], memory: MemoryConfig) -> str:
+    """A table: per turn the tokens each rule's request holds, then the totals and where summaries came from."""
+    width = max(11, *(len(r.name) + 1 for r in replays))
+    lines = [
+        f"Session {session.id} replayed under each memory rule (offline, no model call): the prompt tokens of each "
+        f"turn's request, budget {memory.max_input_tokens}, window {memory.window_turns}, summary after "
+        f"{memory.summary_trigger} keeping {memory.keep_turns}",
+        "turn" + "".join(f"{r.name:>{width}}" for r in replays),
+    ]
+    for i in range(len(session.conversation.turns)):
+        lines.append(f"{i + 1:>4}" + "".join(f"{r.tokens[i]:>{width}}" for r in replays))
+    lines.append("sum " + "".join(f"{sum(r.tokens):>{width}}" for r in replays))
+    full = sum(replays[0].tokens) or 1
+    lines.append("    " + "".join(f"{f'{sum(r.tokens) / full:.0%}':>{width}}" for r in replays) + "  of full memory")
+    for r in replays:
+        if r.from_session or r.from_echo:
+            lines.append(
+                f"{r.name}: {r.from_session} summar{'y' if r.from_session == 1 else 'ies'} from the session, "
+                f"{r.from_echo} written by echo's deterministic summary (lossy: short extracts, no model)"
+            )
+    lines.append("The replies are the stored ones: under another rule the model might have answered otherwise.")
+    return "\n".join(lines)

@@ -1,0 +1,244 @@
+"""``/diff [N]`` and ``/context at N``: a past request, as the model saw it, and what changed from one request to the
+next.
+
+The model is stateless: every request re-sends the conversation, and the memory rule decides what changes. Each
+stored turn records how its request was built (:mod:`chatbot.engine.request_record`): which turns went verbatim,
+which summary, which turns were recalled. From that record ``/context at N`` rebuilds request N message by message,
+and ``/diff N`` compares request N with request N-1 by parts: the turns added, those dropped by the window or the
+budget, those folded into the summary (and how the summary changed), the turns recalled, the tool results
+shortened, with their tokens.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from chatbot.commands.base import Confirm, Result
+from chatbot.core.app import App
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.parts import PART_NAMES
+from chatbot.engine.request_record import (
+    Built,
+    built_of,
+    rebuild,
+    shortened,
+    summary_text,
+    system_changed,
+    turn_tokens,
+)
+from chatbot.engine.text import json_shown, preview
+from chatbot.engine.turn import content_text
+from chatbot.errors import UsageError
+
+PREVIEW = 48
+#: summary lines ``/diff`` shows of what a new summary added or dropped, at most
+SUMMARY_LINES = 8
+
+DIFF_USAGE = "usage: /diff [N]: request N (default: the next one) against the request before it, by parts"
+AT_USAGE = "usage: /context at N [json]: the request of turn N as the model saw it (json: its exact messages)"
+
+
+def _number(arg: str, last: int, usage: str) -> int:
+    try:
+        number = int(arg)
+    except ValueError:
+        raise UsageError(usage) from None
+    if not 1 <= number <= last:
+        raise UsageError(f"there is no request {number}: this session has requests 1 to {last} (the next one)")
+    return number
+
+
+def built(app: App, number: int) -> Built | None:
+    """How request ``number`` was built: a stored turn's record (None when it kept none), or the next request's."""
+    conv = app.chat.conversation
+    if number <= len(conv.turns):
+        return built_of(conv.turns[number - 1])
+    request = app.chat.next_request("")
+    return Built.from_refs(request.refs, request.parts)
+
+
+def _not_recorded(number: int) -> str:
+    return (
+        f"request {number} was stored before chatbot kept how each request was built (which turns, which summary): "
+        "its size is all that is known (/timeline shows it)"
+    )
+
+
+# --- /context at N ----------------------------------------------------------------------------------------------
+
+
+def context_at(app: App, arg: str) -> Result:
+    """``/context at N [json]``: request N rebuilt from its record, a row per message (or its messages as JSON)."""
+    conv = app.chat.conversation
+    words = arg.split()
+    if not words or len(words) > 2 or (len(words) == 2 and words[1].lower() != "json"):
+        raise UsageError(AT_USAGE)
+    number = _number(words[0], len(conv.turns), AT_USAGE.replace("the next one", "stored turns only"))
+    record = built_of(conv.turns[number - 1])
+    if record is None:
+        return Result(_not_recorded(number))
+    messages = rebuild(conv, record, conv.turns[number - 1].messages[0])
+    if len(words) == 2:
+        return Result(json_shown(messages))
+    counter = conv.counter
+    lines = [f"Request {number}, as the model saw it (rebuilt from the turns, summary and recall it named):"]
+    lines.append(f"{'#':>3}  {'role':<10} {'tokens':>6}  preview")
+    for i, message in enumerate(messages, start=1):
+        text = content_text(message.get("content"))
+        role = message["role"]
+        if i == 1 and (record.summary or record.recalled):
+            role = "system+" + "S" * bool(record.summary) + "R" * bool(record.recalled)
+        if message.get("tool_calls"):
+            text = f"[calls {', '.join(c['function']['name'] for c in message['tool_calls'])}] {text}"
+        lines.append(f"{i:>3}  {role:<10} {counter.count_message(message):>6}  {preview(text, PREVIEW)}")
+    lines.append(f"total {record.parts.total} tokens, estimated when it was sent (budget {_budget(app, number)})")
+    lines += _what_it_held(conv, record)
+    return Result("\n".join(lines))
+
+
+def _budget(app: App, number: int) -> str:
+    sent = app.chat.conversation.turns[number - 1].sent or {}
+    return str(sent.get("budget") or "?")
+
+
+def _what_it_held(conv: Conversation, record: Built) -> list[str]:
+    lines = []
+    if system_changed(conv, record):
+        lines.append("system: changed since (/system): shown as it is now, not as this request sent it")
+    if record.verbatim:
+        lines.append(f"verbatim: turn{_s(list(record.verbatim))} {_span(list(record.verbatim))}")
+    if record.summary:
+        newer = summary_text(conv, record) != conv.summary
+        lines.append(
+            f"system+S: summary version {record.summary} of turns 1-{record.summary_covers}"
+            + (" (replaced since: this is the text it sent)" if newer else "")
+        )
+    if record.recalled:
+        lines.append(f"system+R: turn{_s(list(record.recalled))} {_span(list(record.recalled))} recalled, verbatim")
+    cut = shortened(conv, record)
+    if cut:
+        lines.append(
+            f"shortened: the tool results of turn{_s(list(cut))} {_span(list(cut))} (over {record.result_limit} tokens)"
+        )
+    return lines
+
+
+# --- /diff ------------------------------------------------------------------------------------------------------
+
+
+def run_diff(app: App, arg: str, confirm: Confirm | None) -> Result:
+    """``/diff [N]``: request N (default: the next) against request N-1, by parts."""
+    conv = app.chat.conversation
+    last = len(conv.turns) + 1
+    number = _number(arg, last, DIFF_USAGE) if arg else last
+    after = built(app, number)
+    if after is None:
+        return Result(_not_recorded(number))
+    if number == 1:
+        return Result(
+            f"request 1 is the first: it holds the system message and the first message ({after.parts.total} tokens)"
+        )
+    before = built(app, number - 1)
+    if before is None:
+        return Result(_not_recorded(number - 1) + f"; /context at {number} shows request {number}")
+    return Result("\n".join(diff_lines(conv, before, after, next_one=number == last)))
+
+
+def diff_lines(conv: Conversation, before: Built, after: Built, *, next_one: bool = False) -> list[str]:
+    """Request ``after`` against ``before``: the parts' tokens, then each change with its tokens."""
+    what = f"request {after.number}" + (" (the next one, before your message)" if next_one else "")
+    total_before, total_after = before.parts.total, after.parts.total
+    lines = [
+        f"{what[0].upper()}{what[1:]} against request {before.number}: {total_before} → {total_after} tokens "
+        f"({total_after - total_before:+d}, estimated); the model gets each whole, the app chose what changed",
+        f"  {'part':<13}{'before':>7}{'after':>7}{'change':>8}",
+    ]
+    for name in PART_NAMES:
+        old, new = getattr(before.parts, name), getattr(after.parts, name)
+        if old or new:
+            lines.append(f"  {name.replace('_', ' '):<13}{old:>7}{new:>7}{new - old:>+8d}")
+    if next_one:
+        lines.append("  (new: your next message is not written yet)")
+    return lines + _changes(conv, before, after)
+
+
+def _changes(conv: Conversation, before: Built, after: Built) -> list[str]:
+    was, now = set(before.verbatim), set(after.verbatim)
+    tokens = lambda numbers: sum(turn_tokens(conv, after, n) for n in numbers)  # noqa: E731
+    lines = []
+    added = sorted(now - was)
+    if added:
+        last = " (the last exchange: its message and reply)" if added == [before.number] else ""
+        lines.append(f"+ turn{_s(added)} {_span(added)} sent verbatim{last}: {tokens(added)} tokens")
+    gone = sorted(was - now)
+    folded = [n for n in gone if after.summary and n <= after.summary_covers]
+    dropped = [n for n in gone if n not in folded]
+    if folded:
+        lines.append(
+            f"- turn{_s(folded)} {_span(folded)} folded into the summary: {tokens(folded)} tokens no longer sent"
+        )
+    if dropped:
+        lines.append(
+            f"- turn{_s(dropped)} {_span(dropped)} dropped by the window or the budget: {tokens(dropped)} tokens "
+            "(stored, not sent)"
+        )
+    if before.system and after.system and before.system != after.system:
+        lines.append("* the system message changed (/system)")
+    lines += _summary_change(conv, before, after)
+    if before.recalled != after.recalled:  # the block's tokens: the turns quoted under their heading
+        for sign, numbers, what in (
+            ("+", sorted(set(after.recalled) - set(before.recalled)), "recalled into the system message"),
+            ("-", sorted(set(before.recalled) - set(after.recalled)), "no longer recalled"),
+        ):
+            if numbers:
+                lines.append(f"{sign} turn{_s(numbers)} {_span(numbers)} {what}")
+        lines.append(f"  the recalled block: {before.parts.recalled} → {after.parts.recalled} tokens")
+    cut = sorted(set(shortened(conv, after)) - set(shortened(conv, before)))
+    if cut:
+        lines.append(
+            f"~ the tool results of turn{_s(cut)} {_span(cut)} sent shortened (to {after.result_limit} tokens)"
+        )
+    if not lines:
+        lines.append("= the same earlier turns, summary and recalled turns: only the new message differs")
+    return lines
+
+
+def _summary_change(conv: Conversation, before: Built, after: Built) -> list[str]:
+    if before.summary == after.summary:
+        return []
+    old, new = summary_text(conv, before), summary_text(conv, after)
+    if not after.summary:
+        return [
+            f"- the summary (turns 1-{before.summary_covers}) left out of the request: {before.parts.summary} tokens"
+        ]
+    if after.summary > len(conv.summaries):  # the next request's: the summary now, unless a fold is due first
+        if after.summary_covers != conv.summary_covers:
+            return [f"* a new summary of turns 1-{after.summary_covers}, written by one model call before sending"]
+        new = conv.summary
+    head = "+ a summary" if not before.summary else "* the summary changed"
+    covered = f"covers turns 1-{after.summary_covers}" + (f" (was 1-{before.summary_covers})" if before.summary else "")
+    lines = [f"{head} (version {after.summary}): {covered}, {before.parts.summary} → {after.parts.summary} tokens"]
+    delta = [
+        line
+        for line in difflib.ndiff(old.splitlines(), new.splitlines())
+        if line[:2] in ("+ ", "- ") and line[2:].strip()
+    ]
+    lines += [f"    {line[0]} {preview(line[2:], 90)}" for line in delta[:SUMMARY_LINES]]
+    if len(delta) > SUMMARY_LINES:
+        lines.append(f"    … and {len(delta) - SUMMARY_LINES} more changed line(s) (/summary shows it whole)")
+    return lines
+
+
+def _s(numbers: list[int]) -> str:
+    return "s" if len(numbers) > 1 else ""
+
+
+def _span(numbers: list[int]) -> str:
+    """``1-3, 5``: turn numbers, runs joined."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)

@@ -1,0 +1,115 @@
+"""What statelessness costs: the tokens each request re-sends, added up, and their price.
+
+Every request re-sends what memory keeps, so the tokens sent grow with the conversation: with full memory turn ``n``
+re-sends all ``n - 1`` turns before it, and the total sent over ``n`` turns grows with ``n²/2``. Summary and window
+memory keep each request near a fixed size, so their total grows in a line (plus the summary calls). :func:`costs`
+adds up what a session's turns sent and what full memory would have sent for the same turns; :class:`Price` turns
+tokens into money for the models of :data:`PRICES` (or the config file's ``[prices]``); a model without a price shows
+tokens only, never a guessed price.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chatbot.engine.conversation import Conversation
+
+
+@dataclass(frozen=True)
+class Price:
+    """A model's list price in US dollars per million tokens: prompt (``input``), the prompt tokens the provider
+    served from its cache (``cached``; None: no cache discount) and the reply (``output``)."""
+
+    input: float
+    output: float
+    cached: float | None = None
+
+    def of(self, prompt: int, completion: int, cached: int = 0) -> float:
+        """Dollars for one call's tokens."""
+        cached_rate = self.input if self.cached is None else self.cached
+        return ((prompt - cached) * self.input + cached * cached_rate + completion * self.output) / 1e6
+
+    def saved(self, cached: int) -> float:
+        """Dollars the cache saved on ``cached`` prompt tokens."""
+        return 0.0 if self.cached is None else cached * (self.input - self.cached) / 1e6
+
+
+#: list prices of a few well-known models (USD per million tokens: input, output, cached input) as their providers
+#: publish them; prices change: the config file's ``[prices.MODEL]`` tables override and add to these
+PRICES: dict[str, Price] = {
+    "gpt-4o": Price(2.50, 10.00, 1.25),
+    "gpt-4o-mini": Price(0.15, 0.60, 0.075),
+    "gpt-4.1": Price(2.00, 8.00, 0.50),
+    "gpt-4.1-mini": Price(0.40, 1.60, 0.10),
+    "gpt-4.1-nano": Price(0.10, 0.40, 0.025),
+    "llama-3.3-70b-versatile": Price(0.59, 0.79),
+    "llama-3.1-8b-instant": Price(0.05, 0.08),
+}
+
+
+def price_of(model: str, overrides: dict[str, Price] | None = None) -> Price | None:
+    """``model``'s price: the config file's, else the table's; None when neither names it."""
+    table = {**PRICES, **(overrides or {})}
+    return table.get(model) or table.get(model.rsplit("/", 1)[-1])
+
+
+def price_from(table: object, where: str) -> Price:
+    """A price from a config table ``{input = 2.5, output = 10, cached = 1.25}``; ValueError naming what is wrong."""
+    if (
+        not isinstance(table, dict)
+        or not {"input", "output"} <= set(table)
+        or set(table) - {"input", "output", "cached"}
+    ):
+        raise ValueError(f"{where} must be a table with input, output and optionally cached (USD per million tokens)")
+    values = [table["input"], table["output"], table.get("cached", 0)]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in values):
+        raise ValueError(f"{where}: prices are numbers of at least 0 (USD per million tokens)")
+    cached = table.get("cached")
+    return Price(float(table["input"]), float(table["output"]), None if cached is None else float(cached))
+
+
+@dataclass(frozen=True)
+class TurnCost:
+    """One turn's request: tokens sent (the provider's count, else the estimate), the running total, the reply's
+    tokens, the cached prompt tokens, whether it folded turns into the summary, and what full memory would have sent
+    for it."""
+
+    turn: int
+    sent: int
+    estimated: bool
+    cumulative: int
+    completion: int
+    cached: int
+    summarized: int
+    full: int
+    full_cumulative: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return dict(self.__dict__)
+
+
+def costs(conv: Conversation) -> list[TurnCost]:
+    """Each stored turn's cost, in order."""
+    counter = conv.counter
+    out: list[TurnCost] = []
+    cumulative = full_cumulative = 0
+    earlier = conv.system_tokens(False)  # full memory: the system message and every turn before (raw tokens)
+    for number, turn in enumerate(conv.turns, start=1):
+        usage = turn.usage or {}
+        reported = usage.get("prompt_tokens")
+        sent = int(reported if reported is not None else usage.get("estimated_prompt_tokens") or 0)
+        completion = usage.get("completion_tokens")
+        completion = int(completion if completion is not None else usage.get("estimated_completion_tokens") or 0)
+        cumulative += sent
+        full = counter.total(earlier + counter.count_message(turn.messages[0]))  # counted as one request is
+        full_cumulative += full
+        earlier += turn.tokens(counter)
+        summarized = int((turn.sent or {}).get("summarized") or 0)
+        cached = int(usage.get("cached_tokens") or 0)
+        out.append(
+            TurnCost(number, sent, reported is None, cumulative, completion, cached, summarized, full, full_cumulative)
+        )
+    return out

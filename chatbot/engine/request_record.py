@@ -1,0 +1,149 @@
+"""How a request was built, by reference: which stored turns went verbatim, which summary version rode in the system
+message, which turns recall brought back, and the limit that shortened older tool results. No text is copied: the
+turns are in the session, and every summary a request sent is kept in ``Conversation.summaries`` (a ``/summary
+redo`` or ``clear`` replaces the summary, never the versions sent before it).
+
+:func:`refs` makes the record where the request is built (it rides in each stored turn's ``sent`` record);
+:class:`Built` reads it back, and :func:`rebuild` gives the very messages the model saw, so ``/context at N`` and
+``/diff`` can show a past request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from chatbot.engine import recall
+from chatbot.engine.parts import Parts
+from chatbot.engine.summary_prompt import summary_section
+from chatbot.engine.tool_results import sent_messages, turn_cost
+from chatbot.engine.turn import Message, Turn
+
+if TYPE_CHECKING:
+    from chatbot.engine.conversation import Conversation
+
+#: the key of the record inside a turn's ``sent`` record
+REFS = "refs"
+
+
+def summary_version(conv: Conversation) -> int:
+    """The 1-based number of ``conv.summary`` among the summaries requests sent (``conv.summaries``), added when it
+    is new. A summary restored after a failed redo keeps the number it had."""
+    for number in range(len(conv.summaries), 0, -1):
+        if conv.summaries[number - 1] == conv.summary:
+            return number
+    conv.summaries.append(conv.summary)
+    return len(conv.summaries)
+
+
+def refs(conv: Conversation, first: int, with_summary: bool, recalled: tuple[int, ...]) -> dict[str, Any]:
+    """The record of a request for a new message after ``conv.turns``, sending ``turns[first:]`` verbatim, the
+    summary when ``with_summary`` and the ``recalled`` turns (1-based)."""
+    summary = with_summary and bool(conv.summary)
+    return {
+        "turns": len(conv.turns),
+        "verbatim_from": first + 1,
+        "summary": summary_version(conv) if summary else 0,
+        "summary_covers": conv.summary_covers if summary else 0,
+        "recalled": list(recalled),
+        "result_limit": conv.memory.tool_result_tokens,
+        "system": system_mark(conv.system),
+    }
+
+
+def system_mark(system: str) -> str:
+    """A short fingerprint of the system message: a rebuilt request can tell whether ``/system`` changed it since (the
+    text itself is not copied into every turn)."""
+    return hashlib.sha256(system.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Built:
+    """How one request was built: for the new message after ``turns`` stored turns, turns ``verbatim_from`` to
+    ``turns`` sent verbatim (1-based), summary version ``summary`` (0: none) covering ``summary_covers`` turns,
+    ``recalled`` turns in the system message, older tool results shortened to ``result_limit`` tokens."""
+
+    turns: int
+    verbatim_from: int
+    summary: int
+    summary_covers: int
+    recalled: tuple[int, ...]
+    result_limit: int | None
+    parts: Parts = Parts()
+    tools: int = 0
+    system: str = ""  # the system message's fingerprint ("" in a record made before it was kept)
+
+    @property
+    def number(self) -> int:
+        """The turn this request was (or will be) for."""
+        return self.turns + 1
+
+    @property
+    def verbatim(self) -> range:
+        """The turns sent verbatim (1-based)."""
+        return range(self.verbatim_from, self.turns + 1)
+
+    @classmethod
+    def from_refs(cls, data: dict[str, Any], parts: Parts | None = None, tools: int = 0) -> Built:
+        """From :func:`refs`' record."""
+        limit = data.get("result_limit")
+        return cls(
+            int(data["turns"]),
+            int(data["verbatim_from"]),
+            int(data.get("summary") or 0),
+            int(data.get("summary_covers") or 0),
+            tuple(int(n) for n in data.get("recalled") or ()),
+            None if limit is None else int(limit),
+            parts or Parts(),
+            tools,
+            str(data.get("system") or ""),
+        )
+
+
+def built_of(turn: Turn) -> Built | None:
+    """How ``turn``'s request was built; None for a turn stored before the record was kept."""
+    sent = turn.sent or {}
+    if not isinstance(sent.get(REFS), dict) or "turns" not in sent[REFS]:  # none kept, or an empty one
+        return None
+    return Built.from_refs(sent[REFS], Parts.from_dict(sent.get("parts") or {}), int(sent.get("tools") or 0))
+
+
+def summary_text(conv: Conversation, built: Built) -> str:
+    """The summary ``built`` sent ("" when none)."""
+    return conv.summaries[built.summary - 1] if 0 < built.summary <= len(conv.summaries) else ""
+
+
+def shortened(conv: Conversation, built: Built) -> tuple[int, ...]:
+    """The verbatim turns whose tool results went shortened."""
+    counter = conv.counter
+    return tuple(
+        n
+        for n in built.verbatim
+        if conv.turns[n - 1].has_tool_calls
+        and sent_messages(conv.turns[n - 1], counter, built.result_limit) != conv.turns[n - 1].messages
+    )
+
+
+def turn_tokens(conv: Conversation, built: Built, number: int) -> int:
+    """Raw tokens turn ``number`` (1-based) takes as ``built`` sent it."""
+    return turn_cost(conv.turns[number - 1], conv.counter, built.result_limit)
+
+
+def system_changed(conv: Conversation, built: Built) -> bool:
+    """Whether the system message is not the one ``built`` sent (``/system`` changed it since)."""
+    return bool(built.system) and built.system != system_mark(conv.system)
+
+
+def rebuild(conv: Conversation, built: Built, user: Message) -> list[Message]:
+    """The messages of the request ``built`` records, for the new message ``user``: what the model saw (with today's
+    system message when :func:`system_changed` says it is not that request's)."""
+    system: Message = {"role": "system", "content": conv.system}
+    text = summary_text(conv, built)
+    if text:
+        system = {"role": "system", "content": f"{conv.system}\n\n{summary_section(text, built.summary_covers)}"}
+    system = recall.with_recalled(system, built.recalled, conv)
+    messages = [system]
+    for number in built.verbatim:
+        messages += sent_messages(conv.turns[number - 1], conv.counter, built.result_limit)
+    return [*messages, dict(user)]

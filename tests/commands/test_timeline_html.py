@@ -1,0 +1,62 @@
+"""The timeline as one self-contained HTML page, checked in a real browser (headless Chromium): a bar per request
+split into its parts, the budget as a line, folds and recalls marked, hover text with the numbers, nothing loaded
+from the network. With ``CHATBOT_DOCS_PICTURE=1`` the browser's screenshot becomes docs/teaching-timeline.png."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import struct
+from pathlib import Path
+
+from chatbot import commands
+from chatbot.commands.timeline import Row, Timeline
+from chatbot.commands.timeline_html import page
+from tests.support.browser import dom, screenshot
+
+DOCS_PICTURE = Path(__file__).resolve().parents[2] / "docs" / "teaching-timeline.png"
+#: the session of docs/teaching.md's step 7: thirty notes under summary memory, with recall
+NOTES = [f"Note {i}: the parcel for room {i} leaves on day {i % 7 + 1}." for i in range(1, 31)]
+
+
+def test_the_page_holds_a_bar_per_request_with_its_parts_budget_marks_and_hover_text(make_app, tmp_path):
+    app = make_app(strategy="summary", summary_trigger=3, keep_turns=1, max_input_tokens=1500, recall=1)
+    chat = app.open("long")
+    for text in NOTES:
+        list(chat.send(text))
+    page = tmp_path / "timeline.html"
+    result = commands.run(app, f"/timeline html {page}")
+    assert result.output == f"wrote the timeline of session long (30 requests) to {page}" and result.notice
+
+    html = page.read_text(encoding="utf-8")
+    assert not re.search(r"""(src|href)=|url\(|@import|https?://""", html)  # self-contained: nothing to fetch
+    parsed = dom(page)  # as the browser built it
+    requests = re.findall(r'<g class="request" data-turn="(\d+)" data-tokens="(\d+)">', parsed)
+    assert [int(turn) for turn, _ in requests] == list(range(1, 31))
+    for part in ("system", "summary", "recalled", "earlier", "new"):
+        assert f'class="part {part}"' in parsed
+    assert parsed.count('class="budget"') >= 1 and "budget 1,500" in parsed
+    folds = parsed.count('<text class="fold"')
+    assert folds == sum("summary made" in mark for t in chat.conversation.turns for mark in _marks(t)) > 0
+    assert parsed.count('<text class="recall"') >= 1
+    first = re.search(r'<g class="request" data-turn="1"[^>]*>\s*<title>([^<]*)</title>', parsed)
+    assert first and first.group(1).startswith(f"turn 1: {requests[0][1]} tokens sent (system message ")
+
+    png = screenshot(page, tmp_path / "timeline.png", 1100, 600)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1100, 600)
+    assert len(png) > 10_000  # bars, not a blank page
+    if os.environ.get("CHATBOT_DOCS_PICTURE"):
+        shutil.copyfile(tmp_path / "timeline.png", DOCS_PICTURE)
+
+
+def _marks(turn) -> list[str]:  # type: ignore[no-untyped-def]
+    sent = turn.sent or {}
+    return ["summary made"] if sent.get("summarized") else []
+
+
+def test_a_learned_window_is_a_line_of_its_own_with_its_numbers_in_the_hover_text():
+    rows = (Row(1, 500, False, (("system", 100), ("new", 400)), 1000, so_far=500),)
+    html = page(Timeline("w", rows, 1000), window=800)
+    assert '<line class="window"' in html and "learned window: requests are kept under 800 tokens" in html
+    assert "<title>turn 1: 500 tokens sent (system message 100, new message 400); 500 so far\nbudget 1,000" in html
