@@ -37,7 +37,8 @@ from recall_probes import Probe, probes
 
 from chatbot.engine.conversation import Conversation  # noqa: E402
 from chatbot.engine.memory import MemoryConfig, Request  # noqa: E402
-from chatbot.engine.recall import STOP_WORDS, RecallIndex, search, terms  # noqa: E402
+from chatbot.engine.recall import RecallIndex, search, terms  # noqa: E402
+from chatbot.engine.recall_terms import STOP_WORDS  # noqa: E402
 from chatbot.engine.turn import Message, Turn  # noqa: E402
 
 MEMORIES = {
@@ -75,7 +76,7 @@ def kiwi_terms() -> Callable[[str], list[str]]:
 
 def conversation(memory: str, recall: int, tokenize: Callable[[str], list[str]]) -> Conversation:
     conv = Conversation("You are a helpful assistant.", MemoryConfig(**MEMORIES[memory], recall=recall))  # type: ignore[arg-type]
-    conv.recall_index = RecallIndex(tokenize)
+    conv.recall_index = RecallIndex(lambda text: [[t] for t in tokenize(text)])
     return conv
 
 

