@@ -13,7 +13,6 @@ Counted for each question (a fresh copy of the 44-turn conversation, so no quest
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from probes_heldout import STYLES, conversations, questions
@@ -66,14 +65,13 @@ class Report:
     tallies: dict[str, dict[str, Tally]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(Tally)))
 
 
-def heldout(recall: int, setup: Callable[[Conversation], None] = lambda conv: None, **memory: object) -> Report:
-    """Every held-out question, each alone as turn 45 after the 44 fixed turns; ``setup`` prepares a conversation
-    (the recall mode, say) before its turns are fed."""
+def heldout(recall: int, **memory: object) -> Report:
+    """Every held-out question, each alone as turn 45 after the 44 fixed turns, under the default memory rule with
+    ``memory``'s settings over it (``recall_by``, say)."""
     report = Report()
     for probe in conversations():
         config = MemoryConfig(**{**HELDOUT_MEMORY, **memory, "recall": recall})  # type: ignore[arg-type]
         conv = Conversation("You are a helpful assistant.", config)
-        setup(conv)
         for number, turn in enumerate(probe.turns, start=1):
             conv.build_request(turn.user, summarizer=gist_summarizer)
             conv.add_turn(Turn(turn.messages(number)))

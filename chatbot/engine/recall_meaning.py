@@ -92,11 +92,15 @@ def pack(vector: np.ndarray) -> dict[str, str]:
 
 def unpack(stored: dict[str, str] | None) -> np.ndarray | None:
     """A stored vector back as float32 (None when there is none, or it is another model's)."""
-    if not stored or stored.get("model") != MODEL.name:
+    if not isinstance(stored, dict) or stored.get("model") != MODEL.name:
         return None
     import numpy as np
 
-    vector = np.frombuffer(base64.b64decode(stored["int8"]), dtype=np.int8).astype(np.float32)
+    try:
+        vector = np.frombuffer(base64.b64decode(str(stored.get("int8")), validate=True), dtype=np.int8)
+    except ValueError:  # damaged: made again
+        return None
+    vector = vector.astype(np.float32)
     norm = float(np.linalg.norm(vector))
     return vector / norm if norm else vector
 
