@@ -64,7 +64,10 @@ def available() -> bool:
     """Whether the embedding model's package is installed."""
     import importlib.util
 
-    return importlib.util.find_spec(MODEL.module) is not None
+    try:
+        return importlib.util.find_spec(MODEL.module) is not None
+    except (ImportError, ValueError):  # a broken install, or one blocked in sys.modules
+        return False
 
 
 @cache

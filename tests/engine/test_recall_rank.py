@@ -9,7 +9,7 @@ from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.recall import choose, search
 from chatbot.engine.recall_index import Scores
-from chatbot.engine.recall_rank import MEANING_AGREES, MEANING_ALONE, RRF_K, Hit, look_alike, rank
+from chatbot.engine.recall_rank import MEANING_AGREES, MEANING_ALONE, RRF_K, TWIN_SHARE, Hit, look_alike, rank
 from chatbot.engine.turn import Turn
 
 #: a session of ten turns whose similarities to the message are 0.80, save the ones a test sets
@@ -57,8 +57,8 @@ def test_both_leaves_a_turn_words_agree_on_when_meaning_puts_it_below_the_sessio
 
 def test_look_alikes_are_two_relevant_turns_close_by_words_or_by_meaning():
     best = Hit(1, 4.0, 1.0, 1.0, relevant=True)
-    assert look_alike(best, Hit(2, 3.2, 0.8, 1.0, relevant=True))
-    assert not look_alike(best, Hit(2, 2.0, 0.5, 1.0, relevant=True))
+    assert look_alike(best, Hit(2, 4.0 * TWIN_SHARE, 0.9, 1.0, relevant=True))
+    assert not look_alike(best, Hit(2, 4.0 * TWIN_SHARE - 0.01, 0.8, 1.0, relevant=True))
     assert not look_alike(best, Hit(2, 4.0, 1.0, 1.0, relevant=False))
     close = Hit(2, 0.0, 0.0, 0.0, 0.9, 3.1, relevant=True)
     assert look_alike(Hit(1, 0.0, 0.0, 0.0, 0.91, 3.4, relevant=True), close)
