@@ -59,7 +59,20 @@ class Hit:
     standing: float | None = None  # that similarity in standard deviations above the session's mean
     fused: float = 0.0  # the ranking score: BM25, similarity, or reciprocal rank fusion of both
     relevant: bool = False
-    why: str = ""
+    by: str = "words"  # the rule it was judged by
+
+    @property
+    def why(self) -> str:
+        """The evidence that decided whether the turn is relevant, against the levels (``/recall`` shows it)."""
+        words = f"words: share {self.share:.2f} of {MIN_SHARE}, cover {self.cover:.2f} of {MIN_COVER}"
+        if self.by == "words":
+            return words
+        if self.standing is None:
+            return f"{words}; no vector"
+        meaning = f"meaning: {self.standing:+.1f} sd (similarity {self.similarity:.2f})"
+        if self.by == "meaning":
+            return f"{meaning}, recalled from {MEANING_ALONE:+.1f}"
+        return f"{words}; {meaning} (agree from {MEANING_AGREES:+.1f}, alone {MEANING_ALONE:+.1f})"
 
     @property
     def words_agree(self) -> bool:
@@ -90,24 +103,20 @@ def rank(
         standing = (sim - mean) / spread if sim is not None and spread > 0 else None
         score = scores.by_turn.get(doc, 0.0)
         share, cover = score / full if full else 0.0, scores.shared.get(doc, 0) / known
-        hit = Hit(doc + 1, score, share, cover, sim, standing, value)
-        relevant, why = judge(hit, by)
-        hits.append(replace(hit, relevant=relevant, why=why))
+        hit = Hit(doc + 1, score, share, cover, sim, standing, value, by=by)
+        hits.append(replace(hit, relevant=judge(hit, by)))
     allowed = set(numbers)
     return sorted((h for h in hits if h.number - 1 in allowed), key=lambda h: (-h.fused, -h.number))
 
 
-def judge(hit: Hit, by: str) -> tuple[bool, str]:
-    """Whether a turn is relevant by ``by``'s rule (module docstring), and the evidence that decided it."""
-    words = f"words: share {hit.share:.2f} of {MIN_SHARE}, cover {hit.cover:.2f} of {MIN_COVER}"
-    meaning = "" if hit.standing is None else f"meaning: {hit.standing:+.1f} sd (similarity {hit.similarity:.2f})"
+def judge(hit: Hit, by: str) -> bool:
+    """Whether a turn is relevant by ``by``'s rule (see the module docstring)."""
     if by == "words" or hit.standing is None:
-        return hit.words_agree, words if by == "words" or hit.standing is not None else f"{words}; no vector"
+        return hit.words_agree
     stands_out = hit.standing >= MEANING_ALONE
     if by == "meaning":
-        return stands_out, f"{meaning}, recalled from {MEANING_ALONE:+.1f}"
-    agree = hit.words_agree and hit.standing >= MEANING_AGREES
-    return agree or stands_out, f"{words}; {meaning} (agree from {MEANING_AGREES:+.1f}, alone {MEANING_ALONE:+.1f})"
+        return stands_out
+    return stands_out or (hit.words_agree and hit.standing >= MEANING_AGREES)
 
 
 def look_alike(best: Hit, other: Hit) -> bool:
