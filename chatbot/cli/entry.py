@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 from chatbot.cli.flags import build_parser, check_combinations
 from chatbot.cli.modes import notice, stderr_line
-from chatbot.engine import recall_meaning
 from chatbot.engine.text import clean
 from chatbot.errors import ChatbotError, Interrupted, OutputError, UsageError
 
@@ -229,6 +228,7 @@ def session_mode(
 def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachments: list[Attachment]) -> int:
     """Run terminal, one-shot or script mode on the session ``app`` has open."""
     from chatbot.cli import modes
+    from chatbot.engine import recall_meaning
 
     chat = app.chat
     chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn

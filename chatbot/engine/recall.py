@@ -2,25 +2,19 @@
 
 A window drops old turns and a summary loses details, yet the session keeps every turn whole. Before each request
 the turns the memory rule leaves out (dropped by the window, folded into the summary, or left out for the budget)
-are ranked against the new message with BM25, and up to ``MemoryConfig.recall`` of them that score above a
-threshold go back into the request, verbatim, in one block inside the system message under a heading that names
-their turn numbers (:func:`recall_block`), within the budget. A message about nothing earlier recalls nothing.
+are ranked against the new message, and up to ``MemoryConfig.recall`` of the relevant ones (the best's close
+look-alike with them) go back into the request, verbatim, in one block inside the system message under a heading
+that names their turn numbers (:func:`recall_block`), within the budget. A message about nothing earlier recalls
+nothing.
 
 - **The block is quoted**: recalled text is anything a model, a tool or a web page once wrote, so each message is a
   label line (``User:``, ``Assistant:``, ``Tool result (name):``) followed by its text with every line quoted
   (``> ``), and the block ends with :data:`RECALL_END`. No recalled line can open a heading, a turn, a message or
   the end of the block (a reply holding ``## Operator note`` or ``--- turn 7`` stays a quoted line of its turn).
-
-- **Terms** (:func:`terms`): lower-cased words, English stop words left out; Hangul (and kana and CJK ideographs)
-  as character bigrams, so a Korean word with its particle ("번호는", "번호가") shares the bigram "번호" with the
-  bare word. Measured against the ``kiwipiepy`` tokenizer in ``bench/bench_recall.py`` (``docs/memory.md``): as
-  many facts recalled, no false pulls, without a model to load.
-- **The index** (:class:`RecallIndex`) grows with the session: each turn is turned into terms once, when it is first
-  seen; postings and lengths are kept, so a query costs what its terms' postings cost. (``bm25s`` rebuilds its
-  matrix for each added document: 51 ms at 1,000 turns, ten times the budget of a turn.)
-- **The score** is BM25 as ``bm25s`` computes it (its Lucene variant, ``k1`` 1.5, ``b`` 0.75); a turn is recalled
-  when its score is at least ``MIN_SHARE`` of what a turn of average length holding each of the query's terms once
-  would score (a term no turn has counts as the rarest), so one shared word of a longer message pulls nothing in.
+- **Finding the turns** is the work of the modules beside this one: :mod:`~chatbot.engine.recall_terms` (the words
+  matched: stems, stop words, Korean bigrams), :mod:`~chatbot.engine.recall_index` (BM25 over them, grown turn by
+  turn), :mod:`~chatbot.engine.recall_meaning` (sentence vectors, with the ``embed`` extra) and
+  :mod:`~chatbot.engine.recall_rank` (which turns are relevant, by words, meaning or both: ``--recall-by``).
 
 Pure and screen-free: the memory rule calls :func:`recall_block`; ``/recall`` and the ``search_conversation`` tool
 call :func:`search`.
@@ -55,18 +49,19 @@ RECALL_END = "--- end of the recalled turns"
 def search(conv: Conversation, query: str, among: Iterable[int] | None = None) -> list[Hit]:
     """The turns of ``conv`` (by 0-based index; only ``among`` when given) with evidence of being about ``query``,
     the best first, each ``relevant`` or not by the session's ``recall_by`` (:mod:`~chatbot.engine.recall_rank`)."""
+    if not query.strip():
+        return []  # the status line's preview of an empty message: nothing to embed or score
     index = conv.recall_index
     index.sync(conv.turns)
     numbers = range(len(conv.turns)) if among is None else list(among)
     scores = index.scores(query, numbers)
     by = conv.memory.recall_by
     if by != "words" and recall_meaning.available():
-        similarity, everything = recall_meaning.similarities(query, conv.turns, range(len(conv.turns)))
-        allowed = set(numbers)
-        similarity = {d: s for d, s in similarity.items() if d in allowed}
+        everything = recall_meaning.similarities(query, conv.turns)
+        similarity = {d: everything[d] for d in numbers if d in everything}
     else:
-        similarity, everything, by = {}, [], "words"
-    return rank(scores, numbers, similarity, everything, by)
+        similarity, everything, by = {}, {}, "words"
+    return rank(scores, numbers, similarity, list(everything.values()), by)
 
 
 def render_turn(number: int, turn: Turn, conv: Conversation, note: str = "") -> str:

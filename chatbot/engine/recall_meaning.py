@@ -116,33 +116,44 @@ def embed_turn(turn: Turn) -> bool:
     return True
 
 
+#: unpacked vectors by turn id, with the stored dict they came from: a search at 1,000 turns decodes none again
+#: (the dict is held, so its id cannot be reused: a new turn at an old turn's id never gets the old vector)
+_unpacked: dict[int, tuple[object, np.ndarray | None]] = {}
+
+
+def _vector_of(turn: Turn) -> np.ndarray | None:
+    stored = turn.recall_vector
+    kept = _unpacked.get(id(turn))
+    if kept is None or kept[0] is not stored:
+        kept = _unpacked[id(turn)] = (stored, unpack(stored))
+    return kept[1]
+
+
 def vectors(turns: Sequence[Turn], backlog: int = BACKLOG) -> dict[int, np.ndarray]:
     """The vectors of ``turns`` by index, embedding at most ``backlog`` of those that have none (oldest first)."""
     out = {}
     for i, turn in enumerate(turns):
-        vector = unpack(turn.recall_vector)
+        vector = _vector_of(turn)
         if vector is None and backlog > 0:
             embed_turn(turn)
             backlog -= 1
-            vector = unpack(turn.recall_vector)
+            vector = _vector_of(turn)
         if vector is not None:
             out[i] = vector
     return out
 
 
-def similarities(query: str, turns: Sequence[Turn], among: range) -> tuple[dict[int, float], list[float]]:
-    """The cosine similarity of ``query`` to each turn of ``among`` (by index) that has a vector, and the similarities
-    to every turn with one (the session's distribution, that a turn's similarity is read against)."""
+def similarities(query: str, turns: Sequence[Turn]) -> dict[int, float]:
+    """The cosine similarity of ``query`` to each turn (by index) that has a vector (or gets one now, within the
+    backlog): the session's distribution, that each turn's similarity is read against."""
     import numpy as np
 
     found = vectors(turns)
     if not found:
-        return {}, []
+        return {}
     q = encode(query[:TURN_CHARS], query=True)
-    keys = list(found)
-    sims = np.stack([found[k] for k in keys]) @ q
-    everything = [float(s) for s in sims]
-    return {k: s for k, s in zip(keys, everything, strict=True) if k in among}, everything
+    sims = np.stack(list(found.values())) @ q
+    return {k: float(s) for k, s in zip(found, sims, strict=True)}
 
 
 _noted: set[str] = set()
