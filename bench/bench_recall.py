@@ -1,24 +1,28 @@
 #!/usr/bin/env python
 """Recall: do old facts come back into the request when asked for, and only then? What does it cost?
 
-Run by hand: ``python bench/bench_recall.py [--recall 3]``.
+Run by hand: ``python bench/bench_recall.py [--recall K] [--by words,both] [--heldout] [--kiwi]``.
 
-The probe set (``bench/recall_probes.py``): three 40-turn conversations, in English, in Korean and in a mix of both.
-Eight facts are stated early (turns 1-15, between long unrelated turns), 16 unrelated turns follow, then turns 33-40
-ask for each fact in other words; six more questions ask for no fact. Each runs through the real request builder
-(:meth:`Conversation.build_request`) with window memory (6 turns) and with summary memory (trigger 8, keep 4) whose
-summarizer drops details (it keeps the first four words of each turn), at the default budget (6,000 tokens).
-
-Per tokenizer for Korean (character bigrams, the default, and ``kiwipiepy``'s morphemes), language and memory:
+The project's probe set (``bench/recall_probes.py``; every level of recall was chosen on it alone): three 40-turn
+conversations, in English, in Korean and in a mix of both. Eight facts are stated early (turns 1-15, between long
+unrelated turns), 16 unrelated turns follow, then turns 33-40 ask for each fact in other words; six more questions
+ask for no fact. Each runs through the real request builder (:meth:`Conversation.build_request`) with fixed replies,
+with window memory (6 turns) and with summary memory (trigger 8, keep 4) whose summarizer drops details (it keeps
+the first four words of each turn), at the default budget (6,000 tokens). Per recall mode (``--by``: words alone,
+both with meaning; ``--kiwi`` adds Korean split by ``kiwipiepy``'s morphemes), language and memory:
 
 - **recalled**: questions whose fact's words are in the request (goal: at least 90%); without recall for comparison;
 - **false pulls**: fact turns recalled by the six questions that ask for none (goal: 0), and turns of any kind;
 - **prompt tokens**: the sum over the 40 requests of the whole conversation, without and with recall.
 
+``--heldout`` adds the held-out set (``bench/probes_heldout.py``, driven by ``bench/recall_drive.py``: report it,
+never tune on it): per conversation and question style, hits, unrelated pulls, wrong twins alone, tokens added.
+
 Then the long conversation of bench_memory.py (100 turns that never ask for an old fact) by ``--recall K``: what
-recall costs where it is not asked for, which chose the default. Then the time recall adds to a turn at 10 and at
-1,000 stored turns (the index grows by the new turn and is searched once), against the goal of 5 ms at 1,000
-turns, and the time of a whole request without and with recall.
+recall costs where it is not asked for. Then the time recall adds to a turn at 10 and at 1,000 stored turns, by
+words (the index grows by the new turn and is searched once; the goal: 5 ms at 1,000 turns) and with meaning (the
+question embedded, the stored vectors compared; the new turn's embedding, made when it is stored), and the time of
+a whole request without and with recall.
 """
 
 from __future__ import annotations
