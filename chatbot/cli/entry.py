@@ -233,8 +233,10 @@ def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachment
     chat = app.chat
     chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
     rule = chat.conversation.memory
-    if rule.recall and rule.recall_by != "words" and (missing := recall_meaning.missing_note()):
-        notice(missing, warning=True)  # once, at the start: recall goes by words meanwhile
+    if rule.recall and rule.recall_by != "words":
+        recall_meaning.warm()
+        if missing := recall_meaning.missing_note():
+            notice(missing, warning=True)  # once, at the start: recall goes by words meanwhile
     if system is not None and chat.conversation.turns and system != chat.conversation.system:
         given = f"--role {args.role}" if args.role else "--system-file" if args.system_file else "--system"
         notice(f"{given} shapes new sessions only; this one keeps its own system message (/system TEXT changes it)")

@@ -85,6 +85,13 @@ def encode(text: str, query: bool) -> np.ndarray:
     return np.asarray(vector, dtype=np.float32).reshape(-1)
 
 
+def warm() -> None:
+    """Load the model in the background (a session opened to recall by meaning): its first question then does not
+    wait for the load (0.2-0.9 s)."""
+    if available():
+        threading.Thread(target=encode, args=("warm up", True), name="recall-meaning-warm", daemon=True).start()
+
+
 def pack(vector: np.ndarray) -> dict[str, str]:
     """A unit vector as stored with a turn: one signed byte per dimension, base64, with the model's name."""
     import numpy as np
