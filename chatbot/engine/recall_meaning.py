@@ -7,7 +7,8 @@
 - **A turn's vector is made once**: when the turn is stored (after its reply is shown, before the next message is
   typed), quantized to one signed byte per dimension and kept on the turn (``Turn.recall_vector``), which both stores
   save with it. A resumed session brings its vectors back; a turn stored without one (before meaning was on) is
-  embedded at most :data:`BACKLOG` at a time per request, so a resumed 1,000-turn session never waits a minute.
+  embedded at most :data:`BACKLOG` at a time per request and kept in memory, so a resumed 1,000-turn session never
+  waits a minute.
 - **Scores** are cosine similarities; they have no level that means "nothing relevant" (unrelated questions score
   as high as true hits), so :mod:`~chatbot.engine.recall_rank` reads them against the session's own distribution.
 """
@@ -123,28 +124,30 @@ def embed_turn(turn: Turn) -> bool:
     return True
 
 
-#: unpacked vectors by turn id, with the stored dict they came from: a search at 1,000 turns decodes none again
-#: (the dict is held, so its id cannot be reused: a new turn at an old turn's id never gets the old vector)
-_unpacked: dict[int, tuple[object, np.ndarray | None]] = {}
+#: each turn's vector as used, by turn id, with the turn (held, so its id is never another's) and the stored dict it
+#: was decoded from: a search at 1,000 turns decodes none again
+_seen: dict[int, tuple[Turn, object, np.ndarray | None]] = {}
 
 
 def _vector_of(turn: Turn) -> np.ndarray | None:
     stored = turn.recall_vector
-    kept = _unpacked.get(id(turn))
-    if kept is None or kept[0] is not stored:
-        kept = _unpacked[id(turn)] = (stored, unpack(stored))
-    return kept[1]
+    kept = _seen.get(id(turn))
+    if kept is None or kept[1] is not stored:
+        kept = _seen[id(turn)] = (turn, stored, unpack(stored))
+    return kept[2]
 
 
 def vectors(turns: Sequence[Turn], backlog: int = BACKLOG) -> dict[int, np.ndarray]:
-    """The vectors of ``turns`` by index, embedding at most ``backlog`` of those that have none (oldest first)."""
+    """The vectors of ``turns`` by index; of those stored without one, at most ``backlog`` are embedded (oldest
+    first) and kept in memory only: storing them would rewrite every later turn's row in PostgreSQL (a store keeps
+    turns by their unchanged prefix), so a turn stored before meaning was on is embedded again in the next run."""
     out = {}
     for i, turn in enumerate(turns):
         vector = _vector_of(turn)
         if vector is None and backlog > 0:
-            embed_turn(turn)
+            vector = encode(turn_text(turn)[:TURN_CHARS], query=False)
+            _seen[id(turn)] = (turn, turn.recall_vector, vector)
             backlog -= 1
-            vector = _vector_of(turn)
         if vector is not None:
             out[i] = vector
     return out
