@@ -15,8 +15,11 @@ both with meaning; ``--kiwi`` adds Korean split by ``kiwipiepy``'s morphemes), l
 - **false pulls**: fact turns recalled by the six questions that ask for none (goal: 0), and turns of any kind;
 - **prompt tokens**: the sum over the 40 requests of the whole conversation, without and with recall.
 
-``--heldout`` adds the held-out set (``bench/probes_heldout.py``, driven by ``bench/recall_drive.py``: report it,
-never tune on it): per conversation and question style, hits, unrelated pulls, wrong twins alone, tokens added.
+Then the same conversations with look-alike facts planted, each question asked alone (``recall_probes.tuning_set``):
+the keyword questions above, the same facts in other words (no term shared), look-alikes and 18 unrelated questions
+a conversation, in the held-out set's table. ``--heldout`` adds the held-out set (``bench/probes_heldout.py``,
+driven by ``bench/recall_drive.py``: report it, never tune on it): per conversation and question style, hits,
+unrelated pulls, wrong twins alone, tokens added.
 
 Then the long conversation of bench_memory.py (100 turns that never ask for an old fact) by ``--recall K``: what
 recall costs where it is not asked for. Then the time recall adds to a turn at 10 and at 1,000 stored turns, by
@@ -37,7 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import machine  # bench/ is on sys.path when a script runs from it
-from recall_drive import TABLE_HEAD, gist_summarizer, heldout, sent_text, table
+from recall_drive import TABLE_HEAD, gist_summarizer, heldout, sent_text, table, tuning
 from recall_probes import Probe, probes
 
 from chatbot.engine.conversation import Conversation  # noqa: E402
@@ -207,6 +210,11 @@ def main() -> None:
                         f"{on['fact_pulls']:.0f} ({on['any_pulls']:.0f}) | "
                         f"{off['tokens']:,.0f} → {on['tokens']:,.0f} (+{grow:.1f}%) |"
                     )
+    print("\ntuning set in the held-out shape (recall_probes.tuning_set): summary memory, budget 3,000, each question")
+    print("alone at turn 33")
+    print("\n".join(TABLE_HEAD))
+    for by in modes:
+        print("\n".join(table(tuning(args.recall, recall_by=by), f"{by}")))
     if args.heldout:
         print(
             "\nheld-out probes (bench/probes_heldout.py): summary memory, budget 3,000, each question alone at turn 45"

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from probes_heldout import STYLES, conversations, questions
+from recall_probes import tuning_set
 
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig, Request
@@ -23,7 +25,7 @@ from chatbot.engine.turn import Message, Turn
 
 #: the held-out set runs at the default memory rule with a 3,000-token budget (the issue's setting)
 HELDOUT_MEMORY = dict(strategy="summary", summary_trigger=8, keep_turns=4, max_input_tokens=3000)
-KINDS = (*STYLES, "twin", "unrelated")
+KINDS = (*STYLES, "twin", "unrelated")  # the tuning set's styles: keyword and paraphrase
 
 
 def gist_summarizer(previous: str, turns: list[list[Message]], first: int) -> str:
@@ -68,14 +70,24 @@ class Report:
 def heldout(recall: int, **memory: object) -> Report:
     """Every held-out question, each alone as turn 45 after the 44 fixed turns, under the default memory rule with
     ``memory``'s settings over it (``recall_by``, say)."""
+    return drive([(probe, questions(probe)) for probe in conversations()], recall, **memory)
+
+
+def tuning(recall: int, **memory: object) -> Report:
+    """The tuning set's questions in the same shape (``recall_probes.tuning_set``), each alone as turn 33."""
+    return drive([(c, c.questions) for c in tuning_set()], recall, **memory)
+
+
+def drive(sets: list[tuple[Any, list[Any]]], recall: int, **memory: object) -> Report:
+    """Each conversation's questions, each alone after the conversation's fixed turns."""
     report = Report()
-    for probe in conversations():
+    for probe, asked in sets:
         config = MemoryConfig(**{**HELDOUT_MEMORY, **memory, "recall": recall})  # type: ignore[arg-type]
         conv = Conversation("You are a helpful assistant.", config)
         for number, turn in enumerate(probe.turns, start=1):
             conv.build_request(turn.user, summarizer=gist_summarizer)
             conv.add_turn(Turn(turn.messages(number)))
-        for q in questions(probe):
+        for q in asked:
             alone = Conversation(
                 conv.system, conv.memory, conv.counter, turns=conv.turns, summary=conv.summary,
                 summary_covers=conv.summary_covers,
