@@ -205,10 +205,10 @@ def test_scores_are_bm25_as_bm25s_computes_them():
         assert found.get(doc, 0.0) == pytest.approx(float(score), rel=1e-4)
 
 
-def test_terms_keep_words_of_two_letters_and_digits_and_split_a_mixed_word_at_the_script():
-    # one letter is noise, a digit is not; a Latin prefix stays a word before the Hangul bigrams; a lone syllable is
-    # a term of its own
-    assert terms("Q tv 7 the pin번호 집") == ["tv", "7", "pin", "번호", "집"]
+def test_terms_keep_words_of_two_letters_and_numbers_and_split_a_mixed_word_at_the_script():
+    # one letter or one digit is noise ("3 더하기 4" is about no turn with a 3 in it), a number is not; a Latin prefix
+    # stays a word before the Hangul bigrams; a lone syllable is a term of its own
+    assert terms("Q tv 7 42 the pin번호 집") == ["tv", "42", "pin", "번호", "집"]
     assert terms("번호pin") == ["번호", "pin"]
 
 

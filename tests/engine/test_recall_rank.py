@@ -55,6 +55,22 @@ def test_both_leaves_a_turn_words_agree_on_when_meaning_puts_it_below_the_sessio
     assert "meaning" in hit.why and "words" in hit.why
 
 
+def test_both_needs_meaning_clearly_above_the_session_for_a_turn_words_agree_on():
+    # one shared word of an unrelated question ("3 더하기 4") agreed, and meaning put it only a little above the mean
+    similarity, everything = session_of({4: 0.85, 1: 0.87, 7: 0.74})
+    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1)
+    (hit,) = [h for h in rank(scores, range(10), similarity, everything, "both") if h.number == 5]
+    assert hit.words_agree and 1.0 < hit.standing < MEANING_AGREES and not hit.relevant
+
+
+def test_a_message_with_no_word_that_says_anything_recalls_nothing_by_meaning():
+    # "ok", "고마워": every word a stop word; the vector of so short a message stands out by chance
+    similarity, everything = session_of({3: 0.95})
+    for by in ("meaning", "both"):
+        hits = rank(Scores(words=0), range(10), similarity, everything, by)
+        assert hits[0].standing >= MEANING_ALONE and not any(h.relevant for h in hits)
+
+
 def test_look_alikes_are_two_relevant_turns_close_by_words_or_by_meaning():
     best = Hit(1, 4.0, 1.0, 1.0, relevant=True)
     assert look_alike(best, Hit(2, 4.0 * TWIN_SHARE, 0.9, 1.0, relevant=True))

@@ -45,4 +45,17 @@ def test_a_syllable_inside_a_longer_word_is_no_word_of_its_own():
 
 
 def test_terms_come_word_by_word_so_a_question_can_count_the_words_a_turn_holds():
-    assert words("gym 사물함 번호가 뭐였죠?") == [["gym"], ["사물", "물함"], ["번호", "호가"]]
+    assert words("gym 사물함 번호가 뭐였죠?") == [["gym"], ["사물", "물함"], ["번호"]]
+
+
+def test_the_bigram_across_a_noun_and_its_particle_is_no_word():
+    # "호주의" is "호주" and "의": its "주의" must not meet "인상주의" (impressionism)
+    assert terms("호주의") == ["호주"] and "대" not in terms("대한")
+    conv = conversation("인상주의 화가들은 빛을 그렸어요.", "noted")
+    assert not [h for h in search(conv, "호주의 수도가 어디예요?") if h.relevant]
+
+
+def test_chat_replies_and_lone_digits_say_nothing():
+    assert terms("좋아 그래 ㅋㅋ ㅎㅎ 넵 알겠어요") == []
+    assert terms("lol ok, usually fine") == []
+    assert terms("3 더하기 4는?") == ["더하", "하기"]
