@@ -36,7 +36,7 @@ MIN_SHARE = 0.3
 #: ... and that holds at least this share of the message's known words
 MIN_COVER = 0.3
 #: meaning alone recalls a turn whose similarity stands this many standard deviations above the session's mean
-MEANING_ALONE = 2.8
+MEANING_ALONE = 2.6
 #: with words agreeing, meaning must not put the turn below this many standard deviations (1.0 let one chance word
 #: of an unrelated question through, "3 더하기 4"; the tuning set's keyword questions stand at +2.1 and more)
 MEANING_AGREES = 1.5
@@ -71,7 +71,7 @@ class Hit:
             return words
         if self.standing is None:
             return f"{words}; no vector"
-        meaning = f"meaning: {self.standing:+.1f} sd (similarity {self.similarity:.2f})"
+        meaning = f"meaning: {self.standing:+.1f} sd (similarity less hubness {self.similarity:.2f})"
         if self.by == "meaning":
             return f"{meaning}, recalled from {MEANING_ALONE:+.1f}"
         return f"{words}; {meaning} (agree from {MEANING_AGREES:+.1f}, alone {MEANING_ALONE:+.1f})"
