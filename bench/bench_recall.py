@@ -1,24 +1,31 @@
 #!/usr/bin/env python
 """Recall: do old facts come back into the request when asked for, and only then? What does it cost?
 
-Run by hand: ``python bench/bench_recall.py [--recall 3]``.
+Run by hand: ``python bench/bench_recall.py [--recall K] [--by words,both] [--heldout] [--kiwi]``.
 
-The probe set (``bench/recall_probes.py``): three 40-turn conversations, in English, in Korean and in a mix of both.
-Eight facts are stated early (turns 1-15, between long unrelated turns), 16 unrelated turns follow, then turns 33-40
-ask for each fact in other words; six more questions ask for no fact. Each runs through the real request builder
-(:meth:`Conversation.build_request`) with window memory (6 turns) and with summary memory (trigger 8, keep 4) whose
-summarizer drops details (it keeps the first four words of each turn), at the default budget (6,000 tokens).
-
-Per tokenizer for Korean (character bigrams, the default, and ``kiwipiepy``'s morphemes), language and memory:
+The project's probe set (``bench/recall_probes.py``; every level of recall was chosen on it alone): three 40-turn
+conversations, in English, in Korean and in a mix of both. Eight facts are stated early (turns 1-15, between long
+unrelated turns), 16 unrelated turns follow, then turns 33-40 ask for each fact in other words; six more questions
+ask for no fact. Each runs through the real request builder (:meth:`Conversation.build_request`) with fixed replies,
+with window memory (6 turns) and with summary memory (trigger 8, keep 4) whose summarizer drops details (it keeps
+the first four words of each turn), at the default budget (6,000 tokens). Per recall mode (``--by``: words alone,
+both with meaning; ``--kiwi`` adds Korean split by ``kiwipiepy``'s morphemes), language and memory:
 
 - **recalled**: questions whose fact's words are in the request (goal: at least 90%); without recall for comparison;
 - **false pulls**: fact turns recalled by the six questions that ask for none (goal: 0), and turns of any kind;
 - **prompt tokens**: the sum over the 40 requests of the whole conversation, without and with recall.
 
+Then the same conversations with look-alike facts planted, each question asked alone (``recall_probes.tuning_set``):
+the keyword questions above, the same facts in other words (no term shared), look-alikes and 18 unrelated questions
+a conversation, in the held-out set's table. ``--heldout`` adds the held-out set (``bench/probes_heldout.py``,
+driven by ``bench/recall_drive.py``: report it, never tune on it): per conversation and question style, hits,
+unrelated pulls, wrong twins alone, tokens added.
+
 Then the long conversation of bench_memory.py (100 turns that never ask for an old fact) by ``--recall K``: what
-recall costs where it is not asked for, which chose the default. Then the time recall adds to a turn at 10 and at
-1,000 stored turns (the index grows by the new turn and is searched once), against the goal of 5 ms at 1,000
-turns, and the time of a whole request without and with recall.
+recall costs where it is not asked for. Then the time recall adds to a turn at 10 and at 1,000 stored turns, by
+words (the index grows by the new turn and is searched once; the goal: 5 ms at 1,000 turns) and with meaning (the
+question embedded, the stored vectors compared; the new turn's embedding, made when it is stored), and the time of
+a whole request without and with recall.
 """
 
 from __future__ import annotations
@@ -33,26 +40,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import machine  # bench/ is on sys.path when a script runs from it
+from recall_drive import TABLE_HEAD, gist_summarizer, heldout, sent_text, table, tuning
 from recall_probes import Probe, probes
 
 from chatbot.engine.conversation import Conversation  # noqa: E402
-from chatbot.engine.memory import MemoryConfig, Request  # noqa: E402
-from chatbot.engine.recall import STOP_WORDS, RecallIndex, search, terms  # noqa: E402
-from chatbot.engine.turn import Message, Turn  # noqa: E402
+from chatbot.engine.memory import MemoryConfig  # noqa: E402
+from chatbot.engine.recall import RecallIndex, search, terms  # noqa: E402
+from chatbot.engine.recall_terms import STOP_WORDS  # noqa: E402
+from chatbot.engine.strategies import DEFAULT_RECALL  # noqa: E402
+from chatbot.engine.turn import Turn  # noqa: E402
 
 MEMORIES = {
     "window": dict(strategy="window", window_turns=6),
     "summary": dict(strategy="summary", summary_trigger=8, keep_turns=4),
 }
-
-
-def gist_summarizer(previous: str, turns: list[list[Message]], first: int) -> str:
-    """A summarizer that drops details: the first four words of each turn's user message."""
-    lines = [previous] if previous else []
-    for n, messages in enumerate(turns, start=first):
-        words = str(messages[0].get("content") or "").split()[:4]
-        lines.append(f"- turn {n}: the user wrote about {' '.join(words)}")
-    return "\n".join(lines)
 
 
 def kiwi_terms() -> Callable[[str], list[str]]:
@@ -73,19 +74,17 @@ def kiwi_terms() -> Callable[[str], list[str]]:
     return tokenize
 
 
-def conversation(memory: str, recall: int, tokenize: Callable[[str], list[str]]) -> Conversation:
-    conv = Conversation("You are a helpful assistant.", MemoryConfig(**MEMORIES[memory], recall=recall))  # type: ignore[arg-type]
-    conv.recall_index = RecallIndex(tokenize)
+def conversation(memory: str, recall: int, tokenize: Callable[[str], list[str]], by: str = "words") -> Conversation:
+    config = MemoryConfig(**MEMORIES[memory], recall=recall, recall_by=by)  # type: ignore[arg-type]
+    conv = Conversation("You are a helpful assistant.", config)
+    if tokenize is not terms:  # a morpheme is a word of its own
+        conv.recall_index = RecallIndex(lambda text: [[t] for t in tokenize(text)])
     return conv
 
 
-def sent_text(request: Request) -> str:
-    return "\n".join(str(m.get("content") or "") for m in request.messages[:-1])
-
-
-def run(probe: Probe, memory: str, recall: int, tokenize: Callable[[str], list[str]]) -> dict[str, float]:
+def run(probe: Probe, memory: str, recall: int, tokenize: Callable[[str], list[str]], by: str) -> dict[str, float]:
     """The whole conversation, then the unrelated questions against its first 32 turns."""
-    conv = conversation(memory, recall, tokenize)
+    conv = conversation(memory, recall, tokenize, by)
     tokens = 0
     for user, answer in probe.turns:
         tokens += conv.build_request(user, summarizer=gist_summarizer).tokens
@@ -156,28 +155,73 @@ def request_ms(size: int, recall: int, probe: Probe) -> float:
     return statistics.median(times) * 1000
 
 
+def meaning_ms(size: int, probe: Probe) -> tuple[float, float, float]:
+    """Recall by meaning at ``size`` stored turns (vectors already stored, as in a resumed session): the median time
+    recall adds to a turn (one query embedded, every stored vector compared, BM25 fused), the time to embed a new
+    turn (done when it is stored, before the next message), and the first search of the resumed session."""
+    from chatbot.engine import recall_meaning
+
+    turns = [Turn([{"role": "user", "content": u}, {"role": "assistant", "content": a}]) for u, a in probe.turns]
+    for t in turns:
+        recall_meaning.embed_turn(t)
+    conv = conversation("window", 1, terms, by="both")
+    for i in range(size):  # a resumed session: each turn brings its stored vector back
+        source = turns[i % len(turns)]
+        conv.turns.append(Turn(source.messages, recall_vector=source.recall_vector))
+    start = time.perf_counter()
+    search(conv, "warm up")
+    first = (time.perf_counter() - start) * 1000
+    times, embeds = [], []
+    for i in range(10):
+        fact = probe.facts[i % len(probe.facts)]
+        start = time.perf_counter()
+        conv.add_turn(Turn([{"role": "user", "content": fact.said}, {"role": "assistant", "content": "Noted."}]))
+        embeds.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        search(conv, fact.asked, range(len(conv.turns) - 6))
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000, statistics.median(embeds) * 1000, first
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--recall", type=int, default=3, help="turns recalled at most (default 3)")
-    parser.add_argument("--fast", action="store_true", help="bigrams only (no kiwipiepy)")
+    parser.add_argument("--recall", type=int, default=DEFAULT_RECALL, help=f"turns recalled at most ({DEFAULT_RECALL})")
+    parser.add_argument("--by", default="words,both", help="recall modes to compare (default words,both)")
+    parser.add_argument("--kiwi", action="store_true", help="also split Korean by kiwipiepy's morphemes (old set)")
+    parser.add_argument("--heldout", action="store_true", help="also run the held-out probes (report only)")
     args = parser.parse_args()
+    modes = args.by.split(",")
     print(machine())
-    tokenizers = {"bigrams": terms} if args.fast else {"bigrams": terms, "kiwipiepy": kiwi_terms()}
+    tokenizers = {"words": terms, "kiwipiepy": kiwi_terms()} if args.kiwi else {"words": terms}
     print(f"recall {args.recall}; window 6 / summary trigger 8 keep 4; budget 6,000 tokens\n")
     columns = "recalled (without) | false pulls: facts (any turn) | prompt tokens without → with"
-    print(f"| tokenizer | language | memory | {columns} |")
+    print(f"| recall by | language | memory | {columns} |")
     print("|---|---|---|---|---|---|")
-    for tname, tokenize in tokenizers.items():
-        for probe in probes():
-            for memory in MEMORIES:
-                off = run(probe, memory, 0, tokenize)
-                on = run(probe, memory, args.recall, tokenize)
-                grow = 100 * (on["tokens"] - off["tokens"]) / off["tokens"]
-                print(
-                    f"| {tname} | {probe.name} | {memory} | {on['found']:.0%} ({off['found']:.0%}) | "
-                    f"{on['fact_pulls']:.0f} ({on['any_pulls']:.0f}) | "
-                    f"{off['tokens']:,.0f} → {on['tokens']:,.0f} (+{grow:.1f}%) |"
-                )
+    for by in modes:
+        for tname, tokenize in tokenizers.items():
+            label = by if tname == "words" else f"{by}, Korean by {tname}"
+            for probe in probes():
+                for memory in MEMORIES:
+                    off = run(probe, memory, 0, tokenize, by)
+                    on = run(probe, memory, args.recall, tokenize, by)
+                    grow = 100 * (on["tokens"] - off["tokens"]) / off["tokens"]
+                    print(
+                        f"| {label} | {probe.name} | {memory} | {on['found']:.0%} ({off['found']:.0%}) | "
+                        f"{on['fact_pulls']:.0f} ({on['any_pulls']:.0f}) | "
+                        f"{off['tokens']:,.0f} → {on['tokens']:,.0f} (+{grow:.1f}%) |"
+                    )
+    print("\ntuning set in the held-out shape (recall_probes.tuning_set): summary memory, budget 3,000, each question")
+    print("alone at turn 33")
+    print("\n".join(TABLE_HEAD))
+    for by in modes:
+        print("\n".join(table(tuning(args.recall, recall_by=by), f"{by}")))
+    if args.heldout:
+        print(
+            "\nheld-out probes (bench/probes_heldout.py): summary memory, budget 3,000, each question alone at turn 45"
+        )
+        print("\n".join(TABLE_HEAD))
+        for by in modes:
+            print("\n".join(table(heldout(args.recall, recall_by=by), f"{by}")))
     print("\nbench_memory.py's 100-turn conversation (nothing asked back): prompt tokens by --recall K")
     print("| memory | K=0 | K=1 | K=2 | K=3 | K=5 |")
     print("|---|---|---|---|---|---|")
@@ -188,13 +232,21 @@ def main() -> None:
             tokens, pulled = long_conversation(memory, k)
             cells.append(f"+{100 * (tokens - base) / base:.1f}% ({pulled} turns)")
         print(f"| {memory} | {' | '.join(cells)} |")
-    print("\n| tokenizer | per turn at 10 turns | at 1,000 turns |")
+    print("\n| recall's work per turn | at 10 turns | at 1,000 turns |")
     print("|---|---|---|")
     mixed = probes()[2]
     for tname, tokenize in tokenizers.items():
         small, large = per_turn_ms(10, tokenize, mixed), per_turn_ms(1000, tokenize, mixed)
-        print(f"| {tname} | {small:.2f} ms | {large:.2f} ms |")
-    print("\n| a whole request (window 6, bigrams) | at 10 turns | at 1,000 turns |")
+        print(f"| by words ({tname}) | {small:.2f} ms | {large:.2f} ms |")
+    if any(by != "words" for by in modes):
+        small, embed, _ = meaning_ms(10, mixed)
+        large, _, first = meaning_ms(1000, mixed)
+        print(f"| both (query embedded, vectors compared, fused) | {small:.1f} ms | {large:.1f} ms |")
+        print(f"| embedding the new turn, when it is stored | {embed:.0f} ms | {embed:.0f} ms |")
+        print(
+            f"\na resumed 1,000-turn session with its vectors: the first search takes {first:.0f} ms (none re-embedded)"
+        )
+    print("\n| a whole request (window 6, words) | at 10 turns | at 1,000 turns |")
     print("|---|---|---|")
     for k in (0, 1):
         print(f"| --recall {k} | {request_ms(10, k, mixed):.2f} ms | {request_ms(1000, k, mixed):.2f} ms |")
@@ -203,11 +255,10 @@ def main() -> None:
     RecallIndex().sync((turns * 32)[:1000])
     print(f"\nthe index of a resumed session of 1,000 turns, built at its first request: "
           f"{(time.perf_counter() - start) * 1000:.0f} ms")  # fmt: skip
-    if args.fast:
-        return
-    start = time.perf_counter()
-    kiwi_terms()("준비")
-    print(f"\nkiwipiepy: loading its model takes {time.perf_counter() - start:.2f} s")
+    if args.kiwi:
+        start = time.perf_counter()
+        kiwi_terms()("준비")
+        print(f"\nkiwipiepy: loading its model takes {time.perf_counter() - start:.2f} s")
 
 
 if __name__ == "__main__":

@@ -256,3 +256,161 @@ def probes() -> list[Probe]:
         turns, where = _conversation(facts, fillers * 2)
         out.append(Probe(name, turns, facts, where, unrelated))
     return out
+
+
+# The tuning set in the held-out set's shape (bench/recall_drive.py drives both): each question asked alone as turn
+# 33 of its conversation. Written after recall's 100% on the questions above, to have something left to tune on:
+# the same facts asked in other words (no content word shared with the fact: :func:`shares_no_term` holds it),
+# look-alike facts planted at turns 17-27 in place of unrelated questions, and unrelated questions of every kind
+# (greetings, thanks, small talk, general knowledge, one-word Korean replies).
+
+#: each fact of EN_FACTS, KO_FACTS, MIXED_FACTS asked in other words: no term shared with the fact
+OTHER_WORDS = {
+    "English": [
+        "What digits get me into the storage box where I work out?",
+        "When was my sibling born? I'd like to post a card on the right day.",
+        "How do I connect to the internet at our little house in the woods?",
+        "Which plane am I taking to Japan?",
+        "Which nuts must I avoid eating?",
+        "Where does our morning status meeting take place these days?",
+        "What's the registration of my vehicle?",
+        "Who owns the flat I live in?",
+    ],
+    "Korean": [
+        "운동하러 가서 짐 넣는 칸 여는 숫자 기억나?",
+        "우리 막내 태어난 날이 언제지?",
+        "시골집에서 인터넷 연결하려면 뭘 입력해야 돼?",
+        "남쪽 바닷가 도시로 타고 갈 열차 편명이 뭐였지?",
+        "내가 못 먹는 견과류가 뭐였지?",
+        "주간 미팅 장소가 어디로 바뀌었지?",
+        "내 자동차 등록 숫자 알려줄래?",
+        "내가 사는 집 소유자 성함이 어떻게 돼?",
+    ],
+    "mixed": [
+        "내 notebook computer 로그인 clue 뭐였더라?",
+        "서울 사무실 location 어디였지?",
+        "우리 프로젝트 secret name 뭐로 했지?",
+        "한국어 lesson 시간 언제야?",
+        "급한 일 생기면 누구한테 전화하라고 했지?",
+        "서버실 잠금 비번 뭐였지?",
+        "치과 예약 언제로 잡았지?",
+        "What drink do I usually get at the cafe?",
+    ],
+}
+
+
+@dataclass(frozen=True)
+class TwinPair:
+    """Two look-alike facts and a question for each: (said, question, proof) twice."""
+
+    one: tuple[str, str, str]
+    other: tuple[str, str, str]
+
+
+TWINS = {
+    "English": [
+        TwinPair(("My work laptop's PIN is 2468.", "What's the PIN of the laptop at work?", "2468"),
+                 ("My home laptop's PIN is 1357.", "What's the PIN of my laptop at home?", "1357")),
+        TwinPair(("My mother's phone number is 555-0142.", "What is my mother's phone number?", "0142"),
+                 ("My father's phone number is 555-0199.", "What is my father's phone number?", "0199")),
+        TwinPair(("I packed the passports in the blue suitcase.", "What did I put in the blue suitcase?", "passports"),
+                 ("I packed the chargers in the red suitcase.", "What did I put in the red suitcase?", "chargers")),
+    ],
+    "Korean": [
+        TwinPair(("회사 노트북 비밀번호는 2468이에요.", "회사 노트북 비밀번호가 뭐였죠?", "2468"),
+                 ("집 노트북 비밀번호는 1357이에요.", "집 노트북 비밀번호 알려줘요.", "1357")),
+        TwinPair(("엄마 전화번호는 010-1111-2222예요.", "엄마 전화번호가 뭐였지?", "2222"),
+                 ("아빠 전화번호는 010-3333-4444예요.", "아빠 전화번호 좀 알려줘.", "4444")),
+        TwinPair(("파란 가방에는 여권을 넣었어요.", "파란 가방에 뭐 넣었지?", "여권"),
+                 ("빨간 가방에는 충전기를 넣었어요.", "빨간 가방에 뭘 넣었더라?", "충전기")),
+    ],
+    "mixed": [
+        TwinPair(("회사 laptop PIN은 2468이야.", "회사 laptop PIN 뭐였지?", "2468"),
+                 ("집 laptop PIN은 1357이야.", "집 laptop PIN 알려줘.", "1357")),
+        TwinPair(("엄마 phone number는 010-1111-2222야.", "엄마 phone number 뭐였지?", "2222"),
+                 ("아빠 phone number는 010-3333-4444야.", "아빠 phone number 알려줘.", "4444")),
+        TwinPair(("blue 캐리어에는 passports 넣었어.", "blue 캐리어에 뭐 넣었지?", "passports"),
+                 ("red 캐리어에는 chargers 넣었어.", "red 캐리어에 뭐 넣었더라?", "chargers")),
+    ],
+}  # fmt: skip
+
+#: more questions that ask for nothing said before, beside each language's six above
+MORE_UNRELATED = {
+    "English": [
+        "Hi!", "good morning", "thanks, that helps", "ok", "lol", "what's up?", "How are you today?",
+        "Tell me a joke.", "What's 17 times 23?", "Who wrote Hamlet?", "What's the weather usually like in spring?",
+        "Can you recommend a good movie?",
+    ],
+    "Korean": [
+        "응", "ㅋㅋ", "뭐해?", "고마워", "안녕하세요", "좋아", "그래", "배고파", "오늘 날씨 어때?", "재밌는 얘기 해줘",
+        "셰익스피어는 누구야?", "영화 추천해줘",
+    ],
+    "mixed": [
+        "ㅇㅋ thanks", "lol 웃기다", "오늘 뭐해?", "good night!", "movie 추천 좀", "3 더하기 4는?", "hi", "ㅎㅎ 고마워",
+        "what time is it in London?", "넵 알겠어요", "응 ok", "뭐야 ㅋㅋ",
+    ],
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TuningTurn:
+    """One fixed turn of a tuning conversation."""
+
+    user: str
+    reply: str
+
+    def messages(self, number: int) -> list[dict[str, str]]:
+        """The turn's messages as stored."""
+        return [{"role": "user", "content": self.user}, {"role": "assistant", "content": self.reply}]
+
+
+@dataclass(frozen=True)
+class TuningConversation:
+    """A probe conversation with look-alike facts planted, and its questions."""
+
+    name: str
+    turns: list[TuningTurn]
+    questions: list[TuningQuestion]
+
+
+@dataclass(frozen=True)
+class TuningQuestion:
+    """A question asked alone after the conversation: its kind, text, proof (None: unrelated) and twin's proof."""
+
+    kind: str
+    text: str
+    proof: str | None
+    twin_proof: str | None = None
+
+
+NOTED = "Noted, I will keep that in mind."
+
+
+def tuning_set() -> list[TuningConversation]:
+    """The three probe conversations with look-alikes at turns 17, 19, ... 27, and every question by kind:
+    ``keyword`` (the questions above), ``paraphrase`` (other words), ``twin`` and ``unrelated``."""
+    out = []
+    for probe in probes():
+        turns = [TuningTurn(u, a) for u, a in probe.turns]
+        questions = [TuningQuestion("keyword", f.asked, f.proof) for f in probe.facts]
+        questions += [
+            TuningQuestion("paraphrase", q, f.proof) for f, q in zip(probe.facts, OTHER_WORDS[probe.name], strict=True)
+        ]
+        for i, pair in enumerate(TWINS[probe.name]):
+            for at, (said, asked, proof), (_s, _a, twin) in (
+                (17 + 4 * i, pair.one, pair.other),
+                (19 + 4 * i, pair.other, pair.one),
+            ):
+                turns[at - 1] = TuningTurn(said, NOTED)
+                questions.append(TuningQuestion("twin", asked, proof, twin))
+        unrelated = [*probe.unrelated, *MORE_UNRELATED[probe.name]]
+        questions += [TuningQuestion("unrelated", q, None) for q in unrelated]
+        out.append(TuningConversation(probe.name, turns, questions))
+    return out
+
+
+def shares_no_term(fact: str, question: str) -> bool:
+    """Whether ``question`` holds no term of ``fact`` (the other-words questions must not)."""
+    from chatbot.engine.recall_terms import terms
+
+    return not set(terms(fact)) & set(terms(question))

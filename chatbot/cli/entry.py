@@ -232,9 +232,15 @@ def session_mode(
 def _run_mode(app: App, args: argparse.Namespace, system: str | None, attachments: list[Attachment]) -> int:
     """Run terminal, one-shot or script mode on the session ``app`` has open."""
     from chatbot.cli import modes
+    from chatbot.engine import recall_meaning
 
     chat = app.chat
     chat.conversation.counter.count("probe")  # a --tokenizer that cannot load fails now, not at every turn
+    rule = chat.conversation.memory
+    if rule.recall and rule.recall_by != "words":
+        recall_meaning.warm()
+        if missing := recall_meaning.missing_note():
+            notice(missing, warning=True)  # once, at the start: recall goes by words meanwhile
     if system is not None and chat.conversation.turns and system != chat.conversation.system:
         given = f"--role {args.role}" if args.role else "--system-file" if args.system_file else "--system"
         notice(f"{given} shapes new sessions only; this one keeps its own system message (/system TEXT changes it)")
@@ -300,6 +306,7 @@ def _make_app(
         max_input_tokens=args.max_input_tokens,
         window_step=args.window_step,
         recall=args.recall,
+        recall_by=args.recall_by,
     )
     provider = _provider(args, cfg)
     interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()

@@ -11,7 +11,7 @@ import os
 import sys
 
 from chatbot import __version__
-from chatbot.engine.strategies import DEFAULT_RECALL, STRATEGIES
+from chatbot.engine.strategies import DEFAULT_RECALL, DEFAULT_RECALL_BY, RECALL_BY, STRATEGIES
 from chatbot.engine.text import is_blank
 from chatbot.errors import UsageError
 from chatbot.providers.table import PROVIDERS
@@ -212,6 +212,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="K",
         help=f"bring back up to K earlier turns not sent verbatim when your message is about them (0: off; default "
         f"{DEFAULT_RECALL})",
+    )
+    memory.add_argument(
+        "--recall-by",
+        choices=RECALL_BY,
+        default=DEFAULT_RECALL_BY,
+        help="how recall finds earlier turns: by shared words, by meaning (needs pip install 'chatbot[embed]'), or "
+        f"both (default {DEFAULT_RECALL_BY})",
     )
     memory.add_argument(
         "--max-input-tokens",

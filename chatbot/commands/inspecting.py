@@ -10,9 +10,10 @@ from chatbot.commands.request_view import readable
 from chatbot.commands.timeline import run_timeline
 from chatbot.core.app import App
 from chatbot.core.budget import input_budget
+from chatbot.engine import recall_meaning
 from chatbot.engine.calibration import SMALL_TOKENS
 from chatbot.engine.memory import Request
-from chatbot.engine.recall import MIN_SHARE, Hit, search
+from chatbot.engine.recall import Hit, search
 from chatbot.engine.text import clean, code_blocks, json_shown, preview
 from chatbot.engine.turn import content_text
 from chatbot.errors import UsageError
@@ -190,16 +191,14 @@ def _recall(app: App, arg: str, confirm: Confirm | None) -> Result:
     conv = chat.conversation
     request = chat.next_request(text)
     hits = search(conv, text)
-    k = conv.memory.recall
-    lines = [
-        f"earlier turns that share words with it, best match first (score: BM25, a search engine's ranking, higher "
-        f"for rarer shared words; share: the score against a turn holding each word of it once; a turn is recalled "
-        f"from a share of {MIN_SHARE:.2f}, and at least half the best score; --recall {k}):"
-    ]
+    k, by = conv.memory.recall, conv.memory.recall_by
+    lines = [f"earlier turns found for it, the best first (--recall {k}, --recall-by {by}; why each is in or out):"]
+    if by != "words" and not recall_meaning.available():
+        lines[0] += f"\n  (by words only: recall by meaning needs {recall_meaning.INSTALL})"
     for hit in hits[:RECALL_SHOWN]:
         lines.append(
-            f"  turn {hit.number:>4}  score {hit.score:6.2f}  share {hit.share:5.2f}  "
-            f"{_why(hit, request):<13} {preview(conv.turns[hit.number - 1].user_text, 40)}"
+            f"  turn {hit.number:>4}  {_why(hit, request):<13} {preview(conv.turns[hit.number - 1].user_text, 40)}\n"
+            f"             {hit.why}"
         )
     if len(hits) > RECALL_SHOWN:
         lines.append(f"  ... and {len(hits) - RECALL_SHOWN} more turn(s) with a lower score")

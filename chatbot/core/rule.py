@@ -33,6 +33,7 @@ FLAGS = {
     "recall": "--recall",
     "max_input_tokens": "--max-input-tokens",
     "max_output_tokens": "--max-output-tokens",
+    "recall_by": "--recall-by",
     "summary_model": "--summary-model",
     "summary_options": "--summary-option",
 }

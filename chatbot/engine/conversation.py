@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from chatbot.engine import memory
+from chatbot.engine import memory, recall_meaning
 from chatbot.engine.backoff import SummaryBackoff
 from chatbot.engine.memory import MemoryConfig, Request, Summarizer
 from chatbot.engine.recall import RecallIndex
@@ -54,8 +54,11 @@ class Conversation:
     # --- changing what is stored ------------------------------------------------------------------------------
 
     def add_turn(self, turn: Turn) -> None:
-        """Store a finished turn."""
+        """Store a finished turn (with its vector when recall goes by meaning: made now, after the reply was shown
+        and before the next message, so the next answer does not wait for it, and saved with the turn)."""
         self.turns.append(turn)
+        if self.memory.recall > 0 and self.memory.recall_by != "words" and recall_meaning.available():
+            recall_meaning.embed_turn(turn)
 
     def undo(self) -> Turn | None:
         """Drop the last turn and return it (None when there is none)."""

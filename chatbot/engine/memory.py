@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from chatbot.engine import recall, request_record
 from chatbot.engine.folds import Summarizer, fold, next_piece, summary_limit
 from chatbot.engine.parts import Parts, request_parts
-from chatbot.engine.strategies import DEFAULT_RECALL, STRATEGIES
+from chatbot.engine.strategies import DEFAULT_RECALL, DEFAULT_RECALL_BY, RECALL_BY, STRATEGIES
 from chatbot.engine.tool_results import sent_messages, turn_cost
 from chatbot.engine.turn import Message, validate_request
 from chatbot.errors import BudgetError, UsageError
@@ -60,6 +60,7 @@ class MemoryConfig:
     tool_result_tokens: int | None = 400
     window_step: int = 1  # window: slide this many turns at a time (the request's start stays put in between)
     recall: int = DEFAULT_RECALL  # earlier turns not sent verbatim brought back when relevant (engine/recall.py)
+    recall_by: str = DEFAULT_RECALL_BY  # words, meaning or both (engine/recall_rank.py)
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
@@ -80,6 +81,8 @@ class MemoryConfig:
             raise UsageError("--max-input-tokens must be positive")
         if self.recall < 0:
             raise UsageError("--recall must be 0 or more")
+        if self.recall_by not in RECALL_BY:
+            raise UsageError(f"unknown --recall-by {self.recall_by!r}: choose one of {', '.join(RECALL_BY)}")
 
 
 @dataclass(frozen=True)

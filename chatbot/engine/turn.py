@@ -51,6 +51,9 @@ class Turn:
     #: how this turn's request was made up (``{"budget", "tools", "parts", "summarized", "dropped", "provider"}``,
     #: see :func:`chatbot.engine.parts.sent_record`); None in turns stored before it was kept
     sent: dict[str, Any] | None = None
+    #: the turn's sentence vector for recall by meaning (``{"model", "int8"}``, see
+    #: :mod:`chatbot.engine.recall_meaning`), made once and stored with the turn; None when recall goes by words
+    recall_vector: dict[str, str] | None = None
     # per-counter cache of this turn's token count: building a request costs O(kept turns), not O(all turns)
     _counts: dict[Any, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     # cache of to_json(): saving a long session re-encodes only the turns that are new or changed
@@ -105,7 +108,7 @@ class Turn:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data. It shares the message dicts (no copy: saving a long session is one serialisation)."""
-        return {
+        data = {
             "messages": self.messages,
             "usage": self.usage,
             "latency": self.latency,
@@ -113,6 +116,9 @@ class Turn:
             "interrupted": self.interrupted,
             "sent": self.sent,
         }
+        if self.recall_vector is not None:  # only where recall by meaning made one: other turns are stored as before
+            data["recall_vector"] = self.recall_vector
+        return data
 
     def to_json(self) -> bytes:
         """:meth:`to_dict` as compact UTF-8 JSON, cached (a session file joins these; see ``json_bytes``)."""
@@ -130,6 +136,7 @@ class Turn:
             created_at=data.get("created_at") or now_iso(),
             interrupted=bool(data.get("interrupted", False)),
             sent=data.get("sent"),
+            recall_vector=data.get("recall_vector"),
         )
 
 

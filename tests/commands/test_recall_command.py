@@ -26,12 +26,14 @@ def chat_app(make_app):
     return app
 
 
-def test_recall_lists_the_turns_that_match_with_scores_and_what_would_come_back(chat_app):
+def test_recall_lists_the_turns_that_match_with_the_evidence_and_what_would_come_back(chat_app):
     out = commands.run(chat_app, "/recall which numbers open my gym locker?").output
     lines = out.splitlines()
-    first = next(line for line in lines if line.strip().startswith("turn"))
-    assert first.split()[:2] == ["turn", "1"] and "score" in first and "recalled" in first
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith("turn"))
+    first, why = lines[at], lines[at + 1]
+    assert first.split()[:2] == ["turn", "1"] and "recalled" in first
     assert "gym locker code is 4711" in first
+    assert why.strip().startswith("words: share ") and ", cover " in why
     assert lines[-1].startswith("it would recall turn(s) 1: ") and lines[-1].endswith(
         " tokens added to the system message (as the request counts them)"
     )

@@ -21,6 +21,7 @@ RULE = {
     "recall": 0,
     "max_input_tokens": 3000,
     "max_output_tokens": None,
+    "recall_by": "both",
     "summary_model": "small",
     "summary_options": {"temperature": 0.1},
 }
@@ -49,6 +50,7 @@ def test_the_rule_is_kept_by_both_stores(open_test_store):
     ("rule", "problem"),
     [
         ({"strategy": "forget"}, "'rule.strategy' must be one of full, window, summary"),
+        ({"recall_by": "vibes"}, "'rule.recall_by' must be one of words, meaning, both"),
         ({"window_turns": -1}, "'rule.window_turns' must be a whole number of at least 0"),
         ({"window_step": 0}, "'rule.window_step' must be a whole number of at least 1"),
         ({"max_input_tokens": None}, "'rule.max_input_tokens' must be a whole number of at least 1"),

@@ -1,0 +1,135 @@
+"""Drives a probe set through the real request builder (bench/bench_recall.py uses it): the held-out set of
+``bench/probes_heldout.py`` (44 fixed turns with their fixed replies and tool results, each question asked alone as
+turn 45) and what is counted per conversation and question style.
+
+Counted for each question (a fresh copy of the 44-turn conversation, so no question sees another):
+
+- **hit**: the question's proof is in the request (system message with summary and recalled turns, earlier turns);
+- **unrelated pulls**: unrelated questions that brought back any turn;
+- **wrong twin alone**: look-alike questions whose request holds the twin's proof and not the right one's;
+- **tokens added**: the recalled block's tokens, summed over the questions.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from probes_heldout import STYLES, conversations, questions
+from recall_probes import tuning_set
+
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig, Request
+from chatbot.engine.turn import Message, Turn
+
+#: the held-out set runs at the default memory rule with a 3,000-token budget (the issue's setting)
+HELDOUT_MEMORY = dict(strategy="summary", summary_trigger=8, keep_turns=4, max_input_tokens=3000)
+KINDS = (*STYLES, "twin", "unrelated")  # the tuning set's styles: keyword and paraphrase
+
+
+def gist_summarizer(previous: str, turns: list[list[Message]], first: int) -> str:
+    """A summarizer that drops details: the first four words of each turn's user message."""
+    lines = [previous] if previous else []
+    for n, messages in enumerate(turns, start=first):
+        words = str(messages[0].get("content") or "").split()[:4]
+        lines.append(f"- turn {n}: the user wrote about {' '.join(words)}")
+    return "\n".join(lines)
+
+
+def sent_text(request: Request) -> str:
+    """Everything a request sends before the new message."""
+    return "\n".join(str(m.get("content") or "") for m in request.messages[:-1])
+
+
+@dataclass
+class Tally:
+    """Counts of one conversation and question kind."""
+
+    asked: int = 0
+    hits: int = 0
+    pulls: int = 0  # unrelated questions that recalled any turn
+    wrong_twin: int = 0
+    tokens: int = 0
+
+    def cell(self, kind: str) -> str:
+        """The table cell: hits (or pulls) of asked, and the tokens added."""
+        if kind == "unrelated":
+            return f"{self.pulls}/{self.asked} pulled"
+        wrong = f", {self.wrong_twin} wrong alone" if kind == "twin" else ""
+        return f"{self.hits}/{self.asked}{wrong}"
+
+
+@dataclass
+class Report:
+    """Tallies by conversation name and question kind."""
+
+    tallies: dict[str, dict[str, Tally]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(Tally)))
+
+
+def heldout(recall: int, **memory: object) -> Report:
+    """Every held-out question, each alone as turn 45 after the 44 fixed turns, under the default memory rule with
+    ``memory``'s settings over it (``recall_by``, say)."""
+    return drive([(probe, questions(probe)) for probe in conversations()], recall, **memory)
+
+
+def tuning(recall: int, **memory: object) -> Report:
+    """The tuning set's questions in the same shape (``recall_probes.tuning_set``), each alone as turn 33."""
+    return drive([(c, c.questions) for c in tuning_set()], recall, **memory)
+
+
+def drive(sets: list[tuple[Any, list[Any]]], recall: int, **memory: object) -> Report:
+    """Each conversation's questions, each alone after the conversation's fixed turns."""
+    report = Report()
+    for probe, asked in sets:
+        config = MemoryConfig(**{**HELDOUT_MEMORY, **memory, "recall": recall})  # type: ignore[arg-type]
+        conv = Conversation("You are a helpful assistant.", config)
+        for number, turn in enumerate(probe.turns, start=1):
+            conv.build_request(turn.user, summarizer=gist_summarizer)
+            conv.add_turn(Turn(turn.messages(number)))
+        for q in asked:
+            alone = Conversation(
+                conv.system, conv.memory, conv.counter, turns=conv.turns, summary=conv.summary,
+                summary_covers=conv.summary_covers,
+            )  # fmt: skip
+            alone.recall_index = conv.recall_index
+            request = alone.build_request(q.text, summarizer=gist_summarizer)
+            sent = sent_text(request)
+            tally = report.tallies[probe.name][q.kind]
+            tally.asked += 1
+            tally.tokens += request.recall_tokens
+            if q.proof is None:
+                tally.pulls += bool(request.recalled)
+                continue
+            hit = q.proof in sent
+            tally.hits += hit
+            tally.wrong_twin += bool(not hit and q.twin_proof and q.twin_proof in sent)
+    return report
+
+
+def table(report: Report, label: str) -> list[str]:
+    """Markdown rows: one per conversation, a cell per question kind, then the tokens recall added."""
+    rows = []
+    for name, kinds in report.tallies.items():
+        cells = [kinds[k].cell(k) if k in kinds else "—" for k in KINDS]
+        tokens = sum(t.tokens for t in kinds.values())
+        rows.append(f"| {label} | {name} | {' | '.join(cells)} | {tokens:,} |")
+    totals = defaultdict(Tally)
+    for kinds in report.tallies.values():
+        for k, t in kinds.items():
+            total = totals[k]
+            total.asked, total.hits, total.pulls = total.asked + t.asked, total.hits + t.hits, total.pulls + t.pulls
+            total.wrong_twin += t.wrong_twin
+    cells = [f"{totals[k].cell(k)} ({_share(totals[k], k)})" for k in KINDS]
+    rows.append(f"| {label} | **all** | {' | '.join(cells)} | |")
+    return rows
+
+
+def _share(t: Tally, kind: str) -> str:
+    return f"{(t.pulls if kind == 'unrelated' else t.hits) / max(1, t.asked):.0%}"
+
+
+TABLE_HEAD = [
+    f"| recall | conversation | {' | '.join(KINDS)} | tokens added |",
+    "|---|---|" + "---|" * len(KINDS) + "---|",
+]

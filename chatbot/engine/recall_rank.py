@@ -1,0 +1,134 @@
+"""How recall ranks the turns left out of a request and decides which are about the new message (:func:`rank`).
+
+Two signals, each read against evidence that separates a real match from a chance one:
+
+- **Words** (BM25, :mod:`~chatbot.engine.recall_index`): a turn's ``share`` is its score against what a turn of
+  average length holding each known query term once would score, and its ``cover`` the share of the message's
+  words (those some turn has) it holds. One common word shared with a long question is not a match: words agree
+  when the share and the cover both clear their levels (:data:`MIN_SHARE`, :data:`MIN_COVER`).
+- **Meaning** (cosine similarity of sentence vectors, :mod:`~chatbot.engine.recall_meaning`): similarities have no
+  level that means "nothing relevant" (an unrelated question's best match scores as high as a true one), so a
+  turn's ``standing`` is how many standard deviations its similarity stands above the session's mean for this
+  message. A true match stands out from the session; an unrelated question's best match does not.
+
+By ``recall_by``: ``words`` ranks by BM25 and recalls what words agree on; ``meaning`` ranks by similarity and
+recalls a turn that stands out by :data:`MEANING_ALONE`; ``both`` ranks by reciprocal rank fusion (each turn's
+``1/(60 + rank)`` summed over the two rankings) and recalls a turn that words agree on and meaning does not
+contradict (:data:`MEANING_AGREES`), or that meaning alone makes stand out. A message with no word that says anything
+(greetings, thanks, "ok", "응": all stop words) recalls nothing, whatever its vector is near.
+
+**Look-alikes**: the turn after the best is recalled with it, even past ``--recall``, when it is relevant too and
+competes closely (:func:`look_alike`): the model then sees both and can tell which was asked for, rather than
+getting the wrong one alone.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from chatbot.engine.recall_index import K1, Scores
+
+#: words agree on a turn whose BM25 score is at least this share of what a turn of average length holding each
+#: known query term once would score ... (tuned on bench/recall_probes.py: see docs/memory.md)
+MIN_SHARE = 0.3
+#: ... and that holds at least this share of the message's known words
+MIN_COVER = 0.3
+#: meaning alone recalls a turn whose similarity stands this many standard deviations above the session's mean
+MEANING_ALONE = 2.6
+#: with words agreeing, meaning must not put the turn below this many standard deviations (1.0 let one chance word
+#: of an unrelated question through, "3 더하기 4"; the tuning set's keyword questions stand at +2.1 and more)
+MEANING_AGREES = 1.5
+#: two relevant turns are look-alikes when the second scores at least this share of the best's BM25 score (0.75
+#: recalled 111 turns in bench_memory.py's 100-turn conversation at --recall 1, +18% prompt tokens; 0.85: 96, +16%) ...
+TWIN_SHARE = 0.85
+#: ... or stands within this many standard deviations of the best by meaning
+TWIN_STANDING = 0.5
+#: reciprocal rank fusion's constant
+RRF_K = 60
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One earlier turn a search found: its 1-based number, the evidence, and whether it is relevant and why."""
+
+    number: int
+    score: float  # BM25 (0 when no word is shared)
+    share: float  # of what a turn of average length holding each known query term once would score
+    cover: float  # share of the message's known words the turn holds
+    similarity: float | None = None  # cosine similarity by meaning (None: no vector, or recall goes by words)
+    standing: float | None = None  # that similarity in standard deviations above the session's mean
+    fused: float = 0.0  # the ranking score: BM25, similarity, or reciprocal rank fusion of both
+    relevant: bool = False
+    by: str = "words"  # the rule it was judged by
+
+    @property
+    def why(self) -> str:
+        """The evidence that decided whether the turn is relevant, against the levels (``/recall`` shows it)."""
+        words = f"words: share {self.share:.2f} of {MIN_SHARE}, cover {self.cover:.2f} of {MIN_COVER}"
+        if self.by == "words":
+            return words
+        if self.standing is None:
+            return f"{words}; no vector"
+        meaning = f"meaning: {self.standing:+.1f} sd (similarity less hubness {self.similarity:.2f})"
+        if self.by == "meaning":
+            return f"{meaning}, recalled from {MEANING_ALONE:+.1f}"
+        return f"{words}; {meaning} (agree from {MEANING_AGREES:+.1f}, alone {MEANING_ALONE:+.1f})"
+
+    @property
+    def words_agree(self) -> bool:
+        """Whether the words alone make the turn a match."""
+        return self.share >= MIN_SHARE and self.cover >= MIN_COVER
+
+
+def rank(
+    scores: Scores, numbers: Sequence[int], similarity: dict[int, float], everything: Sequence[float], by: str
+) -> list[Hit]:
+    """The turns (by 0-based index, among ``numbers``) with any evidence, the best first, each judged relevant or
+    not: ``scores`` by words, ``similarity`` by meaning with ``everything`` the session's similarities."""
+    full = scores.weight / (1 + K1)
+    known = max(1, scores.words)
+    mean = statistics.fmean(everything) if everything else 0.0
+    spread = statistics.pstdev(everything) if len(everything) > 1 else 0.0
+    by_words = sorted(scores.by_turn, key=lambda d: (-scores.by_turn[d], -d))
+    by_meaning = sorted(similarity, key=lambda d: (-similarity[d], -d)) if by != "words" else []
+    fused: dict[int, float] = {}
+    if by in ("words", "both"):
+        for place, doc in enumerate(by_words):
+            fused[doc] = scores.by_turn[doc] if by == "words" else 1 / (RRF_K + place + 1)
+    for place, doc in enumerate(by_meaning[:50]):  # past the first 50, meaning adds nothing to the ranking
+        fused[doc] = similarity[doc] if by == "meaning" else fused.get(doc, 0.0) + 1 / (RRF_K + place + 1)
+    hits = []
+    for doc, value in fused.items():
+        sim = similarity.get(doc)
+        standing = (sim - mean) / spread if sim is not None and spread > 0 else None
+        score = scores.by_turn.get(doc, 0.0)
+        share, cover = score / full if full else 0.0, scores.shared.get(doc, 0) / known
+        hit = Hit(doc + 1, score, share, cover, sim, standing, value, by=by)
+        # a message with no word that says anything ("ok", "고마워") is about no turn: its vector is noise that
+        # stands out from the session as often as a real question's
+        hits.append(replace(hit, relevant=bool(scores.words) and judge(hit, by)))
+    allowed = set(numbers)
+    return sorted((h for h in hits if h.number - 1 in allowed), key=lambda h: (-h.fused, -h.number))
+
+
+def judge(hit: Hit, by: str) -> bool:
+    """Whether a turn is relevant by ``by``'s rule (see the module docstring)."""
+    if by == "words" or hit.standing is None:
+        return hit.words_agree
+    stands_out = hit.standing >= MEANING_ALONE
+    if by == "meaning":
+        return stands_out
+    return stands_out or (hit.words_agree and hit.standing >= MEANING_AGREES)
+
+
+def look_alike(best: Hit, other: Hit) -> bool:
+    """Whether ``other`` competes closely with ``best``: both relevant, and close by words or by meaning."""
+    if not (best.relevant and other.relevant):
+        return False
+    close_words = best.score > 0 and other.score >= TWIN_SHARE * best.score
+    close_meaning = (
+        best.standing is not None and other.standing is not None and best.standing - other.standing <= TWIN_STANDING
+    )
+    return close_words or close_meaning

@@ -1,0 +1,100 @@
+"""Recall's ranking: words agree on a turn by share and cover, meaning by how far a turn stands out from the
+session, both fused by reciprocal rank; a look-alike of the best turn comes with it."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.recall import choose, search
+from chatbot.engine.recall_index import Scores
+from chatbot.engine.recall_rank import MEANING_AGREES, MEANING_ALONE, RRF_K, TWIN_SHARE, Hit, look_alike, rank
+from chatbot.engine.turn import Turn
+
+#: a session of ten turns whose similarities to the message are 0.80, save the ones a test sets
+BASE = [0.8] * 10
+
+
+def session_of(sims: dict[int, float]) -> tuple[dict[int, float], list[float]]:
+    everything = list(BASE)
+    for doc, sim in sims.items():
+        everything[doc] = sim
+    return dict(enumerate(everything)), everything
+
+
+def test_by_words_a_turn_needs_both_its_share_and_its_cover():
+    scores = Scores(by_turn={0: 2.5, 1: 2.5}, shared={0: 2, 1: 1}, weight=2.5 * 2.5, words=4, known_words=2)
+    hits = {h.number: h for h in rank(scores, range(10), {}, [], "words")}
+    assert hits[1].relevant and hits[1].cover == 0.5
+    assert not hits[2].relevant and hits[2].cover == 0.25  # one word of four, however rare
+
+
+def test_meaning_alone_recalls_a_turn_that_stands_out_from_the_session_and_not_a_merely_high_one():
+    similarity, everything = session_of({3: 0.95})
+    hits = rank(Scores(words=3), range(10), similarity, everything, "meaning")
+    assert hits[0].number == 4 and hits[0].relevant and hits[0].standing >= MEANING_ALONE
+    assert not any(h.relevant for h in hits[1:])  # 0.80 is high, but it is every turn's
+    flat, everything = session_of({})
+    assert not any(h.relevant for h in rank(Scores(words=3), range(10), flat, everything, "meaning"))
+
+
+def test_both_fuses_the_two_rankings_by_reciprocal_rank():
+    similarity, everything = session_of({2: 0.9, 5: 0.85})
+    scores = Scores(by_turn={5: 3.0, 2: 1.0}, shared={5: 1, 2: 1}, weight=3.0, words=1, known_words=1)
+    hits = rank(scores, range(10), similarity, everything, "both")
+    fused = {h.number: h.fused for h in hits}
+    assert fused[6] == fused[3] == pytest.approx(1 / (RRF_K + 1) + 1 / (RRF_K + 2))
+
+
+def test_both_leaves_a_turn_words_agree_on_when_meaning_puts_it_below_the_session():
+    similarity, everything = session_of({4: 0.5, 7: 0.6})
+    scores = Scores(by_turn={4: 3.0}, shared={4: 2}, weight=3.0, words=2, known_words=2)
+    (hit,) = [h for h in rank(scores, range(10), similarity, everything, "both") if h.number == 5]
+    assert hit.words_agree and hit.standing < MEANING_AGREES and not hit.relevant
+    assert "meaning" in hit.why and "words" in hit.why
+
+
+def test_both_needs_meaning_clearly_above_the_session_for_a_turn_words_agree_on():
+    # one shared word of an unrelated question ("3 더하기 4") agreed, and meaning put it only a little above the mean
+    similarity, everything = session_of({4: 0.85, 1: 0.87, 7: 0.74})
+    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1)
+    (hit,) = [h for h in rank(scores, range(10), similarity, everything, "both") if h.number == 5]
+    assert hit.words_agree and 1.0 < hit.standing < MEANING_AGREES and not hit.relevant
+
+
+def test_a_message_with_no_word_that_says_anything_recalls_nothing_by_meaning():
+    # "ok", "고마워": every word a stop word; the vector of so short a message stands out by chance
+    similarity, everything = session_of({3: 0.95})
+    for by in ("meaning", "both"):
+        hits = rank(Scores(words=0), range(10), similarity, everything, by)
+        assert hits[0].standing >= MEANING_ALONE and not any(h.relevant for h in hits)
+
+
+def test_look_alikes_are_two_relevant_turns_close_by_words_or_by_meaning():
+    best = Hit(1, 4.0, 1.0, 1.0, relevant=True)
+    assert look_alike(best, Hit(2, 4.0 * TWIN_SHARE, 0.9, 1.0, relevant=True))
+    assert not look_alike(best, Hit(2, 4.0 * TWIN_SHARE - 0.01, 0.8, 1.0, relevant=True))
+    assert not look_alike(best, Hit(2, 4.0, 1.0, 1.0, relevant=False))
+    close = Hit(2, 0.0, 0.0, 0.0, 0.9, 3.1, relevant=True)
+    assert look_alike(Hit(1, 0.0, 0.0, 0.0, 0.91, 3.4, relevant=True), close)
+
+
+def turn(text: str) -> Turn:
+    return Turn([{"role": "user", "content": text}, {"role": "assistant", "content": "Noted."}])
+
+
+def test_two_look_alike_turns_are_both_recalled_even_at_recall_one():
+    conv = Conversation("s", MemoryConfig(strategy="window", window_turns=1, recall=1))
+    for text in (
+        "My gym locker code is 4711.",
+        "The bike shed padlock code is 9090.",
+        "Tomatoes want six hours of sun.",
+        "My office locker code is 2323.",
+        "Green tea is brewed below boiling.",
+    ):
+        conv.add_turn(turn(text))
+    hits = search(conv, "what is my locker code?")
+    assert look_alike(hits[0], hits[1])
+    assert choose(conv, "what is my locker code?", 4, lambda numbers: True) == (1, 4)
+    assert choose(conv, "what is my gym locker code?", 4, lambda numbers: True) == (1,)  # the other word decides
