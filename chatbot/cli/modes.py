@@ -16,7 +16,8 @@ from chatbot.errors import ChatbotError, Interrupted, OutputError, SaveFailed, U
 if TYPE_CHECKING:
     from chatbot.core.app import App
     from chatbot.core.attach import Content
-    from chatbot.core.events import TurnDone
+    from chatbot.core.events import TurnDone, Unsent
+    from chatbot.core.open_session import TakenBack
 
 
 def stderr_line(line: str) -> None:
@@ -42,8 +43,11 @@ def show_request(kind: str, body: dict[str, Any], resent: str = "") -> None:
     stderr_line(f"chatbot: {what}{again}, JSON body:\n{json_shown(body)}")
 
 
-def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) -> TurnDone | None:
-    """Send one message and write the reply to ``out`` as plain text; notices go to stderr. Returns the turn."""
+def send_plain(
+    app: App, text: Content, out: TextIO, *, show_reasoning: bool, replacing: TakenBack | None = None
+) -> TurnDone | None:
+    """Send one message (replacing the turn /retry or /edit took back) and write the reply to ``out`` as plain text;
+    notices go to stderr. Returns the turn."""
     from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
     from chatbot.engine.text import preview
     from chatbot.providers.base import ReasoningDelta, TextDelta
@@ -52,7 +56,7 @@ def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) ->
 
     done: TurnDone | None = None
     wrote = False
-    events = app.chat.send(text)
+    events = app.chat.send(text, replacing=replacing)
     try:
         for event in watch(events, lambda last: notice(wait_notice(last))):
             if isinstance(event, TextDelta):
@@ -101,7 +105,9 @@ def failed_mark(app: App, exc: ChatbotError) -> str:
         if exc.rescued:
             return f"[not saved in the session store: this reply was kept in {exc.rescued}]"
         return "[not saved: the session store refused it and no rescue file could be written]"
-    if app.chat.open_session.pending is None:  # the turn was recorded (tools had run): kept, marked with the reason
+    from chatbot.core.events import unsent
+
+    if unsent(exc) is None:  # the turn was recorded (tools had run): kept, marked with the reason
         return f"[stopped: {exc.message}; what came so far is stored]"
     return "[failed: this partial reply was not stored]"
 
@@ -109,16 +115,19 @@ def failed_mark(app: App, exc: ChatbotError) -> str:
 def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
     """Script mode: every stdin line is handled as if typed; EOF ends like /quit."""
     from chatbot import commands
+    from chatbot.core.events import unsent
 
     status = 0
+    kept: Unsent | None = None  # the message of the last turn that stopped before anything was stored (/retry)
     for raw in lines:
         line = raw.rstrip("\r\n")
         if is_blank(line):
             continue  # whitespace, NUL, zero-width characters: nothing to send
         message: Content = commands.as_message(line)
+        replacing: TakenBack | None = None
         try:
             if commands.is_command(line):
-                result = commands.run(app, line, confirm=None)
+                result = commands.run(app, line, confirm=None, unsent=kept)
                 if result.output and result.notice:
                     for said in result.output.splitlines():  # each a notice line of its own (/file's skipped files)
                         notice(said)
@@ -136,10 +145,17 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
                     continue
                 if result.send is None:
                     continue
-                message = result.send
-            done = send_plain(app, message, sys.stdout, show_reasoning=args.reasoning)
+                message, replacing = result.send, result.replacing
+        except ChatbotError as exc:
+            notice(exc.message)
+            status = status or exc.exit_code
+            continue
+        try:
+            done = send_plain(app, message, sys.stdout, show_reasoning=args.reasoning, replacing=replacing)
+            kept = None
             status = status or reply_status(done)  # a reply that is not the JSON asked for: told, and the status
         except ChatbotError as exc:
+            kept = unsent(exc)
             notice(exc.message)
             status = status or exc.exit_code
     return status

@@ -23,7 +23,8 @@ from rich.text import Text
 from chatbot import __version__, commands
 from chatbot.core.app import App
 from chatbot.core.attach import Content
-from chatbot.core.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, stop_reply
+from chatbot.core.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, Unsent, stop_reply, unsent
+from chatbot.core.open_session import TakenBack
 from chatbot.engine.text import clean, is_blank, preview, visible
 from chatbot.errors import BudgetError, ChatbotError, Interrupted, InvalidReply, OutputError
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
@@ -111,6 +112,8 @@ class Repl:
         self._pt_io = {"input": pt_input, "output": pt_output}
         self._status = ""
         self._prompt: PromptSession[str] | None = None
+        #: the message of the last turn that stopped before anything was stored: what /retry sends again
+        self.unsent: Unsent | None = None
 
     # --- the loop ---------------------------------------------------------------------------------------------
 
@@ -140,9 +143,10 @@ class Repl:
     def handle(self, line: str) -> bool:
         """Handle one input line (a command or a message). Returns True to quit."""
         message: Content = commands.as_message(line)
+        replacing: TakenBack | None = None
         if commands.is_command(line):
             try:
-                result = commands.run(self.app, line, confirm=self._confirm)
+                result = commands.run(self.app, line, confirm=self._confirm, unsent=self.unsent)
             except ChatbotError as exc:
                 self._error(exc.message)
                 return False
@@ -165,8 +169,8 @@ class Repl:
                 return True
             if result.send is None:
                 return False
-            message = result.send
-        self.send(message)
+            message, replacing = result.send, result.replacing
+        self.send(message, replacing=replacing)
         return False
 
     def _edit(self, text: str, turn: int | None) -> bool:
@@ -180,7 +184,8 @@ class Repl:
             self._notice("edit cancelled; the session stays as it was")
             return False
         if turn is None:
-            self.send(self.app.chat.open_session.take_back_for_edit(edited))
+            message, taken = self.app.chat.open_session.take_back_for_edit(edited)
+            self.send(message, replacing=taken)
             return False
         try:
             result = commands.edit_at(self.app, turn, edited)
@@ -212,12 +217,12 @@ class Repl:
         out.flush()
         self._notice(f"copied {len(text)} characters to the clipboard (OSC 52; in tmux: set -g set-clipboard on)")
 
-    def send(self, text: Content) -> int:
-        """Send one message and render the streamed reply. Returns an exit status: 0 when the turn succeeded."""
+    def send(self, text: Content, *, replacing: TakenBack | None = None) -> int:
+        """Send one message (``replacing`` the turn /retry or /edit took back) and render the reply; 0 if it went."""
         chat = self.app.chat
         stream = make_stream(self.console, plain=self.plain, show_reasoning=self.show_reasoning)
         done: TurnDone | None = None
-        events = chat.send(text)
+        events = chat.send(text, replacing=replacing)
         shown: list[bool] = []  # the server's wait notice only before the reply starts: later the tail is on screen
 
         def waiting(last: object) -> None:
@@ -236,32 +241,28 @@ class Repl:
                     stream.feed_reasoning(clean(event.text))
                 elif isinstance(event, Notice):
                     self._notice(event.text, warning=event.warning)
-                elif isinstance(event, ToolStarted):
-                    self.console.print(Text(f"→ {describe_call(event.call.name, event.call.arguments)}", style="dim"))
-                elif isinstance(event, ToolFinished):
-                    style = "dim yellow" if event.error else "dim"
-                    self.console.print(Text(f"  ← {preview(event.text)}", style=style))
+                elif isinstance(event, (ToolStarted, ToolFinished)):
+                    self._tool_line(event)
                 elif isinstance(event, TurnDone):
                     done = event
             stream.finish()
         except KeyboardInterrupt as exc:
-            stop_reply(events, exc)  # stores the partial answer, marked as interrupted
+            self.unsent = stop_reply(events, exc)  # stores the partial answer, marked as interrupted
             if isinstance(exc, Interrupted):  # SIGTERM, SIGHUP: the terminal may be gone; the turn is saved
                 with contextlib.suppress(OSError):
                     stream.abort()
                 raise
             stream.abort()
-            if chat.open_session.pending is None:
-                self._notice("reply cancelled; the partial answer is kept and marked as interrupted")
-            else:
-                self._notice("cancelled before any answer; /retry resends your message")
+            said = "reply cancelled; the partial answer is kept and marked as interrupted"
+            self._notice(said if self.unsent is None else "cancelled before any answer; /retry resends your message")
             return 130
         except OSError as exc:  # the terminal went away (EIO) or stdout is full: keep the partial answer, marked
             stop_reply(events, Interrupted(f"the output could not be written ({exc.strerror})", OutputError.exit_code))
             raise OutputError(f"cannot write to the terminal: {exc.strerror}; the turn is saved") from None
         except ChatbotError as exc:
             stream.abort("")
-            retryable = chat.open_session.pending is not None and not isinstance(exc, BudgetError) and not self.one_shot
+            self.unsent = unsent(exc)
+            retryable = self.unsent is not None and not isinstance(exc, BudgetError) and not self.one_shot
             retry = "\n/retry resends your message" if retryable else ""
             self._error(f"{exc.message}{retry}")
             return exc.exit_code
@@ -269,6 +270,7 @@ class Repl:
             with contextlib.suppress(Exception):  # after a bug too, the live display ends: the cursor comes back
                 stream.abort("")  # (nothing to do once the reply finished or was aborted above)
             events.close()  # on any other failure too, before the caller releases the session's lock
+        self.unsent = None
         if done is not None:
             self._usage_line(done)
         return InvalidReply.exit_code if done is not None and done.invalid_json else 0  # (told in a notice)
@@ -307,6 +309,12 @@ class Repl:
                 f"total ~{total}"
             )
         self.console.print(Text(f"{text} · {done.latency:.1f}s", style="dim"))
+
+    def _tool_line(self, event: ToolStarted | ToolFinished) -> None:
+        if isinstance(event, ToolStarted):
+            self.console.print(Text(f"→ {describe_call(event.call.name, event.call.arguments)}", style="dim"))
+        else:
+            self.console.print(Text(f"  ← {preview(event.text)}", style="dim yellow" if event.error else "dim"))
 
     def _notice(self, text: str, *, warning: bool = False) -> None:
         self.console.print(Text(("warning: " if warning else "") + clean(text), style="yellow" if warning else "dim"))
