@@ -11,12 +11,12 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from chatbot.engine.text import clean, is_blank, json_shown
-from chatbot.errors import ChatbotError, Interrupted, OutputError, SaveFailed, UsageError
+from chatbot.errors import ChatbotError, SaveFailed, UsageError
 
 if TYPE_CHECKING:
     from chatbot.core.app import App
     from chatbot.core.attach import Content
-    from chatbot.core.events import TurnDone, Unsent
+    from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, Unsent
     from chatbot.core.open_session import TakenBack
 
 
@@ -43,60 +43,66 @@ def show_request(kind: str, body: dict[str, Any], resent: str = "") -> None:
     stderr_line(f"chatbot: {what}{again}, JSON body:\n{json_shown(body)}")
 
 
+class PlainSink:
+    """One turn as plain text: the reply on ``out``, notices (and reasoning, when shown) on stderr."""
+
+    output = "the reply to standard output"
+
+    def __init__(self, app: App, out: TextIO, *, show_reasoning: bool) -> None:
+        self.app = app
+        self.out = out
+        self.show_reasoning = show_reasoning
+        self.wrote = False
+
+    def text(self, text: str) -> None:
+        self.out.write(clean(text))
+        self.out.flush()
+        self.wrote = True
+
+    def reasoning(self, text: str) -> None:
+        if self.show_reasoning:
+            sys.stderr.write(clean(text))
+
+    def notice(self, told: Notice) -> None:
+        notice(told.text, warning=told.warning)
+
+    def tool(self, event: ToolStarted | ToolFinished) -> None:
+        from chatbot.core.events import ToolStarted
+        from chatbot.engine.text import preview
+        from chatbot.tools.base import describe_call
+
+        if isinstance(event, ToolStarted):
+            notice(f"tool call: {describe_call(event.call.name, event.call.arguments)}")
+        else:
+            outcome = "failed" if event.error else "result"
+            notice(f"tool {event.call.name} {outcome}: {preview(event.text)}", warning=event.error)
+
+    def waiting(self, last: object) -> None:
+        from chatbot.core.waiting import wait_notice
+
+        notice(wait_notice(last))
+
+    def finish(self) -> None:
+        if self.wrote:
+            self.out.write("\n")
+            self.out.flush()
+
+    def stop(self, exc: BaseException) -> None:
+        if self.wrote and isinstance(exc, ChatbotError):
+            # a failed attempt's partial line is ended and marked, so a retry's reply does not glue onto it
+            with contextlib.suppress(OSError):
+                self.out.write(f"\n{failed_mark(self.app, exc)}\n")
+                self.out.flush()
+
+
 def send_plain(
     app: App, text: Content, out: TextIO, *, show_reasoning: bool, replacing: TakenBack | None = None
 ) -> TurnDone | None:
     """Send one message (replacing the turn /retry or /edit took back) and write the reply to ``out`` as plain text;
     notices go to stderr. Returns the turn."""
-    from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
-    from chatbot.engine.text import preview
-    from chatbot.providers.base import ReasoningDelta, TextDelta
-    from chatbot.terminal.waiting import wait_notice, watch
-    from chatbot.tools.base import describe_call
+    from chatbot.core.front_end import run_turn
 
-    done: TurnDone | None = None
-    wrote = False
-    events = app.chat.send(text, replacing=replacing)
-    try:
-        for event in watch(events, lambda last: notice(wait_notice(last))):
-            if isinstance(event, TextDelta):
-                out.write(clean(event.text))
-                out.flush()
-                wrote = True
-            elif isinstance(event, ReasoningDelta):
-                if show_reasoning:
-                    sys.stderr.write(clean(event.text))
-            elif isinstance(event, Notice):
-                notice(event.text, warning=event.warning)
-            elif isinstance(event, ToolStarted):
-                notice(f"tool call: {describe_call(event.call.name, event.call.arguments)}")
-            elif isinstance(event, ToolFinished):
-                outcome = "failed" if event.error else "result"
-                notice(f"tool {event.call.name} {outcome}: {preview(event.text)}", warning=event.error)
-            elif isinstance(event, TurnDone):
-                done = event
-        if wrote:
-            out.write("\n")
-            out.flush()
-        return done
-    except KeyboardInterrupt as exc:
-        stop_reply(events, exc)  # stores the partial answer, marked as interrupted (by the user, or by a signal)
-        raise
-    except OSError as exc:  # stdout closed (a pipe's reader left) or full: keep the partial answer, marked
-        broken = isinstance(exc, BrokenPipeError)
-        reason = "the output was closed" if broken else f"the output could not be written ({exc.strerror})"
-        stop_reply(events, Interrupted(reason, 141 if broken else OutputError.exit_code))
-        if broken:
-            raise
-        raise OutputError(f"cannot write the reply to standard output: {exc.strerror}; the turn is saved") from None
-    except ChatbotError as exc:
-        if wrote:  # a failed attempt's partial line is ended and marked, so a retry's reply does not glue onto it
-            with contextlib.suppress(OSError):
-                out.write(f"\n{failed_mark(app, exc)}\n")
-                out.flush()
-        raise
-    finally:
-        events.close()
+    return run_turn(app.chat, text, PlainSink(app, out, show_reasoning=show_reasoning), replacing=replacing)
 
 
 def failed_mark(app: App, exc: ChatbotError) -> str:

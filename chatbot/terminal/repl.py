@@ -7,7 +7,6 @@ stays); Ctrl-C at the prompt clears the line; Ctrl-D or /quit exits.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -23,17 +22,17 @@ from rich.text import Text
 from chatbot import __version__, commands
 from chatbot.core.app import App
 from chatbot.core.attach import Content
-from chatbot.core.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, Unsent, stop_reply, unsent
+from chatbot.core.events import TurnDone, Unsent, unsent
+from chatbot.core.front_end import run_turn
 from chatbot.core.open_session import TakenBack
 from chatbot.engine.text import clean, is_blank, preview, visible
 from chatbot.errors import BudgetError, ChatbotError, Interrupted, InvalidReply, OutputError
-from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
+from chatbot.providers.base import ToolCall
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.editor import EMPTY, add_editor_key, edit_text
-from chatbot.terminal.render import make_console, make_stream
+from chatbot.terminal.render import make_console
+from chatbot.terminal.sink import TerminalSink
 from chatbot.terminal.timeline_view import timeline_text
-from chatbot.terminal.waiting import wait_notice, watch
-from chatbot.tools.base import describe_call
 
 HISTORY_MAX_BYTES = 512 * 1024
 
@@ -219,57 +218,30 @@ class Repl:
 
     def send(self, text: Content, *, replacing: TakenBack | None = None) -> int:
         """Send one message (``replacing`` the turn /retry or /edit took back) and render the reply; 0 if it went."""
-        chat = self.app.chat
-        stream = make_stream(self.console, plain=self.plain, show_reasoning=self.show_reasoning)
-        done: TurnDone | None = None
-        events = chat.send(text, replacing=replacing)
-        shown: list[bool] = []  # the server's wait notice only before the reply starts: later the tail is on screen
-
-        def waiting(last: object) -> None:
-            # not once the reply shows (its live tail is on screen), nor while the user is asked about a tool call;
-            # a slow save is told even after the reply
-            if (not shown and not self._asking) or isinstance(last, Saving):
-                self._notice(wait_notice(last))
-
+        sink = TerminalSink(
+            self.console,
+            lambda said, warning: self._notice(said, warning=warning),
+            lambda: self._asking,
+            plain=self.plain,
+            show_reasoning=self.show_reasoning,
+        )
         try:
-            for event in watch(events, waiting):
-                if isinstance(event, (TextDelta, ReasoningDelta)):
-                    shown.append(True)
-                if isinstance(event, TextDelta):
-                    stream.feed(clean(event.text))
-                elif isinstance(event, ReasoningDelta):
-                    stream.feed_reasoning(clean(event.text))
-                elif isinstance(event, Notice):
-                    self._notice(event.text, warning=event.warning)
-                elif isinstance(event, (ToolStarted, ToolFinished)):
-                    self._tool_line(event)
-                elif isinstance(event, TurnDone):
-                    done = event
-            stream.finish()
+            done = run_turn(self.app.chat, text, sink, replacing=replacing)
         except KeyboardInterrupt as exc:
-            self.unsent = stop_reply(events, exc)  # stores the partial answer, marked as interrupted
+            self.unsent = unsent(exc)  # the partial answer is stored, marked as interrupted
             if isinstance(exc, Interrupted):  # SIGTERM, SIGHUP: the terminal may be gone; the turn is saved
-                with contextlib.suppress(OSError):
-                    stream.abort()
                 raise
-            stream.abort()
             said = "reply cancelled; the partial answer is kept and marked as interrupted"
             self._notice(said if self.unsent is None else "cancelled before any answer; /retry resends your message")
             return 130
-        except OSError as exc:  # the terminal went away (EIO) or stdout is full: keep the partial answer, marked
-            stop_reply(events, Interrupted(f"the output could not be written ({exc.strerror})", OutputError.exit_code))
-            raise OutputError(f"cannot write to the terminal: {exc.strerror}; the turn is saved") from None
+        except OutputError:
+            raise
         except ChatbotError as exc:
-            stream.abort("")
             self.unsent = unsent(exc)
             retryable = self.unsent is not None and not isinstance(exc, BudgetError) and not self.one_shot
             retry = "\n/retry resends your message" if retryable else ""
             self._error(f"{exc.message}{retry}")
             return exc.exit_code
-        finally:
-            with contextlib.suppress(Exception):  # after a bug too, the live display ends: the cursor comes back
-                stream.abort("")  # (nothing to do once the reply finished or was aborted above)
-            events.close()  # on any other failure too, before the caller releases the session's lock
         self.unsent = None
         if done is not None:
             self._usage_line(done)
@@ -309,12 +281,6 @@ class Repl:
                 f"total ~{total}"
             )
         self.console.print(Text(f"{text} · {done.latency:.1f}s", style="dim"))
-
-    def _tool_line(self, event: ToolStarted | ToolFinished) -> None:
-        if isinstance(event, ToolStarted):
-            self.console.print(Text(f"→ {describe_call(event.call.name, event.call.arguments)}", style="dim"))
-        else:
-            self.console.print(Text(f"  ← {preview(event.text)}", style="dim yellow" if event.error else "dim"))
 
     def _notice(self, text: str, *, warning: bool = False) -> None:
         self.console.print(Text(("warning: " if warning else "") + clean(text), style="yellow" if warning else "dim"))
