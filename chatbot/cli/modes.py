@@ -14,8 +14,8 @@ from chatbot.engine.text import clean, is_blank, json_shown
 from chatbot.errors import ChatbotError, SaveFailed, UsageError
 
 if TYPE_CHECKING:
+    from chatbot.attachments.attach import Content
     from chatbot.core.app import App
-    from chatbot.core.attach import Content
     from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, Unsent
     from chatbot.core.open_session import TakenBack
 

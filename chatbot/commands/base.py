@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from chatbot.attachments.attach import Content
     from chatbot.commands.timeline import Timeline
     from chatbot.core.app import App
-    from chatbot.core.attach import Content
     from chatbot.core.open_session import TakenBack
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from chatbot.attachments.attach import with_text
 from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App
-from chatbot.core.attach import with_text
 from chatbot.core.chat import Chat
 from chatbot.core.events import Unsent
 from chatbot.engine.text import preview

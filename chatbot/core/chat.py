@@ -12,7 +12,7 @@ from collections.abc import Callable, Generator
 from dataclasses import replace
 from typing import Any
 
-from chatbot.core.attach import Content, Outbox, compose
+from chatbot.attachments.attach import Content, Outbox, compose
 from chatbot.core.budget import learn_from_usage, message_budget, retry_budget, tools_estimate, window_notice
 from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, Unsent, request_notices
 from chatbot.core.open_session import OpenSession, TakenBack

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 
-from chatbot.core.attach import Content
+from chatbot.attachments.attach import Content
 from chatbot.engine.memory import Request
 from chatbot.engine.structured import JsonReply
 from chatbot.engine.turn import Turn

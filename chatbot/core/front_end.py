@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from chatbot.core.attach import Content
+from chatbot.attachments.attach import Content
 from chatbot.core.chat import Chat
 from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.core.open_session import TakenBack

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
 
-from chatbot.core.attach import Content
+from chatbot.attachments.attach import Content
 from chatbot.core.events import ChatEvent, Notice, ToolFinished, ToolStarted
 from chatbot.core.rounds import Progress
 from chatbot.engine.tokens import TokenCounter

@@ -20,8 +20,8 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from rich.text import Text
 
 from chatbot import __version__, commands
+from chatbot.attachments.attach import Content
 from chatbot.core.app import App
-from chatbot.core.attach import Content
 from chatbot.core.events import TurnDone, Unsent, unsent
 from chatbot.core.front_end import run_turn
 from chatbot.core.open_session import TakenBack

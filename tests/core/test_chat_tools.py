@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from chatbot.core.attach import Attachment, fence
+from chatbot.attachments.attach import Attachment, fence
 from chatbot.core.budget import tools_estimate
 from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, unsent
 from chatbot.core.rounds import INTERRUPTED_MARK, NOT_RUN

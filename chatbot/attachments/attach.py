@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chatbot.core.pdf import MAX_PDF_BYTES, is_pdf, pdf_text
+from chatbot.attachments.pdf import MAX_PDF_BYTES, is_pdf, pdf_text
 from chatbot.engine.text import hides_text
 from chatbot.engine.tokens import image_size, image_tokens_for_size
 from chatbot.errors import UsageError
@@ -92,7 +92,7 @@ def from_stdin(data: bytes) -> Attachment | None:
 
 def read_file(path_text: str) -> Attachment:
     """A file as an attachment: text (UTF-8) fenced with its name, a PDF's text, or a PNG/JPEG image. One clear
-    error otherwise. (A folder or a URL: :func:`chatbot.core.sources.gather`.)"""
+    error otherwise. (A folder or a URL: :func:`chatbot.attachments.sources.gather`.)"""
     if not path_text.strip():
         raise UsageError(f"usage: /file PATH ({USAGE})")
     path = Path(path_text).expanduser()
