@@ -275,6 +275,7 @@ def _make_app(
     args: argparse.Namespace, store: SessionStore, toolbox: Toolbox | None, system: str | None, cfg: Config
 ) -> App:
     """The app for ``args``: the provider, the memory settings, options, log and the counter for each model."""
+    from chatbot.cli.hub import tokenizer_file
     from chatbot.cli.modes import show_request
     from chatbot.core.app import App, Settings, parse_option
     from chatbot.core.request_log import RequestLog
@@ -322,7 +323,7 @@ def _make_app(
             show_request=show_request if args.show_requests else None,
         ),
     )
-    counters = lambda model: make_counter(args.tokenizer, args.provider, model)  # noqa: E731
+    counters = lambda model: make_counter(args.tokenizer, args.provider, model, tokenizer_file)  # noqa: E731
     if toolbox is None:
         return App(store, provider, settings, counters)
     from chatbot.storage.session import ToolSources
