@@ -1,13 +1,13 @@
 """The table of slash commands, ``/help``, and how an input line is told apart from a message.
 
 The commands themselves live by what they act on: :mod:`~chatbot.commands.sessions`,
-:mod:`~chatbot.commands.inspecting`, :mod:`~chatbot.commands.conversation` and :mod:`~chatbot.commands.next_turn`.
+:mod:`~chatbot.commands.inspecting`, :mod:`~chatbot.commands.history` and :mod:`~chatbot.commands.next_turn`.
 Each takes the app and its argument and returns a :class:`~chatbot.commands.base.Result`; no terminal code here.
 """
 
 from __future__ import annotations
 
-from chatbot.commands import conversation, inspecting, next_turn, sessions
+from chatbot.commands import history, inspecting, next_turn, sessions
 from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App
 from chatbot.core.events import Unsent
@@ -39,7 +39,7 @@ def run(app: App, line: str, confirm: Confirm | None = None, unsent: Unsent | No
     if command is None:
         raise UsageError(f"unknown command {name}; /help lists the commands")
     result = command.run(app, arg.strip(), confirm)
-    return conversation.resend(app, unsent) if result.retry else result
+    return history.resend(app, unsent) if result.retry else result
 
 
 # --- the commands -----------------------------------------------------------------------------------------------
@@ -69,7 +69,7 @@ COMMANDS: dict[str, Command] = {
     "/quit": Command("/quit, /exit", "leave (the session is saved)", _quit),
     "/exit": Command("/quit, /exit", "leave (the session is saved)", _quit),
     **sessions.COMMANDS,
-    **conversation.COMMANDS,
+    **history.COMMANDS,
     **next_turn.COMMANDS,
     **inspecting.COMMANDS,
 }

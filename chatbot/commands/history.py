@@ -1,4 +1,4 @@
-"""Slash commands that change the conversation so far: /reset, /undo, /retry, /edit, /system and /summary."""
+"""Slash commands that change the history, the turns so far: /reset, /undo, /retry, /edit, /system and /summary."""
 
 from __future__ import annotations
 
