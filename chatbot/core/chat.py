@@ -17,7 +17,7 @@ from chatbot.core.budget import learn_from_usage, message_budget, retry_budget, 
 from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, Unsent, request_notices
 from chatbot.core.open_session import OpenSession, TakenBack
 from chatbot.core.retry import retrying
-from chatbot.core.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round
+from chatbot.core.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round, refit_round
 from chatbot.core.settings import RunSettings
 from chatbot.core.summaries import SummaryAhead, SummaryCall
 from chatbot.core.tool_round import run_round, tool_line_notice, tool_notices
@@ -231,10 +231,7 @@ class Chat:
         try:
             while True:
                 final = not offered or rounds >= self.run.max_tool_rounds
-                request, sent = yield from fit_round(
-                    self.conversation, request, user, progress.messages, self._summarize
-                )
-                calls = yield from self._reply(request, sent, progress, [] if final else offered)
+                request, calls = yield from self._round(request, user, progress, [] if final else offered)
                 if not calls or final:
                     break
                 assert self.tools is not None  # (calls come back only when tools were offered)
@@ -261,6 +258,22 @@ class Chat:
             # the stream just ended (no finish reason, no [DONE]): a reply cut short must not pass for a whole one
             return self._record(request, user, progress, interrupted=True, mark=INCOMPLETE_MARK)
         return self._record(request, user, progress)
+
+    def _round(
+        self, request: Request, user: Message, progress: Progress, tools: list[Message]
+    ) -> Generator[ChatEvent, None, tuple[Request, list[ToolCall]]]:
+        """One model call of ``user``'s turn, fit to ``request.budget`` with this turn's rounds so far; a later round
+        the server refuses for its length (the window was not known when the results came) is fit again, once."""
+        try:
+            request, sent = yield from fit_round(self.conversation, request, user, progress.messages, self._summarize)
+            return request, (yield from self._reply(request, sent, progress, tools))
+        except ContextLengthError as exc:
+            if not progress.messages:  # the first round: the caller fits the whole turn again
+                raise
+            out = self.run.max_output_tokens
+            request = yield from refit_round(self.conversation, request, progress.messages, exc, self._offered(), out)
+        request, sent = yield from fit_round(self.conversation, request, user, progress.messages, self._summarize)
+        return request, (yield from self._reply(request, sent, progress, tools))
 
     def _reply(
         self, request: Request, rounds: list[Message], progress: Progress, tools: list[Message]
@@ -313,17 +326,9 @@ class Chat:
     def _log(self, kind: str, model: str, started: float, estimate: tuple[int, int | None], **more: Any) -> None:
         """One line in the request log (--log-requests), when there is one."""
         if self.run.log is not None:
-            self.run.log.call(
-                kind,
-                session=self.session.id,
-                provider=self.provider.name,
-                model=model,
-                strategy=self.conversation.memory.strategy,
-                started=started,
-                estimate=estimate,
-                max_tokens=self.run.max_output_tokens,
-                **more,
-            )
+            self.run.log.call(kind, session=self.session.id, provider=self.provider.name, model=model,
+                              strategy=self.conversation.memory.strategy, started=started, estimate=estimate,
+                              max_tokens=self.run.max_output_tokens, **more)  # fmt: skip
 
     def _record(
         self,
@@ -343,13 +348,9 @@ class Chat:
         cost = turn.usage or {}
         estimated_prompt, est_completion = cost["estimated_prompt_tokens"], cost["estimated_completion_tokens"]
         usage = progress.usage
-        self.session.totals.add_request(
-            estimated_prompt,
-            est_completion,
-            usage.prompt_tokens if usage else None,
-            usage.completion_tokens if usage else None,
-            usage.cached_tokens if usage else None,
-        )
+        self.session.totals.add_request(estimated_prompt, est_completion, usage.prompt_tokens if usage else None,
+                                        usage.completion_tokens if usage else None,
+                                        usage.cached_tokens if usage else None)  # fmt: skip
         if progress.first_call and not interrupted:  # the first call's request was counted whole: learn from it
             learn_from_usage(self.conversation, *progress.first_call, self._offered())
         told: list[Notice] = []

@@ -12,7 +12,8 @@ from collections.abc import Generator, Iterable
 from dataclasses import replace
 from typing import Any
 
-from chatbot.core.events import ChatEvent, request_notices
+from chatbot.core.budget import round_retry_budget
+from chatbot.core.events import ChatEvent, Notice, request_notices
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.fresh_round import fresh_results_request
 from chatbot.engine.memory import Request, Summarizer
@@ -20,7 +21,7 @@ from chatbot.engine.parts import sent_record
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, Turn
-from chatbot.errors import BudgetError
+from chatbot.errors import BudgetError, ContextLengthError
 from chatbot.providers.base import StreamEnd, ToolCall, Usage
 
 INTERRUPTED_MARK = "[interrupted by the user]"
@@ -167,6 +168,17 @@ def fit_round(
         smaller, rounds = fresh_results_request(conv, user, rounds, request.budget)
     yield from request_notices(smaller)
     return replace(smaller, budget=request.budget), rounds
+
+
+def refit_round(
+    conv: Conversation, request: Request, rounds: list[Message], exc: ContextLengthError, tools: int, out: int | None
+) -> Generator[ChatEvent, None, Request]:
+    """``request`` with the budget a later round of its turn is fit to again after the server refused the round
+    for its length (``tools``: the definitions' tokens; ``out``: ``--max-output-tokens``), the change told."""
+    budget, told = round_retry_budget(conv, request, rounds_cost(rounds, conv.counter), exc, tools, out)
+    yield from (Notice(text, True) for text in told)
+    yield Notice(f"{exc.message}; sending this round again, smaller ({budget} tokens)", True)
+    return replace(request, budget=budget)
 
 
 def _add(a: Usage, b: Usage) -> Usage:

@@ -247,6 +247,8 @@ def _early_fold_end(conv: Conversation, start: int, user_tokens: int, budget: in
 
 def _without_summary(problem: str, sent: int, unsummarized: int) -> str:
     """The warning of a request made without the summary that was due: why, and how many turns it sends instead."""
+    if not unsummarized:  # a later piece of the fold was kept: no turn waits for it
+        return problem
     if sent >= unsummarized:
         return f"{problem}: this request sends all {unsummarized} unsummarized turn(s) instead"
     if not sent:

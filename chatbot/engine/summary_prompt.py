@@ -1,6 +1,11 @@
 """The summary prompt: how the memory rule asks a model to fold turns into the rolling summary, and how the
 summary rides in the system message. :mod:`chatbot.engine.memory` decides when; this module says what is asked.
 
+A summary request is one user message: the instructions, the previous summary, then the turns to merge. Not a
+system message for the instructions: some servers' chat formats drop the system message (llama-cpp-python's
+``gemma`` format, for models whose template has no system role), and a summarizer that never sees its instructions
+answers with anything but a summary.
+
 The labels are constants so that a reader of the request (the offline echo provider) can find its parts without
 matching the wording.
 """
@@ -88,22 +93,32 @@ def summary_request(
     words: int = SUMMARY_WORDS,
     tighter: bool = False,
 ) -> list[dict[str, Any]]:
-    """The messages that ask a model to fold ``turns`` into ``previous`` (incremental summarization) in at most about
-    ``words`` words; ``tighter`` asks for the previous summary to be rewritten shorter too."""
+    """The one user message that asks a model to fold ``turns`` into ``previous`` (incremental summarization) in at
+    most about ``words`` words; ``tighter`` asks for the previous summary to be rewritten shorter too."""
     instructions = SUMMARY_INSTRUCTIONS.format(words=words)
     if tighter:
         instructions += "\n" + TIGHTER.format(words=words)
-    parts = [f"{PREVIOUS_SUMMARY_LABEL}\n{previous.strip() or NO_SUMMARY_YET}", NEW_TURNS_LABEL]
+    parts = [instructions, f"{PREVIOUS_SUMMARY_LABEL}\n{previous.strip() or NO_SUMMARY_YET}", NEW_TURNS_LABEL]
     for i, turn in enumerate(turns, start=first_turn_number):
         parts.append(f"{TURN_MARKER}{i}\n{_render_turn_text(turn)}")
-    return [
-        {"role": "system", "content": instructions},
-        {"role": "user", "content": "\n\n".join(parts)},
-    ]
+    return [{"role": "user", "content": "\n\n".join(parts)}]
+
+
+#: how every summary request's message starts (the instructions' first words, whatever the word limit)
+_OPENING = SUMMARY_INSTRUCTIONS.split(".", 1)[0]
 
 
 def is_summary_request(messages: Sequence[Message]) -> bool:
     """Whether ``messages`` were built by :func:`summary_request` (a tighter rewrite of the summary alone too: it
     has no turns to merge)."""
-    last = str(messages[-1].get("content") or "") if messages else ""
-    return last.startswith(PREVIOUS_SUMMARY_LABEL) and NEW_TURNS_LABEL in last
+    if len(messages) != 1 or messages[0].get("role") != "user":
+        return False
+    text = str(messages[0].get("content") or "")
+    return text.startswith(_OPENING) and f"\n\n{PREVIOUS_SUMMARY_LABEL}\n" in text and NEW_TURNS_LABEL in text
+
+
+def summary_request_parts(text: str) -> tuple[str, str, str]:
+    """A summary request's message cut at its labels: (instructions, previous summary, the turns to merge)."""
+    instructions, _, rest = text.partition(f"\n\n{PREVIOUS_SUMMARY_LABEL}\n")
+    previous, _, turns = rest.partition(f"\n\n{NEW_TURNS_LABEL}")
+    return instructions, previous.strip(), turns

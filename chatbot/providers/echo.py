@@ -26,13 +26,12 @@ from typing import Any
 from chatbot.engine.recall import split_recalled
 from chatbot.engine.structured import asked_format
 from chatbot.engine.summary_prompt import (
-    NEW_TURNS_LABEL,
     NO_SUMMARY_YET,
-    PREVIOUS_SUMMARY_LABEL,
     SUMMARY_HEADING,
     TURN_MARKER,
     USER_LINE,
     is_summary_request,
+    summary_request_parts,
 )
 from chatbot.engine.text import FENCED, code_blocks
 from chatbot.engine.tokens import TokenCounter, rough_count
@@ -115,7 +114,8 @@ def tool_calls_asked(messages: Sequence[Message]) -> tuple[ToolCall, ...]:
 
 def _tighter(messages: Sequence[Message]) -> int | None:
     """The words a summary request asks a tighter rewrite to stay within, or None when it asks none."""
-    found = _TIGHTER.search(str(messages[0].get("content") or ""))
+    instructions, _, _ = summary_request_parts(str(messages[0].get("content") or ""))
+    found = _TIGHTER.search(instructions)
     return int(found.group(1)) if found else None
 
 
@@ -147,8 +147,7 @@ def echo_summary(request_text: str, words: int | None = None) -> str:
     which is always shorter than the turn, so the summary shrinks what it replaces as the engine requires. Asked
     for a tighter rewrite within ``words`` words, it keeps only the newest lines that fit.
     """
-    previous, _, turns = request_text.partition(NEW_TURNS_LABEL)
-    previous = previous.removeprefix(PREVIOUS_SUMMARY_LABEL).strip()
+    _, previous, turns = summary_request_parts(request_text)
     lines = [ECHO_SUMMARY_LABEL]
     for line in previous.splitlines():
         if line.strip() and line.strip() not in (ECHO_SUMMARY_LABEL, NO_SUMMARY_YET):

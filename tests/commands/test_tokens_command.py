@@ -51,6 +51,6 @@ def test_a_context_window_the_server_named_is_shown_with_the_budget_it_leaves(ma
     assert "context of" not in commands.run(app, "/tokens").output  # none named yet
     chat.session.calibration_for(chat.model).context = 3000  # what a context-length error naming it teaches
     out = commands.run(app, "/tokens").output
-    assert "context of echo: 3000 tokens, as the server said; requests are kept under 2250" in out
-    assert chat.next_request("").budget == 2250  # what /context and the status line measure against
-    assert " of 2250 tokens before your message" in commands.run(app, "/context").output
+    assert "context of echo: 3000 tokens, as the server said; requests are kept under 2220" in out
+    assert chat.next_request("").budget == 2220  # what /context and the status line measure against
+    assert " of 2220 tokens before your message" in commands.run(app, "/context").output

@@ -95,7 +95,7 @@ def test_the_next_request_preview_holds_the_text_in_the_budget_a_send_would_have
     chat.conversation.counter.calibration.context = 4000  # the server's window, learned earlier
     preview = chat.next_request("what comes next")
     assert preview.messages[-1] == {"role": "user", "content": "what comes next"}
-    assert preview.budget == 4000 - 500  # the window less the reply's room, not --max-input-tokens
+    assert preview.budget == 4000 - 500 - 40  # the window less the reply's room and a hundredth, not --max-input-tokens
 
 
 def test_the_output_reservation_comes_out_of_a_known_window_for_a_send(make_app):
@@ -104,7 +104,7 @@ def test_the_output_reservation_comes_out_of_a_known_window_for_a_send(make_app)
     chat.conversation.counter.calibration.context = 4000  # the server's window, learned earlier
     done = drain(chat.send("hi"))[-1]
     assert isinstance(done, TurnDone)
-    assert done.request.budget == 4000 - 500  # not a quarter of the window (1,000), as without the flag
+    assert done.request.budget == 4000 - 500 - 40  # not a quarter of the window (1,000), as without the flag
 
 
 def test_a_context_error_naming_the_window_retries_within_it_less_the_output_reservation(make_app):
@@ -115,11 +115,11 @@ def test_a_context_error_naming_the_window_retries_within_it_less_the_output_res
         drain(chat.send(f"message {i} " + "word " * 300))
     provider.failures = 1
     events = drain(chat.send("last"))
-    told = "the server's context is 3000 tokens: requests are kept under it from now on (2500 for the request, 500 "
-    assert Notice(told + "for the reply)", True) in events  # a warning, with the reservation's numbers
+    told = "the server's context is 3000 tokens: requests are kept under it from now on (2470 for the request, 500 "
+    assert Notice(told + "for the reply, 30 to spare)", True) in events  # a warning, with the reservation's numbers
     done = events[-1]
-    assert isinstance(done, TurnDone) and done.request.budget == 3000 - 500
-    assert 0 < done.request.tokens <= 2500 and len(provider.requests[-1]) < len(provider.requests[-2])
+    assert isinstance(done, TurnDone) and done.request.budget == 3000 - 500 - 30
+    assert 0 < done.request.tokens <= 2470 and len(provider.requests[-1]) < len(provider.requests[-2])
 
 
 def test_a_turn_without_a_measured_latency_reports_zero(make_app, monkeypatch):

@@ -298,10 +298,10 @@ def test_the_turn_rebuilt_under_a_window_a_summary_learned_keeps_the_output_rese
     chat = open_chat(provider, background=False, max_output_tokens=400)
     turns = [send(chat, f"question {n} " * 40) for n in range(7)]
     (n,) = [n for n, events in enumerate(turns) for e in events if isinstance(e, Notice) and "context is" in e.text]
-    told = "the server's context is 900 tokens: requests are kept under it from now on (500 for the request, 400 "
-    assert Notice(told + "for the reply)", True) in turns[n]
+    told = "the server's context is 900 tokens: requests are kept under it from now on (491 for the request, 400 "
+    assert Notice(told + "for the reply, 9 to spare)", True) in turns[n]
     done = turns[n][-1]
-    assert isinstance(done, TurnDone) and done.request.budget == 900 - 400
+    assert isinstance(done, TurnDone) and done.request.budget == 900 - 400 - 9
     assert done.request.messages[-1] == {"role": "user", "content": f"question {n} " * 40}  # the rebuild sent it
     # the rebuilt request had to fold one more turn: summarized (not dropped), and the turn tells every fold it made,
     # the two of the summary that met the window as well

@@ -150,3 +150,11 @@ def test_a_failed_summary_with_no_room_for_any_turn_says_so(conv_factory):
     assert request.warnings == (
         "summarizing failed (summary model down): the budget has no room for any of the 9 unsummarized turn(s)",
     )
+
+
+def test_a_summary_warning_with_no_turn_left_unsummarized_says_only_why():
+    # a later piece of the same fold was kept: "sends all 0 unsummarized turn(s) instead" would be nonsense
+    from chatbot.engine.memory import _without_summary
+
+    assert _without_summary("the summary was not shorter", 0, 0) == "the summary was not shorter"
+    assert _without_summary("x", 2, 2) == "x: this request sends all 2 unsummarized turn(s) instead"

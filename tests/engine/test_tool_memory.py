@@ -9,7 +9,7 @@ import pytest
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.fresh_round import fresh_results_request
 from chatbot.engine.memory import MemoryConfig
-from chatbot.engine.summary_prompt import summary_request
+from chatbot.engine.summary_prompt import summary_request, summary_request_parts
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import (
     SHORTENED_MARK,
@@ -85,7 +85,7 @@ def test_window_and_budget_keep_calls_with_results(counter):
 
 
 def test_the_summarizer_sees_calls_and_results_compactly():
-    text = summary_request("", [tool_turn(1, 3000).messages], 1)[1]["content"]
+    _, _, text = summary_request_parts(summary_request("", [tool_turn(1, 3000).messages], 1)[0]["content"])
     assert 'Assistant called tool search({"q": "x"})' in text
     assert "Tool result (search): word word" in text
     assert "… [14,999 characters]" in text and len(text) < 1000
