@@ -122,8 +122,7 @@ class Chat:
         unless this one is stored. An error that stops it before anything is stored carries the message to resend
         (:func:`~chatbot.core.events.unsent`)."""
         message: Message = {"role": "user", "content": self.outbox.take(text)}
-        turns = self.conversation.turns
-        before = len(turns)
+        before = len(turns := self.conversation.turns)
         try:
             yield from self._send(message, before)
         except BaseException as exc:
