@@ -27,14 +27,17 @@ from chatbot.engine.structured import check_reply
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, validate_request
-from chatbot.errors import (
-    ChatbotError,
-    ContextLengthError,
-    Interrupted,
-    StoreUnavailable,
-    UsageError,
+from chatbot.errors import ChatbotError, ContextLengthError, Interrupted, StoreUnavailable, UsageError
+from chatbot.providers.base import (
+    CallOptions,
+    ChatProvider,
+    ProviderNote,
+    Resent,
+    StreamEnd,
+    StreamEvent,
+    TextDelta,
+    ToolCall,
 )
-from chatbot.providers.base import ChatProvider, ProviderNote, Resent, StreamEnd, StreamEvent, TextDelta, ToolCall
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.tools.registry import Registry
@@ -112,7 +115,7 @@ class Chat:
         builds the body then sent. A summary due first stands as a placeholder (only the model can write it)."""
         request = self.next_request(compose(text, self.outbox.items()))
         first_call = self._tools_offered() if self.run.max_tool_rounds else []
-        return self.provider.request_body(request.messages, stream=self.run.stream, **self._ask(first_call))
+        return self.provider.request_body(request.messages, self._call(first_call))
 
     def send(self, text: Content, *, replacing: TakenBack | None = None) -> Generator[ChatEvent, None, None]:
         """Send ``text`` (with any attached files) as the next user message and stream the reply.
@@ -205,21 +208,17 @@ class Chat:
         budget = self.conversation.memory.max_input_tokens
         return self.tools.openai_tools(self.conversation.counter, budget) if self.tools else []
 
-    def _ask(self, tools: list[Message]) -> dict[str, Any]:
-        """What a model call asks for beside the messages; the provider builds the request body from it."""
-        ask: dict[str, Any] = {"model": self.model, "max_tokens": self.run.max_output_tokens}
-        if self.session.options:  # only what is set goes on the wire (and to a provider's keyword arguments)
-            ask["options"] = self.session.options
-        if tools:
-            ask["tools"] = tools
-        return ask
+    def _call(self, tools: list[Message]) -> CallOptions:
+        """What a model call asks for beside the messages (only what is set goes on the wire); the provider builds
+        the request body from it."""
+        return CallOptions(self.model, self.run.max_output_tokens, tools, self.session.options, self.run.stream)
 
     def _events(self, messages: list[Message], tools: list[Message]) -> Generator[StreamEvent, None, None]:
         """The provider's events for one model call: streamed, or (--no-stream) the whole reply at once."""
-        ask = self._ask(tools)
+        call = self._call(tools)
         if self.run.show_request is not None:  # --show-requests: the body, built as the provider builds it to send
-            self.run.show_request("chat", self.provider.request_body(messages, stream=self.run.stream, **ask))
-        return self.provider.events(messages, stream=self.run.stream, **ask)
+            self.run.show_request("chat", self.provider.request_body(messages, call))
+        return self.provider.events(messages, call)
 
     def _turn(self, request: Request, user: Message) -> Generator[ChatEvent, None, tuple[TurnDone, list[Notice]]]:
         """One turn of ``user``'s message: ask the model; while it calls tools, run them and ask again; store the
