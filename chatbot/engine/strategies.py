@@ -7,9 +7,10 @@ bare interpreter allows. A new strategy is a row here (its settings, if new, in 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 class WindowSettings(Protocol):
@@ -21,19 +22,26 @@ class WindowSettings(Protocol):
     def window_step(self) -> int: ...
 
 
-@dataclass(frozen=True)
 class Strategy:
-    """One memory strategy.
+    """One memory strategy (a plain class, not a dataclass: ``--version`` and ``--help`` import no dataclasses).
 
     ``start(stored, covered, settings)`` is the first of ``stored`` earlier turns a request sends before the budget
     has its say, ``covered`` being how many the summary covers; ``summarizes``: the strategy folds earlier turns into
     the rolling summary (by ``summary_trigger`` and ``keep_turns``) and sends the summary with the turns after it.
     """
 
-    name: str
-    help: str
-    start: Callable[[int, int, WindowSettings], int]
-    summarizes: bool = False
+    __slots__ = ("help", "name", "start", "summarizes")
+
+    def __init__(
+        self, name: str, help: str, start: Callable[[int, int, WindowSettings], int], *, summarizes: bool = False
+    ) -> None:
+        self.name = name
+        self.help = help
+        self.start = start
+        self.summarizes = summarizes
+
+    def __repr__(self) -> str:
+        return f"Strategy({self.name!r})"
 
 
 def _window(stored: int, covered: int, settings: WindowSettings) -> int:
