@@ -20,11 +20,14 @@ ALLOWED: dict[str, set[str]] = {
     "providers": {"errors", "engine"},
     "storage": {"errors", "engine"},
     "tools": {"errors", "engine"},
-    "core": {"errors", "engine", "providers", "storage", "tools"},  # one turn, the session in use
-    "commands": {"errors", "engine", "providers", "storage", "tools", "core"},  # slash commands, no screen code
-    "terminal": {"errors", "engine", "providers", "storage", "tools", "core", "commands"},  # the screen
-    "cli": {"errors", "engine", "providers", "storage", "tools", "core", "commands", "terminal"},  # the entry point
-    "face": {"errors", "engine", "providers", "storage", "tools", "core", "cli"},  # the package face, python -m
+    "attachments": {"errors", "engine", "providers", "storage"},  # files, folders and pages attached to a message
+    "core": {"errors", "engine", "providers", "storage", "tools", "attachments"},  # one turn, the session in use
+    # slash commands, no screen code
+    "commands": {"errors", "engine", "providers", "storage", "tools", "attachments", "core"},
+    "terminal": {"errors", "engine", "providers", "storage", "tools", "attachments", "core", "commands"},  # the screen
+    # the entry point
+    "cli": {"errors", "engine", "providers", "storage", "tools", "attachments", "core", "commands", "terminal"},
+    "face": {"errors", "engine", "providers", "storage", "tools", "attachments", "core", "cli"},  # the face, python -m
 }
 #: the modules directly in ``chatbot/`` and their layer: everything else lives in a room
 TOP = {"__init__": "face", "__main__": "face", "tokens": "face", "errors": "errors"}

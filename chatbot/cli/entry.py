@@ -22,9 +22,9 @@ from chatbot.engine.text import clean
 from chatbot.errors import ChatbotError, Interrupted, OutputError, UsageError
 
 if TYPE_CHECKING:
+    from chatbot.attachments.attach import Attachment
     from chatbot.cli.config import Config
     from chatbot.core.app import App
-    from chatbot.core.attach import Attachment
     from chatbot.core.chat import Chat
     from chatbot.providers.base import ChatProvider
     from chatbot.storage.base import SessionStore
@@ -102,7 +102,7 @@ def _load_dotenv() -> frozenset[str]:
 def _system_text(args: argparse.Namespace) -> str | None:
     """The system message for new sessions: --system or --system-file (--role: :mod:`chatbot.cli.templates`)."""
     if args.system_file:
-        from chatbot.core.attach import MAX_TEXT_BYTES, decode_text, read_limited
+        from chatbot.attachments.attach import MAX_TEXT_BYTES, decode_text, read_limited
 
         name = f"--system-file {args.system_file}"
         data, size = read_limited(Path(args.system_file).expanduser(), MAX_TEXT_BYTES, name)
@@ -117,8 +117,8 @@ def _system_text(args: argparse.Namespace) -> str | None:
 
 def _attachments(args: argparse.Namespace) -> list[Attachment]:
     """Piped stdin (with -p only) and -f files, read before anything is sent."""
-    from chatbot.core.attach import MAX_TEXT_BYTES, from_stdin
-    from chatbot.core.sources import gather
+    from chatbot.attachments.attach import MAX_TEXT_BYTES, from_stdin
+    from chatbot.attachments.sources import gather
 
     found: list[Attachment] = []
     if args.prompt is not None and not sys.stdin.isatty():
@@ -285,6 +285,7 @@ def _make_app(
     args: argparse.Namespace, store: SessionStore, toolbox: Toolbox | None, system: str | None, cfg: Config
 ) -> App:
     """The app for ``args``: the provider, the memory settings, options, log and the counter for each model."""
+    from chatbot.cli.hub import tokenizer_file
     from chatbot.cli.modes import show_request
     from chatbot.core.app import App, Settings, parse_option
     from chatbot.core.request_log import RequestLog
@@ -334,7 +335,7 @@ def _make_app(
             show_request=show_request if args.show_requests else None,
         ),
     )
-    counters = lambda model: make_counter(args.tokenizer, args.provider, model)  # noqa: E731
+    counters = lambda model: make_counter(args.tokenizer, args.provider, model, tokenizer_file)  # noqa: E731
     if toolbox is None:
         return App(store, provider, settings, counters)
     from chatbot.storage.session import ToolSources

@@ -11,12 +11,13 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from chatbot.engine.text import clean, is_blank, json_shown
-from chatbot.errors import ChatbotError, Interrupted, OutputError, SaveFailed, UsageError
+from chatbot.errors import ChatbotError, SaveFailed, UsageError
 
 if TYPE_CHECKING:
+    from chatbot.attachments.attach import Content
     from chatbot.core.app import App
-    from chatbot.core.attach import Content
-    from chatbot.core.events import TurnDone
+    from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, Unsent
+    from chatbot.core.open_session import TakenBack
 
 
 def stderr_line(line: str) -> None:
@@ -42,57 +43,66 @@ def show_request(kind: str, body: dict[str, Any], resent: str = "") -> None:
     stderr_line(f"chatbot: {what}{again}, JSON body:\n{json_shown(body)}")
 
 
-def send_plain(app: App, text: Content, out: TextIO, *, show_reasoning: bool) -> TurnDone | None:
-    """Send one message and write the reply to ``out`` as plain text; notices go to stderr. Returns the turn."""
-    from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
-    from chatbot.engine.text import preview
-    from chatbot.providers.base import ReasoningDelta, TextDelta
-    from chatbot.terminal.waiting import wait_notice, watch
-    from chatbot.tools.base import describe_call
+class PlainSink:
+    """One turn as plain text: the reply on ``out``, notices (and reasoning, when shown) on stderr."""
 
-    done: TurnDone | None = None
-    wrote = False
-    events = app.chat.send(text)
-    try:
-        for event in watch(events, lambda last: notice(wait_notice(last))):
-            if isinstance(event, TextDelta):
-                out.write(clean(event.text))
-                out.flush()
-                wrote = True
-            elif isinstance(event, ReasoningDelta):
-                if show_reasoning:
-                    sys.stderr.write(clean(event.text))
-            elif isinstance(event, Notice):
-                notice(event.text, warning=event.warning)
-            elif isinstance(event, ToolStarted):
-                notice(f"tool call: {describe_call(event.call.name, event.call.arguments)}")
-            elif isinstance(event, ToolFinished):
-                outcome = "failed" if event.error else "result"
-                notice(f"tool {event.call.name} {outcome}: {preview(event.text)}", warning=event.error)
-            elif isinstance(event, TurnDone):
-                done = event
-        if wrote:
-            out.write("\n")
-            out.flush()
-        return done
-    except KeyboardInterrupt as exc:
-        stop_reply(events, exc)  # stores the partial answer, marked as interrupted (by the user, or by a signal)
-        raise
-    except OSError as exc:  # stdout closed (a pipe's reader left) or full: keep the partial answer, marked
-        broken = isinstance(exc, BrokenPipeError)
-        reason = "the output was closed" if broken else f"the output could not be written ({exc.strerror})"
-        stop_reply(events, Interrupted(reason, 141 if broken else OutputError.exit_code))
-        if broken:
-            raise
-        raise OutputError(f"cannot write the reply to standard output: {exc.strerror}; the turn is saved") from None
-    except ChatbotError as exc:
-        if wrote:  # a failed attempt's partial line is ended and marked, so a retry's reply does not glue onto it
+    output = "the reply to standard output"
+
+    def __init__(self, app: App, out: TextIO, *, show_reasoning: bool) -> None:
+        self.app = app
+        self.out = out
+        self.show_reasoning = show_reasoning
+        self.wrote = False
+
+    def text(self, text: str) -> None:
+        self.out.write(clean(text))
+        self.out.flush()
+        self.wrote = True
+
+    def reasoning(self, text: str) -> None:
+        if self.show_reasoning:
+            sys.stderr.write(clean(text))
+
+    def notice(self, told: Notice) -> None:
+        notice(told.text, warning=told.warning)
+
+    def tool(self, event: ToolStarted | ToolFinished) -> None:
+        from chatbot.core.events import ToolStarted
+        from chatbot.engine.text import preview
+        from chatbot.tools.base import describe_call
+
+        if isinstance(event, ToolStarted):
+            notice(f"tool call: {describe_call(event.call.name, event.call.arguments)}")
+        else:
+            outcome = "failed" if event.error else "result"
+            notice(f"tool {event.call.name} {outcome}: {preview(event.text)}", warning=event.error)
+
+    def waiting(self, last: object) -> None:
+        from chatbot.core.waiting import wait_notice
+
+        notice(wait_notice(last))
+
+    def finish(self) -> None:
+        if self.wrote:
+            self.out.write("\n")
+            self.out.flush()
+
+    def stop(self, exc: BaseException) -> None:
+        if self.wrote and isinstance(exc, ChatbotError):
+            # a failed attempt's partial line is ended and marked, so a retry's reply does not glue onto it
             with contextlib.suppress(OSError):
-                out.write(f"\n{failed_mark(app, exc)}\n")
-                out.flush()
-        raise
-    finally:
-        events.close()
+                self.out.write(f"\n{failed_mark(self.app, exc)}\n")
+                self.out.flush()
+
+
+def send_plain(
+    app: App, text: Content, out: TextIO, *, show_reasoning: bool, replacing: TakenBack | None = None
+) -> TurnDone | None:
+    """Send one message (replacing the turn /retry or /edit took back) and write the reply to ``out`` as plain text;
+    notices go to stderr. Returns the turn."""
+    from chatbot.core.front_end import run_turn
+
+    return run_turn(app.chat, text, PlainSink(app, out, show_reasoning=show_reasoning), replacing=replacing)
 
 
 def failed_mark(app: App, exc: ChatbotError) -> str:
@@ -101,7 +111,9 @@ def failed_mark(app: App, exc: ChatbotError) -> str:
         if exc.rescued:
             return f"[not saved in the session store: this reply was kept in {exc.rescued}]"
         return "[not saved: the session store refused it and no rescue file could be written]"
-    if app.chat.open_session.pending is None:  # the turn was recorded (tools had run): kept, marked with the reason
+    from chatbot.core.events import unsent
+
+    if unsent(exc) is None:  # the turn was recorded (tools had run): kept, marked with the reason
         return f"[stopped: {exc.message}; what came so far is stored]"
     return "[failed: this partial reply was not stored]"
 
@@ -109,16 +121,19 @@ def failed_mark(app: App, exc: ChatbotError) -> str:
 def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
     """Script mode: every stdin line is handled as if typed; EOF ends like /quit."""
     from chatbot import commands
+    from chatbot.core.events import unsent
 
     status = 0
+    kept: Unsent | None = None  # the message of the last turn that stopped before anything was stored (/retry)
     for raw in lines:
         line = raw.rstrip("\r\n")
         if is_blank(line):
             continue  # whitespace, NUL, zero-width characters: nothing to send
         message: Content = commands.as_message(line)
+        replacing: TakenBack | None = None
         try:
             if commands.is_command(line):
-                result = commands.run(app, line, confirm=None)
+                result = commands.run(app, line, confirm=None, unsent=kept)
                 if result.output and result.notice:
                     for said in result.output.splitlines():  # each a notice line of its own (/file's skipped files)
                         notice(said)
@@ -136,10 +151,17 @@ def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
                     continue
                 if result.send is None:
                     continue
-                message = result.send
-            done = send_plain(app, message, sys.stdout, show_reasoning=args.reasoning)
+                message, replacing = result.send, result.replacing
+        except ChatbotError as exc:
+            notice(exc.message)
+            status = status or exc.exit_code
+            continue
+        try:
+            done = send_plain(app, message, sys.stdout, show_reasoning=args.reasoning, replacing=replacing)
+            kept = None
             status = status or reply_status(done)  # a reply that is not the JSON asked for: told, and the status
         except ChatbotError as exc:
+            kept = unsent(exc)
             notice(exc.message)
             status = status or exc.exit_code
     return status

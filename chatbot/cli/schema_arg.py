@@ -24,7 +24,7 @@ def schema_option(text: str) -> dict[str, Any]:
     path = Path(text).expanduser()
     # as llm reads it: a comma (or a newline) makes it the concise form, even when a file of that name exists
     if not text.lstrip().startswith("{") and "," not in text and "\n" not in text and path.is_file():
-        from chatbot.core.attach import decode_text, read_limited
+        from chatbot.attachments.attach import decode_text, read_limited
 
         data, size = read_limited(path, MAX_SCHEMA_BYTES, f"--schema {text}")
         if size > MAX_SCHEMA_BYTES:

@@ -101,7 +101,7 @@ def _unused(variables: dict[str, str], name: str, role: Role) -> None:
 
 def _input(args: argparse.Namespace) -> str | None:
     """The input of a template: piped text (read now, up to the limit) and the -p message; None when neither."""
-    from chatbot.core.attach import MAX_TEXT_BYTES, decode_text
+    from chatbot.attachments.attach import MAX_TEXT_BYTES, decode_text
 
     parts = []
     if not sys.stdin.isatty():

@@ -4,7 +4,7 @@
 command is and returns.
 """
 
-from chatbot.commands.conversation import edit_at
+from chatbot.commands.history import edit_at
 from chatbot.commands.inspecting import format_models
 from chatbot.commands.sessions import LISTED, format_hits, format_sessions
 from chatbot.commands.table import COMMANDS, QUIT_WORDS, as_message, is_command, run

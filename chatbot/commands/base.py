@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from chatbot.attachments.attach import Content
     from chatbot.commands.timeline import Timeline
     from chatbot.core.app import App
-    from chatbot.core.attach import Content
+    from chatbot.core.open_session import TakenBack
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,8 @@ class Result:
     output: str = ""
     quit: bool = False
     send: Content | None = None  # a message to send now (/retry resends one that may carry images)
+    replacing: TakenBack | None = None  # with ``send``: the turn it replaces once stored (/retry, /edit)
+    retry: bool = False  # /retry: resend the failed message, else the last turn's (:func:`commands.table.run`)
     notice: bool = False
     edit: str | None = None  # text to put back in the prompt for editing (/edit); its turn is replaced on send
     edit_turn: int | None = None  # with ``edit``: the turn it is (/edit N), resent in a branch (commands.edit_at)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
+from chatbot.attachments.sources import gather
 from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App, parse_option
-from chatbot.core.sources import gather
 from chatbot.engine.text import preview
 from chatbot.errors import UsageError
 

@@ -1,15 +1,16 @@
 """The table of slash commands, ``/help``, and how an input line is told apart from a message.
 
 The commands themselves live by what they act on: :mod:`~chatbot.commands.sessions`,
-:mod:`~chatbot.commands.inspecting`, :mod:`~chatbot.commands.conversation` and :mod:`~chatbot.commands.next_turn`.
+:mod:`~chatbot.commands.inspecting`, :mod:`~chatbot.commands.history` and :mod:`~chatbot.commands.next_turn`.
 Each takes the app and its argument and returns a :class:`~chatbot.commands.base.Result`; no terminal code here.
 """
 
 from __future__ import annotations
 
-from chatbot.commands import conversation, inspecting, next_turn, sessions
+from chatbot.commands import history, inspecting, next_turn, sessions
 from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App
+from chatbot.core.events import Unsent
 from chatbot.errors import UsageError
 
 #: bare words that quit like /quit (what people type without thinking), in any letter case
@@ -27,8 +28,9 @@ def as_message(line: str) -> str:
     return line.lstrip()[1:] if line.lstrip().startswith("//") else line
 
 
-def run(app: App, line: str, confirm: Confirm | None = None) -> Result:
-    """Run one command line. ``confirm`` asks the user a yes/no question (None in script mode: no questions)."""
+def run(app: App, line: str, confirm: Confirm | None = None, unsent: Unsent | None = None) -> Result:
+    """Run one command line. ``confirm`` asks the user a yes/no question (None in script mode: no questions);
+    ``unsent`` is what the front end kept of the last turn that stopped before anything was stored (/retry)."""
     stripped = line.strip()
     if stripped.lower() in QUIT_WORDS:  # EXIT, Quit: typed without thinking too
         return Result(quit=True)
@@ -36,7 +38,8 @@ def run(app: App, line: str, confirm: Confirm | None = None) -> Result:
     command = COMMANDS.get(name.lower())
     if command is None:
         raise UsageError(f"unknown command {name}; /help lists the commands")
-    return command.run(app, arg.strip(), confirm)
+    result = command.run(app, arg.strip(), confirm)
+    return history.resend(app, unsent) if result.retry else result
 
 
 # --- the commands -----------------------------------------------------------------------------------------------
@@ -66,7 +69,7 @@ COMMANDS: dict[str, Command] = {
     "/quit": Command("/quit, /exit", "leave (the session is saved)", _quit),
     "/exit": Command("/quit, /exit", "leave (the session is saved)", _quit),
     **sessions.COMMANDS,
-    **conversation.COMMANDS,
+    **history.COMMANDS,
     **next_turn.COMMANDS,
     **inspecting.COMMANDS,
 }

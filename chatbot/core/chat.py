@@ -12,10 +12,10 @@ from collections.abc import Callable, Generator
 from dataclasses import replace
 from typing import Any
 
-from chatbot.core.attach import Content, Outbox, compose
+from chatbot.attachments.attach import Content, Outbox, compose
 from chatbot.core.budget import learn_from_usage, message_budget, retry_budget, tools_estimate, window_notice
-from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, request_notices
-from chatbot.core.open_session import OpenSession
+from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, Unsent, request_notices
+from chatbot.core.open_session import OpenSession, TakenBack
 from chatbot.core.retry import retrying
 from chatbot.core.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round, refit_round
 from chatbot.core.settings import RunSettings
@@ -27,14 +27,17 @@ from chatbot.engine.structured import check_reply
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, validate_request
-from chatbot.errors import (
-    ChatbotError,
-    ContextLengthError,
-    Interrupted,
-    StoreUnavailable,
-    UsageError,
+from chatbot.errors import ChatbotError, ContextLengthError, Interrupted, StoreUnavailable, UsageError
+from chatbot.providers.base import (
+    CallOptions,
+    ChatProvider,
+    ProviderNote,
+    Resent,
+    StreamEnd,
+    StreamEvent,
+    TextDelta,
+    ToolCall,
 )
-from chatbot.providers.base import ChatProvider, ProviderNote, Resent, StreamEnd, StreamEvent, TextDelta, ToolCall
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.tools.registry import Registry
@@ -112,31 +115,35 @@ class Chat:
         builds the body then sent. A summary due first stands as a placeholder (only the model can write it)."""
         request = self.next_request(compose(text, self.outbox.items()))
         first_call = self._tools_offered() if self.run.max_tool_rounds else []
-        return self.provider.request_body(request.messages, stream=self.run.stream, **self._ask(first_call))
+        return self.provider.request_body(request.messages, self._call(first_call))
 
-    def send(self, text: Content) -> Generator[ChatEvent, None, None]:
+    def send(self, text: Content, *, replacing: TakenBack | None = None) -> Generator[ChatEvent, None, None]:
         """Send ``text`` (with any attached files) as the next user message and stream the reply.
 
-        The turn is stored and the session saved when the reply ends, or when it is interrupted (Ctrl-C closes
-        this generator or raises inside it) with the partial answer marked as interrupted. A turn taken back by
-        /retry or /edit is replaced only when the new one is stored; otherwise it stays.
-        """
-        before = len(self.conversation.turns)
+        The turn is stored and saved when the reply ends, or when it is interrupted (Ctrl-C closes this generator or
+        raises inside it), the partial answer marked. ``replacing``, the turn /retry or /edit took back, is put back
+        unless this one is stored. An error that stops it before anything is stored carries the message to resend
+        (:func:`~chatbot.core.events.unsent`)."""
+        message: Message = {"role": "user", "content": self.outbox.take(text)}
+        before = len(turns := self.conversation.turns)
         try:
-            yield from self._send(text)
-        finally:
-            self.open_session.put_back_if_unreplaced(before)
+            yield from self._send(message, before)
+        except BaseException as exc:
+            if len(turns) == before:  # nothing of this turn was stored
+                if replacing is not None:
+                    self.open_session.put_back(replacing)  # /retry takes it back again rather than add a copy
+                elif isinstance(exc, (ChatbotError, KeyboardInterrupt)):
+                    exc.unsent = Unsent(message["content"], turns, before)  # type: ignore[union-attr]
+            raise
 
-    def _send(self, text: Content) -> Generator[ChatEvent, None, None]:
-        text = self.outbox.take(text)
-        self.open_session.hold(text)
+    def _send(self, message: Message, before: int) -> Generator[ChatEvent, None, None]:
+        text = message["content"]
         yield from tool_notices(self.tools, self.conversation.counter, self.conversation.memory.max_input_tokens)
         if not self._told_tool_lines and (attach := tool_line_notice(self.tools, text)):
             self._told_tool_lines = True  # once a session: the user has heard how to attach a tool
             yield attach
         if self._ahead.waiting(self.conversation):
             yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
-        message: Message = {"role": "user", "content": text}
         calibration = self.conversation.counter.calibration
         window = calibration.context
         budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
@@ -152,7 +159,7 @@ class Chat:
         try:
             done, stored = yield from self._turn(request, message)
         except ContextLengthError as exc:
-            if self.open_session.pending is None:
+            if len(self.conversation.turns) > before:
                 raise  # a later round failed after tools ran: that turn is stored, so it is not sent again
             # Not the end: retry once under the window the server named (learned), or with half the request
             retry, told = retry_budget(self.conversation, request, exc, self._offered(), self.run.max_output_tokens)
@@ -201,21 +208,17 @@ class Chat:
         budget = self.conversation.memory.max_input_tokens
         return self.tools.openai_tools(self.conversation.counter, budget) if self.tools else []
 
-    def _ask(self, tools: list[Message]) -> dict[str, Any]:
-        """What a model call asks for beside the messages; the provider builds the request body from it."""
-        ask: dict[str, Any] = {"model": self.model, "max_tokens": self.run.max_output_tokens}
-        if self.session.options:  # only what is set goes on the wire (and to a provider's keyword arguments)
-            ask["options"] = self.session.options
-        if tools:
-            ask["tools"] = tools
-        return ask
+    def _call(self, tools: list[Message]) -> CallOptions:
+        """What a model call asks for beside the messages (only what is set goes on the wire); the provider builds
+        the request body from it."""
+        return CallOptions(self.model, self.run.max_output_tokens, tools, self.session.options, self.run.stream)
 
     def _events(self, messages: list[Message], tools: list[Message]) -> Generator[StreamEvent, None, None]:
         """The provider's events for one model call: streamed, or (--no-stream) the whole reply at once."""
-        ask = self._ask(tools)
+        call = self._call(tools)
         if self.run.show_request is not None:  # --show-requests: the body, built as the provider builds it to send
-            self.run.show_request("chat", self.provider.request_body(messages, stream=self.run.stream, **ask))
-        return self.provider.events(messages, stream=self.run.stream, **ask)
+            self.run.show_request("chat", self.provider.request_body(messages, call))
+        return self.provider.events(messages, call)
 
     def _turn(self, request: Request, user: Message) -> Generator[ChatEvent, None, tuple[TurnDone, list[Notice]]]:
         """One turn of ``user``'s message: ask the model; while it calls tools, run them and ask again; store the
@@ -339,7 +342,7 @@ class Chat:
         counter = self.conversation.counter
         sent = progress.record(request, tools_estimate(self.conversation, self._offered()))
         turn = progress.to_turn(user, request.tokens, counter, mark=mark if interrupted else "", sent=sent)
-        self.open_session.add_turn(turn)  # the message waiting to be stored is held by this turn now
+        self.conversation.add_turn(turn)
         cost = turn.usage or {}
         estimated_prompt, est_completion = cost["estimated_prompt_tokens"], cost["estimated_completion_tokens"]
         usage = progress.usage
@@ -371,7 +374,7 @@ class Chat:
         Returns (turns folded, warnings).
         """
         conv = self.conversation
-        if conv.memory.strategy != "summary":
+        if not conv.memory.summarizes:
             raise UsageError(f"memory is '{conv.memory.strategy}': use --memory summary for a summary")
         summarizer = self._ahead.summarizer
         done, warnings = conv.redo_summary(summarizer) if redo else fold_now(conv, summarizer)

@@ -4,9 +4,10 @@ text and reasoning deltas. Plain frozen dataclasses, so any front end (terminal,
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 
+from chatbot.attachments.attach import Content
 from chatbot.engine.memory import Request
 from chatbot.engine.structured import JsonReply
 from chatbot.engine.turn import Turn
@@ -23,7 +24,7 @@ class Notice:
 
 @dataclass(frozen=True)
 class TurnDone:
-    """The end of a turn: what was stored and what it cost."""
+    """The end of a turn: what was stored and what it cost. (A turn that ends so is stored: a retry takes it back.)"""
 
     turn: Turn
     request: Request
@@ -63,6 +64,30 @@ class ToolFinished:
     error: bool = False
 
 
+@dataclass(frozen=True)
+class Unsent:
+    """A message whose turn stopped before anything of it was stored: what ``/retry`` sends again.
+
+    A failed turn's error carries it (:func:`unsent`); the front end keeps it. It stays good while the conversation
+    it was sent to is as it was (:meth:`holds`): a new turn, /undo, /reset or another session leave nothing to resend.
+    """
+
+    content: Content
+    turns: Sequence[object]  # the conversation's list of turns, by identity (/reset and another session make anew)
+    count: int
+
+    def holds(self, turns: Sequence[object]) -> bool:
+        """Whether this is still the message to resend to the conversation whose turns are ``turns``."""
+        return turns is self.turns and len(turns) == self.count
+
+
+def unsent(exc: BaseException) -> Unsent | None:
+    """What a retry would send again after ``exc`` stopped a turn; None when the turn was stored (a retry takes it
+    back) or ``exc`` came from no turn."""
+    message = getattr(exc, "unsent", None)
+    return message if isinstance(message, Unsent) else None
+
+
 ChatEvent = Notice | TextDelta | ReasoningDelta | ToolStarted | ToolFinished | Saving | TurnDone
 
 
@@ -79,11 +104,11 @@ def request_notices(request: Request) -> Iterator[Notice]:
         yield Notice(f"{request.dropped} earlier turn(s) not sent (memory window / token budget)")
 
 
-def stop_reply(events: Generator[ChatEvent, None, None], exc: BaseException) -> None:
+def stop_reply(events: Generator[ChatEvent, None, None], exc: BaseException) -> Unsent | None:
     """Stop a reply in progress because of ``exc`` (Ctrl-C, a signal, a closed output).
 
     The partial answer is stored, marked with the reason, before this returns; errors of that (a failed save) are
-    raised, ``exc`` itself is not.
+    raised, ``exc`` itself is not. Returns what a retry would send again: the message, when nothing was stored.
     """
     try:
         events.throw(exc)
@@ -92,3 +117,4 @@ def stop_reply(events: Generator[ChatEvent, None, None], exc: BaseException) -> 
     except BaseException as raised:
         if raised is not exc:
             raise
+    return unsent(exc)

@@ -9,10 +9,11 @@ for a caller that must give up on the session (the command's last line of defenc
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chatbot.core.attach import Content, with_text
+from chatbot.attachments.attach import Content, with_text
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.options import option_problem
 from chatbot.engine.turn import Turn
@@ -22,17 +23,31 @@ from chatbot.storage.rescue import import_hint, rescue
 from chatbot.storage.session import Session
 
 
+@dataclass(frozen=True)
+class TakenBack:
+    """The last turn, taken back by /retry or /edit to be replaced, with the summary as it was before.
+
+    It is handed to :meth:`chatbot.core.chat.Chat.send` with the message that replaces it: a send that stores no turn
+    puts it back (:meth:`OpenSession.put_back`).
+    """
+
+    turn: Turn
+    summary: str
+    covers: int
+
+    @property
+    def message(self) -> Content:
+        """The user's message of the turn taken back (what /retry sends again)."""
+        content: Content = self.turn.messages[0].get("content") or ""
+        return content
+
+
 class OpenSession:
     """A session and the store it is saved to (None: nothing is saved, as in a library user's scratch chat)."""
 
     def __init__(self, session: Session, store: SessionStore | None) -> None:
         self.session = session
         self.store = store
-        # the turn /retry or /edit took back to replace, with the summary as it was: put back if nothing replaces it
-        self._replacing: tuple[Turn, str, int] | None = None
-        # the user message being sent, or of a turn that failed before anything was stored, kept for /retry; the one
-        # rule: it waits until a turn holds it (add_turn) or every turn is forgotten (reset)
-        self._pending: Content | None = None
         self._stored = self._encoded()  # the turns the store holds (each turn's cached JSON, by identity)
 
     @property
@@ -40,20 +55,10 @@ class OpenSession:
         """The session's conversation."""
         return self.session.conversation
 
-    def hold(self, message: Content) -> None:
-        """``message`` is being sent: it waits to be stored (what /retry resends if no turn ever holds it)."""
-        self._pending = message
-
-    def add_turn(self, turn: Turn) -> None:
-        """Add ``turn`` to the conversation (the caller saves): the message waiting to be stored is held by it now."""
-        self.conversation.add_turn(turn)
-        self._pending = None
-
     def reset(self) -> int:
         """Forget every turn and the summary (the system message stays) and save; returns how many turns went."""
         count = len(self.conversation.turns)
         self.conversation.reset()
-        self._pending = None
         self.save()
         return count
 
@@ -72,46 +77,34 @@ class OpenSession:
             self.save()
         return turn
 
-    @property
-    def pending(self) -> Content | None:
-        """The message of a turn that failed before anything was stored (what ``/retry`` resends), or None."""
-        return self._pending
-
-    def retry_text(self) -> Content:
-        """The message /retry resends: the failed one, else the last turn's (which is taken back first)."""
-        if self._pending is not None:
-            return self._pending
-        turn = self.take_back()
-        if turn is None:
-            raise UsageError("nothing to retry yet")
-        return turn.messages[0].get("content") or ""
-
-    def take_back(self) -> Turn | None:
+    def take_back(self) -> TakenBack | None:
         """Take the last turn back to replace it (/retry, /edit); None when there is none.
 
-        Unlike :meth:`undo` nothing is saved: the stored session keeps the turn until its replacement is stored,
-        and the next send puts it back if no replacement is (the server down, Ctrl-C before any answer).
+        Unlike :meth:`undo` nothing is saved: the stored session keeps the turn until its replacement is stored; the
+        send it is handed to puts it back if no replacement is (the server down, Ctrl-C before any answer).
         """
         conv = self.conversation
         summary, covers = conv.summary, conv.summary_covers
         turn = conv.undo()
-        self._replacing = (turn, summary, covers) if turn is not None else None
-        return turn
+        return TakenBack(turn, summary, covers) if turn is not None else None
 
-    def put_back_if_unreplaced(self, turns_before: int) -> None:
-        """After a send: put the turn taken back for it again in place when the send stored no turn."""
-        replacing, self._replacing = self._replacing, None
-        if replacing is None or len(self.conversation.turns) != turns_before:
-            return
-        turn, summary, covers = replacing
-        self.add_turn(turn)  # the old turn is back: /retry takes it back again rather than add a copy
-        self.conversation.set_summary(summary, covers)
+    def retake(self) -> TakenBack:
+        """/retry of the last turn: take it back (:meth:`take_back`); a usage error when there is none."""
+        taken = self.take_back()
+        if taken is None:
+            raise UsageError("nothing to retry yet")
+        return taken
 
-    def take_back_for_edit(self, text: str) -> Content:
-        """Take the last turn back (/edit) and return ``text`` as the message that replaces it; images the old message
-        carried stay with the new one (its text, fenced files included, is what was edited)."""
-        turn = self.take_back()
-        return with_text(turn.messages[0].get("content") if turn else None, text)
+    def put_back(self, taken: TakenBack) -> None:
+        """Put a turn taken back in place again (its replacement was not stored), with the summary as it was."""
+        self.conversation.add_turn(taken.turn)
+        self.conversation.set_summary(taken.summary, taken.covers)
+
+    def take_back_for_edit(self, text: str) -> tuple[Content, TakenBack | None]:
+        """Take the last turn back (/edit): ``text`` as the message that replaces it, and the turn taken back. Images
+        the old message carried stay with the new one (its text, fenced files included, is what was edited)."""
+        taken = self.take_back()
+        return with_text(taken.turn.messages[0].get("content") if taken else None, text), taken
 
     def set_option(self, key: str, value: Any) -> None:
         """Send ``key: value`` with every later chat request of this session (None removes it) and save.

@@ -28,7 +28,7 @@ from chatbot.engine.folds import summary_messages
 from chatbot.engine.memory import Summarizer, next_summary
 from chatbot.engine.turn import Message
 from chatbot.errors import ChatbotError, ContextLengthError, ModelNotFoundError, SummaryError
-from chatbot.providers.base import ChatProvider, Completion
+from chatbot.providers.base import CallOptions, ChatProvider, Completion
 from chatbot.storage.session import Session
 
 Inputs = tuple[str, list[list[Message]], int]  # what a summarizer is called with: (previous, turns, first)
@@ -108,13 +108,11 @@ class SummaryCall:
     def _complete(self, messages: list[Message], model: str, cap: int) -> Completion:
         """One summary request (shown first with --show-requests, as its body goes out)."""
         # --summary-option: the summary's own (the chat's -o are never sent); only what is set goes, as for a chat
-        ask: dict[str, Any] = {"options": dict(self.run.summary_options)} if self.run.summary_options else {}
+        call = CallOptions(model, cap, options=self.run.summary_options, stream=False)
         if self.run.show_request is not None:
-            self.run.show_request(
-                "summary", self.provider.request_body(messages, model=model, max_tokens=cap, stream=False, **ask)
-            )
+            self.run.show_request("summary", self.provider.request_body(messages, call))
         try:
-            return self.provider.complete(messages, model=model, max_tokens=cap, **ask)
+            return self.provider.complete(messages, **call.ask())
         except ModelNotFoundError as exc:
             if self.run.summary_model:  # --summary-model chose the model: the hint names that flag, not --model
                 raise exc.for_flag(FLAGS["summary_model"]) from exc

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
 
-from chatbot.core.attach import Content
+from chatbot.attachments.attach import Content
 from chatbot.core.events import ChatEvent, Notice, ToolFinished, ToolStarted
 from chatbot.core.rounds import Progress
 from chatbot.engine.tokens import TokenCounter
-from chatbot.engine.turn import content_text
+from chatbot.engine.turn import TOOL_LINE, content_text
 from chatbot.providers.base import ToolCall
-from chatbot.providers.echo import TOOL_LINE
 from chatbot.tools.base import ToolOutcome
 from chatbot.tools.registry import Registry
 

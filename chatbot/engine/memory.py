@@ -73,7 +73,7 @@ class MemoryConfig:
             raise UsageError("--summary-trigger and --keep-turns must be 0 or more")
         # a fold comes when more than summary_trigger turns are uncovered and keeps keep_turns of them: keep <= trigger
         # (trigger 1, keep 1: fold after every reply, the last turn kept word for word; 0 and 0: keep none)
-        if self.strategy == "summary" and self.keep_turns > self.summary_trigger:  # keep matters only there
+        if self.summarizes and self.keep_turns > self.summary_trigger:  # keep matters only there
             raise UsageError(
                 f"--keep-turns ({self.keep_turns}) must not be more than --summary-trigger ({self.summary_trigger})"
             )
@@ -83,6 +83,11 @@ class MemoryConfig:
             raise UsageError("--recall must be 0 or more")
         if self.recall_by not in RECALL_BY:
             raise UsageError(f"unknown --recall-by {self.recall_by!r}: choose one of {', '.join(RECALL_BY)}")
+
+    @property
+    def summarizes(self) -> bool:
+        """Whether the strategy folds earlier turns into a rolling summary and sends it."""
+        return STRATEGIES[self.strategy].summarizes
 
 
 @dataclass(frozen=True)
@@ -135,7 +140,7 @@ def build_request(
     start, summarized = _strategy_start(conv, summarizer, problems, warnings)
     first, fixed, start, more = _fit_folding_early(conv, start, user_tokens, budget, summarizer, problems, warnings)
     summarized += more
-    include_summary = conv.memory.strategy == "summary" and bool(conv.summary)
+    include_summary = conv.memory.summarizes and bool(conv.summary)
     if (
         include_summary and fixed is None and summarizer is not None and not problems
     ):  # the summary outgrew the budget: ask for a tighter one
@@ -195,15 +200,9 @@ def _strategy_start(
     turn stays a candidate (the budget alone then decides what is sent).
     """
     cfg = conv.memory
-    n = len(conv.turns)
-    if cfg.strategy == "full":
-        return 0, 0
-    if cfg.strategy == "window":
-        # with a step K the start moves K turns at once: the request's prefix stays the same for K-1 requests
-        return max(0, (n - cfg.window_turns) // cfg.window_step * cfg.window_step), 0
     upto = _trigger_fold(conv)
     done = 0 if upto is None else fold(conv, upto, summarizer, problems, notes)
-    return conv.summary_covers, done
+    return STRATEGIES[cfg.strategy].start(len(conv.turns), conv.summary_covers, cfg), done
 
 
 def _fit_folding_early(
@@ -221,7 +220,7 @@ def _fit_folding_early(
     grown summary can push one more turn out, so it folds again, a bounded number of times: each fold must shrink
     what it replaces, so this converges. After a failed fold in this request it tries no other.
     """
-    use_summary = conv.memory.strategy == "summary"
+    use_summary = conv.memory.summarizes
     first, fixed = _fit(conv, start, user_tokens, use_summary, budget)
     summarized = 0
     for _ in range(MAX_EARLY_FOLDS):
@@ -268,7 +267,7 @@ def _trigger_fold(conv: Conversation) -> int | None:
     """Where the strategy's fold before the next request ends (it folds turns[summary_covers:upto]), or None."""
     cfg = conv.memory
     n = len(conv.turns)
-    if cfg.strategy != "summary" or n - conv.summary_covers <= cfg.summary_trigger:
+    if not cfg.summarizes or n - conv.summary_covers <= cfg.summary_trigger:
         return None
     return n - cfg.keep_turns
 

@@ -1,10 +1,69 @@
-"""The names of the memory strategies (the rule itself is :mod:`chatbot.engine.memory`).
+"""The memory strategies, one table: what each sends before the budget, and whether it folds the rest into a summary.
 
-Apart from the rule so that the flag table (``--memory``) can name them without importing it: ``chatbot --version``
-and ``--help`` stay as fast as a bare interpreter allows.
+The rule that applies them (the budget, folds, recall) is :mod:`chatbot.engine.memory`. Apart from it, and free of
+imports, so that the flag table (``--memory``) can name them: ``chatbot --version`` and ``--help`` stay as fast as a
+bare interpreter allows. A new strategy is a row here (its settings, if new, in ``MemoryConfig``).
 """
 
-STRATEGIES = ("full", "window", "summary")
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+class WindowSettings(Protocol):
+    """The memory settings a strategy reads (a :class:`~chatbot.engine.memory.MemoryConfig`)."""
+
+    @property
+    def window_turns(self) -> int: ...
+    @property
+    def window_step(self) -> int: ...
+
+
+class Strategy:
+    """One memory strategy (a plain class, not a dataclass: ``--version`` and ``--help`` import no dataclasses).
+
+    ``start(stored, covered, settings)`` is the first of ``stored`` earlier turns a request sends before the budget
+    has its say, ``covered`` being how many the summary covers; ``summarizes``: the strategy folds earlier turns into
+    the rolling summary (by ``summary_trigger`` and ``keep_turns``) and sends the summary with the turns after it.
+    """
+
+    __slots__ = ("help", "name", "start", "summarizes")
+
+    def __init__(
+        self, name: str, help: str, start: Callable[[int, int, WindowSettings], int], *, summarizes: bool = False
+    ) -> None:
+        self.name = name
+        self.help = help
+        self.start = start
+        self.summarizes = summarizes
+
+    def __repr__(self) -> str:
+        return f"Strategy({self.name!r})"
+
+
+def _window(stored: int, covered: int, settings: WindowSettings) -> int:
+    # with a step K the start moves K turns at once: the request's prefix stays the same for K-1 requests
+    step = settings.window_step
+    return max(0, (stored - settings.window_turns) // step * step)
+
+
+#: every strategy by name, in the order ``--help`` lists them
+STRATEGIES: dict[str, Strategy] = {
+    s.name: s
+    for s in (
+        Strategy("full", "every earlier turn", lambda stored, covered, settings: 0),
+        Strategy("window", "the last --window-turns turns", _window),
+        Strategy(
+            "summary",
+            "a rolling summary and the turns it does not cover",
+            lambda stored, covered, settings: covered,
+            summarizes=True,
+        ),
+    )
+}
 
 #: earlier turns recall brings back at most, by default: one keeps a long conversation within 10% more prompt tokens
 #: with window and summary memory and recalls every probed fact (bench/bench_recall.py, docs/memory.md)

@@ -14,12 +14,10 @@ from __future__ import annotations
 import json
 import math
 import re
-import socket
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 from chatbot.engine.calibration import Calibration
 from chatbot.engine.tool_text import tool_text
@@ -287,25 +285,36 @@ def _quoted(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+#: where a tokenizer named by a hub name (not a path) is found: its local tokenizer.json (the edge may download it)
+Locate = Callable[[str], str]
+
+
 class TokenizerCounter(TokenCounter):
-    """Counts with a real tokenizer (``tokenizers``): a tokenizer.json path, or a Hugging Face hub name.
+    """Counts with a real tokenizer (``tokenizers``): a tokenizer.json path, or a Hugging Face hub name that
+    ``locate`` turns into one (the engine does no network I/O: the command line hands it the hub's download).
 
     The tokenizer is loaded once, on the first count; a :class:`~chatbot.errors.ConfigError` says why it cannot be.
     """
 
     def __init__(
-        self, source: str, chat_format: ChatFormat = OPENAI_FORMAT, calibration: Calibration | None = None
+        self,
+        source: str,
+        chat_format: ChatFormat = OPENAI_FORMAT,
+        calibration: Calibration | None = None,
+        *,
+        locate: Locate | None = None,
     ) -> None:
         super().__init__(chat_format, calibration)
         self.source = source
         self.name = f"tokenizer:{source}"
+        self._locate = locate
         self._tokenizer: Any = None
 
     @property
     def tokenizer(self) -> Any:
         """The loaded ``tokenizers.Tokenizer`` (loads it on first use)."""
         if self._tokenizer is None:
-            self._tokenizer = load_tokenizer(self.source)
+            self._tokenizer = load_tokenizer(self.source, self._locate)
         return self._tokenizer
 
     def count(self, text: str) -> int:
@@ -315,8 +324,9 @@ class TokenizerCounter(TokenCounter):
         return len(self.tokenizer.encode(text, add_special_tokens=False).ids)
 
 
-def load_tokenizer(source: str) -> Any:
-    """Load a ``tokenizers.Tokenizer`` from a tokenizer.json path (or a directory holding one) or a hub name."""
+def load_tokenizer(source: str, locate: Locate | None = None) -> Any:
+    """Load a ``tokenizers.Tokenizer`` from a tokenizer.json path (or a directory holding one), or from a hub name
+    through ``locate`` (None: a name that is no file is one clear error)."""
     try:
         from tokenizers import Tokenizer
     except ImportError:
@@ -331,35 +341,9 @@ def load_tokenizer(source: str) -> Any:
             raise ConfigError(f"{path} is not a tokenizer.json that 'tokenizers' can load ({exc})") from None
     if path.exists() or source.endswith(".json") or source.startswith((".", "/", "~", "\\")):
         raise ConfigError(f"tokenizer file not found: {path}")
-    return Tokenizer.from_file(_hub_tokenizer_file(source))
-
-
-def _hub_tokenizer_file(name: str) -> str:
-    """The local path of ``name``'s tokenizer.json: from the hub cache, else downloaded when the hub is reachable.
-
-    Same result as ``Tokenizer.from_pretrained``, but an offline machine fails in seconds instead of retrying.
-    """
-    advice = f"Nothing can be downloaded for --tokenizer {name!r}; pass the path of a tokenizer.json file instead"
-    try:
-        from huggingface_hub import constants, hf_hub_download
-    except ImportError:
-        raise ConfigError(f"{advice} (huggingface_hub is not installed).") from None
-    try:
-        return str(hf_hub_download(name, "tokenizer.json", local_files_only=True))
-    except Exception:
-        pass  # not in the cache: try the network
-    if constants.HF_HUB_OFFLINE:
-        raise ConfigError(f"{advice} (HF_HUB_OFFLINE is set and it is not in the local cache).")
-    endpoint = urlparse(constants.ENDPOINT)
-    host = endpoint.hostname or "huggingface.co"
-    try:  # a mirror's own port (HF_ENDPOINT=http://mirror:8080), else https
-        socket.create_connection((host, endpoint.port or 443), timeout=3).close()
-    except OSError as exc:
-        raise ConfigError(f"{advice} (the Hugging Face hub at {host} is unreachable: {exc}).") from None
-    try:
-        return str(hf_hub_download(name, "tokenizer.json"))
-    except Exception as exc:  # not found, gated, rate limited, network dropped ...
-        raise ConfigError(f"{advice} (the hub has no usable tokenizer.json for it: {exc}).") from None
+    if locate is None:
+        raise ConfigError(f"tokenizer file not found: {path} (a Hugging Face hub name needs the command line)")
+    return Tokenizer.from_file(locate(source))
 
 
 def chat_format_for(provider: str, model: str) -> ChatFormat:
@@ -378,9 +362,10 @@ def chat_format_for(provider: str, model: str) -> ChatFormat:
     return OPENAI_FORMAT
 
 
-def make_counter(tokenizer: str | None, provider: str, model: str) -> TokenCounter:
-    """The counter for ``--tokenizer`` (None: the rough estimate) with ``model``'s chat format on ``provider``."""
+def make_counter(tokenizer: str | None, provider: str, model: str, locate: Locate | None = None) -> TokenCounter:
+    """The counter for ``--tokenizer`` (None: the rough estimate) with ``model``'s chat format on ``provider``; a hub
+    name is found through ``locate``."""
     chat_format = chat_format_for(provider, model)
     if tokenizer:
-        return TokenizerCounter(tokenizer, chat_format)
+        return TokenizerCounter(tokenizer, chat_format, locate=locate)
     return TokenCounter(chat_format)

@@ -8,6 +8,7 @@ the unit memory keeps, drops and summarizes, so a tool call is never separated f
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -15,6 +16,10 @@ from typing import Any
 
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import InvalidRequest
+
+#: a line of a user's message that asks for a tool call, ``@tool NAME {json arguments}``: the echo provider makes the
+#: call; with no tool attached, the chat tells the user how to attach one
+TOOL_LINE = re.compile(r"^\s*@tool\s+(?P<name>[A-Za-z0-9_.-]+)[ \t]*(?P<arguments>.*?)\s*$", re.MULTILINE)
 
 Message = dict[str, Any]
 

@@ -7,11 +7,37 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from chatbot.engine.text import wire_safe
 from chatbot.engine.turn import Message
+
+
+@dataclass(frozen=True)
+class CallOptions:
+    """What one model call asks for beside the messages, made once by the turn (or the summary call) and passed
+    whole to the provider: the model (None: the provider's), the reply limit, the tools offered, the model options
+    (request fields such as temperature) and whether the reply is streamed."""
+
+    model: str | None = None
+    max_tokens: int | None = None
+    tools: Sequence[Message] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+    stream: bool = True
+
+    def ask(self) -> dict[str, Any]:
+        """The keyword arguments of :meth:`ChatProvider.stream` and :meth:`ChatProvider.complete`: only what is set."""
+        ask: dict[str, Any] = {"model": self.model, "max_tokens": self.max_tokens}
+        if self.tools:
+            ask["tools"] = list(self.tools)
+        if self.options:
+            ask["options"] = dict(self.options)
+        return ask
+
+
+#: a call that asks for nothing beyond the messages: the provider's model, streamed
+ASK_NOTHING = CallOptions()
 
 
 @dataclass(frozen=True)
@@ -134,32 +160,23 @@ class ChatProvider(ABC):
     ) -> Completion:
         """Return a whole reply to ``messages`` without streaming."""
 
-    def request_body(
-        self,
-        messages: Sequence[Message],
-        *,
-        model: str | None = None,
-        max_tokens: int | None = None,
-        tools: Sequence[Message] | None = None,
-        options: Mapping[str, Any] | None = None,
-        stream: bool = True,
-    ) -> dict[str, Any]:
-        """The JSON body of the chat-completions request :meth:`events` makes for the same arguments, as a plain dict.
+    def request_body(self, messages: Sequence[Message], call: CallOptions = ASK_NOTHING) -> dict[str, Any]:
+        """The JSON body of the chat-completions request :meth:`events` makes for the same ``call``, as a plain dict.
 
         It holds the model, the messages, the reply limit, the tools and the options, never a key (that travels in a
         header). An HTTP provider sends exactly this (:class:`~chatbot.providers.openai_compat.CompatProvider`
         builds its call from it); one that sends nothing (``echo``) shows what an OpenAI-compatible server would get.
         """
-        model = model or self.model
+        model = call.model or self.model
         body: dict[str, Any] = {"model": model, "messages": wire_safe(list(messages))}
-        if max_tokens is not None:
-            body.update(self.reply_limit(model, max_tokens))
-        if tools:
-            body["tools"] = list(tools)
+        if call.max_tokens is not None:
+            body.update(self.reply_limit(model, call.max_tokens))
+        if call.tools:
+            body["tools"] = list(call.tools)
         # options are body fields as given; one named like the reply limit replaces it (the app's other fields are
         # reserved: chatbot.engine.options)
-        body.update(options or {})
-        if stream:
+        body.update(call.options)
+        if call.stream:
             body["stream"] = True
         return body
 
@@ -168,13 +185,14 @@ class ChatProvider(ABC):
         return {"max_tokens": max_tokens}
 
     def events(
-        self, messages: Sequence[Message], *, stream: bool = True, **ask: Any
+        self, messages: Sequence[Message], call: CallOptions = CallOptions()
     ) -> Generator[StreamEvent, None, None]:
-        """:meth:`stream`'s events, or with ``stream=False`` the whole reply (:meth:`complete`) as the same events."""
-        if stream:
-            yield from self.stream(messages, **ask)
+        """:meth:`stream`'s events for ``call``, or when it is not streamed the whole reply (:meth:`complete`) as the
+        same events."""
+        if call.stream:
+            yield from self.stream(messages, **call.ask())
             return
-        whole = self.complete(messages, **ask)
+        whole = self.complete(messages, **call.ask())
         yield from whole.resent
         if whole.note:
             yield ProviderNote(whole.note)

@@ -35,7 +35,7 @@ from chatbot.engine.summary_prompt import (
 )
 from chatbot.engine.text import FENCED, code_blocks
 from chatbot.engine.tokens import TokenCounter, rough_count
-from chatbot.engine.turn import content_text
+from chatbot.engine.turn import TOOL_LINE, content_text
 from chatbot.errors import ConfigError
 from chatbot.providers.base import (
     ChatProvider,
@@ -54,8 +54,6 @@ DELAY_ENV = "CHATBOT_ECHO_DELAY"
 
 _TURN = re.escape(TURN_MARKER)
 _TURN_BLOCK = re.compile(rf"^{_TURN}(\d+)\n(.*?)(?=^{_TURN}\d+\n|\Z)", re.MULTILINE | re.DOTALL)
-#: a line of the user's message that asks echo to call a tool: ``@tool NAME {json arguments}``
-TOOL_LINE = re.compile(r"^\s*@tool\s+(?P<name>[A-Za-z0-9_.-]+)[ \t]*(?P<arguments>.*?)\s*$", re.MULTILINE)
 _WORDS = re.compile(r"\s*\S+\s*")  # word-sized chunks that keep their spacing, so joined they give the text back
 
 

@@ -17,6 +17,8 @@ from typing import Any, ClassVar
 from chatbot.engine.text import mask_password
 from chatbot.errors import ProviderError
 from chatbot.providers.base import (
+    ASK_NOTHING,
+    CallOptions,
     ChatProvider,
     Completion,
     Message,
@@ -259,21 +261,11 @@ class CompatProvider(ChatProvider):
         """The server this provider talks to, as lines for the user show it (a password in it masked)."""
         return mask_password(str(self._client.base_url).rstrip("/"))
 
-    def request_body(
-        self,
-        messages: Sequence[Message],
-        *,
-        model: str | None = None,
-        max_tokens: int | None = None,
-        tools: Sequence[Message] | None = None,
-        options: Mapping[str, Any] | None = None,
-        stream: bool = True,
-    ) -> dict[str, Any]:
+    def request_body(self, messages: Sequence[Message], call: CallOptions = ASK_NOTHING) -> dict[str, Any]:
         """The body this provider sends (see :meth:`ChatProvider.request_body`), with, while streaming, the request
         for usage in the last chunk (unless the server refused it)."""
-        ask: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "tools": tools, "options": options}
-        body = super().request_body(messages, stream=stream, **ask)
-        if stream and self._ask_usage:
+        body = super().request_body(messages, call)
+        if call.stream and self._ask_usage:
             body["stream_options"] = {"include_usage": True}
         schema = schema_in(body)
         if schema is not None and body.get("model") in self._no_schemas:  # it refused the schema before
@@ -316,16 +308,16 @@ class CompatProvider(ChatProvider):
         resent.append(Resent(again, SCHEMA_REFUSED))
         return self._create(again), FALLBACK_NOTICE.format(where=where)
 
-    def _open_stream(self, messages: Sequence[Message], ask: dict[str, Any], resent: list[Resent]) -> tuple[Any, str]:
+    def _open_stream(self, messages: Sequence[Message], call: CallOptions, resent: list[Resent]) -> tuple[Any, str]:
         """Start a streamed request; retry once without stream_options when the server refuses them."""
-        body = self.request_body(messages, **ask)
+        body = self.request_body(messages, call)
         try:
             return self._send(body, resent)
         except self.sdk_errors.status as exc:
             if "stream_options" not in body or not _mentions_stream_options(exc, self.sdk_errors):
                 raise
             self._ask_usage = False  # later requests do not pay for the refusal again (their bodies leave it out)
-        again = self.request_body(messages, **ask)  # streamed: it leaves stream_options out now
+        again = self.request_body(messages, call)  # streamed: it leaves stream_options out now
         resent.append(Resent(again, STREAM_OPTIONS_REFUSED))
         return self._send(again, resent)
 
@@ -345,8 +337,8 @@ class CompatProvider(ChatProvider):
         resent: list[Resent] = []  # the bodies sent again (a refused schema, refused stream_options)
         try:
             # ``with`` closes the response on every exit, including GeneratorExit when the consumer stops (Ctrl-C).
-            ask: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "tools": tools, "options": options}
-            opened, note = self._open_stream(messages, ask, resent)
+            call = CallOptions(model, max_tokens, tools or (), options or {})
+            opened, note = self._open_stream(messages, call, resent)
             with opened as sdk_stream:
                 yield from resent
                 if note:
@@ -372,9 +364,9 @@ class CompatProvider(ChatProvider):
         """Return a whole reply without streaming."""
         model = model or self.model
         try:
-            ask: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "tools": tools, "options": options}
+            call = CallOptions(model, max_tokens, tools or (), options or {}, stream=False)
             resent: list[Resent] = []
-            response, note = self._send(self.request_body(messages, stream=False, **ask), resent)
+            response, note = self._send(self.request_body(messages, call), resent)
             # warnings off: pydantic would print its own about odd fields (junk the code below skips) over the chat
             whole = completion_from_dict(response.to_dict(warnings=False))
             return replace(whole, note=note, resent=tuple(resent))

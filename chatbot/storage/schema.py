@@ -58,10 +58,8 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-def check_session_data(data: object) -> str:
-    """What is wrong with decoded session JSON, or "" when it is a valid session (of this version or an older one)."""
-    if not isinstance(data, dict):
-        return f"expected a JSON object, found {_type_name(data)}"
+def _version_problem(data: dict[str, Any]) -> str:
+    """What is wrong with a session's ``version``: missing, not a positive integer, or newer than this chatbot reads."""
     version = data.get("version")
     if "version" not in data:
         return "the field 'version' is missing"
@@ -69,6 +67,26 @@ def check_session_data(data: object) -> str:
         return f"'version' must be a positive integer, found {version!r}"
     if version > SCHEMA_VERSION:
         return f"it has version {version}, written by a newer chatbot; this one reads version {SCHEMA_VERSION}"
+    return ""
+
+
+def _summary_problem(summary: dict[str, Any], turns: int) -> str:
+    """What is wrong with a session's ``summary``: its text a string, covering 0 to ``turns`` turns."""
+    if not isinstance(summary.get("text"), str):
+        return f"'summary.text' must be a string, found {_type_name(summary.get('text'))}"
+    covers = summary.get("covers")
+    if not isinstance(covers, int) or isinstance(covers, bool) or not 0 <= covers <= turns:
+        return f"'summary.covers' must be an integer from 0 to {turns} (the number of turns), found {covers!r}"
+    return ""
+
+
+def check_session_data(data: object) -> str:
+    """What is wrong with decoded session JSON, or "" when it is a valid session (of this version or an older one)."""
+    if not isinstance(data, dict):
+        return f"expected a JSON object, found {_type_name(data)}"
+    problem = _version_problem(data)
+    if problem:
+        return problem
     for key, kind in _FIELDS:
         if key not in data:
             return f"the field '{key}' is missing"
@@ -86,12 +104,9 @@ def check_session_data(data: object) -> str:
         problem = check_turn(turn)
         if problem:
             return f"turns[{i}]{problem}"
-    summary = data["summary"]
-    if not isinstance(summary.get("text"), str):
-        return f"'summary.text' must be a string, found {_type_name(summary.get('text'))}"
-    covers = summary.get("covers")
-    if not isinstance(covers, int) or isinstance(covers, bool) or not 0 <= covers <= len(turns):
-        return f"'summary.covers' must be an integer from 0 to {len(turns)} (the number of turns), found {covers!r}"
+    problem = _summary_problem(data["summary"], len(turns))
+    if problem:
+        return problem
     for key, value in data["totals"].items():
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             return f"'totals.{key}' must be a whole number of at least 0, found {value!r}"

@@ -7,7 +7,6 @@ stays); Ctrl-C at the prompt clears the line; Ctrl-D or /quit exits.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -21,18 +20,19 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from rich.text import Text
 
 from chatbot import __version__, commands
+from chatbot.attachments.attach import Content
 from chatbot.core.app import App
-from chatbot.core.attach import Content
-from chatbot.core.events import Notice, Saving, ToolFinished, ToolStarted, TurnDone, stop_reply
+from chatbot.core.events import TurnDone, Unsent, unsent
+from chatbot.core.front_end import run_turn
+from chatbot.core.open_session import TakenBack
 from chatbot.engine.text import clean, is_blank, preview, visible
 from chatbot.errors import BudgetError, ChatbotError, Interrupted, InvalidReply, OutputError
-from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall
+from chatbot.providers.base import ToolCall
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.editor import EMPTY, add_editor_key, edit_text
-from chatbot.terminal.render import make_console, make_stream
+from chatbot.terminal.render import make_console
+from chatbot.terminal.sink import TerminalSink
 from chatbot.terminal.timeline_view import timeline_text
-from chatbot.terminal.waiting import wait_notice, watch
-from chatbot.tools.base import describe_call
 
 HISTORY_MAX_BYTES = 512 * 1024
 
@@ -111,6 +111,8 @@ class Repl:
         self._pt_io = {"input": pt_input, "output": pt_output}
         self._status = ""
         self._prompt: PromptSession[str] | None = None
+        #: the message of the last turn that stopped before anything was stored: what /retry sends again
+        self.unsent: Unsent | None = None
 
     # --- the loop ---------------------------------------------------------------------------------------------
 
@@ -140,9 +142,10 @@ class Repl:
     def handle(self, line: str) -> bool:
         """Handle one input line (a command or a message). Returns True to quit."""
         message: Content = commands.as_message(line)
+        replacing: TakenBack | None = None
         if commands.is_command(line):
             try:
-                result = commands.run(self.app, line, confirm=self._confirm)
+                result = commands.run(self.app, line, confirm=self._confirm, unsent=self.unsent)
             except ChatbotError as exc:
                 self._error(exc.message)
                 return False
@@ -167,8 +170,8 @@ class Repl:
                 return True
             if result.send is None:
                 return False
-            message = result.send
-        self.send(message)
+            message, replacing = result.send, result.replacing
+        self.send(message, replacing=replacing)
         return False
 
     def _edit(self, text: str, turn: int | None) -> bool:
@@ -182,7 +185,8 @@ class Repl:
             self._notice("edit cancelled; the session stays as it was")
             return False
         if turn is None:
-            self.send(self.app.chat.open_session.take_back_for_edit(edited))
+            message, taken = self.app.chat.open_session.take_back_for_edit(edited)
+            self.send(message, replacing=taken)
             return False
         try:
             result = commands.edit_at(self.app, turn, edited)
@@ -214,63 +218,33 @@ class Repl:
         out.flush()
         self._notice(f"copied {len(text)} characters to the clipboard (OSC 52; in tmux: set -g set-clipboard on)")
 
-    def send(self, text: Content) -> int:
-        """Send one message and render the streamed reply. Returns an exit status: 0 when the turn succeeded."""
-        chat = self.app.chat
-        stream = make_stream(self.console, plain=self.plain, show_reasoning=self.show_reasoning)
-        done: TurnDone | None = None
-        events = chat.send(text)
-        shown: list[bool] = []  # the server's wait notice only before the reply starts: later the tail is on screen
-
-        def waiting(last: object) -> None:
-            # not once the reply shows (its live tail is on screen), nor while the user is asked about a tool call;
-            # a slow save is told even after the reply
-            if (not shown and not self._asking) or isinstance(last, Saving):
-                self._notice(wait_notice(last))
-
+    def send(self, text: Content, *, replacing: TakenBack | None = None) -> int:
+        """Send one message (``replacing`` the turn /retry or /edit took back) and render the reply; 0 if it went."""
+        sink = TerminalSink(
+            self.console,
+            lambda said, warning: self._notice(said, warning=warning),
+            lambda: self._asking,
+            plain=self.plain,
+            show_reasoning=self.show_reasoning,
+        )
         try:
-            for event in watch(events, waiting):
-                if isinstance(event, (TextDelta, ReasoningDelta)):
-                    shown.append(True)
-                if isinstance(event, TextDelta):
-                    stream.feed(clean(event.text))
-                elif isinstance(event, ReasoningDelta):
-                    stream.feed_reasoning(clean(event.text))
-                elif isinstance(event, Notice):
-                    self._notice(event.text, warning=event.warning)
-                elif isinstance(event, ToolStarted):
-                    self.console.print(Text(f"→ {describe_call(event.call.name, event.call.arguments)}", style="dim"))
-                elif isinstance(event, ToolFinished):
-                    style = "dim yellow" if event.error else "dim"
-                    self.console.print(Text(f"  ← {preview(event.text)}", style=style))
-                elif isinstance(event, TurnDone):
-                    done = event
-            stream.finish()
+            done = run_turn(self.app.chat, text, sink, replacing=replacing)
         except KeyboardInterrupt as exc:
-            stop_reply(events, exc)  # stores the partial answer, marked as interrupted
+            self.unsent = unsent(exc)  # the partial answer is stored, marked as interrupted
             if isinstance(exc, Interrupted):  # SIGTERM, SIGHUP: the terminal may be gone; the turn is saved
-                with contextlib.suppress(OSError):
-                    stream.abort()
                 raise
-            stream.abort()
-            if chat.open_session.pending is None:
-                self._notice("reply cancelled; the partial answer is kept and marked as interrupted")
-            else:
-                self._notice("cancelled before any answer; /retry resends your message")
+            said = "reply cancelled; the partial answer is kept and marked as interrupted"
+            self._notice(said if self.unsent is None else "cancelled before any answer; /retry resends your message")
             return 130
-        except OSError as exc:  # the terminal went away (EIO) or stdout is full: keep the partial answer, marked
-            stop_reply(events, Interrupted(f"the output could not be written ({exc.strerror})", OutputError.exit_code))
-            raise OutputError(f"cannot write to the terminal: {exc.strerror}; the turn is saved") from None
+        except OutputError:
+            raise
         except ChatbotError as exc:
-            stream.abort("")
-            retryable = chat.open_session.pending is not None and not isinstance(exc, BudgetError) and not self.one_shot
+            self.unsent = unsent(exc)
+            retryable = self.unsent is not None and not isinstance(exc, BudgetError) and not self.one_shot
             retry = "\n/retry resends your message" if retryable else ""
             self._error(f"{exc.message}{retry}")
             return exc.exit_code
-        finally:
-            with contextlib.suppress(Exception):  # after a bug too, the live display ends: the cursor comes back
-                stream.abort("")  # (nothing to do once the reply finished or was aborted above)
-            events.close()  # on any other failure too, before the caller releases the session's lock
+        self.unsent = None
         if done is not None:
             self._usage_line(done)
         return InvalidReply.exit_code if done is not None and done.invalid_json else 0  # (told in a notice)

@@ -196,10 +196,10 @@ def test_a_message_may_start_with_a_slash():
 
 
 def test_every_command_lives_in_one_room_and_help_lists_them_room_by_room(app):
-    from chatbot.commands import conversation, inspecting, next_turn, sessions
+    from chatbot.commands import history, inspecting, next_turn, sessions
     from chatbot.commands.table import COMMANDS
 
-    names = [name for room in (sessions, conversation, next_turn, inspecting) for name in room.COMMANDS]
+    names = [name for room in (sessions, history, next_turn, inspecting) for name in room.COMMANDS]
     assert len(names) == len(set(names)) and list(COMMANDS) == ["/help", "/quit", "/exit", *names]
     out = run(app, "/help").output
     assert out.index("/sessions") < out.index("/undo") < out.index("/file") < out.index("/context")

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from chatbot.core.events import Notice, TurnDone
+from chatbot.core.events import Notice, TurnDone, unsent
 from chatbot.core.rounds import INTERRUPTED_MARK
 from chatbot.core.settings import RunSettings
 from chatbot.engine.text import quote_lines
@@ -73,7 +73,7 @@ def test_interrupting_a_stream_keeps_the_partial_answer_marked(make_app):
     turn = chat.conversation.turns[-1]
     assert turn.interrupted and turn.messages[-1]["content"].endswith(INTERRUPTED_MARK)
     assert turn.messages[-1]["content"].startswith("".join(got).rstrip())
-    assert chat.open_session.pending is None
+    assert turn.user_text == "tell me"  # the message is stored with its turn: nothing waits to be resent
     # the next request stays well-formed
     drain(chat.send("next"))
     assert len(chat.conversation.turns) == 2
@@ -132,19 +132,20 @@ def test_a_turn_without_a_measured_latency_reports_zero(make_app, monkeypatch):
 def test_a_failed_turn_keeps_the_message_for_retry(make_app):
     provider = FlakyEcho(ServerError("the server failed"), failures=1)
     chat = make_app(provider).open("s")
-    with pytest.raises(ServerError):
+    with pytest.raises(ServerError) as caught:
         drain(chat.send("important question"))
-    assert chat.conversation.turns == [] and chat.open_session.pending == "important question"
-    assert chat.open_session.retry_text() == "important question"
-    drain(chat.send(chat.open_session.retry_text()))
-    assert chat.conversation.turns[-1].user_text == "important question" and chat.open_session.pending is None
+    kept = unsent(caught.value)
+    assert chat.conversation.turns == [] and kept is not None and kept.content == "important question"
+    assert kept.holds(chat.conversation.turns)
+    drain(chat.send(kept.content))
+    assert chat.conversation.turns[-1].user_text == "important question" and not kept.holds(chat.conversation.turns)
 
 
 def test_retry_without_failure_resends_the_last_turn(make_app):
     chat = make_app().open("s")
     drain(chat.send("first"))
     drain(chat.send("second"))
-    assert chat.open_session.retry_text() == "second"
+    assert chat.open_session.retake().message == "second"
     assert [t.user_text for t in chat.conversation.turns] == ["first"]
 
 
@@ -185,9 +186,10 @@ def test_context_length_error_twice_is_reported(make_app):
     for i in range(4):
         drain(chat.send(f"filler {i} " + "word " * 20))
     provider.failures = 2
-    with pytest.raises(ContextLengthError):
+    with pytest.raises(ContextLengthError) as caught:
         drain(chat.send("hi"))
-    assert chat.open_session.pending == "hi" and len(provider.requests) == 4 + 2
+    kept = unsent(caught.value)
+    assert kept is not None and kept.content == "hi" and len(provider.requests) == 4 + 2
 
 
 def test_context_length_error_with_nothing_to_drop_says_so(make_app):

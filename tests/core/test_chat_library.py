@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from chatbot import Chat, MemoryConfig
+from chatbot.core.events import unsent
 from chatbot.errors import ServerError
 from chatbot.providers import make_provider
 from chatbot.providers.base import TextDelta
@@ -34,10 +35,11 @@ def test_the_reply_is_streamed(clean_env):
 def test_a_failed_call_is_not_retried(clean_env):
     with FakeServer(error="server_error") as server:
         chat = Chat(scratch(), make_provider("openai", model="m", base_url=server.base_url, max_retries=0))
-        with pytest.raises(ServerError):
+        with pytest.raises(ServerError) as caught:
             list(chat.send("hi"))
         assert len(server.record.requests) == 1
-    assert chat.open_session.pending == "hi" and chat.conversation.turns == []
+    kept = unsent(caught.value)
+    assert kept is not None and kept.content == "hi" and chat.conversation.turns == []
 
 
 class ThreadEcho(EchoProvider):

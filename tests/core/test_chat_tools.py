@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 
-from chatbot.core.attach import Attachment, fence
+from chatbot.attachments.attach import Attachment, fence
 from chatbot.core.budget import tools_estimate
-from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone
+from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, unsent
 from chatbot.core.rounds import INTERRUPTED_MARK, NOT_RUN
 from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import validate_request
@@ -78,7 +78,7 @@ def test_bad_calls_go_back_to_the_model(make_tool_app):
 def test_ctrl_c_during_a_tool_call_keeps_a_valid_session(make_tool_app):
     app = make_tool_app(function_tools(add, interrupted))
     chat = app.open("t")
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt) as caught:
         list(chat.send('@tool add {"a": 1, "b": 2}\n@tool interrupted {"query": "x"}'))
     turn = chat.conversation.turns[-1]
     assert turn.interrupted and roles(turn) == ["user", "assistant", "tool", "tool", "assistant"]
@@ -90,7 +90,7 @@ def test_ctrl_c_during_a_tool_call_keeps_a_valid_session(make_tool_app):
         "content": NOT_RUN,
     }
     assert turn.messages[-1]["content"] == INTERRUPTED_MARK
-    assert chat.open_session.pending is None
+    assert unsent(caught.value) is None
     assert app.store.load("t").conversation.turns[-1].messages == turn.messages
     validate_request(chat.next_request("again").messages)
     list(chat.send("again"))  # and the next turn goes through
@@ -141,12 +141,12 @@ def test_a_failure_after_tools_ran_keeps_their_results(make_tool_app):
             yield from super().stream(messages, **kw)
 
     chat = make_tool_app(function_tools(add), FailsSecond()).open("t")
-    with pytest.raises(ServerError):
+    with pytest.raises(ServerError) as caught:
         list(chat.send('@tool add {"a": 1, "b": 2}'))
     turn = chat.conversation.turns[-1]
     assert roles(turn) == ["user", "assistant", "tool", "assistant"]
     assert turn.answer_text == "[the turn stopped: the server fell over]"
-    assert chat.open_session.pending is None  # stored, so /retry takes it back rather than sending it twice
+    assert unsent(caught.value) is None  # stored, so /retry takes it back rather than sending it twice
 
 
 def test_tool_definitions_count_in_the_budget(make_tool_app):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.core import open_session
+from chatbot.core.events import Unsent
 from chatbot.engine.options import option_problem
 from chatbot.engine.turn import Turn
 from chatbot.errors import Interrupted, SaveFailed, SessionError, UsageError
@@ -23,7 +24,7 @@ def opened(tmp_path, make_app, monkeypatch):
     app.open("s1")
     edits = app.chat.open_session
     for text in ("one", "two"):
-        edits.add_turn(turn(text))
+        edits.conversation.add_turn(turn(text))
         edits.save()
     return edits
 
@@ -45,7 +46,7 @@ def failing(edits, monkeypatch, error: BaseException) -> None:
     ],
 )
 def test_a_failed_save_rescues_the_unsaved_turns_alone_and_says_where(tmp_path, opened, monkeypatch, error, reason):
-    opened.add_turn(turn("three"))
+    opened.conversation.add_turn(turn("three"))
     failing(opened, monkeypatch, error)
     with pytest.raises(SaveFailed) as caught:
         opened.save()
@@ -57,7 +58,7 @@ def test_a_failed_save_rescues_the_unsaved_turns_alone_and_says_where(tmp_path, 
 
 def test_the_first_save_after_a_session_is_opened_rescues_only_the_turns_added_since(tmp_path, opened, monkeypatch):
     reopened = open_session.OpenSession(opened.store.load("s1"), opened.store)
-    reopened.add_turn(turn("three"))
+    reopened.conversation.add_turn(turn("three"))
     failing(reopened, monkeypatch, SessionError("no"))
     with pytest.raises(SaveFailed):
         reopened.save()
@@ -67,7 +68,7 @@ def test_the_first_save_after_a_session_is_opened_rescues_only_the_turns_added_s
 
 def test_a_turn_replaced_since_the_last_save_is_rescued_with_the_turns_after_it(tmp_path, opened, monkeypatch):
     opened.conversation.undo()
-    opened.add_turn(turn("two again"))
+    opened.conversation.add_turn(turn("two again"))
     failing(opened, monkeypatch, SessionError("no"))
     with pytest.raises(SaveFailed):
         opened.save()
@@ -90,7 +91,7 @@ def test_a_failed_save_that_nowhere_takes_says_so_and_names_no_file(opened, monk
 
 
 def test_a_signal_that_stopped_a_save_is_raised_again_once_the_session_is_rescued(tmp_path, opened, monkeypatch):
-    opened.add_turn(turn("three"))
+    opened.conversation.add_turn(turn("three"))
     failing(opened, monkeypatch, Interrupted("SIGTERM", 143, unsaved=True))
     with pytest.raises(Interrupted) as caught:
         opened.save()
@@ -116,16 +117,16 @@ def test_clear_summary_returns_what_it_was_and_saves(opened):
 
 
 def test_reset_forgets_a_message_waiting_to_be_stored(opened):
-    opened.hold("lost in a failed send")
+    kept = Unsent("lost in a failed send", opened.conversation.turns, len(opened.conversation.turns))
     opened.reset()
-    assert opened.pending is None
+    assert not kept.holds(opened.conversation.turns)
     with pytest.raises(UsageError):
-        opened.retry_text()
+        opened.retake()
 
 
 def test_retry_of_a_turn_with_an_empty_message_resends_an_empty_message(opened):
-    opened.add_turn(turn(""))
-    assert opened.retry_text() == ""
+    opened.conversation.add_turn(turn(""))
+    assert opened.retake().message == ""
 
 
 def test_taking_back_with_no_turn_leaves_nothing_to_put_back(make_app):
@@ -133,7 +134,6 @@ def test_taking_back_with_no_turn_leaves_nothing_to_put_back(make_app):
     app.open("s2")
     edits = app.chat.open_session
     assert edits.take_back() is None
-    edits.put_back_if_unreplaced(0)
     assert edits.conversation.turns == []
 
 

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from chatbot import commands
+from chatbot.core.events import stop_reply, unsent
 from chatbot.errors import ServerError, UsageError
 from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta
 from chatbot.providers.echo import EchoProvider
@@ -59,12 +61,13 @@ def test_retry_replaces_the_last_turn_only_once_its_replacement_is_stored(make_a
     app = make_app()
     chat = app.open("t")
     with pytest.raises(UsageError, match="nothing to retry"):
-        chat.open_session.retry_text()
+        commands.run(app, "/retry")
     drain(chat.send("question"))
     first_answer = stored(app)["turns"][0]["messages"][1]["content"]
-    assert chat.open_session.retry_text() == "question"
-    assert len(stored(app)["turns"]) == 1 and chat.open_session.pending is None  # still stored: nothing replaced it yet
-    drain(chat.send("question"))
+    retry = commands.run(app, "/retry")
+    assert retry.send == "question" and retry.replacing is not None  # the stored turn is taken back to be replaced
+    assert len(stored(app)["turns"]) == 1  # still stored: nothing replaced it yet
+    drain(chat.send("question", replacing=retry.replacing))
     turns = stored(app)["turns"]
     assert [t["messages"][0]["content"] for t in turns] == ["question"] and len(chat.conversation.turns) == 1
     assert turns[0]["messages"][1]["content"] == first_answer  # the echo answers the same request the same way
@@ -129,10 +132,11 @@ def test_ctrl_c_before_any_answer_text_stores_nothing_and_offers_retry(make_app)
     send(chat, "earlier")
     events = chat.send("question")
     assert isinstance(next(events), ReasoningDelta)
-    events.close()  # Ctrl-C while the model only reasoned
+    kept = stop_reply(events, KeyboardInterrupt())  # Ctrl-C while the model only reasoned
     assert [t.user_text for t in chat.conversation.turns] == ["earlier"]
     assert [t.user_text for t in app.store.load("c").conversation.turns] == ["earlier"]
-    assert chat.open_session.pending == "question" and chat.open_session.retry_text() == "question"
+    assert kept is not None and kept.content == "question"
+    assert commands.run(app, "/retry", unsent=kept).send == "question"
 
 
 def test_retry_takes_the_last_turn_back_and_the_resend_is_stored_once(make_app):
@@ -140,7 +144,7 @@ def test_retry_takes_the_last_turn_back_and_the_resend_is_stored_once(make_app):
     chat = app.open("r")
     send(chat, "first")
     send(chat, "second")
-    assert chat.open_session.retry_text() == "second"
+    assert commands.run(app, "/retry").send == "second"
     # the file keeps the turn until its replacement is stored (a failed resend must not lose it)
     assert [t.user_text for t in app.store.load("r").conversation.turns] == ["first", "second"]
     send(chat, "second")
@@ -148,9 +152,10 @@ def test_retry_takes_the_last_turn_back_and_the_resend_is_stored_once(make_app):
 
 
 def test_retry_with_nothing_to_retry_is_a_usage_error(make_app):
-    chat = make_app().open("n")
+    app = make_app()
+    app.open("n")
     with pytest.raises(UsageError, match="nothing to retry yet"):
-        chat.open_session.retry_text()
+        commands.run(app, "/retry")
 
 
 def test_retry_after_reset_has_nothing_to_retry_even_when_the_last_send_failed(make_app):
@@ -159,23 +164,25 @@ def test_retry_after_reset_has_nothing_to_retry_even_when_the_last_send_failed(m
             raise ServerError("the server is down")
             yield  # a generator, like a real provider's stream
 
-    chat = make_app(Down(delay=0)).open("r")
-    with pytest.raises(ServerError):
+    app = make_app(Down(delay=0))
+    chat = app.open("r")
+    with pytest.raises(ServerError) as caught:
         drain(chat.send("lost question"))
-    assert chat.open_session.pending == "lost question"
+    kept = unsent(caught.value)
+    assert kept is not None and kept.content == "lost question"
     chat.open_session.reset()
-    assert chat.open_session.pending is None
+    assert not kept.holds(chat.conversation.turns)
     with pytest.raises(UsageError, match="nothing to retry yet"):
-        chat.open_session.retry_text()
+        commands.run(app, "/retry", unsent=kept)
 
 
 def test_edit_takes_back_the_last_turn_and_keeps_its_images(make_app):
     chat = make_app().open("e")
     image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
     send(chat, [{"type": "text", "text": "what is this"}, image])
-    assert chat.open_session.take_back_for_edit("and now?") == [{"type": "text", "text": "and now?"}, image]
+    assert chat.open_session.take_back_for_edit("and now?")[0] == [{"type": "text", "text": "and now?"}, image]
     assert chat.conversation.turns == []
-    assert chat.open_session.take_back_for_edit("nothing left") == "nothing left"
+    assert chat.open_session.take_back_for_edit("nothing left") == ("nothing left", None)
 
 
 # --- a turn taken back is put back when nothing replaces it ----------------------------------------------
@@ -222,15 +229,17 @@ def test_a_retry_whose_resend_fails_puts_the_turn_back_with_its_summary(summariz
     app, chat, provider = summarized
     before = state(chat)
     provider.down = True
-    assert chat.open_session.retry_text() == "two"
+    retry = commands.run(app, "/retry")
+    assert retry.send == "two"
     assert len(chat.conversation.turns) == 1  # taken back, to be replaced
-    with pytest.raises(ServerError):
-        list(chat.send("two"))
+    with pytest.raises(ServerError) as caught:
+        list(chat.send("two", replacing=retry.replacing))
     assert state(chat) == before and stored_state(app, "s") == before
-    assert chat.open_session.pending is None
+    assert unsent(caught.value) is None  # the turn is back: nothing waits to be resent
     provider.down = False
-    assert chat.open_session.retry_text() == "two"  # taken back again, not resent beside itself
-    list(chat.send("two"))
+    retry = commands.run(app, "/retry")
+    assert retry.send == "two"  # taken back again, not resent beside itself
+    list(chat.send("two", replacing=retry.replacing))
     assert [t.user_text for t in chat.conversation.turns] == ["one", "two"]
     assert [t.user_text for t in app.store.load("s").conversation.turns] == ["one", "two"]
 
@@ -238,10 +247,10 @@ def test_a_retry_whose_resend_fails_puts_the_turn_back_with_its_summary(summariz
 def test_ctrl_c_before_the_edited_message_is_answered_puts_the_old_turn_back(summarized):
     app, chat, provider = summarized
     before = state(chat)
-    text = chat.open_session.take_back_for_edit("two, edited")
+    text, taken = chat.open_session.take_back_for_edit("two, edited")
     provider.ctrl_c = True
     with pytest.raises(KeyboardInterrupt):
-        list(chat.send(text))
+        list(chat.send(text, replacing=taken))
     assert state(chat) == before and stored_state(app, "s") == before
 
 

@@ -23,6 +23,7 @@ from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig, next_summary
 from chatbot.engine.tokens import TokenCounter, rough_count
 from chatbot.errors import BudgetError, ContextLengthError, ServerError, SummaryError
+from chatbot.providers.base import CallOptions
 from chatbot.providers.echo import EchoProvider
 from chatbot.storage.json_store import JsonStore
 from tests.conftest import WordCounter, make_turn
@@ -356,7 +357,7 @@ def test_a_summary_call_shows_its_body_asks_the_summary_model_and_logs_its_numbe
     assert call("", TURNS, 1)
     log.close()
     messages = summary_request("", TURNS, 1)
-    body = provider.request_body(messages, model="small", max_tokens=SUMMARY_MAX_TOKENS, stream=False)
+    body = provider.request_body(messages, CallOptions("small", SUMMARY_MAX_TOKENS, stream=False))
     assert shown == [("summary", body)] and provider.asked == [("small", SUMMARY_MAX_TOKENS)]
     (record,) = logged(tmp_path)
     assert {k: record[k] for k in ("session", "provider", "model", "kind", "strategy", "summarized", "ok")} == {

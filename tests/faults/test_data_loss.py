@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from chatbot.core.events import unsent
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.turn import Turn
 from chatbot.storage.json_store import JsonStore
@@ -180,7 +181,7 @@ def test_a_failed_save_keeps_the_turn_in_a_rescue_file(tmp_path, make_app, monke
     with pytest.raises(SessionError) as caught:
         list(app.chat.send("keep me"))
     assert "No space left on device" in caught.value.message
-    assert app.chat.open_session.pending is None  # the turn is recorded: /retry would send it twice
+    assert unsent(caught.value) is None  # the turn is recorded: /retry would send it twice
     rescued = list((tmp_path / "rescue").iterdir())
     assert len(rescued) == 1 and "keep me" in rescued[0].read_text()
     assert str(rescued[0]) in caught.value.message

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from chatbot.providers import make_provider
+from chatbot.providers.base import CallOptions
 from tests.support.fake_server import FakeServer
 
 MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Weather in Seoul?"}]
@@ -33,8 +34,9 @@ def test_the_request_body_is_what_the_server_receives(clean_env, sdk, stream, mo
     ask: dict[str, Any] = {"max_tokens": 200, "tools": TOOLS, "options": {"temperature": 0.2, "seed": 3}}
     with FakeServer(reply="Sunny.") as server:
         provider = provider_for(server, clean_env, sdk, model)
-        body = provider.request_body(MESSAGES, stream=stream, **ask)
-        list(provider.events(MESSAGES, stream=stream, **ask))
+        call = CallOptions(stream=stream, **ask)
+        body = provider.request_body(MESSAGES, call)
+        list(provider.events(MESSAGES, call))
         assert server.record.requests == [body]
     limit = "max_completion_tokens" if model == "o3-mini" else "max_tokens"
     assert body[limit] == 200 and body["tools"] == TOOLS and body["seed"] == 3

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from chatbot.cli.hub import tokenizer_file
 from chatbot.engine.tokens import TokenizerCounter
 from chatbot.errors import ConfigError
 from tests.support import chat_templates as templates
@@ -73,14 +74,14 @@ def free_port() -> int:
 def test_an_unreachable_hub_is_named_in_the_error(hub):
     hub(f"http://127.0.0.1:{free_port()}")  # nothing listens there
     with pytest.raises(ConfigError, match=r"Nothing can be downloaded.*127\.0\.0\.1 is unreachable"):
-        TokenizerCounter("someone/no-such-model-here").count("hello")
+        TokenizerCounter("someone/no-such-model-here", locate=tokenizer_file).count("hello")
 
 
 def test_a_reachable_hub_on_its_own_port_is_asked_for_the_file(hub):
     with serve(("127.0.0.1", 0)) as address:
         hub(f"http://{address}")
         with pytest.raises(ConfigError, match="the hub has no usable tokenizer.json for it"):
-            TokenizerCounter("someone/no-such-model-here").count("hello")
+            TokenizerCounter("someone/no-such-model-here", locate=tokenizer_file).count("hello")
 
 
 def test_a_hub_without_a_port_is_probed_on_https(hub, monkeypatch):
@@ -113,7 +114,7 @@ def test_a_hub_without_a_port_is_probed_on_https(hub, monkeypatch):
     try:
         hub(f"https://{host}")
         with pytest.raises(ConfigError, match="the hub has no usable tokenizer.json for it"):
-            TokenizerCounter("someone/no-such-model-here").count("hello")
+            TokenizerCounter("someone/no-such-model-here", locate=tokenizer_file).count("hello")
     finally:
         stop.set()
         thread.join()  # no thread left behind: a later test's signal must reach the main thread
@@ -145,7 +146,7 @@ def test_a_name_in_the_local_cache_loads_without_asking_the_hub(hub, tmp_path):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         hub(f"http://127.0.0.1:{server.server_address[1]}")
-        assert TokenizerCounter("someone/cached").count("Hello world") == 2
+        assert TokenizerCounter("someone/cached", locate=tokenizer_file).count("Hello world") == 2
     finally:
         server.shutdown()
         server.server_close()
@@ -185,7 +186,7 @@ def test_a_name_not_in_the_cache_is_downloaded_from_a_reachable_hub(hub):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         hub(f"http://127.0.0.1:{server.server_address[1]}")
-        assert TokenizerCounter("someone/served").count("Hello world") == 2
+        assert TokenizerCounter("someone/served", locate=tokenizer_file).count("Hello world") == 2
     finally:
         server.shutdown()
         server.server_close()
@@ -195,4 +196,10 @@ def test_a_name_not_in_the_cache_is_downloaded_from_a_reachable_hub(hub):
 def test_without_the_hub_client_a_name_says_to_pass_a_file(monkeypatch):
     monkeypatch.setitem(sys.modules, "huggingface_hub", None)  # as if it were not installed
     with pytest.raises(ConfigError, match=r"pass the path of a tokenizer.json file instead \(huggingface_hub is not"):
-        TokenizerCounter("someone/anything").count("hello")
+        TokenizerCounter("someone/anything", locate=tokenizer_file).count("hello")
+
+
+def test_hub_name_offline_says_nothing_can_be_downloaded(monkeypatch):
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    with pytest.raises(ConfigError, match="Nothing can be downloaded.*tokenizer.json"):
+        TokenizerCounter("someone/no-such-model-here", locate=tokenizer_file).count("hello")

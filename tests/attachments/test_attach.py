@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.core.attach import Attachment, compose, decode_text, fence, from_stdin, read_file
+from chatbot.attachments.attach import Attachment, compose, decode_text, fence, from_stdin, read_file
 from chatbot.engine.tokens import TokenCounter, image_size, image_tokens, image_tokens_for_size
 from chatbot.errors import UsageError
 from tests.support.images import png

@@ -1,9 +1,9 @@
 """A web page as an attachment (``/file https://...``, ``-f URL``): fetched with ``httpx`` within a time limit (15 s
 of silence; 20 s for the whole fetch, connecting, headers and body, however slowly they drip), a size limit (what is
 downloaded, and what it unpacks to) and from public addresses only unless told otherwise
-(:mod:`chatbot.core.url_guard`); its bytes become text in :mod:`chatbot.core.page_text`. An error status, a type
-that is not text, a page too large or too slow, an address refused, a redirect too many is one line naming the URL
-and why.
+(:mod:`~chatbot.attachments.url_guard`); its bytes become text in :mod:`~chatbot.attachments.page_text`. An error
+status, a type that is not text, a page too large or too slow, an address refused, a redirect too many is one line
+naming the URL and why.
 
 Redirects are followed here, hop by hop (at most :data:`MAX_REDIRECTS`), their bodies never read: httpx would read a
 redirect's whole body, unpacked, before the next hop. A body is unpacked here too, one layer of gzip or deflate at
@@ -28,7 +28,7 @@ from chatbot.errors import UsageError
 if TYPE_CHECKING:
     import httpx
 
-    from chatbot.core.url_guard import Deadline, Policy
+    from chatbot.attachments.url_guard import Deadline, Policy
 
 MAX_URL_BYTES = 5 * 1024 * 1024  # what is downloaded, and what it unpacks to; the text is held to the text limit
 URL_TIMEOUT = 15.0  # seconds to connect, and between two pieces of the answer
@@ -50,8 +50,8 @@ def fetch(url: str, max_text: int, *, allow_private: bool = False, allow: Policy
     Only public addresses are contacted unless ``allow_private`` (``allow``: another policy, for tests)."""
     import httpx
 
-    from chatbot.core import url_guard
-    from chatbot.core.page_text import page_text
+    from chatbot.attachments import url_guard
+    from chatbot.attachments.page_text import page_text
     from chatbot.providers.endpoint import route_for
 
     name = mask_password(url)  # what every line names: the URL without its password
@@ -103,7 +103,7 @@ def _check_url(url: str, name: str) -> None:
 
 def _open(client: httpx.Client, url: str, name: str, policy: Policy) -> httpx.Response:
     """The streamed answer to GET ``url``, redirects followed (each hop checked, no redirect's body read)."""
-    from chatbot.core.url_guard import check_target
+    from chatbot.attachments.url_guard import check_target
     from chatbot.providers.endpoint import proxy_for
 
     request = client.build_request("GET", url, headers=HEADERS)

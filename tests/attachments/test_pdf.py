@@ -1,4 +1,4 @@
-"""A PDF's text (core/pdf.py) is read within bounds, and what it cannot read is one clear line: reading stops at the
+"""A PDF's text (pdf.py) is read within bounds, and what it cannot read is one clear line: reading stops at the
 text limit, at a page count and at a time, says what was left out, and never ends in an internal error."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from pypdf import PdfWriter
 from pypdf.generic import DictionaryObject, NameObject, StreamObject
 
-from chatbot.core.pdf import pdf_text
+from chatbot.attachments.pdf import pdf_text
 from chatbot.errors import UsageError
 from tests.support.cli import ROOT
 from tests.support.pdfs import WITHOUT_AES_READERS, aes_pdf, text_pdf
@@ -73,7 +73,7 @@ def test_a_jbig2_stream_without_jbig2dec_is_one_clear_line():
 def test_an_aes_pdf_without_cryptography_is_one_clear_line(tmp_path):
     (tmp_path / "sitecustomize.py").write_text(WITHOUT_AES_READERS)
     read = (
-        "import sys\nfrom chatbot.core.pdf import pdf_text\nfrom chatbot.errors import UsageError\n"
+        "import sys\nfrom chatbot.attachments.pdf import pdf_text\nfrom chatbot.errors import UsageError\n"
         "try:\n    pdf_text(sys.stdin.buffer.read(), 'locked.pdf', 10_000)\n"
         "except UsageError as exc:\n    print(exc.message)\n"
     )

@@ -1,4 +1,4 @@
-"""What a hostile web page cannot do to a URL attachment (core/fetch.py, core/page_text.py): pack its body in
+"""What a hostile web page cannot do to a URL attachment (fetch.py, page_text.py): pack its body in
 layers or as a bomb, pad its tables, or drip its headers to hold the chat past the fetch's deadline."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from chatbot.core import fetch as fetch_module
-from chatbot.core.fetch import MAX_URL_BYTES, fetch
-from chatbot.core.page_text import html_text
+from chatbot.attachments import fetch as fetch_module
+from chatbot.attachments.fetch import MAX_URL_BYTES, fetch
+from chatbot.attachments.page_text import html_text
 from chatbot.errors import UsageError
 from tests.support.pages import Page, PageServer
 

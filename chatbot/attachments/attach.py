@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chatbot.core.pdf import MAX_PDF_BYTES, is_pdf, pdf_text
+from chatbot.attachments.pdf import MAX_PDF_BYTES, is_pdf, pdf_text
 from chatbot.engine.text import hides_text
 from chatbot.engine.tokens import image_size, image_tokens_for_size
 from chatbot.errors import UsageError
@@ -90,27 +91,58 @@ def from_stdin(data: bytes) -> Attachment | None:
     return Attachment("stdin", text=text) if text.strip() else None
 
 
+@dataclass(frozen=True)
+class Reader:
+    """One kind of file an attachment can be: told apart by its first bytes (``sniff``), at most ``limit`` bytes
+    (``too_big`` says so), read into an attachment named ``name`` (``read(data, name)``)."""
+
+    sniff: Callable[[bytes], bool]
+    limit: int
+    too_big: str  # "a PDF can be", "images can be": what the size error says
+    read: Callable[[bytes, str], Attachment]
+
+
+def _pdf(data: bytes, name: str) -> Attachment:
+    pdf = pdf_text(data, name, MAX_TEXT_BYTES)
+    return Attachment(name, text=pdf.text, kind=pdf.kind)
+
+
+def _image_type(data: bytes) -> str | None:
+    return next((mime for magic, mime in IMAGE_TYPES.items() if data.startswith(magic)), None)
+
+
+def _image(data: bytes, name: str) -> Attachment:
+    url = f"data:{_image_type(data)};base64,{base64.b64encode(data).decode('ascii')}"
+    return Attachment(name, data_url=url, size=image_size(data))
+
+
+#: the kinds of file an attachment can be, asked in order; a file none of them knows is read as UTF-8 text (a new
+#: kind is a row here)
+READERS = (
+    Reader(is_pdf, MAX_PDF_BYTES, "a PDF can be", _pdf),
+    Reader(lambda data: _image_type(data) is not None, MAX_IMAGE_BYTES, "images can be", _image),
+)
+#: text, when no reader knows the file
+TEXT = Reader(
+    lambda data: True,
+    MAX_TEXT_BYTES,
+    "text files can be",
+    lambda data, name: Attachment(name, text=decode_text(data, name)),
+)
+
+
 def read_file(path_text: str) -> Attachment:
-    """A file as an attachment: text (UTF-8) fenced with its name, a PDF's text, or a PNG/JPEG image. One clear
-    error otherwise. (A folder or a URL: :func:`chatbot.core.sources.gather`.)"""
+    """A file as an attachment: text (UTF-8) fenced with its name, or what a reader of :data:`READERS` makes of it
+    (a PDF's text, a PNG/JPEG image). One clear error otherwise. (A folder or a URL:
+    :func:`chatbot.attachments.sources.gather`.)"""
     if not path_text.strip():
         raise UsageError(f"usage: /file PATH ({USAGE})")
     path = Path(path_text).expanduser()
-    data, size = read_limited(path, max(MAX_IMAGE_BYTES, MAX_PDF_BYTES), path_text)
-    if is_pdf(data):
-        if size > MAX_PDF_BYTES:
-            raise UsageError(f"{path_text} is {size:,} bytes; a PDF can be at most {MAX_PDF_BYTES:,}")
-        pdf = pdf_text(data, path_text, MAX_TEXT_BYTES)
-        return Attachment(path_text, text=pdf.text, kind=pdf.kind)
-    mime = next((m for magic, m in IMAGE_TYPES.items() if data.startswith(magic)), None)
-    if mime is not None:
-        if size > MAX_IMAGE_BYTES:
-            raise UsageError(f"{path_text} is {size:,} bytes; images can be at most {MAX_IMAGE_BYTES:,}")
-        url = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
-        return Attachment(path_text, data_url=url, size=image_size(data))
-    if size > MAX_TEXT_BYTES:
-        raise UsageError(f"{path_text} is {size:,} bytes; text files can be at most {MAX_TEXT_BYTES:,}")
-    return Attachment(path_text, text=decode_text(data, path_text))
+    data, size = read_limited(path, max(r.limit for r in READERS), path_text)
+    reader = next((r for r in READERS if r.sniff(data)), TEXT)
+    if size > reader.limit:
+        raise UsageError(f"{path_text} is {size:,} bytes; {reader.too_big} at most {reader.limit:,}")
+    return reader.read(data, path_text)
 
 
 def read_limited(path: Path, limit: int, name: str) -> tuple[bytes, int]:

@@ -1,13 +1,14 @@
-"""Slash commands that change the conversation so far: /reset, /undo, /retry, /edit, /system and /summary."""
+"""Slash commands that change the history, the turns so far: /reset, /undo, /retry, /edit, /system and /summary."""
 
 from __future__ import annotations
 
 import re
 
+from chatbot.attachments.attach import with_text
 from chatbot.commands.base import Command, Confirm, Result
 from chatbot.core.app import App
-from chatbot.core.attach import with_text
 from chatbot.core.chat import Chat
+from chatbot.core.events import Unsent
 from chatbot.engine.text import preview
 from chatbot.errors import ChatbotError, UsageError
 
@@ -33,7 +34,17 @@ def _undo(app: App, arg: str, confirm: Confirm | None) -> Result:
 
 
 def _retry(app: App, arg: str, confirm: Confirm | None) -> Result:
-    return Result(send=app.chat.open_session.retry_text())
+    return Result(retry=True)  # what it resends depends on what the front end kept (table.run)
+
+
+def resend(app: App, unsent: Unsent | None) -> Result:
+    """/retry: send ``unsent`` again (the message of a turn that stopped before anything was stored, as the front end
+    kept it) while it still belongs to this conversation; else the last turn's message, replacing that turn."""
+    chat = app.chat
+    if unsent is not None and unsent.holds(chat.conversation.turns):
+        return Result(send=unsent.content)
+    taken = chat.open_session.retake()
+    return Result(send=taken.message, replacing=taken)
 
 
 def _system(app: App, arg: str, confirm: Confirm | None) -> Result:
@@ -51,7 +62,7 @@ def _summary(app: App, arg: str, confirm: Confirm | None) -> Result:
     total = len(conv.turns)
     mem = conv.memory
     if not conv.summary:
-        if mem.strategy != "summary":
+        if not mem.summarizes:
             return Result(f"no summary: memory is '{mem.strategy}' (use --memory summary for a rolling summary)")
         return Result(
             f"no summary yet: {total} turn(s) stored; earlier turns are summarized when more than "
@@ -59,7 +70,7 @@ def _summary(app: App, arg: str, confirm: Confirm | None) -> Result:
         )
     uncovered = total - conv.summary_covers
     head = f"Summary of turns 1-{conv.summary_covers} of {total} ({uncovered} later turn(s) are sent verbatim):"
-    note = "" if mem.strategy == "summary" else f"\n(memory is '{mem.strategy}': the summary is not sent now)"
+    note = "" if mem.summarizes else f"\n(memory is '{mem.strategy}': the summary is not sent now)"
     return Result(f"{head}\n{conv.summary}{note}")
 
 
@@ -104,7 +115,7 @@ def _summary_clear(app: App) -> Result:
 def _what_next(chat: Chat) -> str:
     """What the next request does with the turns a cleared summary covered."""
     conv = chat.conversation
-    if conv.memory.strategy != "summary":
+    if not conv.memory.summarizes:
         return f"memory is '{conv.memory.strategy}', so it was not sent anyway"
     request = chat.next_request("")
     if request.summarized:
@@ -126,7 +137,8 @@ def _edit(app: App, arg: str, confirm: Confirm | None) -> Result:
         return edit_at(app, int(numbered[1]), (numbered[2] or "").strip() or None)
     if not arg:
         return Result(edit=turns[-1].user_text)  # the terminal puts it back in the prompt; sending replaces the turn
-    return Result(send=app.chat.open_session.take_back_for_edit(arg))
+    message, taken = app.chat.open_session.take_back_for_edit(arg)
+    return Result(send=message, replacing=taken)
 
 
 def edit_at(app: App, number: int, text: str | None) -> Result:

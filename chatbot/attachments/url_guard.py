@@ -1,4 +1,4 @@
-"""Where a fetched web page may come from, and the one deadline of the whole fetch (:mod:`chatbot.core.fetch`).
+"""Where a fetched web page may come from, and the one deadline of the whole fetch (:mod:`chatbot.attachments.fetch`).
 
 **Addresses.** By default a URL attachment reaches public addresses only (``ipaddress``'s ``is_global``): loopback,
 private networks, link-local ones (the cloud metadata service at 169.254.169.254), shared, multicast and reserved

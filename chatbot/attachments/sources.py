@@ -1,6 +1,6 @@
 """What one ``/file`` or ``-f`` names, attached: a file (text, PDF, PNG, JPEG), a folder of text files, or a web page.
 
-Each gives one or more :class:`~chatbot.core.attach.Attachment` and the list of what was skipped (a folder's
+Each gives one or more :class:`~chatbot.attachments.attach.Attachment` and the list of what was skipped (a folder's
 binaries and ignored files); whatever cannot be attached at all is one UsageError naming it and why.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from chatbot.core.attach import MAX_TEXT_BYTES, USAGE, Attachment, read_file
-from chatbot.core.fetch import fetch, is_url
-from chatbot.core.folder import read_folder
+from chatbot.attachments.attach import MAX_TEXT_BYTES, USAGE, Attachment, read_file
+from chatbot.attachments.fetch import fetch, is_url
+from chatbot.attachments.folder import read_folder
 from chatbot.engine.text import mask_password
 from chatbot.errors import UsageError
 
@@ -37,7 +37,7 @@ class Gathered:
 
 def gather(source: str, *, allow_private_urls: bool = False) -> Gathered:
     """Read what ``source`` names (a path or an http(s) URL), or raise one UsageError naming it and why. A URL is
-    fetched from a public address only, unless ``allow_private_urls`` (:mod:`chatbot.core.url_guard`)."""
+    fetched from a public address only, unless ``allow_private_urls`` (:mod:`chatbot.attachments.url_guard`)."""
     if not source.strip():
         raise UsageError(f"usage: /file PATH ({USAGE})")
     if is_url(source):

@@ -1,5 +1,5 @@
-"""A fetched page's bytes as the text attached (:mod:`chatbot.core.fetch`): a PDF by its text, HTML made readable by
-``inscriptis``, any other text as it is.
+"""A fetched page's bytes as the text attached (:mod:`~chatbot.attachments.fetch`): a PDF by its text, HTML made
+readable by ``inscriptis``, any other text as it is.
 
 HTML is laid out flat: a table as its rows, a line each (``| cell | cell``), lists and quotes without indentation.
 inscriptis pads every row of a table to its widest cell and indents every line of a nested list, so a page could grow a
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from chatbot.errors import UsageError
 
 if TYPE_CHECKING:
-    from chatbot.core.url_guard import Deadline
+    from chatbot.attachments.url_guard import Deadline
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 
@@ -24,7 +24,7 @@ def page_text(url: str, kind: str, data: bytes, encoding: str, max_text: int, de
     ``url`` when it is binary, has no text, or more than ``max_text`` bytes of it. A PDF is read in what is left of
     the fetch's ``deadline``."""
     if kind == "application/pdf":
-        from chatbot.core.pdf import pdf_text
+        from chatbot.attachments.pdf import pdf_text
 
         pdf = pdf_text(data, url, max_text, seconds=max(1.0, deadline.left()))
         return pdf.text, pdf.kind

@@ -1,4 +1,4 @@
-"""A folder attachment reads its own files only (core/folder.py): never a file the git index or a symbolic link
+"""A folder attachment reads its own files only (attachments/folder.py): never a file the git index or a symbolic link
 leads outside it, never a crash on a tree too deep, and every folder it does not read is named."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from chatbot.core.folder import MAX_FOLDER_DEPTH, read_folder
+from chatbot.attachments.folder import MAX_FOLDER_DEPTH, read_folder
 from chatbot.errors import UsageError
 from tests.support.trees import nested, remove_nested
 

@@ -1,4 +1,4 @@
-"""Which addresses a URL attachment may reach (core/url_guard.py through core/fetch.py): public ones only unless
+"""Which addresses a URL attachment may reach (url_guard.py through fetch.py): public ones only unless
 told otherwise, at every redirect hop, checked on the address resolved and connected to, not only the name.
 
 Only loopback addresses are ever contacted: 127.0.0.2 stands in for "a public server" through a policy that allows
@@ -10,8 +10,8 @@ import ipaddress
 
 import pytest
 
-from chatbot.core.fetch import fetch
-from chatbot.core.url_guard import Deadline, GuardedBackend, RefusedAddress, public
+from chatbot.attachments.fetch import fetch
+from chatbot.attachments.url_guard import Deadline, GuardedBackend, RefusedAddress, public
 from chatbot.errors import UsageError
 from tests.support.pages import Page, PageServer
 

@@ -13,7 +13,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from chatbot.core.attach import read_limited
+from chatbot.attachments.attach import read_limited
 from chatbot.errors import UsageError
 
 MAX_FOLDER_BYTES = 512 * 1024  # all its text together: the size limit of one text file

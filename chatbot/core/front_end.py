@@ -1,0 +1,89 @@
+"""The one way a front end runs a turn: :func:`run_turn` feeds a turn's events to an :class:`EventSink`.
+
+The terminal (:mod:`chatbot.terminal.repl`) and the plain-text modes (:mod:`chatbot.cli.modes`) differ only in how
+they show things, their sink; what happens when the reply is slow, interrupted, cut by a closed output or stopped by
+an error is the same for both, and is here.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from chatbot.attachments.attach import Content
+from chatbot.core.chat import Chat
+from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
+from chatbot.core.open_session import TakenBack
+from chatbot.core.waiting import watch
+from chatbot.errors import Interrupted, OutputError
+from chatbot.providers.base import ReasoningDelta, TextDelta
+
+
+class EventSink(Protocol):
+    """What a front end shows of a turn, event by event. ``output`` names where the reply goes, for the error that
+    says it cannot be written there ("to the terminal")."""
+
+    output: str
+
+    def text(self, text: str) -> None:
+        """A delta of the answer."""
+
+    def reasoning(self, text: str) -> None:
+        """A delta of the model's reasoning."""
+
+    def notice(self, notice: Notice) -> None:
+        """Something the user is told about this turn."""
+
+    def tool(self, event: ToolStarted | ToolFinished) -> None:
+        """A tool call that starts, or its result."""
+
+    def waiting(self, last: object) -> None:
+        """The event after ``last`` is slow in coming (called from a timer thread)."""
+
+    def finish(self) -> None:
+        """The reply came whole."""
+
+    def stop(self, exc: BaseException) -> None:
+        """The reply stopped early because of ``exc`` (Ctrl-C, a signal, an error); what it showed is ended."""
+
+
+def run_turn(chat: Chat, text: Content, sink: EventSink, *, replacing: TakenBack | None = None) -> TurnDone | None:
+    """Send ``text`` (replacing the turn /retry or /edit took back) and show the turn through ``sink``.
+
+    Returns the turn done. Ctrl-C or a signal stores the partial answer, marked, then is raised again; an output
+    that cannot be written is a turn interrupted too, raised as :class:`OutputError` (a closed pipe as it is, for
+    its exit status). Errors are raised as they come; each carries what a retry would resend
+    (:func:`~chatbot.core.events.unsent`).
+    """
+    events = chat.send(text, replacing=replacing)
+    done: TurnDone | None = None
+    try:
+        for event in watch(events, sink.waiting):
+            if isinstance(event, TextDelta):
+                sink.text(event.text)
+            elif isinstance(event, ReasoningDelta):
+                sink.reasoning(event.text)
+            elif isinstance(event, Notice):
+                sink.notice(event)
+            elif isinstance(event, (ToolStarted, ToolFinished)):
+                sink.tool(event)
+            elif isinstance(event, TurnDone):
+                done = event
+        sink.finish()
+        return done
+    except KeyboardInterrupt as exc:
+        stop_reply(events, exc)  # stores the partial answer, marked as interrupted (by the user, or by a signal)
+        sink.stop(exc)
+        raise
+    except OSError as exc:  # the output went away (EIO), was closed (a pipe's reader left) or is full
+        broken = isinstance(exc, BrokenPipeError)
+        reason = "the output was closed" if broken else f"the output could not be written ({exc.strerror})"
+        stop_reply(events, Interrupted(reason, 141 if broken else OutputError.exit_code))
+        sink.stop(exc)
+        if broken:
+            raise
+        raise OutputError(f"cannot write {sink.output}: {exc.strerror}; the turn is saved") from None
+    except BaseException as exc:  # an error (it carries what a retry resends), or a bug: the display ends first
+        sink.stop(exc)
+        raise
+    finally:
+        events.close()  # on any other failure too, before the caller releases the session's lock
