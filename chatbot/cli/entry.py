@@ -14,7 +14,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chatbot.cli.flags import build_parser, check_combinations
 from chatbot.cli.modes import notice, stderr_line
@@ -286,12 +286,9 @@ def _make_app(
 ) -> App:
     """The app for ``args``: the provider, the memory settings, options, log and the counter for each model."""
     from chatbot.cli.hub import tokenizer_file
-    from chatbot.cli.modes import show_request
-    from chatbot.core.app import App, Settings, parse_option
-    from chatbot.core.request_log import RequestLog
+    from chatbot.cli.run_flags import memory_rule, model_options, run_settings
+    from chatbot.core.app import App, Settings
     from chatbot.core.rule import FLAGS, flag_dest
-    from chatbot.core.settings import RunSettings
-    from chatbot.engine.memory import MemoryConfig
     from chatbot.engine.tokens import make_counter
 
     given = getattr(args, "given", None)  # None (run() called without main()): every setting counts as typed
@@ -299,41 +296,19 @@ def _make_app(
         key: "flag" if given is None or dest in given else "config" if dest in cfg.values else "default"
         for key, dest in ((key, flag_dest(key)) for key in FLAGS)
     }
-    memory = MemoryConfig(
-        strategy=args.memory,
-        window_turns=args.window_turns,
-        summary_trigger=args.summary_trigger,
-        keep_turns=args.keep_turns,
-        max_input_tokens=args.max_input_tokens,
-        window_step=args.window_step,
-        recall=args.recall,
-        recall_by=args.recall_by,
-    )
     provider = _provider(args, cfg)
-    interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
     settings = Settings(
         provider_name=args.provider,
         model=cfg.model(args.model),  # an alias ([aliases] in the config file) names its model
-        memory=memory,
+        memory=memory_rule(args),
         system=system,
-        options=_options(args),
+        options=model_options(args),
         origins=origins,
         roles=cfg.roles,
         aliases=cfg.aliases,
         prices=cfg.prices,
         allow_private_urls=args.allow_private_urls,
-        run=RunSettings(
-            max_output_tokens=args.max_output_tokens or None,
-            summary_model=cfg.model(args.summary_model),
-            summary_options=dict(parse_option(key, value) for key, value in args.summary_option or []),
-            max_tool_rounds=args.max_tool_rounds,
-            stream=not args.no_stream,
-            log=RequestLog(args.log_requests) if args.log_requests else None,
-            # script and -p keep their exact order of requests (summary, then chat); the terminal writes them ahead
-            background_summaries=interactive,
-            retries=RETRIES,
-            show_request=show_request if args.show_requests else None,
-        ),
+        run=run_settings(args, cfg, RETRIES),
     )
     counters = lambda model: make_counter(args.tokenizer, args.provider, model, tokenizer_file)  # noqa: E731
     if toolbox is None:
@@ -343,24 +318,6 @@ def _make_app(
 
     given = ToolSources(absolute_files(args.functions), tuple(args.mcp))  # remembered by the sessions opened
     return App(store, provider, settings, counters, tools=toolbox.registry, tool_sources=given)
-
-
-def _options(args: argparse.Namespace) -> dict[str, Any]:
-    """The model options of ``-o`` (and ``--schema``: the option ``response_format``), each checked by the one rule."""
-    from chatbot.core.app import parse_option
-
-    options = dict(parse_option(key, value) for key, value in args.option or [])
-    if args.schema is not None:
-        from chatbot.cli.schema_arg import schema_option
-        from chatbot.engine.options import option_problem
-
-        if "response_format" in options:
-            raise UsageError("--schema and -o response_format cannot be used together: each sets response_format")
-        options["response_format"] = schema_option(args.schema)
-        problem = option_problem("response_format", options["response_format"])
-        if problem:
-            raise UsageError(f"--schema: {problem}")
-    return options
 
 
 def _open_tools(args: argparse.Namespace) -> Toolbox | None:

@@ -97,6 +97,6 @@ def test_without_the_embed_extra_recall_by_meaning_says_once_how_to_add_it_and_r
     done = run_without_the_embed_extra(*WINDOW, "--recall-by", "both", "--session", "s", stdin=script, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stderr.count("pip install 'chatbot[embed]'") == 1  # once, at the start: not per turn
-    assert f"{RECALL_HEADING} (turn 1, verbatim" in done.stdout  # by words meanwhile
+    assert f"{RECALL_HEADING} (turn 1): " in done.stdout  # by words meanwhile (echo names it, no quote)
     stored = json.loads(next((tmp_path / "sessions").glob("s.json")).read_text())
     assert stored["rule"]["recall_by"] == "both" and all("recall_vector" not in t for t in stored["turns"])

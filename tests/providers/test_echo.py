@@ -185,7 +185,9 @@ def test_a_turn_kept_whole_has_no_left_out_line():
 
 def test_the_engine_accepts_echo_summaries(echo):
     """The engine keeps a summary only when it shrinks what it replaces: echo's must always pass."""
-    convo = Conversation("You are helpful.", MemoryConfig(strategy="summary", summary_trigger=4, keep_turns=2))
+    convo = Conversation(
+        "You are helpful.", MemoryConfig(strategy="summary", summary_trigger=4, keep_turns=2, recall=0)
+    )
     for i in range(1, 6):
         convo.add_turn(turn(i))
 
