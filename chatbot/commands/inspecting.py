@@ -73,7 +73,7 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
         lines.append("system+S: the system message carries the rolling summary of the earlier conversation")
     if request.recalled:
         lines.append(
-            f"system+R: the system message carries turns {_numbers(request.recalled)} again, verbatim "
+            f"system+R: the system message carries {_turns(request.recalled)} again, verbatim "
             f"({request.recall_tokens} tokens): recalled for this message (/recall TEXT shows why)"
         )
     if request.summarized:
@@ -175,11 +175,16 @@ def _numbers(numbers: tuple[int, ...]) -> str:
     return ", ".join(map(str, numbers))
 
 
+def _turns(numbers: tuple[int, ...]) -> str:
+    """``turn 3`` or ``turns 1, 2``."""
+    return f"turn{'s' * (len(numbers) > 1)} {_numbers(numbers)}"
+
+
 def _system_row(request: Request, system: str) -> tuple[str, str]:
     """The role column and preview of a system message that carries the summary (S), recalled turns (R) or both."""
     role = "system+" + "S" * request.summary_included + "R" * bool(request.recalled)
     summary = f"[+ summary of turns 1-{request.summary_covers}] " if request.summary_included else ""
-    recalled = f"[+ recalled turns {_numbers(request.recalled)}] " if request.recalled else ""
+    recalled = f"[+ recalled {_turns(request.recalled)}] " if request.recalled else ""
     return role, f"{summary}{recalled}{system}"
 
 
@@ -197,7 +202,7 @@ def _recall(app: App, arg: str, confirm: Confirm | None) -> Result:
         lines[0] += f"\n  (by words only: recall by meaning needs {recall_meaning.INSTALL})"
     for hit in hits[:RECALL_SHOWN]:
         lines.append(
-            f"  turn {hit.number:>4}  {_why(hit, request):<13} {preview(conv.turns[hit.number - 1].user_text, 40)}\n"
+            f"  turn {hit.number:>4}  {_why(hit, request, k):<13} {preview(conv.turns[hit.number - 1].user_text, 40)}\n"
             f"             {hit.why}"
         )
     if len(hits) > RECALL_SHOWN:
@@ -219,7 +224,7 @@ def _why_nothing(hits: list[Hit], request: Request, k: int) -> str:
         return "no earlier turn shares a word with it"
     if k <= 0:
         return "recall is off (--recall 0)"
-    unfit = next((h.number for h in hits if _why(h, request) == "passed over"), None)
+    unfit = next((h.number for h in hits if _why(h, request, k) == "passed over"), None)
     if unfit:  # the best relevant turn left out was passed over: only for want of room
         return (
             f"turn {unfit} is relevant but does not fit in the room the request leaves "
@@ -228,13 +233,16 @@ def _why_nothing(hits: list[Hit], request: Request, k: int) -> str:
     return "no turn left out of the request is relevant enough"
 
 
-def _why(hit: Hit, request: Request) -> str:
-    """What happens to a turn a search found, in the request for the same message."""
+def _why(hit: Hit, request: Request, k: int) -> str:
+    """What happens to a turn a search found, in the request for the same message: a relevant turn left out is
+    past the ``--recall`` limit when as many turns were recalled, else passed over for want of room."""
     if hit.number in request.recalled:
         return "recalled"
     if hit.number > request.first_turn:
         return "sent anyway"
-    return "not relevant" if not hit.relevant else "passed over"
+    if not hit.relevant:
+        return "not relevant"
+    return "past --recall" if len(request.recalled) >= k else "passed over"
 
 
 def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:

@@ -52,8 +52,8 @@ def test_recall_needs_text(chat_app):
 def test_context_for_a_message_marks_the_recalled_turns_in_the_system_row(chat_app):
     out = commands.run(chat_app, "/context for what was my gym locker code?").output
     system_row = out.splitlines()[2]
-    assert system_row.split()[:2] == ["1", "system+R"] and "[+ recalled turns 1]" in system_row
-    assert "system+R: the system message carries turns 1 again, verbatim (" in out
+    assert system_row.split()[:2] == ["1", "system+R"] and "[+ recalled turn 1]" in system_row
+    assert "system+R: the system message carries turn 1 again, verbatim (" in out
     plain = commands.run(chat_app, "/context").output
     assert "system+R" not in plain and plain.splitlines()[2].split()[1] == "system"
 
@@ -71,3 +71,20 @@ def test_context_for_a_message_shows_recalled_turns_when_the_summary_is_left_out
     out = commands.run(app, "/context for what was my gym locker code?").output
     system_row = out.splitlines()[2]
     assert system_row.split()[:2] == ["1", "system+R"] and "[+ summary" not in system_row
+
+
+def test_a_relevant_turn_left_out_because_as_many_were_recalled_is_past_the_limit_not_passed_over(make_app):
+    app = make_app(strategy="window", window_turns=1, recall=1)
+    chat = app.open("r")
+    for text in [
+        "My gym locker code is 4711 and the gym opens at six.",
+        "How should green tea be brewed?",
+        "The gym locker next to mine belongs to Sam.",
+        "What defines Gothic architecture?",
+    ]:
+        list(chat.send(text))
+    lines = commands.run(app, "/recall what is my gym locker code?").output.splitlines()
+    rows = {line.split()[1]: line for line in lines if line.strip().startswith("turn")}
+    assert "recalled" in rows["1"]
+    assert "past --recall" in rows["3"]  # below the look-alike level (0.85 of the best): the limit left it out
+    assert not any("passed over" in row for row in rows.values())  # no turn was left out for want of room
