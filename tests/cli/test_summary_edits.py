@@ -11,6 +11,7 @@ import pytest
 from chatbot import commands
 from chatbot.errors import ChatbotError, UsageError
 from tests.support.cli import assert_clean, run_chatbot
+from tests.support.stores import is_postgres, sqlite_connection, sqlite_file
 
 SUMMARY = ["--memory", "summary", "--summary-trigger", "3", "--keep-turns", "1"]
 
@@ -22,7 +23,11 @@ def store(store_url: str) -> str:
 
 
 def stored_summary(store: str, sid: str) -> tuple[str, int]:
-    if "://" not in store:
+    if sqlite_file(store):
+        with sqlite_connection(store) as conn:
+            row = conn.execute("SELECT summary, summary_covers FROM sessions WHERE id = ?", (sid,)).fetchone()
+            return row[0], row[1]
+    if not is_postgres(store):
         summary = json.loads((Path(store) / f"{sid}.json").read_text())["summary"]
         return summary["text"], summary["covers"]
     from tests.support.stores import admin
@@ -34,7 +39,11 @@ def stored_summary(store: str, sid: str) -> tuple[str, int]:
 
 def plant_summary(store: str, sid: str, text: str) -> None:
     """Replace the stored summary's text (a wrong summary, as a model may write)."""
-    if "://" not in store:
+    if sqlite_file(store):
+        with sqlite_connection(store) as conn:
+            conn.execute("UPDATE sessions SET summary = ? WHERE id = ?", (text, sid))
+        return
+    if not is_postgres(store):
         path = Path(store) / f"{sid}.json"
         doc = json.loads(path.read_text())
         doc["summary"]["text"] = text

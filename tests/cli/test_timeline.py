@@ -12,6 +12,7 @@ import pytest
 
 from chatbot.commands.timeline import WIDTH
 from tests.support.cli import assert_clean, run_chatbot
+from tests.support.stores import is_postgres, sqlite_connection, sqlite_file
 
 ROW = re.compile(r"^\s*(\d+)\s+(~?)(\d+)\s+\d+ \|([sSRetnd#.]+)\|(.*)$")  # turn, ~, tokens, so far, bar, marks
 
@@ -28,7 +29,11 @@ def rows(stdout: str) -> dict[int, re.Match[str]]:
 
 
 def stored_turns(store: str, sid: str) -> list[dict]:
-    if "://" not in store:
+    if sqlite_file(store):
+        with sqlite_connection(store) as conn:
+            found = conn.execute("SELECT data FROM turns WHERE session_id = ? ORDER BY n", (sid,))
+            return [json.loads(r[0]) for r in found]
+    if not is_postgres(store):
         return json.loads((Path(store) / f"{sid}.json").read_text())["turns"]
     from tests.support.stores import admin
 
@@ -115,7 +120,12 @@ def test_a_session_saved_before_requests_were_recorded_shows_its_totals(store, t
 
 def make_version_1(store: str, sid: str) -> None:
     """Make a stored session what a chatbot before document version 2 wrote: no ``sent`` in any turn."""
-    if "://" not in store:
+    if sqlite_file(store):
+        with sqlite_connection(store) as conn:
+            conn.execute("UPDATE sessions SET version = 1 WHERE id = ?", (sid,))
+            conn.execute("UPDATE turns SET data = json_remove(data, '$.sent') WHERE session_id = ?", (sid,))
+        return
+    if not is_postgres(store):
         path = Path(store) / f"{sid}.json"
         doc = json.loads(path.read_text())
         doc["version"] = 1
