@@ -15,6 +15,7 @@ SYSTEM, SUMMARY, EARLIER, NEW = "34", "35", "32", "97"
 
 def test_timeline_draws_coloured_bars_in_the_terminal(spawn):
     flags = ["--memory", "summary", "--summary-trigger", "2", "--keep-turns", "1", "--max-input-tokens", "1200"]
+    flags += ["--recall", "0"]  # "fourth question" would recall the other questions (every one says "question")
     # colour on: the test runner's NO_COLOR would turn it off
     child = spawn("--provider", "echo", "--session", "tl", *flags, env={"CHATBOT_ECHO_DELAY": "0", "NO_COLOR": None})
     for text in ("first question", "second question", "third question", "fourth question"):
