@@ -98,6 +98,42 @@ def open_private_directory(d: Path) -> list[str]:
     return []
 
 
+class HeldFlock:
+    """A held session lock: an flock on the session's lock file at ``path``. Use as a context manager or call
+    :meth:`release`. A store's handle says what releasing does before the descriptor closes (:meth:`_let_go`)."""
+
+    def __init__(self, path: Path, session_id: str, fd: int) -> None:
+        self.path = path
+        self.id = session_id
+        self._fd: int | None = fd
+
+    @property
+    def held(self) -> bool:
+        """Whether this handle still holds the lock (and its file is still the one at the path)."""
+        if self._fd is None:
+            return False
+        try:
+            return same_file(os.fstat(self._fd), os.stat(self.path))
+        except FileNotFoundError:
+            return False
+
+    def release(self) -> None:
+        """Give the lock up (idempotent): the store's own step, then the descriptor closes (dropping the flock)."""
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            self._let_go(fd)
+            os.close(fd)
+
+    def _let_go(self, fd: int) -> None:
+        """What releasing does while the flock is still held (nothing here)."""
+
+    def __enter__(self) -> HeldFlock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
 def try_flock(lock_path: Path) -> int | None:
     """One non-blocking attempt at an exclusive flock: the locked descriptor, or None when another process has it."""
     while True:

@@ -62,37 +62,17 @@ from chatbot.storage.session import (
 _TEMP_NAME = re.compile(r"\.(?P<id>[A-Za-z0-9][A-Za-z0-9._-]{0,63})\.[a-z0-9_]{8}\.tmp")
 
 
-class FileLock:
+class FileLock(files.HeldFlock):
     """A held session lock: an exclusive flock on ``.<id>.lock``. Use as a context manager or call release()."""
 
     def __init__(self, store: JsonStore, session_id: str, fd: int) -> None:
+        super().__init__(store.lock_path(session_id), session_id, fd)
         self._store = store
-        self.id = session_id
-        self._fd: int | None = fd
 
-    @property
-    def held(self) -> bool:
-        """Whether this handle still holds the lock (and the lock file is still the one at the path)."""
-        if self._fd is None:
-            return False
-        try:
-            return files.same_file(os.fstat(self._fd), os.stat(self._store.lock_path(self.id)))
-        except FileNotFoundError:
-            return False
-
-    def release(self) -> None:
-        """Give the lock up (idempotent). The lock file of a session that was never saved goes too."""
-        if self._fd is not None:
-            fd, self._fd = self._fd, None
-            if not self._store.exists(self.id):  # a session that never got a turn: its lock file would pile up
-                self._store.lock_path(self.id).unlink(missing_ok=True)
-            os.close(fd)  # closing the descriptor drops the flock
-
-    def __enter__(self) -> FileLock:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
+    def _let_go(self, fd: int) -> None:
+        # a session that never got a turn: its lock file would pile up
+        if not self._store.exists(self.id):
+            self.path.unlink(missing_ok=True)
 
 
 class JsonStore:

@@ -41,41 +41,21 @@ from chatbot.storage.session import SEARCH_WINDOW, SearchHit, Session, SessionIn
 T = TypeVar("T")
 
 
-class SqliteLock:
+class SqliteLock(files.HeldFlock):
     """A held session lock: an flock on the session's lock file. Use as a context manager or call release()."""
 
     def __init__(self, store: SqliteStore, session_id: str, fd: int) -> None:
+        super().__init__(store.lock_path(session_id), session_id, fd)
         self._store = store
-        self.id = session_id
-        self._fd: int | None = fd
 
-    @property
-    def held(self) -> bool:
-        """Whether this handle still holds the lock (and its file is still the one at the path)."""
-        if self._fd is None:
-            return False
-        try:
-            return files.same_file(os.fstat(self._fd), os.stat(self._store.lock_path(self.id)))
-        except FileNotFoundError:
-            return False
-
-    def release(self) -> None:
-        """Give the lock up (idempotent). Its file goes first, while still held: the folder keeps live locks only
-        (a process that opened the old file meanwhile finds it gone once it has the flock, and tries again)."""
-        if self._fd is not None:
-            fd, self._fd = self._fd, None
-            if self._store._locks.get(self.id) is self:
-                del self._store._locks[self.id]
-            with contextlib.suppress(OSError):
-                if files.same_file(os.fstat(fd), os.stat(self._store.lock_path(self.id))):
-                    self._store.lock_path(self.id).unlink()
-            os.close(fd)
-
-    def __enter__(self) -> SqliteLock:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
+    def _let_go(self, fd: int) -> None:
+        # its file goes first, while still held: the folder keeps live locks only (a process that opened the old
+        # file meanwhile finds it gone once it has the flock, and tries again)
+        if self._store._locks.get(self.id) is self:
+            del self._store._locks[self.id]
+        with contextlib.suppress(OSError):
+            if files.same_file(os.fstat(fd), os.stat(self.path)):
+                self.path.unlink()
 
 
 class SqliteStore:
