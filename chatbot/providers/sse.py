@@ -10,14 +10,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from chatbot.errors import ServerError
 from chatbot.providers.base import StreamEvent
 from chatbot.providers.error_map import ErrorContext, classify_error
 
-if TYPE_CHECKING:
-    from chatbot.providers.openai_compat import StreamState
+
+class StreamState(Protocol):
+    """What :func:`read_stream` needs of the provider's chunk reader: the events of one chunk, and two flags."""
+
+    began: bool  # a chunk came
+    done: bool  # the server sent ``[DONE]``
+
+    def events(self, chunk: dict[str, Any]) -> Generator[StreamEvent, None, None]:
+        """The events of one chunk, in order."""
+        ...
 
 
 def _snippet(text: str | bytes, size: int = 80) -> str:

@@ -18,15 +18,25 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import psycopg
 
 from chatbot.storage.pg_names import named
 from chatbot.storage.pg_schema import MINE, OWNERS, SESSIONS
 
-if TYPE_CHECKING:
-    from chatbot.storage.postgres_store import PostgresStore
+
+class LockKeeper(Protocol):
+    """What a held lock asks of the store that took it: whether its connection is still the live one, and to let go."""
+
+    def lock_is_live(self, lock: AdvisoryLock) -> bool:
+        """Whether ``lock``'s connection is the store's live one."""
+        ...
+
+    def release_lock(self, lock: AdvisoryLock) -> None:
+        """Give ``lock`` up (idempotent)."""
+        ...
+
 
 _ENSURE_SECRET = f"INSERT INTO {OWNERS} (lock_secret) VALUES (%s) ON CONFLICT (owner) DO NOTHING"
 _GENERATION = f"(SELECT lock_generation FROM {SESSIONS} WHERE {MINE} AND id = %(id)s)"
@@ -96,7 +106,7 @@ def let_go(conn: psycopg.Connection[Any], key: int) -> None:
 class AdvisoryLock:
     """A held session lock: a PostgreSQL advisory lock on the store's connection of the moment."""
 
-    def __init__(self, store: PostgresStore, session_id: str, key: int, connection: psycopg.Connection[Any]) -> None:
+    def __init__(self, store: LockKeeper, session_id: str, key: int, connection: psycopg.Connection[Any]) -> None:
         self._store = store
         self.id = session_id
         self.key = key  # the advisory lock's key (:mod:`~.pg_lock`)
@@ -105,11 +115,11 @@ class AdvisoryLock:
     @property
     def held(self) -> bool:
         """Whether this handle still holds the lock (its connection is the store's live one)."""
-        return self._store._lock_is_live(self)
+        return self._store.lock_is_live(self)
 
     def release(self) -> None:
         """Give the lock up (idempotent)."""
-        self._store._release(self)
+        self._store.release_lock(self)
 
     def __enter__(self) -> AdvisoryLock:
         return self

@@ -157,10 +157,12 @@ class PostgresStore:
         lock = self._locks.get(session_id)
         return lock is not None and lock.held
 
-    def _lock_is_live(self, lock: AdvisoryLock) -> bool:
+    def lock_is_live(self, lock: AdvisoryLock) -> bool:
+        """Whether ``lock`` is this store's and lives on its connection of the moment."""
         return pg_wait.usable(self._conn) and lock.connection is self._conn and self._locks.get(lock.id) is lock
 
-    def _release(self, lock: AdvisoryLock) -> None:
+    def release_lock(self, lock: AdvisoryLock) -> None:
+        """Let ``lock`` go, on the server too while its connection lives (idempotent)."""
         if self._locks.get(lock.id) is not lock:
             return
         del self._locks[lock.id]
