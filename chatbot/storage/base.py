@@ -17,7 +17,7 @@ from typing import Protocol
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import SessionError
-from chatbot.storage.session import SearchHit, Session, SessionInfo
+from chatbot.storage.session import SearchHit, Session, SessionInfo, validate_id
 
 
 class SessionLock(Protocol):
@@ -72,8 +72,17 @@ class SessionStore(Protocol):
         memory: MemoryConfig | None = None,
         counter: TokenCounter | None = None,
     ) -> Session:
-        """A new, empty session (stored by the first :meth:`save`); refuses an id in use."""
-        ...
+        """A new, empty session (stored by the first :meth:`save`); refuses an id in use.
+
+        Every store makes a session the same way (nothing is written until the first save), so the stores inherit
+        this one body instead of repeating it.
+        """
+        sid = self.new_id() if session_id is None else validate_id(session_id)
+        if self.exists(sid):
+            raise SessionError(f"session {sid} already exists in {self.location}; load it or choose another id")
+        return Session.new(
+            sid, system=system, provider=provider, model=model, title=title, memory=memory, counter=counter
+        )
 
     def load(self, session_id: str, memory: MemoryConfig | None = None, counter: TokenCounter | None = None) -> Session:
         """Read a session; SessionNotFound, or SessionCorrupt naming it and the fault."""

@@ -43,7 +43,7 @@ from chatbot.errors import (
     SessionNotFound,
 )
 from chatbot.storage import files
-from chatbot.storage.base import latest_healthy, locked_message, make_id
+from chatbot.storage.base import SessionStore, latest_healthy, locked_message, make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.schema import decode_session
 from chatbot.storage.session import (
@@ -75,7 +75,7 @@ class FileLock(files.HeldFlock):
             self.path.unlink(missing_ok=True)
 
 
-class JsonStore:
+class JsonStore(SessionStore):
     """Sessions as ``<directory>/<id>.json`` files: the first implementation of :class:`~chatbot.storage.base.
     SessionStore`.
 
@@ -149,25 +149,6 @@ class JsonStore:
             lock.release()
 
     # --- reading ----------------------------------------------------------------------------------------------
-
-    def create(
-        self,
-        session_id: str | None = None,
-        *,
-        system: str,
-        provider: str = "",
-        model: str = "",
-        title: str = "",
-        memory: MemoryConfig | None = None,
-        counter: TokenCounter | None = None,
-    ) -> Session:
-        """A new, empty session (written by the first :meth:`save`). Refuses an id whose file already exists."""
-        sid = self.new_id() if session_id is None else validate_id(session_id)
-        if self.exists(sid):
-            raise SessionError(f"session {sid} already exists in {self.directory}; load it or choose another id")
-        return Session.new(
-            sid, system=system, provider=provider, model=model, title=title, memory=memory, counter=counter
-        )
 
     def load(self, session_id: str, memory: MemoryConfig | None = None, counter: TokenCounter | None = None) -> Session:
         """Read a session. Raises :class:`SessionNotFound`, or :class:`SessionCorrupt` naming the file and the fault.

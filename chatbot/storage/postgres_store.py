@@ -39,7 +39,7 @@ from chatbot.engine.turn import now_iso
 from chatbot.errors import Interrupted, SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
 from chatbot.storage import pg_address, pg_lock, pg_migrate, pg_names, pg_wait
 from chatbot.storage import pg_schema as sql
-from chatbot.storage.base import locked_message, make_id
+from chatbot.storage.base import SessionStore, locked_message, make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.pg_lock import AdvisoryLock
 from chatbot.storage.rescue import rescue_in
@@ -50,7 +50,7 @@ from chatbot.storage.transfer import default_rescue_dir
 T = TypeVar("T")
 
 
-class PostgresStore:
+class PostgresStore(SessionStore):
     """Sessions in a PostgreSQL database (``postgresql://user@host:port/db``). ``rescue_dir`` receives what
     could not be saved when the database stays unreachable."""
 
@@ -180,25 +180,6 @@ class PostgresStore:
         """Whether a session with this id is stored (loadable or not)."""
         sid = validate_id(session_id)
         return self._run(lambda c: c.execute(self._sql(sql.EXISTS), (sid,)).fetchone()) is not None
-
-    def create(
-        self,
-        session_id: str | None = None,
-        *,
-        system: str,
-        provider: str = "",
-        model: str = "",
-        title: str = "",
-        memory: MemoryConfig | None = None,
-        counter: TokenCounter | None = None,
-    ) -> Session:
-        """A new, empty session (stored by the first :meth:`save`); refuses an id in use."""
-        sid = self.new_id() if session_id is None else validate_id(session_id)
-        if self.exists(sid):
-            raise SessionError(f"session {sid} already exists in {self.location}; load it or choose another id")
-        return Session.new(
-            sid, system=system, provider=provider, model=model, title=title, memory=memory, counter=counter
-        )
 
     def load(self, session_id: str, memory: MemoryConfig | None = None, counter: TokenCounter | None = None) -> Session:
         """Read a session; :class:`SessionNotFound`, or :class:`SessionCorrupt` naming it and the fault."""

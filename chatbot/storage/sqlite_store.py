@@ -33,7 +33,7 @@ from chatbot.engine.turn import now_iso
 from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, SessionNotFound
 from chatbot.storage import files, sqlite_address
 from chatbot.storage import sqlite_schema as sql
-from chatbot.storage.base import locked_message, make_id
+from chatbot.storage.base import SessionStore, locked_message, make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.rows import clean_text, kept_prefix, searchable, session_document, shown_title
 from chatbot.storage.session import SEARCH_WINDOW, SearchHit, Session, SessionInfo, search_turns, validate_id
@@ -58,7 +58,7 @@ class SqliteLock(files.HeldFlock):
                 self.path.unlink()
 
 
-class SqliteStore:
+class SqliteStore(SessionStore):
     """Sessions in one SQLite file: ``location`` is a ``sqlite:`` URL or the file's path (:mod:`~.sqlite_address`);
     see the module docstring."""
 
@@ -148,25 +148,6 @@ class SqliteStore:
         """Whether a session with this id is stored (loadable or not)."""
         sid = validate_id(session_id)
         return self._run(lambda c: c.execute("SELECT 1 FROM sessions WHERE id = ?", (sid,)).fetchone()) is not None
-
-    def create(
-        self,
-        session_id: str | None = None,
-        *,
-        system: str,
-        provider: str = "",
-        model: str = "",
-        title: str = "",
-        memory: MemoryConfig | None = None,
-        counter: TokenCounter | None = None,
-    ) -> Session:
-        """A new, empty session (stored by the first :meth:`save`); refuses an id in use."""
-        sid = self.new_id() if session_id is None else validate_id(session_id)
-        if self.exists(sid):
-            raise SessionError(f"session {sid} already exists in {self.location}; load it or choose another id")
-        return Session.new(
-            sid, system=system, provider=provider, model=model, title=title, memory=memory, counter=counter
-        )
 
     def _read(self, conn: sqlite3.Connection, sid: str) -> tuple[dict[str, Any] | None, list[tuple[int, Any]]]:
         """A session's row (by column; None when there is none) and its decoded turn rows, in one snapshot."""
