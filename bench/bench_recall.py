@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Recall: do old facts come back into the request when asked for, and only then? What does it cost?
 
-Run by hand: ``python bench/bench_recall.py [--recall K] [--by words,both] [--heldout] [--kiwi]``.
+Run by hand: ``python bench/bench_recall.py [--recall K] [--by words,both] [--heldout 1,2] [--kiwi]``.
 
 The project's probe set (``bench/recall_probes.py``; every level of recall was chosen on it alone): three 40-turn
 conversations, in English, in Korean and in a mix of both. Eight facts are stated early (turns 1-15, between long
@@ -17,8 +17,8 @@ both with meaning; ``--kiwi`` adds Korean split by ``kiwipiepy``'s morphemes), l
 
 Then the same conversations with look-alike facts planted, each question asked alone (``recall_probes.tuning_set``):
 the keyword questions above, the same facts in other words (no term shared), look-alikes and 18 unrelated questions
-a conversation, in the held-out set's table. ``--heldout`` adds the held-out set (``bench/probes_heldout.py``,
-driven by ``bench/recall_drive.py``: report it, never tune on it): per conversation and question style, hits,
+a conversation, in the held-out set's table. ``--heldout 1,2`` adds the held-out sets (``bench/probes_heldout.py``
+and ``probes_heldout2.py``, driven by ``bench/recall_drive.py``: report them, never tune on them): per conversation and question style, hits,
 unrelated pulls, wrong twins alone, tokens added.
 
 Then the long conversation of bench_memory.py (100 turns that never ask for an old fact) by ``--recall K``: what
@@ -40,7 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import machine  # bench/ is on sys.path when a script runs from it
-from recall_drive import TABLE_HEAD, gist_summarizer, heldout, sent_text, table, tuning
+from recall_drive import HELDOUT_SETS, TABLE_HEAD, gist_summarizer, heldout, sent_text, table, tuning
 from recall_probes import Probe, probes
 
 from chatbot.engine.conversation import Conversation  # noqa: E402
@@ -188,7 +188,9 @@ def main() -> None:
     parser.add_argument("--recall", type=int, default=DEFAULT_RECALL, help=f"turns recalled at most ({DEFAULT_RECALL})")
     parser.add_argument("--by", default="words,both", help="recall modes to compare (default words,both)")
     parser.add_argument("--kiwi", action="store_true", help="also split Korean by kiwipiepy's morphemes (old set)")
-    parser.add_argument("--heldout", action="store_true", help="also run the held-out probes (report only)")
+    parser.add_argument(
+        "--heldout", nargs="?", const="1", default="", help="also run held-out probe sets, e.g. 1 or 1,2 (report only)"
+    )
     args = parser.parse_args()
     modes = args.by.split(",")
     print(machine())
@@ -215,13 +217,12 @@ def main() -> None:
     print("\n".join(TABLE_HEAD))
     for by in modes:
         print("\n".join(table(tuning(args.recall, recall_by=by), f"{by}")))
-    if args.heldout:
-        print(
-            "\nheld-out probes (bench/probes_heldout.py): summary memory, budget 3,000, each question alone at turn 45"
-        )
+    for number in [int(n) for n in args.heldout.split(",") if n]:
+        name = HELDOUT_SETS[number].__name__
+        print(f"\nheld-out probes (bench/{name}.py): summary memory, budget 3,000, each question alone at turn 45")
         print("\n".join(TABLE_HEAD))
         for by in modes:
-            print("\n".join(table(heldout(args.recall, recall_by=by), f"{by}")))
+            print("\n".join(table(heldout(args.recall, number, recall_by=by), f"{by}")))
     print("\nbench_memory.py's 100-turn conversation (nothing asked back): prompt tokens by --recall K")
     print("| memory | K=0 | K=1 | K=2 | K=3 | K=5 |")
     print("|---|---|---|---|---|---|")

@@ -16,7 +16,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from probes_heldout import STYLES, conversations, questions
+import probes_heldout
+import probes_heldout2
+from probes_heldout import STYLES, questions
 from recall_probes import tuning_set
 
 from chatbot.engine.conversation import Conversation
@@ -67,10 +69,15 @@ class Report:
     tallies: dict[str, dict[str, Tally]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(Tally)))
 
 
-def heldout(recall: int, **memory: object) -> Report:
-    """Every held-out question, each alone as turn 45 after the 44 fixed turns, under the default memory rule with
-    ``memory``'s settings over it (``recall_by``, say)."""
-    return drive([(probe, questions(probe)) for probe in conversations()], recall, **memory)
+#: the held-out probe sets by number: each written by someone who never saw the ranking code, and never tuned on
+HELDOUT_SETS = {1: probes_heldout, 2: probes_heldout2}
+
+
+def heldout(recall: int, number: int = 1, **memory: object) -> Report:
+    """Every question of held-out set ``number``, each alone as turn 45 after the 44 fixed turns, under the default
+    memory rule with ``memory``'s settings over it (``recall_by``, say)."""
+    probes = HELDOUT_SETS[number].conversations()
+    return drive([(probe, questions(probe)) for probe in probes], recall, **memory)
 
 
 def tuning(recall: int, **memory: object) -> Report:
