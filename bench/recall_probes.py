@@ -351,6 +351,27 @@ MORE_UNRELATED = {
     ],
 }  # fmt: skip
 
+#: unrelated questions that share one everyday noun with some turn (a birthday, a laptop, a phone, a bag), asking
+#: something else about it: one ordinary word in common is no evidence that a turn is meant
+SHARED_NOUN_UNRELATED = {
+    "English": [
+        "What's a good birthday gift for a coworker?", "How do I clean a laptop keyboard?", "Any tips for a long flight?",
+        "How do I make my phone battery last longer?", "Best way to pack a suitcase?", "What should I name my cat?",
+        "How much water should I drink a day?", "Is a standing desk worth it for a home office?",
+        "How do I get better at chess?", "Which car is cheapest to run?",
+    ],
+    "Korean": [
+        "생일 선물 추천해줘", "노트북 화면 밝기 조절은 어떻게 해?", "고양이 이름 뭐로 지을까?", "전화번호 바뀌면 카톡은 어떻게 돼?",
+        "회의 시간 줄이는 방법 있어?", "가방 브랜드 추천해 줄래?", "기차 여행 하기 좋은 곳 알려줘", "물 하루에 얼마나 마셔야 돼?",
+        "여권 사진 규격이 어떻게 돼?", "회사 그만두고 싶어",
+    ],
+    "mixed": [
+        "laptop 배터리 오래 쓰는 법?", "커피 하루에 몇 잔까지 괜찮아?", "phone 배경화면 바꾸는 법", "office 의자 추천해줘",
+        "Korean 단어 외우는 팁 있어?", "캐리어 기내용 사이즈 몇 인치야?", "project 이름 좀 지어줘", "회사 점심 메뉴 추천",
+        "서울 맛집 알려줘", "What time do most dentists open?",
+    ],
+}  # fmt: skip
+
 
 @dataclass(frozen=True)
 class TuningTurn:
@@ -403,7 +424,7 @@ def tuning_set() -> list[TuningConversation]:
             ):
                 turns[at - 1] = TuningTurn(said, NOTED)
                 questions.append(TuningQuestion("twin", asked, proof, twin))
-        unrelated = [*probe.unrelated, *MORE_UNRELATED[probe.name]]
+        unrelated = [*probe.unrelated, *MORE_UNRELATED[probe.name], *SHARED_NOUN_UNRELATED[probe.name]]
         questions += [TuningQuestion("unrelated", q, None) for q in unrelated]
         out.append(TuningConversation(probe.name, turns, questions))
     return out
