@@ -127,7 +127,9 @@ def rank(
     for doc, value in fused.items():
         sim = similarity.get(doc)
         standing = (sim - mean) / spread if sim is not None and spread > 0 else None
-        lead = None if sim is None or standing is None else (sim - (second if doc == by_meaning[0] else first)) / spread
+        lead = None
+        if sim is not None and standing is not None and by_meaning:  # by words, meaning vouches for no word
+            lead = (sim - (second if doc == by_meaning[0] else first)) / spread
         score = scores.by_turn.get(doc, 0.0)
         shared = scores.shared.get(doc, 0)
         share, cover = score / full if full else 0.0, shared / known

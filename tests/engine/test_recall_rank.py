@@ -138,3 +138,10 @@ def test_by_words_alone_one_shared_word_is_all_the_evidence_there_is():
     (hit,) = rank(scores, range(10), {}, [], "words")
     assert hit.cover == pytest.approx(1 / 3) and hit.words_agree and hit.relevant
     assert "one word" not in hit.why
+
+
+def test_by_words_a_session_with_vectors_still_lets_one_shared_word_count():
+    similarity, everything = session_of({1: 0.9})  # another turn nearer by meaning: by words, that is not asked
+    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1)
+    (hit, *_) = rank(scores, range(10), similarity, everything, "words")
+    assert hit.number == 5 and hit.lead is None and hit.words_agree and hit.relevant
