@@ -373,6 +373,23 @@ SHARED_NOUN_UNRELATED = {
 }  # fmt: skip
 
 
+#: each Korean and mixed fact asked with its Korean nouns under other particles and endings (written after the
+#: one-shared-word rule, to check that it keeps them)
+ENDINGS = {
+    "Korean": [
+        "헬스장 사물함을 열려는데 비밀번호가 기억이 안 나요.", "지수의 생일이 며칠이더라?",
+        "별장의 와이파이에 접속하려는데 비밀번호를 모르겠어요.", "부산으로 가는 기차가 몇 호였지?",
+        "저녁 메뉴 짤 때 제 알레르기를 꼭 생각해 주세요.", "팀 회의가 어느 회의실로 바뀌었죠?",
+        "주차 등록하려는데 제 차의 번호판을 알려 줘요.", "월세를 누구에게 보내야 하죠?",
+    ],
+    "mixed": [
+        "laptop의 비밀번호 힌트가 뭐였어?", "택배 보내려는데 Seoul office의 주소를 알려줘.", "project codename을 뭐로 정했더라?",
+        "박선생님의 수업이 몇 시야?", "비상 연락처로 누구 번호를 적어 뒀지?", "server room의 door code를 까먹었어.",
+        "dentist appointment가 몇 시였지?", "커피를 주문하려는데 내 favourite이 뭐였지?",
+    ],
+}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class TuningTurn:
     """One fixed turn of a tuning conversation."""
@@ -409,13 +426,18 @@ NOTED = "Noted, I will keep that in mind."
 
 def tuning_set() -> list[TuningConversation]:
     """The three probe conversations with look-alikes at turns 17, 19, ... 27, and every question by kind:
-    ``keyword`` (the questions above), ``paraphrase`` (other words), ``twin`` and ``unrelated``."""
+    ``keyword`` (the questions above), ``paraphrase`` (other words), ``endings`` (Korean nouns under other
+    particles), ``twin`` and ``unrelated``."""
     out = []
     for probe in probes():
         turns = [TuningTurn(u, a) for u, a in probe.turns]
         questions = [TuningQuestion("keyword", f.asked, f.proof) for f in probe.facts]
         questions += [
             TuningQuestion("paraphrase", q, f.proof) for f, q in zip(probe.facts, OTHER_WORDS[probe.name], strict=True)
+        ]
+        questions += [
+            TuningQuestion("endings", q, f.proof)
+            for f, q in zip(probe.facts, ENDINGS.get(probe.name, []), strict=False)
         ]
         for i, pair in enumerate(TWINS[probe.name]):
             for at, (said, asked, proof), (_s, _a, twin) in (
