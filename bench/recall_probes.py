@@ -351,6 +351,44 @@ MORE_UNRELATED = {
     ],
 }  # fmt: skip
 
+#: unrelated questions that share one everyday noun with some turn (a birthday, a laptop, a phone, a bag), asking
+#: something else about it: one ordinary word in common is no evidence that a turn is meant
+SHARED_NOUN_UNRELATED = {
+    "English": [
+        "What's a good birthday gift for a coworker?", "How do I clean a laptop keyboard?", "Any tips for a long flight?",
+        "How do I make my phone battery last longer?", "Best way to pack a suitcase?", "What should I name my cat?",
+        "How much water should I drink a day?", "Is a standing desk worth it for a home office?",
+        "How do I get better at chess?", "Which car is cheapest to run?",
+    ],
+    "Korean": [
+        "생일 선물 추천해줘", "노트북 화면 밝기 조절은 어떻게 해?", "고양이 이름 뭐로 지을까?", "전화번호 바뀌면 카톡은 어떻게 돼?",
+        "회의 시간 줄이는 방법 있어?", "가방 브랜드 추천해 줄래?", "기차 여행 하기 좋은 곳 알려줘", "물 하루에 얼마나 마셔야 돼?",
+        "여권 사진 규격이 어떻게 돼?", "회사 그만두고 싶어",
+    ],
+    "mixed": [
+        "laptop 배터리 오래 쓰는 법?", "커피 하루에 몇 잔까지 괜찮아?", "phone 배경화면 바꾸는 법", "office 의자 추천해줘",
+        "Korean 단어 외우는 팁 있어?", "캐리어 기내용 사이즈 몇 인치야?", "project 이름 좀 지어줘", "회사 점심 메뉴 추천",
+        "서울 맛집 알려줘", "What time do most dentists open?",
+    ],
+}  # fmt: skip
+
+
+#: each Korean and mixed fact asked with its Korean nouns under other particles and endings (written after the
+#: one-shared-word rule, to check that it keeps them)
+ENDINGS = {
+    "Korean": [
+        "헬스장 사물함을 열려는데 비밀번호가 기억이 안 나요.", "지수의 생일이 며칠이더라?",
+        "별장의 와이파이에 접속하려는데 비밀번호를 모르겠어요.", "부산으로 가는 기차가 몇 호였지?",
+        "저녁 메뉴 짤 때 제 알레르기를 꼭 생각해 주세요.", "팀 회의가 어느 회의실로 바뀌었죠?",
+        "주차 등록하려는데 제 차의 번호판을 알려 줘요.", "월세를 누구에게 보내야 하죠?",
+    ],
+    "mixed": [
+        "laptop의 비밀번호 힌트가 뭐였어?", "택배 보내려는데 Seoul office의 주소를 알려줘.", "project codename을 뭐로 정했더라?",
+        "박선생님의 수업이 몇 시야?", "비상 연락처로 누구 번호를 적어 뒀지?", "server room의 door code를 까먹었어.",
+        "dentist appointment가 몇 시였지?", "커피를 주문하려는데 내 favourite이 뭐였지?",
+    ],
+}  # fmt: skip
+
 
 @dataclass(frozen=True)
 class TuningTurn:
@@ -388,13 +426,18 @@ NOTED = "Noted, I will keep that in mind."
 
 def tuning_set() -> list[TuningConversation]:
     """The three probe conversations with look-alikes at turns 17, 19, ... 27, and every question by kind:
-    ``keyword`` (the questions above), ``paraphrase`` (other words), ``twin`` and ``unrelated``."""
+    ``keyword`` (the questions above), ``paraphrase`` (other words), ``endings`` (Korean nouns under other
+    particles), ``twin`` and ``unrelated``."""
     out = []
     for probe in probes():
         turns = [TuningTurn(u, a) for u, a in probe.turns]
         questions = [TuningQuestion("keyword", f.asked, f.proof) for f in probe.facts]
         questions += [
             TuningQuestion("paraphrase", q, f.proof) for f, q in zip(probe.facts, OTHER_WORDS[probe.name], strict=True)
+        ]
+        questions += [
+            TuningQuestion("endings", q, f.proof)
+            for f, q in zip(probe.facts, ENDINGS.get(probe.name, []), strict=False)
         ]
         for i, pair in enumerate(TWINS[probe.name]):
             for at, (said, asked, proof), (_s, _a, twin) in (
@@ -403,7 +446,7 @@ def tuning_set() -> list[TuningConversation]:
             ):
                 turns[at - 1] = TuningTurn(said, NOTED)
                 questions.append(TuningQuestion("twin", asked, proof, twin))
-        unrelated = [*probe.unrelated, *MORE_UNRELATED[probe.name]]
+        unrelated = [*probe.unrelated, *MORE_UNRELATED[probe.name], *SHARED_NOUN_UNRELATED[probe.name]]
         questions += [TuningQuestion("unrelated", q, None) for q in unrelated]
         out.append(TuningConversation(probe.name, turns, questions))
     return out

@@ -60,6 +60,20 @@ def test_both_recalls_a_turn_words_and_meaning_agree_on_and_nothing_for_an_unrel
     assert conv.build_request("Can you write a short poem about the sea?").recalled == ()
 
 
+def test_both_recalls_no_note_for_a_question_that_shares_one_everyday_word_with_it():
+    conv = conversation("both")
+    conv.add_turn(turn("My sister Hannah's birthday is on the 14th of September."))
+    conv.add_turn(turn("Thanks!"))
+    conv.add_turn(turn("How do I brew coffee?"))
+    asked = "What's a good birthday gift for a coworker?"
+    (hit,) = [h for h in search(conv, asked) if h.number == 10]
+    assert hit.shared == 1 and not hit.words_agree and not hit.relevant
+    assert conv.build_request(asked).recalled == ()
+    assert conv.build_request("When is Hannah's birthday?").recalled == (10,)  # two words of two
+    conv.memory = MemoryConfig(strategy="window", window_turns=2, recall_by="words")
+    assert conv.build_request(asked).recalled == (10,)  # by words alone, the one word is all there is
+
+
 def test_turns_stored_without_a_vector_are_embedded_a_few_at_a_time_and_not_stored_again():
     turns = [turn(text) for text in FILLER]
     found = recall_meaning.vectors(turns, backlog=3)

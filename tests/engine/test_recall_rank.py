@@ -9,7 +9,17 @@ from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.recall import choose, search
 from chatbot.engine.recall_index import Scores
-from chatbot.engine.recall_rank import MEANING_AGREES, MEANING_ALONE, RRF_K, TWIN_SHARE, Hit, look_alike, rank
+from chatbot.engine.recall_rank import (
+    MEANING_AGREES,
+    MEANING_ALONE,
+    ONE_WORD_COVER,
+    ONE_WORD_LEAD,
+    RRF_K,
+    TWIN_SHARE,
+    Hit,
+    look_alike,
+    rank,
+)
 from chatbot.engine.turn import Turn
 
 #: a session of ten turns whose similarities to the message are 0.80, save the ones a test sets
@@ -56,9 +66,9 @@ def test_both_leaves_a_turn_words_agree_on_when_meaning_puts_it_below_the_sessio
 
 
 def test_both_needs_meaning_clearly_above_the_session_for_a_turn_words_agree_on():
-    # one shared word of an unrelated question ("3 더하기 4") agreed, and meaning put it only a little above the mean
+    # two shared words of an unrelated question agreed, and meaning put the turn only a little above the mean
     similarity, everything = session_of({4: 0.85, 1: 0.87, 7: 0.74})
-    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1)
+    scores = Scores(by_turn={4: 3.0}, shared={4: 2}, weight=3.0, words=3, known_words=2)
     (hit,) = [h for h in rank(scores, range(10), similarity, everything, "both") if h.number == 5]
     assert hit.words_agree and 1.0 < hit.standing < MEANING_AGREES and not hit.relevant
 
@@ -98,3 +108,40 @@ def test_two_look_alike_turns_are_both_recalled_even_at_recall_one():
     assert look_alike(hits[0], hits[1])
     assert choose(conv, "what is my locker code?", 4, lambda numbers: True) == (1, 4)
     assert choose(conv, "what is my gym locker code?", 4, lambda numbers: True) == (1,)  # the other word decides
+
+
+def test_with_meaning_one_shared_word_agrees_only_when_it_is_half_the_message():
+    # "birthday gift ideas for a coworker?" and a note of a sister's birthday: one everyday word of three in common
+    similarity, everything = session_of({4: 0.9, 1: 0.87, 7: 0.74})
+    for words, agrees in ((3, False), (2, True)):
+        scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=words, known_words=1)
+        (hit,) = [h for h in rank(scores, range(10), similarity, everything, "both") if h.number == 5]
+        assert MEANING_AGREES <= hit.standing < MEANING_ALONE
+        assert hit.words_agree is agrees and hit.relevant is agrees
+        assert f"one word: cover {ONE_WORD_COVER}" in hit.why
+
+
+def test_with_meaning_one_shared_word_agrees_when_meaning_puts_its_turn_well_ahead_of_the_next():
+    # "What do I type to get online at the cabin?": one word of three, and no other turn comes near by meaning
+    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1)
+    ahead, everything = session_of({4: 0.9, 7: 0.7, 1: 0.75})
+    (hit, *_) = rank(scores, range(10), ahead, everything, "both")
+    assert hit.number == 5 and hit.lead >= ONE_WORD_LEAD and hit.standing < MEANING_ALONE
+    assert hit.words_agree and hit.relevant
+    close, everything = session_of({4: 0.9, 1: 0.89, 7: 0.7})  # another turn is as near: the word may be chance
+    (hit,) = [h for h in rank(scores, range(10), close, everything, "both") if h.number == 5]
+    assert hit.lead < ONE_WORD_LEAD and not hit.words_agree
+
+
+def test_by_words_alone_one_shared_word_is_all_the_evidence_there_is():
+    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1)
+    (hit,) = rank(scores, range(10), {}, [], "words")
+    assert hit.cover == pytest.approx(1 / 3) and hit.words_agree and hit.relevant
+    assert "one word" not in hit.why
+
+
+def test_by_words_a_session_with_vectors_still_lets_one_shared_word_count():
+    similarity, everything = session_of({1: 0.9})  # another turn nearer by meaning: by words, that is not asked
+    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1)
+    (hit, *_) = rank(scores, range(10), similarity, everything, "words")
+    assert hit.number == 5 and hit.lead is None and hit.words_agree and hit.relevant
