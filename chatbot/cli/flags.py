@@ -191,6 +191,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="window: slide K turns at a time, so the request's start (cached by providers) holds for K-1 requests",
     )
     memory.add_argument(
+        "--first-turns",
+        type=natural,
+        default=2,
+        metavar="N",
+        help="first-last: the first N turns every request sends (who you are, the task) before the latest that fit",
+    )
+    memory.add_argument(
         "--summary-trigger",
         type=natural,
         default=8,

@@ -29,6 +29,7 @@ def memory_rule(args: argparse.Namespace) -> MemoryConfig:
         keep_turns=args.keep_turns,
         max_input_tokens=args.max_input_tokens,
         window_step=args.window_step,
+        first_turns=args.first_turns,
         recall=args.recall,
         recall_by=args.recall_by,
     )

@@ -28,6 +28,7 @@ FLAGS = {
     "strategy": "--memory",
     "window_turns": "--window-turns",
     "window_step": "--window-step",
+    "first_turns": "--first-turns",
     "summary_trigger": "--summary-trigger",
     "keep_turns": "--keep-turns",
     "recall": "--recall",

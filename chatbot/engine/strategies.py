@@ -20,6 +20,8 @@ class WindowSettings(Protocol):
     def window_turns(self) -> int: ...
     @property
     def window_step(self) -> int: ...
+    @property
+    def first_turns(self) -> int: ...
 
 
 class Strategy:
@@ -28,17 +30,26 @@ class Strategy:
     ``start(stored, covered, settings)`` is the first of ``stored`` earlier turns a request sends before the budget
     has its say, ``covered`` being how many the summary covers; ``summarizes``: the strategy folds earlier turns into
     the rolling summary (by ``summary_trigger`` and ``keep_turns``) and sends the summary with the turns after it.
+    ``head(stored, covered, settings)``, when given, is how many of the *first* turns every request sends besides
+    the run from ``start`` (as many of them as the budget holds, before any other): the turns between are left out.
     """
 
-    __slots__ = ("help", "name", "start", "summarizes")
+    __slots__ = ("head", "help", "name", "start", "summarizes")
 
     def __init__(
-        self, name: str, help: str, start: Callable[[int, int, WindowSettings], int], *, summarizes: bool = False
+        self,
+        name: str,
+        help: str,
+        start: Callable[[int, int, WindowSettings], int],
+        *,
+        summarizes: bool = False,
+        head: Callable[[int, int, WindowSettings], int] | None = None,
     ) -> None:
         self.name = name
         self.help = help
         self.start = start
         self.summarizes = summarizes
+        self.head = head
 
     def __repr__(self) -> str:
         return f"Strategy({self.name!r})"
@@ -61,6 +72,12 @@ STRATEGIES: dict[str, Strategy] = {
             "a rolling summary and the turns it does not cover",
             lambda stored, covered, settings: covered,
             summarizes=True,
+        ),
+        Strategy(
+            "first-last",
+            "the first --first-turns turns (who you are, the task) and the latest turns that fit",
+            lambda stored, covered, settings: settings.first_turns,
+            head=lambda stored, covered, settings: min(stored, settings.first_turns),
         ),
     )
 }

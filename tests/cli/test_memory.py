@@ -74,3 +74,24 @@ def test_a_missing_summary_model_is_named_with_the_flag_that_chose_it(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "has no model 'gone-summarizer'" in result.stderr
     assert "Choose another with --summary-model NAME" in result.stderr and "--model NAME" not in result.stderr
+
+
+def test_first_last_memory_keeps_the_first_turns_and_context_shows_the_gap(tmp_path):
+    script = "I am Ana, a nurse in Lyon.\nTask: plan a trip.\nthird\nfourth\nfifth\nsixth\n/context\n"
+    result = run_chatbot(
+        "--provider", "echo", "--session", "f", "--memory", "first-last", "--first-turns", "2",
+        "--max-input-tokens", "500", "--recall", "0",
+        stdin=script, cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert_clean(result)
+    context = result.stdout[result.stdout.rindex("The model keeps nothing between requests") :]
+    assert "  2  user           13  I am Ana, a nurse in Lyon." in context
+    assert "  4  user           10  Task: plan a trip." in context
+    assert "third" not in context and "fourth" not in context and "sixth" in context
+    assert (
+        "2 earlier turn(s) are stored but not sent (turns 3-4): a gap between the first, turns 1-2, and the latest "
+        "sent, turns 5-6"
+    ) in context
+    assert "flag: --memory first-last, --first-turns 2, --recall 0, --max-input-tokens 500" in context
+    assert session_doc(tmp_path, "f")["rule"]["first_turns"] == 2  # kept with the session

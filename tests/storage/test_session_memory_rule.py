@@ -16,6 +16,7 @@ RULE = {
     "strategy": "window",
     "window_turns": 5,
     "window_step": 2,
+    "first_turns": 1,
     "summary_trigger": 8,
     "keep_turns": 4,
     "recall": 0,
