@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from chatbot.engine import recall, request_record
 from chatbot.engine.folds import Summarizer, fold, next_piece, summary_limit
 from chatbot.engine.parts import Parts, request_parts
-from chatbot.engine.strategies import DEFAULT_RECALL, DEFAULT_RECALL_BY, RECALL_BY, STRATEGIES
+from chatbot.engine.strategies import COUNTS, DEFAULT_RECALL, DEFAULT_RECALL_BY, RECALL_BY, STRATEGIES
 from chatbot.engine.tool_results import sent_messages, turn_cost
 from chatbot.engine.turn import Message, validate_request
 from chatbot.errors import BudgetError, UsageError
@@ -54,28 +54,27 @@ class MemoryConfig:
     """How much of the past each request carries."""
 
     strategy: str = "summary"
-    window_turns: int = 6
-    summary_trigger: int = 8
-    keep_turns: int = 4
+    window_turns: int = COUNTS["window_turns"].default  # the strategies' counts: their defaults and least values there
+    summary_trigger: int = COUNTS["summary_trigger"].default
+    keep_turns: int = COUNTS["keep_turns"].default
     max_input_tokens: int = 6000
     #: tool results of earlier turns longer than this are sent shortened (None: always sent whole)
     tool_result_tokens: int | None = 400
-    window_step: int = 1  # window: slide this many turns at a time (the request's start stays put in between)
+    window_step: int = COUNTS["window_step"].default  # window: slide this many turns at a time (the start holds)
     recall: int = DEFAULT_RECALL  # earlier turns not sent verbatim brought back when relevant (engine/recall.py)
     recall_by: str = DEFAULT_RECALL_BY  # words, meaning or both (engine/recall_rank.py)
-    first_turns: int = 2  # first-last: the first turns every request sends (who the user is, the task)
+    first_turns: int = COUNTS["first_turns"].default  # first-last: the first turns every request sends
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
             raise UsageError(f"unknown memory strategy {self.strategy!r}: choose one of {', '.join(STRATEGIES)}")
-        if self.window_turns < 0:
-            raise UsageError("--window-turns must be 0 or more")
-        if self.first_turns < 0:
-            raise UsageError("--first-turns must be 0 or more")
-        if self.window_step < 1:
-            raise UsageError("--window-step must be at least 1")
         if self.keep_turns < 0 or self.summary_trigger < 0:
             raise UsageError("--summary-trigger and --keep-turns must be 0 or more")
+        for count in COUNTS.values():
+            if getattr(self, count.name) < count.least:
+                raise UsageError(
+                    f"{count.flag} must be {'0 or more' if not count.least else f'at least {count.least}'}"
+                )
         # a fold comes when more than summary_trigger turns are uncovered and keeps keep_turns of them: keep <= trigger
         # (trigger 1, keep 1: fold after every reply, the last turn kept word for word; 0 and 0: keep none)
         if self.summarizes and self.keep_turns > self.summary_trigger:  # keep matters only there

@@ -95,3 +95,22 @@ def test_first_last_memory_keeps_the_first_turns_and_context_shows_the_gap(tmp_p
     ) in context
     assert "flag: --memory first-last, --first-turns 2, --recall 0, --max-input-tokens 500" in context
     assert session_doc(tmp_path, "f")["rule"]["first_turns"] == 2  # kept with the session
+
+
+def test_a_session_made_to_fold_after_every_reply_can_be_continued(tmp_path):
+    made = run_chatbot("--provider", "echo", "--session", "z", "--summary-trigger", "0", "--keep-turns", "0",
+                       stdin="one\n", cwd=tmp_path)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    continued = run_chatbot("--provider", "echo", "--session", "z", stdin="two\n", cwd=tmp_path)
+    assert continued.returncode == 0, continued.stderr
+    assert session_doc(tmp_path, "z")["rule"]["summary_trigger"] == 0
+
+
+def test_every_count_of_the_memory_strategies_is_a_flag_with_its_default_and_least(tmp_path):
+    from chatbot.engine.memory import MemoryConfig
+    from chatbot.engine.strategies import COUNTS
+
+    for name, count in COUNTS.items():
+        assert getattr(MemoryConfig(), name) == count.default
+        below = run_chatbot("--provider", "echo", count.flag, str(count.least - 1), "-p", "hi", cwd=tmp_path)
+        assert below.returncode == 2 and f"{count.flag}: {count.least - 1} is less than {count.least}" in below.stderr
