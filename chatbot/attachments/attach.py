@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chatbot.attachments.pdf import MAX_PDF_BYTES, is_pdf, pdf_text
+from chatbot.attachments.pdf import MAX_PDF_BYTES, MAX_PDF_SECONDS, is_pdf, pdf_text
+from chatbot.attachments.word import DOCX_TYPE, MAX_DOCX_BYTES, is_word, word_text
 from chatbot.engine.text import hides_text
 from chatbot.engine.tokens import image_size, image_tokens_for_size
 from chatbot.errors import UsageError
@@ -29,7 +30,7 @@ IMAGE_TYPES = {b"\x89PNG\r\n\x1a\n": "image/png", b"\xff\xd8\xff": "image/jpeg"}
 Content = str | list[dict[str, Any]]
 
 #: what /file and -f take, for usage lines
-USAGE = "a text file, PDF, PNG or JPEG, a folder of text files, or an http(s) URL"
+USAGE = "a text file, PDF, Word document (.docx), PNG or JPEG, a folder of text files, or an http(s) URL"
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def fence_label(label: str) -> str:
 def decode_text(data: bytes, name: str) -> str:
     """``data`` as UTF-8 text (a BOM is dropped), or a UsageError saying where it is not text."""
     if b"\x00" in data[:8192]:
-        raise UsageError(f"{name} is binary, not text (attach text files, PDF, PNG or JPEG)")
+        raise UsageError(f"{name} is binary, not text (attach text files, PDF, Word documents, PNG or JPEG)")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -94,24 +95,33 @@ def from_stdin(data: bytes) -> Attachment | None:
 @dataclass(frozen=True)
 class Reader:
     """One kind of file an attachment can be: told apart by its first bytes (``sniff``), at most ``limit`` bytes
-    (``too_big`` says so), read into an attachment named ``name`` (``read(data, name)``)."""
+    (``too_big`` says so), read into an attachment named ``name`` in at most ``seconds`` (``read(data, name,
+    seconds)``). The same row reads it attached by itself, as one of a folder's files (unless not ``in_folders``) and
+    fetched from a URL that serves it as one of ``types`` (none: never fetched); ``what`` names it there."""
 
     sniff: Callable[[bytes], bool]
     limit: int
     too_big: str  # "a PDF can be", "images can be": what the size error says
-    read: Callable[[bytes, str], Attachment]
+    read: Callable[[bytes, str, float], Attachment]
+    types: tuple[str, ...] = ()
+    what: str = ""
+    in_folders: bool = True
 
 
-def _pdf(data: bytes, name: str) -> Attachment:
-    pdf = pdf_text(data, name, MAX_TEXT_BYTES)
+def _pdf(data: bytes, name: str, seconds: float) -> Attachment:
+    pdf = pdf_text(data, name, MAX_TEXT_BYTES, seconds)
     return Attachment(name, text=pdf.text, kind=pdf.kind)
+
+
+def _word(data: bytes, name: str, seconds: float) -> Attachment:
+    return Attachment(name, text=word_text(data, name, MAX_TEXT_BYTES), kind="Word document")
 
 
 def _image_type(data: bytes) -> str | None:
     return next((mime for magic, mime in IMAGE_TYPES.items() if data.startswith(magic)), None)
 
 
-def _image(data: bytes, name: str) -> Attachment:
+def _image(data: bytes, name: str, seconds: float) -> Attachment:
     url = f"data:{_image_type(data)};base64,{base64.b64encode(data).decode('ascii')}"
     return Attachment(name, data_url=url, size=image_size(data))
 
@@ -119,21 +129,24 @@ def _image(data: bytes, name: str) -> Attachment:
 #: the kinds of file an attachment can be, asked in order; a file none of them knows is read as UTF-8 text (a new
 #: kind is a row here)
 READERS = (
-    Reader(is_pdf, MAX_PDF_BYTES, "a PDF can be", _pdf),
-    Reader(lambda data: _image_type(data) is not None, MAX_IMAGE_BYTES, "images can be", _image),
+    Reader(is_pdf, MAX_PDF_BYTES, "a PDF can be", _pdf, ("application/pdf",), "PDF"),
+    Reader(is_word, MAX_DOCX_BYTES, "a Word document can be", _word, (DOCX_TYPE,), "Word document"),
+    Reader(lambda data: _image_type(data) is not None, MAX_IMAGE_BYTES, "images can be", _image, in_folders=False),
 )
 #: text, when no reader knows the file
 TEXT = Reader(
     lambda data: True,
     MAX_TEXT_BYTES,
     "text files can be",
-    lambda data, name: Attachment(name, text=decode_text(data, name)),
+    lambda data, name, seconds: Attachment(name, text=decode_text(data, name)),
 )
+#: how long reading one file may take at most (a PDF of many pages); a URL's: what is left of the fetch's deadline
+READ_SECONDS = MAX_PDF_SECONDS
 
 
 def read_file(path_text: str) -> Attachment:
     """A file as an attachment: text (UTF-8) fenced with its name, or what a reader of :data:`READERS` makes of it
-    (a PDF's text, a PNG/JPEG image). One clear error otherwise. (A folder or a URL:
+    (a PDF's or Word document's text, a PNG/JPEG image). One clear error otherwise. (A folder or a URL:
     :func:`chatbot.attachments.sources.gather`.)"""
     if not path_text.strip():
         raise UsageError(f"usage: /file PATH ({USAGE})")
@@ -142,7 +155,7 @@ def read_file(path_text: str) -> Attachment:
     reader = next((r for r in READERS if r.sniff(data)), TEXT)
     if size > reader.limit:
         raise UsageError(f"{path_text} is {size:,} bytes; {reader.too_big} at most {reader.limit:,}")
-    return reader.read(data, path_text)
+    return reader.read(data, path_text, READ_SECONDS)
 
 
 def read_limited(path: Path, limit: int, name: str) -> tuple[bytes, int]:

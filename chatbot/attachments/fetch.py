@@ -121,9 +121,15 @@ def _open(client: httpx.Client, url: str, name: str, policy: Policy) -> httpx.Re
 
 
 def _check_type(url: str, kind: str) -> None:
-    if kind in HTML_TYPES or kind == "application/pdf" or kind.startswith(TEXT_TYPES) or kind.endswith("+json"):
+    """One UsageError unless ``kind`` is a web page's, text's, or one a reader of ``READERS`` is fetched for."""
+    from chatbot.attachments.attach import READERS
+
+    if kind in HTML_TYPES or kind.startswith(TEXT_TYPES) or kind.endswith("+json"):
         return
-    raise UsageError(f"{url} is {kind or 'of no stated type'}, not a web page, text or PDF")
+    if any(kind in r.types for r in READERS):
+        return
+    kinds = ["a web page", "text", *(r.what for r in READERS if r.types)]
+    raise UsageError(f"{url} is {kind or 'of no stated type'}, not {', '.join(kinds[:-1])} or {kinds[-1]}")
 
 
 def _body(url: str, response: httpx.Response, deadline: Deadline) -> bytes:

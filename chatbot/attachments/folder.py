@@ -1,8 +1,10 @@
-"""A folder as attachments (``/file src``, ``-f src``): its text files, each fenced with its path, in path order.
+"""A folder as attachments (``/file src``, ``-f src``): its text files, each fenced with its path, in path order;
+a PDF or a Word document among them by its text (the readers of :data:`~chatbot.attachments.attach.READERS` that
+read inside folders), an image is not attached with its folder.
 
 Inside a git work tree the files are the ones git lists (tracked, and untracked ones it does not ignore), so what
 ``.gitignore`` keeps out stays out; elsewhere a walk that skips hidden files and folders (``.git``, ``.env``,
-``.venv``). Binaries, symbolic links, text that is not UTF-8, empty files, and whatever would take the folder over
+``.venv``). Other binaries, symbolic links, text that is not UTF-8, empty files, and whatever would take the folder over
 its total size are skipped; every skip is named with why, so the user sees what the model did not get.
 """
 
@@ -10,16 +12,18 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from chatbot.attachments.attach import read_limited
+from chatbot.attachments.attach import READ_SECONDS, READERS, Reader, read_limited
 from chatbot.errors import UsageError
 
 MAX_FOLDER_BYTES = 512 * 1024  # all its text together: the size limit of one text file
 MAX_FOLDER_FILES = 500  # files looked at; a larger tree is a project, not an attachment
 MAX_FOLDER_DEPTH = 64  # folders inside folders; deeper ones are named, not read
 SHOWN_IGNORED = 20  # ignored paths named one by one; more are counted
+SNIFF_BYTES = 64 * 1024  # read at least this much of a file to tell its kind (a Word document names its parts there)
 SHOWN_SKIPPED = 40  # skipped things named one by one in all; more are counted (a large tree past its total)
 
 
@@ -29,6 +33,7 @@ class FolderFile:
 
     label: str
     text: str
+    kind: str = ""  # what the text came from when it is not a text file: "PDF, 3 page(s)", "Word document"
 
 
 @dataclass(frozen=True)
@@ -59,12 +64,13 @@ def read_folder(path: Path, name: str) -> Folder:
         paths = paths[:MAX_FOLDER_FILES]
         skipped.append(f"the files after {paths[-1]} (a folder attaches at most {MAX_FOLDER_FILES} files)")
     files, left = [], MAX_FOLDER_BYTES
+    deadline = time.monotonic() + READ_SECONDS  # for the whole folder: its PDFs together, as one PDF alone
     for rel in paths:
-        text, why = _read(path / rel, left)
+        text, kind, why = _read(path / rel, left, deadline)
         if why:
             skipped.append(line(rel, why))
             continue
-        files.append(FolderFile(label(rel), text))
+        files.append(FolderFile(label(rel), text, kind))
         left -= len(text.encode("utf-8", "surrogatepass"))
     if not files:
         reasons = "; ".join(skipped[:3]) + ("; ..." if len(skipped) > 3 else "")
@@ -74,24 +80,41 @@ def read_folder(path: Path, name: str) -> Folder:
     return Folder(tuple(files), tuple(skipped))
 
 
-def _read(path: Path, left: int) -> tuple[str, str]:
-    """(text, "") for a text file that fits in ``left`` bytes, else ("", why it is skipped)."""
+def _read(path: Path, left: int, deadline: float) -> tuple[str, str, str]:
+    """(text, kind, "") for a text file, or a file a reader of :data:`READERS` knows (a PDF, a Word document: its
+    kind says which), whose text fits in ``left`` bytes; else ("", "", why it is skipped). A reader reads until
+    ``deadline`` (a PDF of many pages)."""
     if path.is_symlink():
-        return "", "a symbolic link"
+        return "", "", "a symbolic link"
     try:
-        data, size = read_limited(path, left, str(path))
+        data, size = read_limited(path, max(left, SNIFF_BYTES), str(path))
+        reader = next((r for r in READERS if r.in_folders and r.sniff(data)), None)
+        if reader is not None:
+            return (*_read_kind(path, reader, left, deadline), "")
     except UsageError as exc:
-        return "", exc.message.removeprefix(f"{path} is ").removeprefix(f"{path}: ")
+        return "", "", exc.message.removeprefix(f"{path} is ").removeprefix(f"{path}: ").removeprefix(f"{path} ")
     if b"\x00" in data[:8192]:
-        return "", "binary"
+        return "", "", "binary"
     if size > left:
-        return "", f"{size:,} bytes: over the folder's {MAX_FOLDER_BYTES:,}-byte total"
+        return "", "", f"{size:,} bytes: over the folder's {MAX_FOLDER_BYTES:,}-byte total"
     if not data.strip():
-        return "", "empty"
+        return "", "", "empty"
     try:
-        return data.decode("utf-8-sig"), ""
+        return data.decode("utf-8-sig"), "", ""
     except UnicodeDecodeError:
-        return "", "not UTF-8 text"
+        return "", "", "not UTF-8 text"
+
+
+def _read_kind(path: Path, reader: Reader, left: int, deadline: float) -> tuple[str, str]:
+    """(text, kind) of a file ``reader`` knows; a UsageError saying why it is skipped otherwise."""
+    data, size = read_limited(path, reader.limit, str(path))
+    if size > reader.limit:
+        raise UsageError(f"{path} is {size:,} bytes; {reader.too_big} at most {reader.limit:,}")
+    read = reader.read(data, str(path), max(0.0, deadline - time.monotonic()))
+    used = len(read.text.encode("utf-8", "surrogatepass"))
+    if used > left:
+        raise UsageError(f"{path}: {used:,} bytes of text: over the folder's {MAX_FOLDER_BYTES:,}-byte total")
+    return read.text, read.kind
 
 
 def _git(path: Path, *args: str) -> str | None:

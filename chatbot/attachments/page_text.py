@@ -1,5 +1,6 @@
-"""A fetched page's bytes as the text attached (:mod:`~chatbot.attachments.fetch`): a PDF by its text, HTML made
-readable by ``inscriptis``, any other text as it is.
+"""A fetched page's bytes as the text attached (:mod:`~chatbot.attachments.fetch`): a file of a type a reader of
+:data:`~chatbot.attachments.attach.READERS` is fetched for (a PDF, a Word document) by its text, HTML made readable
+by ``inscriptis``, any other text as it is.
 
 HTML is laid out flat: a table as its rows, a line each (``| cell | cell``), lists and quotes without indentation.
 inscriptis pads every row of a table to its widest cell and indents every line of a nested list, so a page could grow a
@@ -21,13 +22,14 @@ HTML_TYPES = ("text/html", "application/xhtml+xml")
 
 def page_text(url: str, kind: str, data: bytes, encoding: str, max_text: int, deadline: Deadline) -> tuple[str, str]:
     """The text of a page of type ``kind`` and what it was ("web page", "PDF, ...", the type); one UsageError naming
-    ``url`` when it is binary, has no text, or more than ``max_text`` bytes of it. A PDF is read in what is left of
-    the fetch's ``deadline``."""
-    if kind == "application/pdf":
-        from chatbot.attachments.pdf import pdf_text
+    ``url`` when it is binary, has no text, or more than ``max_text`` bytes of it. A reader's file (a PDF) is read in
+    what is left of the fetch's ``deadline``, to the attachment text limit."""
+    from chatbot.attachments.attach import READERS
 
-        pdf = pdf_text(data, url, max_text, seconds=max(1.0, deadline.left()))
-        return pdf.text, pdf.kind
+    reader = next((r for r in READERS if kind in r.types), None)
+    if reader is not None:  # a PDF, a Word document: read as the same file attached from disk would be
+        read = reader.read(data, url, max(1.0, deadline.left()))
+        return read.text, read.kind
     try:
         decoded = data.decode(encoding, "replace")
     except LookupError:  # a charset Python does not know

@@ -48,6 +48,6 @@ def gather(source: str, *, allow_private_urls: bool = False) -> Gathered:
     path = Path(source).expanduser()
     if path.is_dir():
         folder = read_folder(path, source)
-        items = tuple(Attachment(f.label, text=f.text) for f in folder.files)
+        items = tuple(Attachment(f.label, text=f.text, kind=f.kind) for f in folder.files)
         return Gathered(source, items, folder.skipped, folder=True)
     return Gathered(source, (read_file(source),))

@@ -11,7 +11,7 @@ import os
 import sys
 
 from chatbot import __version__
-from chatbot.engine.strategies import DEFAULT_RECALL, DEFAULT_RECALL_BY, RECALL_BY, STRATEGIES
+from chatbot.engine.strategies import COUNTS, DEFAULT_RECALL, DEFAULT_RECALL_BY, RECALL_BY, STRATEGIES
 from chatbot.engine.text import is_blank
 from chatbot.errors import UsageError
 from chatbot.providers.table import PROVIDERS
@@ -182,29 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     memory = p.add_argument_group("memory")
     memory.add_argument("--memory", choices=STRATEGIES, default="summary", help="default: summary")
-    memory.add_argument("--window-turns", type=natural, default=6, metavar="N", help="window: earlier turns kept")
-    memory.add_argument(
-        "--window-step",
-        type=positive,
-        default=1,
-        metavar="K",
-        help="window: slide K turns at a time, so the request's start (cached by providers) holds for K-1 requests",
-    )
-    memory.add_argument(
-        "--summary-trigger",
-        type=natural,
-        default=8,
-        metavar="N",
-        help="summary: summarize when more than N earlier turns are unsummarized (0: after every reply)",
-    )
-    memory.add_argument(
-        "--keep-turns",
-        type=natural,
-        default=4,
-        metavar="M",
-        help="summary: earlier turns kept verbatim after summarizing (M <= N; 1 and 1: fold after every reply, keep "
-        "the last turn)",
-    )
+    for count in COUNTS.values():  # window, first-last and summary settings: one table (engine/strategies.py)
+        kind = natural if count.least == 0 else positive
+        memory.add_argument(count.flag, type=kind, default=count.default, metavar=count.metavar, help=count.help)
     memory.add_argument(
         "--recall",
         type=natural,

@@ -21,14 +21,12 @@ if TYPE_CHECKING:
 def memory_rule(args: argparse.Namespace) -> MemoryConfig:
     """The memory rule the flags (and the config file, through their defaults) give."""
     from chatbot.engine.memory import MemoryConfig
+    from chatbot.engine.strategies import COUNTS
 
     return MemoryConfig(
         strategy=args.memory,
-        window_turns=args.window_turns,
-        summary_trigger=args.summary_trigger,
-        keep_turns=args.keep_turns,
+        **{name: getattr(args, name) for name in COUNTS},  # window, first-last and summary settings
         max_input_tokens=args.max_input_tokens,
-        window_step=args.window_step,
         recall=args.recall,
         recall_by=args.recall_by,
     )

@@ -83,9 +83,26 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
             "until it is written the system+S size is a guess"
         )
     if request.dropped:
-        lines.append(f"{request.dropped} earlier turn(s) are stored but not sent")
+        lines.append(_left_out(request, len(conv.turns)))
     lines += app.rule.describe() if app.rule else []  # the rule that made this request, and where each setting is from
     return Result("\n".join(lines))
+
+
+def _left_out(request: Request, stored: int) -> str:
+    """Which earlier turns the request leaves out: a run before the turns it sends, or a gap between the first turns
+    and the latest (first-last memory)."""
+    covered = request.summary_covers if request.summary_included else 0
+    left = _span(max(request.head, covered) + 1, request.first_turn)
+    line = f"{request.dropped} earlier turn(s) are stored but not sent ({left})"
+    if not request.head:
+        return line
+    latest = _span(request.first_turn + 1, stored) if request.first_turn < stored else "none: no room"
+    return f"{line}: a gap between the first, {_span(1, request.head)}, and the latest sent, {latest}"
+
+
+def _span(low: int, high: int) -> str:
+    """``turn 3`` or ``turns 3-5`` (1-based, both ends in)."""
+    return f"turn {low}" if low == high else f"turns {low}-{high}"
 
 
 def _rows(app: App, request: Request) -> list[str]:
@@ -238,7 +255,7 @@ def _why(hit: Hit, request: Request, k: int) -> str:
     past the ``--recall`` limit when as many turns were recalled, else passed over for want of room."""
     if hit.number in request.recalled:
         return "recalled"
-    if hit.number > request.first_turn:
+    if hit.number > request.first_turn or hit.number <= request.head:
         return "sent anyway"
     if not hit.relevant:
         return "not relevant"

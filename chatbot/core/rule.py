@@ -21,15 +21,13 @@ from typing import Any
 
 from chatbot.core.settings import RunSettings
 from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.strategies import COUNTS
 from chatbot.storage.schema import RULE_FIELDS
 
 #: the flag that sets each setting of the rule (its config-file key is the flag's name with underscores)
 FLAGS = {
     "strategy": "--memory",
-    "window_turns": "--window-turns",
-    "window_step": "--window-step",
-    "summary_trigger": "--summary-trigger",
-    "keep_turns": "--keep-turns",
+    **{name: count.flag for name, count in COUNTS.items()},  # window, first-last and summary settings
     "recall": "--recall",
     "max_input_tokens": "--max-input-tokens",
     "max_output_tokens": "--max-output-tokens",

@@ -6,6 +6,8 @@ summary, and how the summary is asked for.
   to K-1 more turns), so the request's start, which providers cache, stays the same for K requests.
 - ``summary``: when more than ``summary_trigger`` earlier turns are not covered by the summary, all of them but the
   last ``keep_turns`` are folded into it; the request carries the summary and the uncovered turns.
+- ``first-last``: the first ``first_turns`` earlier turns (how the conversation was set up), then the latest turns
+  the budget has room for; the turns between are left out (the strategy's ``head``: :func:`_head`).
 
 Then every strategy fits the request into the budget: over it, ``summary`` folds early (at most
 ``MAX_EARLY_FOLDS`` times), with headroom: the turns it keeps verbatim take at most ``FOLD_HEADROOM`` of the room
@@ -28,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from chatbot.engine import recall, request_record
 from chatbot.engine.folds import Summarizer, fold, next_piece, summary_limit
 from chatbot.engine.parts import Parts, request_parts
-from chatbot.engine.strategies import DEFAULT_RECALL, DEFAULT_RECALL_BY, RECALL_BY, STRATEGIES
+from chatbot.engine.strategies import COUNTS, DEFAULT_RECALL, DEFAULT_RECALL_BY, RECALL_BY, STRATEGIES
 from chatbot.engine.tool_results import sent_messages, turn_cost
 from chatbot.engine.turn import Message, validate_request
 from chatbot.errors import BudgetError, UsageError
@@ -52,25 +54,27 @@ class MemoryConfig:
     """How much of the past each request carries."""
 
     strategy: str = "summary"
-    window_turns: int = 6
-    summary_trigger: int = 8
-    keep_turns: int = 4
+    window_turns: int = COUNTS["window_turns"].default  # the strategies' counts: their defaults and least values there
+    summary_trigger: int = COUNTS["summary_trigger"].default
+    keep_turns: int = COUNTS["keep_turns"].default
     max_input_tokens: int = 6000
     #: tool results of earlier turns longer than this are sent shortened (None: always sent whole)
     tool_result_tokens: int | None = 400
-    window_step: int = 1  # window: slide this many turns at a time (the request's start stays put in between)
+    window_step: int = COUNTS["window_step"].default  # window: slide this many turns at a time (the start holds)
     recall: int = DEFAULT_RECALL  # earlier turns not sent verbatim brought back when relevant (engine/recall.py)
     recall_by: str = DEFAULT_RECALL_BY  # words, meaning or both (engine/recall_rank.py)
+    first_turns: int = COUNTS["first_turns"].default  # first-last: the first turns every request sends
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
             raise UsageError(f"unknown memory strategy {self.strategy!r}: choose one of {', '.join(STRATEGIES)}")
-        if self.window_turns < 0:
-            raise UsageError("--window-turns must be 0 or more")
-        if self.window_step < 1:
-            raise UsageError("--window-step must be at least 1")
         if self.keep_turns < 0 or self.summary_trigger < 0:
             raise UsageError("--summary-trigger and --keep-turns must be 0 or more")
+        for count in COUNTS.values():
+            if getattr(self, count.name) < count.least:
+                raise UsageError(
+                    f"{count.flag} must be {'0 or more' if not count.least else f'at least {count.least}'}"
+                )
         # a fold comes when more than summary_trigger turns are uncovered and keeps keep_turns of them: keep <= trigger
         # (trigger 1, keep 1: fold after every reply, the last turn kept word for word; 0 and 0: keep none)
         if self.summarizes and self.keep_turns > self.summary_trigger:  # keep matters only there
@@ -98,7 +102,7 @@ class Request:
     tokens: int  # by the counter in use, chat format and correction included
     uncorrected: int  # the same count without the calibration correction (what calibration compares)
     budget: int
-    first_turn: int  # index of the first stored turn sent verbatim
+    first_turn: int  # index of the first stored turn of the latest run sent verbatim
     summary_included: bool
     summary_covers: int  # turns covered by the summary (whether or not it is included)
     summarized: int  # turns newly folded into the summary while building this request
@@ -108,6 +112,12 @@ class Request:
     recall_tokens: int = 0  # raw tokens the recalled block adds to the system message (counted in ``tokens``)
     parts: Parts = Parts()  # tokens per part (system, summary, recalled, earlier, tool_results, new): sum == tokens
     refs: dict[str, Any] = field(default_factory=dict)  # how it was built, by reference (engine/request_record.py)
+
+    @property
+    def head(self) -> int:
+        """How many first turns are sent verbatim before ``first_turn`` (a strategy's head: first-last), as its
+        record says; ``turns[head:first_turn]`` are the gap, left out."""
+        return int(self.refs.get("head", 0))
 
 
 # --- the rule -------------------------------------------------------------------------------------------------------
@@ -138,25 +148,25 @@ def build_request(
         )
     problems: list[str] = []  # why no summary was made, if one was due (warnings: what a fold shortened)
     start, summarized = _strategy_start(conv, summarizer, problems, warnings)
-    first, fixed, start, more = _fit_folding_early(conv, start, user_tokens, budget, summarizer, problems, warnings)
+    start, head, pinned = _head(conv, start, user_tokens, budget)  # a rule's first turns: fixed, for the budget
+    first, fixed, start, more = _fit_folding_early(conv, start, pinned, budget, summarizer, problems, warnings)
     summarized += more
     include_summary = conv.memory.summarizes and bool(conv.summary)
     if (
         include_summary and fixed is None and summarizer is not None and not problems
     ):  # the summary outgrew the budget: ask for a tighter one
         fold(conv, start, summarizer, problems, warnings, rewrite=True)
-        first, fixed = _fit(conv, start, user_tokens, True, budget)
+        first, fixed = _fit(conv, start, pinned, True, budget)
     if include_summary and fixed is None:
         warnings.append("the summary is too long for the budget and was left out of this request")
         include_summary = False
-        first, fixed = _fit(conv, start, user_tokens, False, budget)
+        first, fixed = _fit(conv, start, pinned, False, budget)
     assert fixed is not None  # the bare system + user fit, checked above
     if problems:
         warnings.insert(
             0, _without_summary(problems[0], len(conv.turns) - first, len(conv.turns) - conv.summary_covers)
         )
-
-    messages, raw, recalled = _assemble(conv, user_msg, first, fixed, include_summary, budget)
+    messages, raw, recalled = _assemble(conv, user_msg, first, fixed, include_summary, budget, head)
     return Request(
         messages=messages,
         tokens=counter.total(raw),
@@ -166,25 +176,26 @@ def build_request(
         summary_included=include_summary,
         summary_covers=conv.summary_covers,
         summarized=summarized,
-        dropped=max(0, first - (conv.summary_covers if include_summary else 0)),
+        dropped=max(0, first - head - (conv.summary_covers if include_summary else 0)),
         warnings=tuple(warnings),
         recalled=recalled[0],
         recall_tokens=recalled[1],
-        parts=request_parts(conv, first, include_summary, user_tokens, recalled[1]),
-        refs=request_record.refs(conv, first, include_summary, recalled[0]),
+        parts=request_parts(conv, first, include_summary, user_tokens, recalled[1], head),
+        refs=request_record.refs(conv, first, include_summary, recalled[0], head),
     )
 
 
 def _assemble(
-    conv: Conversation, user_msg: Message, first: int, fixed: int, with_summary: bool, budget: int
+    conv: Conversation, user_msg: Message, first: int, fixed: int, with_summary: bool, budget: int, head: int = 0
 ) -> tuple[list[Message], int, tuple[tuple[int, ...], int]]:
     """The request's messages, their raw tokens and what was recalled: the system message (with the summary, and
-    the turns recall brings back into the room left), turns[first:] as sent, the new message."""
+    the turns recall brings back into the room left), turns[:head] and turns[first:] as sent (``fixed`` counts the
+    head already), the new message."""
     counter, limit = conv.counter, conv.memory.tool_result_tokens
     raw = fixed + sum(turn_cost(t, counter, limit) for t in conv.turns[first:])
     system, recalled, extra = recall.attach(conv, with_summary, user_msg, first, budget, raw)
     messages: list[Message] = [system]
-    for turn in conv.turns[first:]:
+    for turn in [*conv.turns[:head], *conv.turns[first:]]:
         messages.extend(sent_messages(turn, counter, limit))
     messages.append(user_msg)
     validate_request(messages)
@@ -203,6 +214,21 @@ def _strategy_start(
     upto = _trigger_fold(conv)
     done = 0 if upto is None else fold(conv, upto, summarizer, problems, notes)
     return STRATEGIES[cfg.strategy].start(len(conv.turns), conv.summary_covers, cfg), done
+
+
+def _head(conv: Conversation, start: int, user_tokens: int, budget: int) -> tuple[int, int, int]:
+    """The strategy's ``head`` (0 for most): how many of the first turns it sends before any other, as many of them
+    as fit beside the system message and the new message. Returns (where the run of latest turns may start, at
+    ``start`` or after the head; the head; the raw tokens of the new message and the head, which the budget must
+    hold whatever else is sent)."""
+    rule = STRATEGIES[conv.memory.strategy]
+    want = rule.head(len(conv.turns), conv.summary_covers, conv.memory) if rule.head else 0
+    counter, limit = conv.counter, conv.memory.tool_result_tokens
+    used, head = conv.system_tokens(conv.memory.summarizes) + user_tokens, 0
+    while head < want and counter.total(used + turn_cost(conv.turns[head], counter, limit)) <= budget:
+        used += turn_cost(conv.turns[head], counter, limit)
+        head += 1
+    return max(start, head), head, used - conv.system_tokens(conv.memory.summarizes)
 
 
 def _fit_folding_early(

@@ -49,10 +49,12 @@ class Parts:
         return cls(**{name: int(data.get(name) or 0) for name in PART_NAMES})
 
 
-def request_parts(conv: Conversation, first: int, with_summary: bool, user_tokens: int, recalled: int = 0) -> Parts:
-    """The parts of a request that sends ``conv.turns[first:]``, the summary when ``with_summary``, the turns recall
-    brought back into the system message (``recalled`` raw tokens) and a new message of ``user_tokens`` (raw)
-    tokens."""
+def request_parts(
+    conv: Conversation, first: int, with_summary: bool, user_tokens: int, recalled: int = 0, head: int = 0
+) -> Parts:
+    """The parts of a request that sends ``conv.turns[:head]`` and ``conv.turns[first:]``, the summary when
+    ``with_summary``, the turns recall brought back into the system message (``recalled`` raw tokens) and a new
+    message of ``user_tokens`` (raw) tokens."""
     counter = conv.counter
     limit = conv.memory.tool_result_tokens
     system = conv.system_tokens(False)
@@ -64,7 +66,7 @@ def request_parts(conv: Conversation, first: int, with_summary: bool, user_token
         "tool_results": 0,
         "new": user_tokens,
     }
-    for turn in conv.turns[first:]:
+    for turn in [*conv.turns[:head], *conv.turns[first:]]:
         results = _tool_result_tokens(turn, conv) if turn.has_tool_calls else 0
         raw["earlier"] += turn_cost(turn, counter, limit) - results
         raw["tool_results"] += results

@@ -37,11 +37,13 @@ def summary_version(conv: Conversation) -> int:
     return len(conv.summaries)
 
 
-def refs(conv: Conversation, first: int, with_summary: bool, recalled: tuple[int, ...]) -> dict[str, Any]:
-    """The record of a request for a new message after ``conv.turns``, sending ``turns[first:]`` verbatim, the
-    summary when ``with_summary`` and the ``recalled`` turns (1-based)."""
+def refs(
+    conv: Conversation, first: int, with_summary: bool, recalled: tuple[int, ...], head: int = 0
+) -> dict[str, Any]:
+    """The record of a request for a new message after ``conv.turns``, sending ``turns[:head]`` and ``turns[first:]``
+    verbatim, the summary when ``with_summary`` and the ``recalled`` turns (1-based)."""
     summary = with_summary and bool(conv.summary)
-    return {
+    return ({"head": head} if head else {}) | {
         "turns": len(conv.turns),
         "verbatim_from": first + 1,
         "summary": summary_version(conv) if summary else 0,
@@ -73,6 +75,7 @@ class Built:
     parts: Parts = Parts()
     tools: int = 0
     system: str = ""  # the system message's fingerprint ("" in a record made before it was kept)
+    head: int = 0  # turns 1 to ``head`` sent verbatim too, before a gap (first-last memory)
 
     @property
     def number(self) -> int:
@@ -80,9 +83,10 @@ class Built:
         return self.turns + 1
 
     @property
-    def verbatim(self) -> range:
+    def verbatim(self) -> range | tuple[int, ...]:
         """The turns sent verbatim (1-based)."""
-        return range(self.verbatim_from, self.turns + 1)
+        tail = range(self.verbatim_from, self.turns + 1)
+        return (*range(1, self.head + 1), *tail) if self.head else tail
 
     @classmethod
     def from_refs(cls, data: dict[str, Any], parts: Parts | None = None, tools: int = 0) -> Built:
@@ -98,6 +102,7 @@ class Built:
             parts or Parts(),
             tools,
             str(data.get("system") or ""),
+            int(data.get("head") or 0),
         )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from chatbot.engine.calibration import check_stored
 from chatbot.engine.options import option_problem
-from chatbot.engine.strategies import RECALL_BY, STRATEGIES
+from chatbot.engine.strategies import COUNTS, RECALL_BY, STRATEGIES
 from chatbot.engine.turn import validate_request
 from chatbot.errors import InvalidRequest
 
@@ -141,8 +141,8 @@ def check_options(options: object) -> str:
 
 #: the memory rule a session keeps (``rule``): each setting's name (a field of ``MemoryConfig`` or ``RunSettings``) and
 #: its least whole number (None: the setting is not a count; "or null": it may be unset)
-RULE_COUNTS = {"window_turns": 0, "window_step": 1, "summary_trigger": 1, "keep_turns": 0, "recall": 0}
-RULE_COUNTS |= {"max_input_tokens": 1, "max_output_tokens": 1}
+RULE_COUNTS = {name: count.least for name, count in COUNTS.items()}  # window, first-last and summary settings
+RULE_COUNTS |= {"recall": 0, "max_input_tokens": 1, "max_output_tokens": 1}
 RULE_FIELDS = ("strategy", *RULE_COUNTS, "recall_by", "summary_model", "summary_options")
 
 
@@ -240,7 +240,7 @@ def _check_refs(refs: object) -> str:
         return ""
     if not isinstance(refs, dict):
         return f".sent.refs must be an object, found {_type_name(refs)}"
-    for key in ("turns", "verbatim_from", "summary", "summary_covers"):
+    for key in ("turns", "verbatim_from", "summary", "summary_covers", "head"):
         if not _is_count(refs.get(key, 0)):
             return f".sent.refs.{key} must be a whole number of at least 0, found {refs[key]!r}"
     recalled = refs.get("recalled", [])

@@ -16,6 +16,7 @@ from tests.support.cli import one_error_line, openai_flags, run_chatbot
 from tests.support.fake_server import FakeServer
 from tests.support.images import png
 from tests.support.pdfs import text_pdf
+from tests.support.words import REPORT_TEXT, report
 
 PAGE = """<!doctype html>
 <html><head><title>Release notes</title><style>body { color: red }</style>
@@ -115,6 +116,18 @@ def test_an_encrypted_pdf_and_one_without_text_are_refused_in_one_line(tmp_path)
     (tmp_path / "scan.pdf").write_bytes(text_pdf([[], []]))
     assert "locked.pdf is an encrypted PDF that needs a password" in refused(tmp_path, "-f", "locked.pdf")
     assert "scan.pdf is a PDF with no text to extract (2 page(s)" in refused(tmp_path, "-f", "scan.pdf")
+
+
+def test_a_word_document_is_sent_as_its_text_and_a_damaged_one_is_refused_in_one_line(tmp_path):
+    (tmp_path / "trip.docx").write_bytes(report())
+    (tmp_path / "torn.docx").write_bytes(report()[:3000])
+    with FakeServer(reply="ok") as server:
+        result = run_chatbot(*openai_flags(server.base_url), "-f", "trip.docx", "-p", "sum up", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert sent_message(server) == f"```trip.docx\n{REPORT_TEXT}\n```\n\nsum up"
+    assert refused(tmp_path, "-f", "torn.docx").startswith(
+        "chatbot: torn.docx is not a readable Word document (a damaged archive"
+    )
 
 
 # --- folders ------------------------------------------------------------------------------------------------------
@@ -225,7 +238,7 @@ def test_a_password_in_a_pages_url_reaches_neither_the_model_nor_the_screen(tmp_
 
 def test_a_missing_page_an_image_and_a_page_too_large_are_refused_in_one_line(tmp_path, site):
     assert f"{site}/gone: the server answered 404 Not Found" in refused(tmp_path, *LOCAL, "-f", f"{site}/gone")
-    assert f"{site}/logo.png is image/png, not a web page, text or PDF" in refused(
+    assert f"{site}/logo.png is image/png, not a web page, text, PDF or Word document" in refused(
         tmp_path, *LOCAL, "-f", f"{site}/logo.png"
     )
     assert f"{site}/huge.txt is 5,242,881 bytes; a page can be at most" in refused(

@@ -74,3 +74,43 @@ def test_a_missing_summary_model_is_named_with_the_flag_that_chose_it(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "has no model 'gone-summarizer'" in result.stderr
     assert "Choose another with --summary-model NAME" in result.stderr and "--model NAME" not in result.stderr
+
+
+def test_first_last_memory_keeps_the_first_turns_and_context_shows_the_gap(tmp_path):
+    script = "I am Ana, a nurse in Lyon.\nTask: plan a trip.\nthird\nfourth\nfifth\nsixth\n/context\n"
+    result = run_chatbot(
+        "--provider", "echo", "--session", "f", "--memory", "first-last", "--first-turns", "2",
+        "--max-input-tokens", "500", "--recall", "0",
+        stdin=script, cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert_clean(result)
+    context = result.stdout[result.stdout.rindex("The model keeps nothing between requests") :]
+    assert "  2  user           13  I am Ana, a nurse in Lyon." in context
+    assert "  4  user           10  Task: plan a trip." in context
+    assert "third" not in context and "fourth" not in context and "sixth" in context
+    assert (
+        "2 earlier turn(s) are stored but not sent (turns 3-4): a gap between the first, turns 1-2, and the latest "
+        "sent, turns 5-6"
+    ) in context
+    assert "flag: --memory first-last, --first-turns 2, --recall 0, --max-input-tokens 500" in context
+    assert session_doc(tmp_path, "f")["rule"]["first_turns"] == 2  # kept with the session
+
+
+def test_a_session_made_to_fold_after_every_reply_can_be_continued(tmp_path):
+    made = run_chatbot("--provider", "echo", "--session", "z", "--summary-trigger", "0", "--keep-turns", "0",
+                       stdin="one\n", cwd=tmp_path)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    continued = run_chatbot("--provider", "echo", "--session", "z", stdin="two\n", cwd=tmp_path)
+    assert continued.returncode == 0, continued.stderr
+    assert session_doc(tmp_path, "z")["rule"]["summary_trigger"] == 0
+
+
+def test_every_count_of_the_memory_strategies_is_a_flag_with_its_default_and_least(tmp_path):
+    from chatbot.engine.memory import MemoryConfig
+    from chatbot.engine.strategies import COUNTS
+
+    for name, count in COUNTS.items():
+        assert getattr(MemoryConfig(), name) == count.default
+        below = run_chatbot("--provider", "echo", count.flag, str(count.least - 1), "-p", "hi", cwd=tmp_path)
+        assert below.returncode == 2 and f"{count.flag}: {count.least - 1} is less than {count.least}" in below.stderr

@@ -80,13 +80,16 @@ def test_the_config_file_shapes_a_new_session_but_not_one_with_its_own_rule_and_
     config.write_text('memory = "window"\nwindow_turns = 3\nsummary_options = { temperature = 0.2 }\n')
     made = chat(store, tmp_path, "--session", "c", stdin=LINES + "/context\n")
     assert '  config: --memory window, --window-turns 3, --summary-option {"temperature": 0.2}' in made.stdout
-    assert "  default: --window-step 1, --summary-trigger 8, --keep-turns 4, --recall 1" in made.stdout
+    assert "  default: --window-step 1, --first-turns 2, --summary-trigger 8, --keep-turns 4, --recall 1" in made.stdout
     config.write_text("window_turns = 4\n")  # the file changes: the session keeps its own window
     continued = chat(store, tmp_path, "--session", "c", "--keep-turns", "1", "--show-requests", "-p", "message 8")
     assert users(bodies(continued.stderr, "chat")[-1]) == ["message 5", "message 6", "message 7", "message 8"]
     shown = chat(store, tmp_path, "--session", "c", "--recall", "0", stdin="/context\n").stdout
     assert "  flag: --recall 0" in shown
-    assert "  session: --memory window, --window-turns 3, --window-step 1, --summary-trigger 8, --keep-turns 1" in shown
+    assert (
+        "  session: --memory window, --window-turns 3, --window-step 1, --first-turns 2, --summary-trigger 8, "
+        "--keep-turns 1"
+    ) in shown
     assert "config:" not in shown.split("memory rule")[1]
 
 

@@ -39,7 +39,10 @@ def test_the_defaults_are_the_documented_ones():
 @pytest.mark.parametrize(
     ("settings", "flag"),
     [
-        ({"strategy": "everything"}, "unknown memory strategy 'everything': choose one of full, window, summary"),
+        (
+            {"strategy": "everything"},
+            "unknown memory strategy 'everything': choose one of full, window, summary, first-last",
+        ),
         ({"window_turns": -1}, "--window-turns must be 0 or more"),
         ({"window_step": 0}, "--window-step must be at least 1"),
         ({"keep_turns": -1}, "--summary-trigger and --keep-turns must be 0 or more"),

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from chatbot.core.rule import FLAGS
+from chatbot.engine.strategies import COUNTS
 from chatbot.storage.schema import RULE_FIELDS, check_session_data
 from chatbot.storage.session import Session
 from tests.support.stores import admin
@@ -16,6 +17,7 @@ RULE = {
     "strategy": "window",
     "window_turns": 5,
     "window_step": 2,
+    "first_turns": 1,
     "summary_trigger": 8,
     "keep_turns": 4,
     "recall": 0,
@@ -84,3 +86,14 @@ def test_an_older_postgresql_table_gets_the_rule_column_and_its_rows_load_with_n
         session.rule = dict(RULE)
         again.save(session)
     assert open_pg().load("old").rule == RULE
+
+
+def test_each_count_is_held_to_the_least_its_flag_takes():
+    # --summary-trigger 0 (fold after every reply) was refused when the session was continued: the stored rule was
+    # held to 1 while the flag took 0
+    assert check_session_data(document(summary_trigger=0, keep_turns=0)) == ""
+    for name, count in COUNTS.items():
+        assert check_session_data(document(**{name: count.least})) == ""
+        assert check_session_data(document(**{name: count.least - 1})).startswith(
+            f"'rule.{name}' must be a whole number of at least {count.least}"
+        )
