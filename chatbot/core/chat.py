@@ -13,11 +13,11 @@ from dataclasses import replace
 from typing import Any
 
 from chatbot.attachments.attach import Content, Outbox, compose
-from chatbot.core.budget import learn_from_usage, message_budget, retry_budget, tools_estimate, window_notice
+from chatbot.core.budget import learn_from_usage, message_budget, retry_budget, tools_estimate
 from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, Unsent, request_notices
 from chatbot.core.open_session import OpenSession, TakenBack
 from chatbot.core.retry import retrying
-from chatbot.core.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round, refit_round
+from chatbot.core.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round, refit_round, turn_request
 from chatbot.core.settings import RunSettings
 from chatbot.core.summaries import SummaryAhead, SummaryCall
 from chatbot.core.tool_round import run_round, tool_line_notice, tool_notices
@@ -144,17 +144,9 @@ class Chat:
             yield attach
         if self._ahead.waiting(self.conversation):
             yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
-        calibration = self.conversation.counter.calibration
-        window = calibration.context
         budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
-        request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
-        yield from self._summary_retries()
-        if calibration.context and calibration.context != window:  # a summary's context error named the window
-            yield Notice(window_notice(calibration.context, self.run.max_output_tokens), True)
-            budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
-            folded = request.summarized  # the turns that summary folded are told too, with the rebuild's
-            request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
-            request = replace(request, summarized=folded + request.summarized)
+        # plan, fold (the one step that calls out: the summary), assemble: core/rounds.turn_request runs the three
+        request = yield from turn_request(self.conversation, message, budget, self._ahead.summarizer, *self._limits())
         yield from request_notices(request)
         try:
             done, stored = yield from self._turn(request, message)
@@ -169,8 +161,7 @@ class Chat:
                     f"{exc.message}; the request holds only the system message and yours, so there is nothing to "
                     "drop: shorten the message or use a model with a larger context"
                 ) from None
-            request = self.conversation.build_request(message, summarizer=self._summarize, budget=retry)
-            yield from self._summary_retries()
+            request = yield from turn_request(self.conversation, message, retry, self._summarize, *self._limits())
             yield Notice(f"{exc.message}; retrying once with a smaller request ({request.tokens} tokens)", True)
             yield from request_notices(request)
             done, stored = yield from self._turn(request, message)
@@ -189,15 +180,14 @@ class Chat:
             yield Notice(f"the model sent no answer text{hint}", True)
         yield done
 
-    def _summary_retries(self) -> Generator[ChatEvent, None, None]:
-        """The summary requests tried again while the request was built, each told as a warning."""
-        notices, self._summarize.notices = self._summarize.notices, []
-        yield from (Notice(text, True) for text in notices)
-
     def tool_definition_tokens(self) -> int:
         """Tokens the tool definitions add to every request (they ride beside the messages)."""
         budget = self.conversation.memory.max_input_tokens
         return self.tools.definition_tokens(self.conversation.counter, budget) if self.tools else 0
+
+    def _limits(self) -> tuple[int, int | None]:
+        # what a request's budget is taken from beside the window: the tool definitions offered, the reply's room
+        return self._offered(), self.run.max_output_tokens
 
     def _offered(self) -> int:
         # the tool definitions a turn's first call offers (none with --max-tool-rounds 0): they take budget

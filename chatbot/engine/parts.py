@@ -17,6 +17,7 @@ from chatbot.engine.tool_results import sent_messages, turn_cost
 
 if TYPE_CHECKING:
     from chatbot.engine.conversation import Conversation
+    from chatbot.engine.folds import RollingSummary
     from chatbot.engine.memory import Request
 
 #: the parts, in the order a request holds them (and a ``/timeline`` bar draws them)
@@ -49,8 +50,10 @@ class Parts:
         return cls(**{name: int(data.get(name) or 0) for name in PART_NAMES})
 
 
-def request_parts(conv: Conversation, first: int, with_summary: bool, user_tokens: int, recalled: int = 0) -> Parts:
-    """The parts of a request that sends ``conv.turns[first:]``, the summary when ``with_summary``, the turns recall
+def request_parts(
+    conv: Conversation, first: int, summary: RollingSummary | None, user_tokens: int, recalled: int = 0
+) -> Parts:
+    """The parts of a request that sends ``conv.turns[first:]``, ``summary`` (None: none), the turns recall
     brought back into the system message (``recalled`` raw tokens) and a new message of ``user_tokens`` (raw)
     tokens."""
     counter = conv.counter
@@ -58,7 +61,7 @@ def request_parts(conv: Conversation, first: int, with_summary: bool, user_token
     system = conv.system_tokens(False)
     raw = {
         "system": system,
-        "summary": conv.system_tokens(with_summary) - system,
+        "summary": conv.system_tokens_with(summary) - system,
         "recalled": recalled,
         "earlier": 0,
         "tool_results": 0,

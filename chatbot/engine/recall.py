@@ -147,16 +147,15 @@ def with_recalled(system: Message, numbers: Sequence[int], conv: Conversation) -
 
 
 def attach(
-    conv: Conversation, with_summary: bool, user: Message, first: int, budget: int, raw: int
+    conv: Conversation, system: Message, user: Message, first: int, budget: int, raw: int
 ) -> tuple[Message, tuple[int, ...], int]:
-    """The memory rule's hook: the system message (``with_summary`` or not) with the turns recalled for ``user`` from
-    ``turns[:first]`` (those not sent verbatim), in the room ``budget`` leaves beside ``raw`` tokens; the turns, and
-    the raw tokens added."""
+    """The memory rule's hook: the ``system`` message (with the summary or not) with the turns recalled for ``user``
+    from ``turns[:first]`` (those not sent verbatim), in the room ``budget`` leaves beside ``raw`` tokens; the turns,
+    and the raw tokens added."""
     counter = conv.counter
-    system = conv.system_message(with_summary)
     if conv.memory.recall <= 0 or first <= 0 or counter.total(raw) >= budget:
         return system, (), 0  # nothing left out, or no room: not even counted
-    base = conv.system_tokens(with_summary)
+    base = conv.count_system(system)
 
     def extra(numbers: tuple[int, ...]) -> int:
         return counter.count_message(with_recalled(system, numbers, conv)) - base if numbers else 0
