@@ -12,7 +12,7 @@ from collections.abc import Generator, Iterable
 from dataclasses import replace
 from typing import Any
 
-from chatbot.core.budget import message_budget, round_retry_budget, window_notice
+from chatbot.core.budget import message_budget, retry_budget, round_retry_budget, window_notice
 from chatbot.core.events import ChatEvent, Notice, request_notices
 from chatbot.engine import memory
 from chatbot.engine.conversation import Conversation
@@ -104,14 +104,14 @@ class Progress:
 
     def to_turn(
         self,
-        user: Message,
+        message: Message,
         estimated_prompt: int,
         counter: TokenCounter,
         *,
         mark: str = "",
         sent: dict[str, Any] | None = None,
     ) -> Turn:
-        """The whole exchange as one stored turn: ``user``, the tool rounds (every call paired), the answer.
+        """The whole exchange as one stored turn: ``message``, the tool rounds (every call paired), the answer.
 
         ``mark`` ends the answer of a turn that did not finish; ``estimated_prompt`` is the request's own estimate,
         used when no model call finished. The turn's usage holds the provider's counts and the estimates; ``sent``
@@ -130,7 +130,7 @@ class Progress:
         }
         if self.rounds > 1:
             turn_usage["model_calls"] = self.rounds
-        messages = [dict(user), *self.closed_messages(), {"role": "assistant", "content": answer}]
+        messages = [dict(message), *self.closed_messages(), {"role": "assistant", "content": answer}]
         latency = round(time.monotonic() - self.started_at, 3)
         return Turn(messages, usage=turn_usage, latency=latency, interrupted=bool(mark), sent=sent)
 
@@ -185,9 +185,9 @@ def turn_request(
 
 
 def fit_round(
-    conv: Conversation, request: Request, user: Message, rounds: list[Message], summarizer: Summarizer
+    conv: Conversation, request: Request, message: Message, rounds: list[Message], summarizer: Summarizer
 ) -> Generator[ChatEvent, None, tuple[Request, list[Message]]]:
-    """What a later round of ``user``'s turn sends: (the request, this turn's ``rounds`` as sent) within
+    """What a later round of ``message``'s turn sends: (the request, this turn's ``rounds`` as sent) within
     ``request.budget``.
 
     The rounds re-send the turn so far. When that is over the budget, the request is made again beside them (older
@@ -199,11 +199,35 @@ def fit_round(
     if request.tokens + extra <= request.budget:  # (the first round always fits: it was built to)
         return request, rounds
     try:
-        smaller = yield from turn_request(conv, user, request.budget, summarizer, extra=extra)
+        smaller = yield from turn_request(conv, message, request.budget, summarizer, extra=extra)
     except BudgetError:  # the results leave too little for the system message and the user's: shorten them
-        smaller, rounds = fresh_results_request(conv, user, rounds, request.budget)
+        smaller, rounds = fresh_results_request(conv, message, rounds, request.budget)
     yield from request_notices(smaller)
     return replace(smaller, budget=request.budget), rounds
+
+
+def retry_request(
+    conv: Conversation,
+    message: Message,
+    request: Request,
+    exc: ContextLengthError,
+    summarizer: Summarizer,
+    tools: int = 0,
+    out: int | None = None,
+) -> Generator[ChatEvent, None, Request]:
+    """The one retry of ``message`` after the server refused its first ``request`` for its length: made again
+    (:func:`turn_request`) under the window the server named (learned), or with half the request; told."""
+    retry, told = retry_budget(conv, request, exc, tools, out)
+    yield from (Notice(text, True) for text in told)
+    if retry is None:
+        raise ContextLengthError(
+            f"{exc.message}; the request holds only the system message and yours, so there is nothing to "
+            "drop: shorten the message or use a model with a larger context"
+        ) from None
+    request = yield from turn_request(conv, message, retry, summarizer, tools, out)
+    yield Notice(f"{exc.message}; retrying once with a smaller request ({request.tokens} tokens)", True)
+    yield from request_notices(request)
+    return request
 
 
 def refit_round(

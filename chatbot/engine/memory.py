@@ -260,11 +260,11 @@ def build_request(
     itself, telling what each fold said.)"""
     message, budget = as_message(user), conv.memory.max_input_tokens if budget is None else budget
     folds = Folds(conv.rolling)
-    while (step := plan(conv, message, budget, folds)).fold is not None:
-        folded = fold(conv, step.fold, summarizer, folds.summary)
+    while (planned := plan(conv, message, budget, folds)).fold is not None:
+        folded = fold(conv, planned.fold, summarizer, folds.summary)
         conv.take_fold(folded)
-        folds = folds.after(step.fold, folded)
-    request = assemble(conv, message, step)
+        folds = folds.after(planned.fold, folded)
+    request = assemble(conv, message, planned)
     conv.keep_sent(request)
     return request
 
@@ -275,9 +275,9 @@ def preview_request(conv: Conversation, user: str | Message, budget: int | None 
     summary's size is only known once the model has written it) and kept by no one but the next plan."""
     message, budget = as_message(user), conv.memory.max_input_tokens if budget is None else budget
     folds = Folds(conv.rolling)
-    while (step := plan(conv, message, budget, folds)).fold is not None:
-        folds = folds.after(step.fold, fold(conv, step.fold, placeholder_summarizer, folds.summary))
-    return assemble(conv, message, step)
+    while (planned := plan(conv, message, budget, folds)).fold is not None:
+        folds = folds.after(planned.fold, fold(conv, planned.fold, placeholder_summarizer, folds.summary))
+    return assemble(conv, message, planned)
 
 
 def _early_fold_end(conv: Conversation, summary: RollingSummary, start: int, user_tokens: int, budget: int) -> int:

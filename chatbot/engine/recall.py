@@ -147,9 +147,9 @@ def with_recalled(system: Message, numbers: Sequence[int], conv: Conversation) -
 
 
 def attach(
-    conv: Conversation, system: Message, user: Message, first: int, budget: int, raw: int
+    conv: Conversation, system: Message, message: Message, first: int, budget: int, raw: int
 ) -> tuple[Message, tuple[int, ...], int]:
-    """The memory rule's hook: the ``system`` message (with the summary or not) with the turns recalled for ``user``
+    """The memory rule's hook: the ``system`` message (with the summary or not) with the turns recalled for ``message``
     from ``turns[:first]`` (those not sent verbatim), in the room ``budget`` leaves beside ``raw`` tokens; the turns,
     and the raw tokens added."""
     counter = conv.counter
@@ -160,7 +160,9 @@ def attach(
     def extra(numbers: tuple[int, ...]) -> int:
         return counter.count_message(with_recalled(system, numbers, conv)) - base if numbers else 0
 
-    numbers = choose(conv, content_text(user.get("content")), first, lambda n: counter.total(raw + extra(n)) <= budget)
+    numbers = choose(
+        conv, content_text(message.get("content")), first, lambda n: counter.total(raw + extra(n)) <= budget
+    )
     return with_recalled(system, numbers, conv), numbers, extra(numbers)
 
 
