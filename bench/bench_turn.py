@@ -10,9 +10,9 @@ reply. The summary sessions start with a summary covering all but the last 4 tur
 summarizer runs every 5 turns as it would in use (its call is part of the build time of those turns).
 
 Per N and strategy it reports the median whole-turn wall time (``Chat.send`` consumed to the end) and its parts:
-request build (``Conversation.build_request``), save (``JsonStore.save``), the stream (time inside the provider's
-generator: HTTP request, SSE parsing), and the rest; plus the request size (tokens by the rough counter, messages,
-bytes) and the session file size.
+request build (``core/rounds.turn_request``: plan, fold, assemble), save (``JsonStore.save``), the stream (time
+inside the provider's generator: HTTP request, SSE parsing), and the rest; plus the request size (tokens by the
+rough counter, messages, bytes) and the session file size.
 
 Target (issue 6): the whole turn at 1,000 stored turns costs at most 1.5x the whole turn at 10 stored turns.
 The default 6,000-token budget applies, so ``full`` at 1,000 turns of 1 kB drops its oldest turns (realistic).
@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,8 @@ sys.path.insert(0, str(ROOT))
 
 from _common import machine  # noqa: E402 - bench/ is on sys.path when a script runs from it
 
+from chatbot.core import chat as chat_module  # noqa: E402
+from chatbot.core import rounds  # noqa: E402
 from chatbot.core.app import App, Settings  # noqa: E402
 from chatbot.core.events import TurnDone  # noqa: E402
 from chatbot.engine.memory import MemoryConfig  # noqa: E402
@@ -99,6 +101,18 @@ class Timer:
 
         return timed
 
+    def wrap_gen(self, fn: Callable[..., Generator[Any, Any, Any]]) -> Callable[..., Generator[Any, Any, Any]]:
+        """``fn``, a generator function, timed from its start to its return (its return value kept)."""
+
+        def timed(*args: Any, **kwargs: Any) -> Generator[Any, Any, Any]:
+            t0 = time.perf_counter()
+            try:
+                return (yield from fn(*args, **kwargs))
+            finally:
+                self.spent += time.perf_counter() - t0
+
+        return timed
+
     def wrap_iter(self, fn: Callable[..., Iterator[Any]]) -> Callable[..., Iterator[Any]]:
         def timed(*args: Any, **kwargs: Any) -> Iterator[Any]:
             t0 = time.perf_counter()
@@ -131,8 +145,7 @@ class Case:
         self.app = App(self.store, provider, settings, lambda m: make_counter(None, "openai", m))
         self.chat = self.app.open(self.sid)
         self.build, self.save, self.stream = Timer(), Timer(), Timer()
-        conv = self.chat.conversation
-        conv.build_request = self.build.wrap(conv.build_request)  # type: ignore[method-assign]
+        self.build_request = self.build.wrap_gen(rounds.turn_request)
         self.store.save = self.save.wrap(self.store.save)  # type: ignore[method-assign]
         provider.stream = self.stream.wrap_iter(provider.stream)  # type: ignore[method-assign]
         self.rows: list[dict[str, float]] = []
@@ -142,6 +155,7 @@ class Case:
 
     def turn(self, timed: bool) -> None:
         self.build.spent = self.save.spent = self.stream.spent = 0.0
+        chat_module.turn_request = self.build_request  # this case's timer (the cases share the module)
         text = message(self.size + self.sent, "user")
         self.sent += 1
         t0 = time.perf_counter()

@@ -13,11 +13,19 @@ from dataclasses import replace
 from typing import Any
 
 from chatbot.attachments.attach import Content, Outbox, compose
-from chatbot.core.budget import learn_from_usage, message_budget, retry_budget, tools_estimate, window_notice
+from chatbot.core.budget import learn_from_usage, message_budget, tools_estimate
 from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, Unsent, request_notices
 from chatbot.core.open_session import OpenSession, TakenBack
 from chatbot.core.retry import retrying
-from chatbot.core.rounds import INCOMPLETE_MARK, INTERRUPTED_MARK, Progress, fit_round, refit_round
+from chatbot.core.rounds import (
+    INCOMPLETE_MARK,
+    INTERRUPTED_MARK,
+    Progress,
+    fit_round,
+    refit_round,
+    retry_request,
+    turn_request,
+)
 from chatbot.core.settings import RunSettings
 from chatbot.core.summaries import SummaryAhead, SummaryCall
 from chatbot.core.tool_round import run_round, tool_line_notice, tool_notices
@@ -96,7 +104,7 @@ class Chat:
     @property
     def conversation(self) -> Conversation:
         """The session's conversation."""
-        return self.open_session.conversation
+        return self.open_session.session.conversation
 
     @property
     def model(self) -> str:
@@ -125,9 +133,21 @@ class Chat:
         unless this one is stored. An error that stops it before anything is stored carries the message to resend
         (:func:`~chatbot.core.events.unsent`)."""
         message: Message = {"role": "user", "content": self.outbox.take(text)}
-        before = len(turns := self.conversation.turns)
+        conv, limits = self.conversation, self._limits()
+        before = len(turns := conv.turns)
         try:
-            yield from self._send(message, before)
+            yield from self._notices_before(message)
+            # plan, fold (the one step that calls out: the summary), assemble: core/rounds.turn_request runs the three
+            budget = message_budget(conv, *limits)
+            request = yield from turn_request(conv, message, budget, self._ahead.summarizer, *limits)
+            yield from request_notices(request)
+            try:
+                done, stored = yield from self._turn(request, message)
+            except ContextLengthError as exc:
+                if len(turns) > before:
+                    raise  # a later round failed after tools ran: that turn is stored, so it is not sent again
+                request = yield from retry_request(conv, message, request, exc, self._summarize, *limits)
+                done, stored = yield from self._turn(request, message)
         except BaseException as exc:
             if len(turns) == before:  # nothing of this turn was stored
                 if replacing is not None:
@@ -135,69 +155,46 @@ class Chat:
                 elif isinstance(exc, (ChatbotError, KeyboardInterrupt)):
                     exc.unsent = Unsent(message["content"], turns, before)  # type: ignore[union-attr]
             raise
-
-    def _send(self, message: Message, before: int) -> Generator[ChatEvent, None, None]:
-        text = message["content"]
-        yield from tool_notices(self.tools, self.conversation.counter, self.conversation.memory.max_input_tokens)
-        if not self._told_tool_lines and (attach := tool_line_notice(self.tools, text)):
-            self._told_tool_lines = True  # once a session: the user has heard how to attach a tool
-            yield attach
-        if self._ahead.waiting(self.conversation):
-            yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
-        calibration = self.conversation.counter.calibration
-        window = calibration.context
-        budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
-        request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
-        yield from self._summary_retries()
-        if calibration.context and calibration.context != window:  # a summary's context error named the window
-            yield Notice(window_notice(calibration.context, self.run.max_output_tokens), True)
-            budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
-            folded = request.summarized  # the turns that summary folded are told too, with the rebuild's
-            request = self.conversation.build_request(message, summarizer=self._ahead.summarizer, budget=budget)
-            request = replace(request, summarized=folded + request.summarized)
-        yield from request_notices(request)
-        try:
-            done, stored = yield from self._turn(request, message)
-        except ContextLengthError as exc:
-            if len(self.conversation.turns) > before:
-                raise  # a later round failed after tools ran: that turn is stored, so it is not sent again
-            # Not the end: retry once under the window the server named (learned), or with half the request
-            retry, told = retry_budget(self.conversation, request, exc, self._offered(), self.run.max_output_tokens)
-            yield from (Notice(text, True) for text in told)
-            if retry is None:
-                raise ContextLengthError(
-                    f"{exc.message}; the request holds only the system message and yours, so there is nothing to "
-                    "drop: shorten the message or use a model with a larger context"
-                ) from None
-            request = self.conversation.build_request(message, summarizer=self._summarize, budget=retry)
-            yield from self._summary_retries()
-            yield Notice(f"{exc.message}; retrying once with a smaller request ({request.tokens} tokens)", True)
-            yield from request_notices(request)
-            done, stored = yield from self._turn(request, message)
         if done.turn.interrupted:  # a turn comes back unfinished only when the server cut it short (Ctrl-C raises)
             yield Notice(
                 "the server ended the reply without saying it was finished; it is kept, marked incomplete", True
             )
-        yield from stored
-        self._ahead.start(self.conversation)
-        if done.finish_reason == "length":
-            yield Notice("the reply was cut off at the output limit (--max-output-tokens)", True)
-        if done.json is not None and done.json.problem:  # every front end says it; the turn stays as written
-            yield Notice(done.json.problem)
-        if not done.turn.answer_text.strip():
-            hint = " (only reasoning came back; --reasoning shows it)" if done.reasoned else ""
-            yield Notice(f"the model sent no answer text{hint}", True)
+        yield from stored  # (the turn is stored from here on)
+        self._ahead.start(conv)
+        yield from self._notices_after(done)
         yield done
 
-    def _summary_retries(self) -> Generator[ChatEvent, None, None]:
-        """The summary requests tried again while the request was built, each told as a warning."""
-        notices, self._summarize.notices = self._summarize.notices, []
-        yield from (Notice(text, True) for text in notices)
+    def _notices_before(self, message: Message) -> Generator[ChatEvent, None, None]:
+        """What the user hears before ``message``'s request is made: tools that do not fit, an @tool line that calls
+        nothing, a summary still being written."""
+        yield from tool_notices(self.tools, self.conversation.counter, self.conversation.memory.max_input_tokens)
+        if not self._told_tool_lines and (attach := tool_line_notice(self.tools, message["content"])):
+            self._told_tool_lines = True  # once a session: the user has heard how to attach a tool
+            yield attach
+        if self._ahead.waiting(self.conversation):
+            yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
+
+    @staticmethod
+    def _notices_after(done: TurnDone) -> list[Notice]:
+        """What the user hears of a stored turn last: cut at the output limit, not the JSON asked for, no answer."""
+        told = []
+        if done.finish_reason == "length":
+            told.append(Notice("the reply was cut off at the output limit (--max-output-tokens)", True))
+        if done.json is not None and done.json.problem:  # every front end says it; the turn stays as written
+            told.append(Notice(done.json.problem))
+        if not done.turn.answer_text.strip():
+            hint = " (only reasoning came back; --reasoning shows it)" if done.reasoned else ""
+            told.append(Notice(f"the model sent no answer text{hint}", True))
+        return told
 
     def tool_definition_tokens(self) -> int:
         """Tokens the tool definitions add to every request (they ride beside the messages)."""
         budget = self.conversation.memory.max_input_tokens
         return self.tools.definition_tokens(self.conversation.counter, budget) if self.tools else 0
+
+    def _limits(self) -> tuple[int, int | None]:
+        # what a request's budget is taken from beside the window: the tool definitions offered, the reply's room
+        return self._offered(), self.run.max_output_tokens
 
     def _offered(self) -> int:
         # the tool definitions a turn's first call offers (none with --max-tool-rounds 0): they take budget
@@ -220,8 +217,8 @@ class Chat:
             self.run.show_request("chat", self.provider.request_body(messages, call))
         return self.provider.events(messages, call)
 
-    def _turn(self, request: Request, user: Message) -> Generator[ChatEvent, None, tuple[TurnDone, list[Notice]]]:
-        """One turn of ``user``'s message: ask the model; while it calls tools, run them and ask again; store the
+    def _turn(self, request: Request, message: Message) -> Generator[ChatEvent, None, tuple[TurnDone, list[Notice]]]:
+        """One turn of the user's ``message``: ask the model; while it calls tools, run them and ask again; store the
         whole exchange. Returns it, with what the store said (told after the reply)."""
         progress = Progress(time.monotonic(), self.conversation.turns)
         offered = self._tools_offered()
@@ -229,7 +226,7 @@ class Chat:
         try:
             while True:
                 final = not offered or rounds >= self.run.max_tool_rounds
-                request, calls = yield from self._round(request, user, progress, [] if final else offered)
+                request, calls = yield from self._round(request, message, progress, [] if final else offered)
                 if not calls or final:
                     break
                 assert self.tools is not None  # (calls come back only when tools were offered)
@@ -245,32 +242,34 @@ class Chat:
             if progress.started():
                 # keep what happened, marked, so the next request stays well-formed (every call has its result)
                 mark = f"[interrupted: {exc.reason}]" if isinstance(exc, Interrupted) else INTERRUPTED_MARK
-                self._record(request, user, progress, interrupted=True, mark=mark)
+                self._record(request, message, progress, interrupted=True, mark=mark)
             raise
         except ChatbotError as exc:
             if progress.messages:  # tools already ran: keep their results rather than lose them
-                self._record(request, user, progress, interrupted=True, mark=f"[the turn stopped: {exc.message}]")
+                self._record(request, message, progress, interrupted=True, mark=f"[the turn stopped: {exc.message}]")
             raise
         yield Saving()
         if progress.finish_reason is None and progress.answer().strip():
             # the stream just ended (no finish reason, no [DONE]): a reply cut short must not pass for a whole one
-            return self._record(request, user, progress, interrupted=True, mark=INCOMPLETE_MARK)
-        return self._record(request, user, progress)
+            return self._record(request, message, progress, interrupted=True, mark=INCOMPLETE_MARK)
+        return self._record(request, message, progress)
 
     def _round(
-        self, request: Request, user: Message, progress: Progress, tools: list[Message]
+        self, request: Request, message: Message, progress: Progress, tools: list[Message]
     ) -> Generator[ChatEvent, None, tuple[Request, list[ToolCall]]]:
-        """One model call of ``user``'s turn, fit to ``request.budget`` with this turn's rounds so far; a later round
+        """One model call of ``message``'s turn, fit to ``request.budget`` with this turn's rounds so far; a later round
         the server refuses for its length (the window was not known when the results came) is fit again, once."""
         try:
-            request, sent = yield from fit_round(self.conversation, request, user, progress.messages, self._summarize)
+            request, sent = yield from fit_round(
+                self.conversation, request, message, progress.messages, self._summarize
+            )
             return request, (yield from self._reply(request, sent, progress, tools))
         except ContextLengthError as exc:
             if not progress.messages:  # the first round: the caller fits the whole turn again
                 raise
             out = self.run.max_output_tokens
             request = yield from refit_round(self.conversation, request, progress.messages, exc, self._offered(), out)
-        request, sent = yield from fit_round(self.conversation, request, user, progress.messages, self._summarize)
+        request, sent = yield from fit_round(self.conversation, request, message, progress.messages, self._summarize)
         return request, (yield from self._reply(request, sent, progress, tools))
 
     def _reply(
@@ -331,17 +330,17 @@ class Chat:
     def _record(
         self,
         request: Request,
-        user: Message,
+        message: Message,
         progress: Progress,
         *,
         interrupted: bool = False,
         mark: str = INTERRUPTED_MARK,
     ) -> tuple[TurnDone, list[Notice]]:
-        """Store ``user``'s message and what ``progress`` produced as one turn, add up its cost, learn from it, and
+        """Store the user's ``message`` and what ``progress`` produced as one turn, add up its cost, learn from it, and
         save. Returns the turn done and what the store said (a notice when it is away, or back)."""
         counter = self.conversation.counter
         sent = progress.record(request, tools_estimate(self.conversation, self._offered()))
-        turn = progress.to_turn(user, request.tokens, counter, mark=mark if interrupted else "", sent=sent)
+        turn = progress.to_turn(message, request.tokens, counter, mark=mark if interrupted else "", sent=sent)
         self.conversation.add_turn(turn)
         cost = turn.usage or {}
         estimated_prompt, est_completion = cost["estimated_prompt_tokens"], cost["estimated_completion_tokens"]

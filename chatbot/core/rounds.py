@@ -12,11 +12,13 @@ from collections.abc import Generator, Iterable
 from dataclasses import replace
 from typing import Any
 
-from chatbot.core.budget import round_retry_budget
+from chatbot.core.budget import message_budget, retry_budget, round_retry_budget, window_notice
 from chatbot.core.events import ChatEvent, Notice, request_notices
+from chatbot.engine import memory
 from chatbot.engine.conversation import Conversation
+from chatbot.engine.folds import Summarizer, fold
 from chatbot.engine.fresh_round import fresh_results_request
-from chatbot.engine.memory import Request, Summarizer
+from chatbot.engine.memory import Folds, Request
 from chatbot.engine.parts import sent_record
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
@@ -102,14 +104,14 @@ class Progress:
 
     def to_turn(
         self,
-        user: Message,
+        message: Message,
         estimated_prompt: int,
         counter: TokenCounter,
         *,
         mark: str = "",
         sent: dict[str, Any] | None = None,
     ) -> Turn:
-        """The whole exchange as one stored turn: ``user``, the tool rounds (every call paired), the answer.
+        """The whole exchange as one stored turn: ``message``, the tool rounds (every call paired), the answer.
 
         ``mark`` ends the answer of a turn that did not finish; ``estimated_prompt`` is the request's own estimate,
         used when no model call finished. The turn's usage holds the provider's counts and the estimates; ``sent``
@@ -128,7 +130,7 @@ class Progress:
         }
         if self.rounds > 1:
             turn_usage["model_calls"] = self.rounds
-        messages = [dict(user), *self.closed_messages(), {"role": "assistant", "content": answer}]
+        messages = [dict(message), *self.closed_messages(), {"role": "assistant", "content": answer}]
         latency = round(time.monotonic() - self.started_at, 3)
         return Turn(messages, usage=turn_usage, latency=latency, interrupted=bool(mark), sent=sent)
 
@@ -149,25 +151,83 @@ class Progress:
         return sum(counter.count_message(m) for m in self.messages if m.get("role") == "assistant")
 
 
+def turn_request(
+    conv: Conversation,
+    message: Message,
+    budget: int,
+    summarizer: Summarizer,
+    tools: int = 0,
+    out: int | None = None,
+    extra: int = 0,
+) -> Generator[ChatEvent, None, Request]:
+    """The request for ``message`` in ``budget`` less ``extra`` (this turn's tool rounds), the memory rule's three
+    steps in the open: :func:`~chatbot.engine.memory.plan`; while the plan finds a fold due,
+    :func:`~chatbot.engine.folds.fold` through ``summarizer`` (the one step that calls out), kept by ``conv``, what it
+    said told, and plan again; :func:`~chatbot.engine.memory.assemble`.
+
+    A fold whose request was refused naming the model's window teaches it: the budget falls under the window
+    (``tools``: the definitions' tokens; ``out``: ``--max-output-tokens``) and the plan starts again there.
+    """
+    folds = Folds(conv.rolling)
+    while (plan := memory.plan(conv, message, budget - extra, folds)).fold is not None:
+        window = conv.counter.calibration.context
+        folded = fold(conv, plan.fold, summarizer, folds.summary)
+        conv.take_fold(folded)
+        yield from (Notice(text, True) for text in folded.notices)
+        folds = folds.after(plan.fold, folded)
+        if (learned := conv.counter.calibration.context) and learned != window:
+            yield Notice(window_notice(learned, out), True)
+            budget = min(budget, message_budget(conv, tools, out))
+            folds = Folds(conv.rolling, summarized=folds.summarized)  # (the turns folded so far are told too)
+    request = memory.assemble(conv, message, plan)
+    conv.keep_sent(request)
+    return request
+
+
 def fit_round(
-    conv: Conversation, request: Request, user: Message, rounds: list[Message], summarizer: Summarizer
+    conv: Conversation, request: Request, message: Message, rounds: list[Message], summarizer: Summarizer
 ) -> Generator[ChatEvent, None, tuple[Request, list[Message]]]:
-    """What a later round of ``user``'s turn sends: (the request, this turn's ``rounds`` as sent) within
+    """What a later round of ``message``'s turn sends: (the request, this turn's ``rounds`` as sent) within
     ``request.budget``.
 
-    The rounds re-send the turn so far. When that is over the budget, older turns make room (folded or dropped by
-    the memory rule); when even the system message and the user's alone leave too little, the results of this turn
-    are sent shortened (:func:`~chatbot.engine.fresh_round.fresh_results_request`). Notices say what changed.
+    The rounds re-send the turn so far. When that is over the budget, the request is made again beside them (older
+    turns folded or dropped by the memory rule: :func:`turn_request`); when even the system message and the user's
+    alone leave too little, the results of this turn are sent shortened
+    (:func:`~chatbot.engine.fresh_round.fresh_results_request`). Notices say what changed.
     """
     extra = rounds_cost(rounds, conv.counter)
     if request.tokens + extra <= request.budget:  # (the first round always fits: it was built to)
         return request, rounds
     try:
-        smaller = conv.build_request(user, summarizer=summarizer, budget=request.budget - extra)
+        smaller = yield from turn_request(conv, message, request.budget, summarizer, extra=extra)
     except BudgetError:  # the results leave too little for the system message and the user's: shorten them
-        smaller, rounds = fresh_results_request(conv, user, rounds, request.budget)
+        smaller, rounds = fresh_results_request(conv, message, rounds, request.budget)
     yield from request_notices(smaller)
     return replace(smaller, budget=request.budget), rounds
+
+
+def retry_request(
+    conv: Conversation,
+    message: Message,
+    request: Request,
+    exc: ContextLengthError,
+    summarizer: Summarizer,
+    tools: int = 0,
+    out: int | None = None,
+) -> Generator[ChatEvent, None, Request]:
+    """The one retry of ``message`` after the server refused its first ``request`` for its length: made again
+    (:func:`turn_request`) under the window the server named (learned), or with half the request; told."""
+    retry, told = retry_budget(conv, request, exc, tools, out)
+    yield from (Notice(text, True) for text in told)
+    if retry is None:
+        raise ContextLengthError(
+            f"{exc.message}; the request holds only the system message and yours, so there is nothing to "
+            "drop: shorten the message or use a model with a larger context"
+        ) from None
+    request = yield from turn_request(conv, message, retry, summarizer, tools, out)
+    yield Notice(f"{exc.message}; retrying once with a smaller request ({request.tokens} tokens)", True)
+    yield from request_notices(request)
+    return request
 
 
 def refit_round(

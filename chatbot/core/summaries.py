@@ -24,7 +24,7 @@ from chatbot.core.retry import RETRYABLE, retry_wait
 from chatbot.core.rule import FLAGS
 from chatbot.core.settings import RunSettings
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.folds import summary_messages
+from chatbot.engine.folds import Written, summary_messages
 from chatbot.engine.memory import Summarizer, next_summary
 from chatbot.engine.turn import Message
 from chatbot.errors import ChatbotError, ContextLengthError, ModelNotFoundError, SummaryError
@@ -49,10 +49,10 @@ class SummaryCall:
         self.session = session
         self.provider = provider
         self.run = run
-        #: the retries announced since the chat last took them (it shows each as a notice)
-        self.notices: list[str] = []
 
-    def __call__(self, previous: str, turns: list[list[Message]], first: int) -> str:
+    def __call__(self, previous: str, turns: list[list[Message]], first: int) -> Written:
+        """The summary, with the retries it took told (:class:`~chatbot.engine.folds.Written`); a failure raises,
+        carrying those retries as its ``notices``."""
         conv = self.session.conversation
         messages = summary_messages(conv, previous, turns, first)
         model = self.run.summary_model or self.session.model or self.provider.model
@@ -61,17 +61,19 @@ class SummaryCall:
         estimate = conv.counter.count_request(messages) if self.run.log else 0
         started = time.monotonic()
         cap = summary_max_tokens(messages, self.session.context_for(model), conv.counter)
+        told: list[str] = []
         try:
             try:
-                completion = self._retrying(messages, model, cap)
+                completion = self._retrying(messages, model, cap, told)
             except ContextLengthError as exc:  # it names the model's window: keep it, and ask within it once more
                 if not learn_window(self.session.calibration_for(model), exc):
                     raise  # no news: the fold asks again with a smaller request
                 self._log(model, started, estimate, summarized=len(turns), max_tokens=cap, error=type(exc).__name__)
                 started, cap = time.monotonic(), summary_max_tokens(messages, exc.limit, conv.counter)
-                completion = self._retrying(messages, model, cap)
+                completion = self._retrying(messages, model, cap, told)
         except ChatbotError as exc:
             self._log(model, started, estimate, summarized=len(turns), max_tokens=cap, error=type(exc).__name__)
+            exc.notices = tuple(told)  # type: ignore[attr-defined]  # the fold tells them with its failure
             raise
         finish = completion.finish_reason
         self._log(
@@ -86,12 +88,14 @@ class SummaryCall:
         self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
         if finish == "length":
             # a summary cut mid-sentence would silently lose whatever came last
-            raise SummaryError(f"the summary was cut off at {cap} tokens")
-        return completion.text
+            error = SummaryError(f"the summary was cut off at {cap} tokens")
+            error.notices = tuple(told)  # type: ignore[attr-defined]
+            raise error
+        return Written(completion.text, tuple(told))
 
-    def _retrying(self, messages: list[Message], model: str, cap: int) -> Completion:
+    def _retrying(self, messages: list[Message], model: str, cap: int, told: list[str]) -> Completion:
         """The summary, asked again after a failure that may pass (429, 5xx, a timeout): ``run.retries`` times at
-        most, each retry announced (:attr:`notices`) and waited for as a chat request's is (:func:`retry_wait`)."""
+        most, each retry announced (added to ``told``) and waited for as a chat request's is (:func:`retry_wait`)."""
         attempt = 0
         while True:
             try:
@@ -102,7 +106,7 @@ class SummaryCall:
                     raise
                 attempt += 1
                 retry = f"retrying in {wait:g}s ({attempt} of {self.run.retries})"
-                self.notices.append(f"the summary request failed: {exc.message} — {retry}")
+                told.append(f"the summary request failed: {exc.message} — {retry}")
                 time.sleep(wait)
 
     def _complete(self, messages: list[Message], model: str, cap: int) -> Completion:
@@ -138,7 +142,7 @@ class _Job:
     def __init__(self, inputs: Inputs, write: Summarizer) -> None:
         self.inputs = inputs
         self.done = threading.Event()
-        self.result = ""
+        self.result: str | Written = ""
         self.error: Exception | None = None
         self._thread = threading.Thread(target=self._run, args=(write,), name="summary-ahead", daemon=True)
         self._thread.start()
@@ -156,7 +160,7 @@ class SummaryAhead:
     """Writes the next fold's summary in the background and hands it to that fold.
 
     ``write`` is the real (synchronous) summarizer; it runs on the background thread, so it must be safe to call
-    from another thread (a provider call and a usage count). :meth:`summarizer` is what ``build_request`` gets.
+    from another thread (a provider call and a usage count). :meth:`summarizer` is what a turn's fold gets.
     """
 
     def __init__(self, write: Summarizer, *, enabled: bool) -> None:
@@ -183,7 +187,7 @@ class SummaryAhead:
         """Forget the summary being written (its thread finishes on its own; its result is never used)."""
         self._job = None
 
-    def summarizer(self, previous: str, turns: list[list[Message]], first: int) -> str:
+    def summarizer(self, previous: str, turns: list[list[Message]], first: int) -> str | Written:
         """A :data:`~chatbot.engine.memory.Summarizer`: the summary written ahead when its inputs match exactly
         (waiting for it if needed), else one written now.
 

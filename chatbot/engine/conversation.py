@@ -8,11 +8,11 @@ sent, never what is stored. This module knows nothing of terminals, files or SDK
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
-from chatbot.engine import memory, recall_meaning
+from chatbot.engine import memory, recall_meaning, request_record
 from chatbot.engine.backoff import SummaryBackoff
-from chatbot.engine.memory import MemoryConfig, Request, Summarizer
+from chatbot.engine.folds import Folded, RollingSummary, Summarizer
+from chatbot.engine.memory import MemoryConfig, Request
 from chatbot.engine.recall import RecallIndex
 from chatbot.engine.summary_prompt import summary_section
 from chatbot.engine.tokens import TokenCounter
@@ -45,7 +45,7 @@ class Conversation:
         #: every summary a request sent, oldest first: a stored turn names the one it sent by its number
         #: (:mod:`chatbot.engine.request_record`), so replacing the summary never loses what a past request held
         self.summaries: list[str] = []
-        self._system_count: tuple[object, int] = (None, 0)
+        self._system_counts: dict[tuple[object, str], int] = {}
         #: when a failed summary is tried again (in memory only; see :class:`~chatbot.engine.backoff.SummaryBackoff`)
         self.backoff = SummaryBackoff()
         #: the turns' BM25 index for recall (built on first use from the stored turns, then grown turn by turn)
@@ -92,12 +92,24 @@ class Conversation:
 
         Returns (turns folded, why none were).
         """
-        old = self.summary, self.summary_covers
-        self.summary, self.summary_covers = "", 0
-        done, problems = memory.fold_now(self, summarizer)
-        if not done:
-            self.summary, self.summary_covers = old
-        return done, problems
+        return memory.fold_kept(self, summarizer, RollingSummary())
+
+    def take_fold(self, folded: Folded) -> None:
+        """Keep what a fold came to (:func:`chatbot.engine.folds.fold`): its summary when it kept one; a summarizer
+        that was called moves the backoff (a failure starts or continues it, a success ends it)."""
+        if folded.kept:
+            self.set_summary(folded.summary.text, folded.summary.covers)
+        if folded.tried:
+            if folded.problem:
+                self.backoff.failed(len(self.turns))
+            else:
+                self.backoff.succeeded()
+
+    def keep_sent(self, request: Request) -> None:
+        """A request is sent: the summary it holds becomes a version stored turns can name
+        (:func:`~chatbot.engine.request_record.summary_version`)."""
+        if request.summary_included:
+            request_record.summary_version(self)
 
     def set_summary(self, text: str, covers: int) -> None:
         """Replace the rolling summary with ``text``, which covers turns 1 to ``covers``."""
@@ -105,6 +117,11 @@ class Conversation:
         self.summary_covers = max(0, min(covers, len(self.turns)))
 
     # --- building requests ------------------------------------------------------------------------------------
+
+    @property
+    def rolling(self) -> RollingSummary:
+        """The stored summary as a value (what a request's plan starts from)."""
+        return RollingSummary(self.summary, self.summary_covers)
 
     def system_message(self, with_summary: bool) -> Message:
         """The single system message; with the rolling summary appended under a clear heading, quoted line by line
@@ -115,22 +132,37 @@ class Conversation:
         message and strict user/assistant alternation (Gemma's and Llama's, for instance), and an invented
         assistant message would put words in the model's mouth.
         """
-        if not (with_summary and self.summary):
+        return self.system_with(self.rolling if with_summary else None)
+
+    def system_with(self, summary: RollingSummary | None) -> Message:
+        """The system message with ``summary`` (None, or an empty one: the system message alone)."""
+        if summary is None or not summary.text:
             return {"role": "system", "content": self.system}
-        return {"role": "system", "content": f"{self.system}\n\n{summary_section(self.summary, self.summary_covers)}"}
+        return {"role": "system", "content": f"{self.system}\n\n{summary_section(summary.text, summary.covers)}"}
 
     def system_tokens(self, with_summary: bool) -> int:
         """Raw token count of the system message (cached: a request counts it several times)."""
-        message = self.system_message(with_summary)
+        return self.system_tokens_with(self.rolling if with_summary else None)
+
+    def system_tokens_with(self, summary: RollingSummary | None) -> int:
+        """Raw token count of the system message with ``summary`` (cached)."""
+        return self.count_system(self.system_with(summary))
+
+    def count_system(self, message: Message) -> int:
+        """Raw token count of a system message (the last few counted are cached: a request counts it often, with the
+        summary and without)."""
         key = (self.counter.key, message["content"])
-        if self._system_count[0] != key:
-            self._system_count = (key, self.counter.count_message(message))
-        return self._system_count[1]
+        if key not in self._system_counts:
+            if len(self._system_counts) >= 4:
+                self._system_counts.clear()
+            self._system_counts[key] = self.counter.count_message(message)
+        return self._system_counts[key]
 
     def build_request(
         self, user: str | Message, *, summarizer: Summarizer | None = None, budget: int | None = None
     ) -> Request:
-        """Build the request for a new user message by the memory rule (:func:`chatbot.engine.memory.build_request`).
+        """Build the request for a new user message by the memory rule (:func:`chatbot.engine.memory.build_request`:
+        plan, fold, assemble).
 
         May fold turns into the summary through ``summarizer``; raises BudgetError when even the system message and
         the new message do not fit.
@@ -139,23 +171,12 @@ class Conversation:
 
     def preview_request(self, user: str | Message = "", budget: int | None = None) -> Request:
         """The request ``user`` would send next (under ``budget``, default ``max_input_tokens``), without calling a
-        model or changing anything stored.
+        model or changing anything stored (:func:`chatbot.engine.memory.preview_request`).
 
         When a summary is due, a placeholder stands in for it (``Request.summarized`` says how many turns it folds);
         its size is only known once the model has written it.
         """
-        dry_run = Conversation(
-            self.system,
-            self.memory,
-            self.counter,
-            turns=self.turns,
-            summary=self.summary,
-            summary_covers=self.summary_covers,
-        )
-        dry_run.backoff = replace(self.backoff)
-        dry_run.summaries = list(self.summaries)  # a preview numbers a new summary as its request would
-        dry_run.recall_index = self.recall_index  # the same turns: a preview grows the index, never rebuilds it
-        return memory.build_request(dry_run, user, memory.placeholder_summarizer, budget)
+        return memory.preview_request(self, user, budget)
 
     def shrink_budget(self, request: Request) -> int | None:
         """The budget for the one retry after a provider's context-length error (see :mod:`chatbot.engine.memory`)."""

@@ -1,6 +1,8 @@
 """A fold: turns folded into the rolling summary in pieces that fit a summary request, each piece folded into the
 running summary in turn. :mod:`chatbot.engine.memory` decides when to fold and up to which turn; this module plans
-the pieces and keeps what each summary call gives back. It calls the summarizer it is handed and nothing else.
+the pieces and keeps what each summary call gives back. It calls the summarizer it is handed and nothing else,
+and changes nothing: what a fold came to is a value (:class:`Folded`) that the conversation takes
+(:meth:`~chatbot.engine.conversation.Conversation.take_fold`).
 
 - **A summary request fits**: it counts at most :func:`summary_limit` tokens (calibrated): the model's window once a
   server named it, or ``--max-input-tokens``, whichever is smaller, less ``SUMMARY_REPLY_ROOM`` for the answer and a
@@ -20,6 +22,7 @@ the pieces and keeps what each summary call gives back. It calls the summarizer 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from chatbot.engine.summary_prompt import SUMMARY_WORDS, summary_request
@@ -30,8 +33,55 @@ from chatbot.errors import ChatbotError, ContextLengthError
 if TYPE_CHECKING:
     from chatbot.engine.conversation import Conversation
 
-#: ``summarizer(previous_summary, turns_to_fold, number_of_first_folded_turn) -> new summary``
-Summarizer = Callable[[str, list[list[Message]], int], str]
+
+@dataclass(frozen=True)
+class Written:
+    """What a summarizer wrote: the summary, and what the user hears of how it was written (a retry, for one)."""
+
+    text: str
+    notices: tuple[str, ...] = ()
+
+
+#: ``summarizer(previous_summary, turns_to_fold, number_of_first_folded_turn) -> new summary`` (its text, or
+#: :class:`Written` when it has something to tell; an exception it raises may carry ``notices`` too)
+Summarizer = Callable[[str, list[list[Message]], int], "str | Written"]
+
+
+@dataclass(frozen=True)
+class RollingSummary:
+    """The rolling summary as a value: its text, and how many of the first turns it covers."""
+
+    text: str = ""
+    covers: int = 0
+
+
+@dataclass(frozen=True)
+class FoldStep:
+    """A fold the plan of a request found due: fold the turns after the summary up to ``upto`` (exclusive).
+
+    ``trigger``: the strategy's own fold (more than ``summary_trigger`` turns uncovered), not one the budget forced;
+    ``rewrite``: ask for a tighter summary even with no turn to fold; ``force``: whatever the backoff says."""
+
+    upto: int
+    trigger: bool = False
+    rewrite: bool = False
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class Folded:
+    """What a fold came to, as a value: the summary it leaves (the one it started from when it kept nothing), the
+    turns it folded, whether a summarizer was called (its success or failure moves the backoff), why it made no
+    summary or only part (``problem``), what it shortened (``notes``) and what the user hears (``notices``)."""
+
+    summary: RollingSummary
+    folded: int = 0
+    tried: bool = False
+    problem: str = ""
+    notes: tuple[str, ...] = ()
+    notices: tuple[str, ...] = ()
+    kept: bool = False  # at least one piece was kept: ``summary`` replaces the stored one
+
 
 #: tokens a summary request always leaves for its answer: a summary of ~250 words (~330 tokens) and some slack (a
 #: quarter of the window when that is less: a window of 2,048 leaves 1,536 for the request)
@@ -96,10 +146,11 @@ def request_tokens(conv: Conversation, previous: str, turns: list[list[Message]]
     return counter.total(raw)
 
 
-def next_piece(conv: Conversation, start: int, upto: int, limit: int) -> tuple[list[list[Message]], bool]:
-    """The turns from ``start`` (before ``upto``) that the next summary request folds into the summary: as many
-    whole turns as fit ``limit``, or the first alone with its long texts shortened (then True). Pure."""
-    previous, first = conv.summary, start + 1
+def next_piece(conv: Conversation, summary: RollingSummary, upto: int, limit: int) -> tuple[list[list[Message]], bool]:
+    """The turns after ``summary`` (before ``upto``) that the next summary request folds into it: as many whole turns
+    as fit ``limit``, or the first alone with its long texts shortened (then True). Pure."""
+    previous, start = summary.text, summary.covers
+    first = start + 1
     piece: list[list[Message]] = []
     for turn in conv.turns[start:upto]:
         candidate = [*piece, list(turn.messages)]
@@ -108,13 +159,13 @@ def next_piece(conv: Conversation, start: int, upto: int, limit: int) -> tuple[l
         piece = candidate
     if piece or start >= upto:
         return piece, False
-    return [_shortened(conv, list(conv.turns[start].messages), first, limit)], True
+    return [_shortened(conv, previous, list(conv.turns[start].messages), first, limit)], True
 
 
-def _shortened(conv: Conversation, messages: list[Message], first: int, limit: int) -> list[Message]:
+def _shortened(conv: Conversation, previous: str, messages: list[Message], first: int, limit: int) -> list[Message]:
     """``messages`` with their longest texts cut in half, again and again, until their summary request fits."""
     out = [dict(m) for m in messages]
-    while request_tokens(conv, conv.summary, [out], first) > limit:
+    while request_tokens(conv, previous, [out], first) > limit:
         longest = max(range(len(out)), key=lambda i: len(content_text(out[i].get("content"))))
         text = content_text(out[longest].get("content"))
         if len(text) < SHORTEST_CUT:
@@ -130,59 +181,59 @@ def _cut(text: str, keep: int) -> str:
     return f"{text[:head]}\n{left_out}\n{text[-tail:]}"
 
 
-def fold(
-    conv: Conversation,
-    upto: int,
-    summarizer: Summarizer | None,
-    problems: list[str],
-    notes: list[str],
-    *,
-    force: bool = False,
-    rewrite: bool = False,
-) -> int:
-    """Fold turns[summary_covers:upto] into the summary, piece by piece; ``rewrite``: ask for a tighter summary even
-    with no turn to fold. Returns how many turns were folded.
+def fold(conv: Conversation, step: FoldStep, summarizer: Summarizer | None, summary: RollingSummary) -> Folded:
+    """Fold the turns after ``summary`` up to ``step.upto`` into it, piece by piece (``step.rewrite``: ask for a
+    tighter summary even with no turn to fold): the one step of building a request that calls anything.
 
-    Why no summary (or only part) was made goes to ``problems``, what was shortened to ``notes``. A failure starts
-    (or continues) the backoff; while it lasts, no summarizer is called unless ``force``.
+    Changes nothing: what came of it is the value returned, which :meth:`Conversation.take_fold` keeps (a preview
+    folds with :func:`placeholder_summarizer` and keeps nothing). While a failure's backoff lasts no summarizer is
+    called unless ``step.force``; without a summarizer only a fold the trigger made due says so.
     """
     n = len(conv.turns)
-    if upto <= conv.summary_covers and not rewrite:
-        return 0
+    if step.upto <= summary.covers and not step.rewrite:
+        return Folded(summary)
     if summarizer is None:
-        problems.append("no summarizer available")
-        return 0
-    if not (force or conv.backoff.due(n)):
+        return Folded(summary, problem="no summarizer available" if step.trigger else "")
+    if not (step.force or conv.backoff.due(n)):
         next_try = conv.backoff.next_try(n) + 1
-        problems.append(f"summarizing failed before and is tried again before turn {next_try} (/summary now forces it)")
-        return 0
-    done, limit, refusals = 0, summary_limit(conv), 0
-    while conv.summary_covers < upto or (rewrite and not done):
-        start = conv.summary_covers
-        piece, short = next_piece(conv, start, upto, limit)
+        return Folded(summary, problem=f"summarizing failed before and is tried again before turn {next_try} "
+                                       "(/summary now forces it)")  # fmt: skip
+    done, limit, refusals, rewrite, began = 0, summary_limit(conv), 0, step.rewrite, summary
+    notes: list[str] = []
+    told: list[str] = []
+    while summary.covers < step.upto or (rewrite and not done):
+        start = summary.covers
+        piece, short = next_piece(conv, summary, step.upto, limit)
         window = conv.counter.calibration.context
         try:
-            new = (summarizer(conv.summary, piece, start + 1) or "").strip()
+            written = summarizer(summary.text, piece, start + 1)
         except ContextLengthError as exc:
+            told.extend(getattr(exc, "notices", ()))
             if refusals < CONTEXT_RETRIES:
                 refusals += 1
-                limit = _smaller(conv, window, limit, request_tokens(conv, conv.summary, piece, start + 1))
+                limit = _smaller(conv, window, limit, request_tokens(conv, summary.text, piece, start + 1))
                 continue
             new, problem = "", f"summarizing failed ({exc.message})"
         except Exception as exc:  # a summarizer is user-pluggable; never let it lose the turn
+            told.extend(getattr(exc, "notices", ()))
             new, problem = "", f"summarizing failed ({exc.message if isinstance(exc, ChatbotError) else exc})"
         else:
-            problem = _refusal(conv, new, start, len(piece))
+            written = written if isinstance(written, Written) else Written(written)
+            told.extend(written.notices)
+            new = (written.text or "").strip()
+            problem = _refusal(conv, summary, new, len(piece))
         if problem:
-            problems.append(problem)
-            conv.backoff.failed(n)
-            return done
+            return Folded(summary, done, True, problem, tuple(notes), tuple(told), kept=summary is not began)
         if short:
             notes.append(f"turn {start + 1} is too long for a summary request: its long texts were shortened for it")
-        conv.set_summary(new, start + len(piece))
+        summary = RollingSummary(new, min(start + len(piece), n))
         done, rewrite = done + len(piece), False
-    conv.backoff.succeeded()
-    return done
+    return Folded(summary, done, True, "", tuple(notes), tuple(told), kept=True)
+
+
+def placeholder_summarizer(previous: str, turns: list[list[Message]], first: int) -> str:
+    """Stands in for a summary that is due but not written yet (previews such as ``/context``; no model call)."""
+    return f"{previous}\n(turns {first}-{first + len(turns) - 1}: summarized before sending)".strip()
 
 
 def _smaller(conv: Conversation, window: int | None, limit: int, refused: int) -> int:
@@ -193,12 +244,13 @@ def _smaller(conv: Conversation, window: int | None, limit: int, refused: int) -
     return max(1, min(limit, refused // 2))
 
 
-def _refusal(conv: Conversation, new: str, start: int, folded: int) -> str:
+def _refusal(conv: Conversation, summary: RollingSummary, new: str, folded: int) -> str:
     """Why a summary that came back is not kept, or "": it must be non-empty and shorter than what it replaces."""
     counter = conv.counter
     if not new:
         return "the summary came back empty"
-    replaced = counter.count(conv.summary) + sum(t.tokens(counter) for t in conv.turns[start : start + folded])
+    start = summary.covers
+    replaced = counter.count(summary.text) + sum(t.tokens(counter) for t in conv.turns[start : start + folded])
     if counter.count(new) >= replaced:
         return "the summary was not shorter than what it replaces, so it was not kept"
     return ""

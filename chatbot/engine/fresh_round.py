@@ -55,6 +55,6 @@ def fresh_results_request(
         summarized=0,
         dropped=len(conv.turns),
         warnings=(warning,) if cut else (),
-        parts=request_parts(conv, len(conv.turns), False, counter.count_message(user)),
+        parts=request_parts(conv, len(conv.turns), None, counter.count_message(user)),
     )
     return request, sent

@@ -17,18 +17,33 @@ it is backing off, or there is no summarizer), the request sends every unsummari
 (the oldest dropped first) and says how many. After a failed fold, folds back off (:mod:`chatbot.engine.backoff`):
 the summarizer is called again on the 1st, 2nd, 4th, 8th... turn after the first failure.
 
-:func:`build_request` is the rule; :class:`~chatbot.engine.conversation.Conversation` holds the state it reads and
-the summary it may change. :func:`next_summary` says, without calling anything, what the next request's fold will
-ask the summarizer, so that it can be written ahead of time.
+A request is made in three steps. :func:`plan` (pure) reads the conversation, the new message, the budget and what
+this request's folds came to so far (:class:`Folds`): it returns either the fold due next (a
+:class:`~chatbot.engine.folds.FoldStep`) or how the budget splits (a :class:`Plan`). The fold
+(:func:`chatbot.engine.folds.fold`) is the only step that calls anything: the summarizer; what it came to is a value
+the conversation takes, and the plan is made again. :func:`assemble` (pure) makes the messages of a finished plan.
+A chat turn runs the steps itself (``core/rounds.turn_request``); :func:`build_request` runs them in one call for the
+library, and :func:`preview_request` with a placeholder summary, keeping nothing (``/context``).
+:func:`next_summary` says, without calling anything, what the next request's fold will ask the summarizer, so that
+it can be written ahead of time.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from chatbot.engine import recall, request_record
-from chatbot.engine.folds import Summarizer, fold, next_piece, summary_limit
+from chatbot.engine.folds import (
+    Folded,
+    FoldStep,
+    RollingSummary,
+    Summarizer,
+    fold,
+    next_piece,
+    placeholder_summarizer,
+    summary_limit,
+)
 from chatbot.engine.parts import Parts, request_parts
 from chatbot.engine.strategies import COUNTS, DEFAULT_RECALL, DEFAULT_RECALL_BY, RECALL_BY, STRATEGIES
 from chatbot.engine.tool_results import sent_messages, turn_cost
@@ -120,24 +135,70 @@ class Request:
         return int(self.refs.get("head", 0))
 
 
-# --- the rule -------------------------------------------------------------------------------------------------------
+# --- the rule: plan (pure), fold (the one call out), assemble (pure) ---------------------------------------------
 
 
-def build_request(
-    conv: Conversation, user: str | Message, summarizer: Summarizer | None = None, budget: int | None = None
-) -> Request:
-    """The request for a new user message under ``conv``'s memory settings (see the module docstring).
+@dataclass(frozen=True)
+class Folds:
+    """What the folds of one request came to so far, which its next :func:`plan` reads: the summary they leave, the
+    turns they folded, why one failed (``problems``), what they shortened (``notes``), how many the budget forced
+    (``early``; ``stalled``: the last of them folded nothing), and whether the trigger's and a rewrite were tried."""
 
-    May fold turns into ``conv``'s summary through ``summarizer``: the only change it makes to what is stored, and
-    only when the summary succeeds and shrinks. Raises :class:`BudgetError` when even the system message and the
-    new message do not fit.
+    summary: RollingSummary
+    summarized: int = 0
+    problems: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    early: int = 0
+    stalled: bool = False
+    trigger_tried: bool = False
+    rewrite_tried: bool = False
+
+    def after(self, step: FoldStep, folded: Folded) -> Folds:
+        """These folds and ``folded``, the outcome of ``step``."""
+        forced = not (step.trigger or step.rewrite)
+        return replace(
+            self,
+            summary=folded.summary,
+            summarized=self.summarized + folded.folded,
+            problems=(*self.problems, folded.problem) if folded.problem else self.problems,
+            notes=self.notes + folded.notes,
+            early=self.early + forced,
+            stalled=forced and not folded.folded,
+            trigger_tried=self.trigger_tried or step.trigger,
+            rewrite_tried=self.rewrite_tried or step.rewrite,
+        )
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How the request for a new message is made, decided without calling anything (:func:`plan`): a fold due first
+    (``fold``: fold, then plan again), or how the budget splits: the first earlier turn sent verbatim, the raw tokens
+    of the fixed part (the system message, with ``summary`` when it is sent, and the new message), and warnings."""
+
+    budget: int
+    folds: Folds
+    fold: FoldStep | None = None
+    first: int = 0
+    fixed: int = 0
+    summary: RollingSummary | None = None
+    warnings: tuple[str, ...] = ()
+    new: int = 0  # raw tokens of the new message
+    head: int = 0  # the first turns sent before a gap (a strategy's head: first-last); ``fixed`` counts them
+
+
+def as_message(user: str | Message) -> Message:
+    """The new user message (a text is made one)."""
+    return dict(user) if isinstance(user, dict) else {"role": "user", "content": user}
+
+
+def plan(conv: Conversation, message: Message, budget: int, folds: Folds) -> Plan:
+    """The plan of the request for ``message`` under ``conv``'s memory settings, with what this request's ``folds``
+    came to so far (see the module docstring). Pure: a fold it finds due is returned, not made.
+
+    Raises :class:`BudgetError` when even the system message and the new message do not fit.
     """
-    user_msg = dict(user) if isinstance(user, dict) else {"role": "user", "content": user}
-    budget = conv.memory.max_input_tokens if budget is None else budget
-    counter = conv.counter
-    warnings: list[str] = []
-    user_tokens = counter.count_message(user_msg)
-
+    cfg, counter, summary = conv.memory, conv.counter, folds.summary
+    user_tokens = counter.count_message(message)
     bare = counter.total(conv.system_tokens(False) + user_tokens)
     if bare > budget:
         raise BudgetError(
@@ -146,122 +207,112 @@ def build_request(
             needed=bare,
             budget=budget,
         )
-    problems: list[str] = []  # why no summary was made, if one was due (warnings: what a fold shortened)
-    start, summarized = _strategy_start(conv, summarizer, problems, warnings)
-    start, head, pinned = _head(conv, start, user_tokens, budget)  # a rule's first turns: fixed, for the budget
-    first, fixed, start, more = _fit_folding_early(conv, start, pinned, budget, summarizer, problems, warnings)
-    summarized += more
-    include_summary = conv.memory.summarizes and bool(conv.summary)
-    if (
-        include_summary and fixed is None and summarizer is not None and not problems
-    ):  # the summary outgrew the budget: ask for a tighter one
-        fold(conv, start, summarizer, problems, warnings, rewrite=True)
-        first, fixed = _fit(conv, start, pinned, True, budget)
-    if include_summary and fixed is None:
+    if not folds.trigger_tried and (upto := _trigger_fold(conv, summary.covers)) is not None:
+        return Plan(budget, folds, FoldStep(upto, trigger=True))
+    start = STRATEGIES[cfg.strategy].start(len(conv.turns), summary.covers, cfg)
+    kept = summary if cfg.summarizes else None
+    start, head, pinned = _head(conv, start, user_tokens, kept, budget)  # a rule's first turns: fixed, for the budget
+    first, fixed = _fit(conv, start, pinned, kept, budget)
+    calm = not (folds.problems or folds.rewrite_tried)  # after a failed fold (or a rewrite), no other in this request
+    if kept and first > start and calm and not folds.stalled and folds.early < MAX_EARLY_FOLDS:
+        # over budget: fold early instead of dropping, with headroom; the grown summary may push a turn out: again
+        return Plan(budget, folds, FoldStep(_early_fold_end(conv, summary, start, pinned, budget)))
+    sent = kept if kept and summary.text else None
+    if sent and fixed is None and calm:  # the summary outgrew the budget: ask for a tighter one
+        return Plan(budget, folds, FoldStep(start, rewrite=True))
+    warnings = list(folds.notes)
+    if sent and fixed is None:
         warnings.append("the summary is too long for the budget and was left out of this request")
-        include_summary = False
-        first, fixed = _fit(conv, start, pinned, False, budget)
+        sent = None
+        first, fixed = _fit(conv, start, pinned, None, budget)
     assert fixed is not None  # the bare system + user fit, checked above
-    if problems:
-        warnings.insert(
-            0, _without_summary(problems[0], len(conv.turns) - first, len(conv.turns) - conv.summary_covers)
-        )
-    messages, raw, recalled = _assemble(conv, user_msg, first, fixed, include_summary, budget, head)
+    if folds.problems:
+        n = len(conv.turns)
+        warnings.insert(0, _without_summary(folds.problems[0], n - first, n - summary.covers))
+    return Plan(budget, folds, None, first, fixed, sent, tuple(warnings), user_tokens, head)
+
+
+def assemble(conv: Conversation, message: Message, plan: Plan) -> Request:
+    """The request ``plan`` makes for ``message``: the system message (with the summary, and the turns recall brings
+    back into the room left), the earlier turns as sent, the new message; checked (:func:`validate_request`). Pure."""
+    assert plan.fold is None, "a fold is due first"
+    counter, limit, first, summary = conv.counter, conv.memory.tool_result_tokens, plan.first, plan.summary
+    raw = plan.fixed + sum(turn_cost(t, counter, limit) for t in conv.turns[first:])
+    system, recalled, extra = recall.attach(
+        conv, conv.system_with(summary), message, first, plan.budget, raw, plan.head
+    )
+    messages: list[Message] = [system]
+    for turn in [*conv.turns[: plan.head], *conv.turns[first:]]:
+        messages.extend(sent_messages(turn, counter, limit))
+    messages.append(message)
+    validate_request(messages)
+    covers = plan.folds.summary.covers
     return Request(
         messages=messages,
-        tokens=counter.total(raw),
-        uncorrected=raw + counter.chat_format.per_request,
-        budget=budget,
+        tokens=counter.total(raw + extra),
+        uncorrected=raw + extra + counter.chat_format.per_request,
+        budget=plan.budget,
         first_turn=first,
-        summary_included=include_summary,
-        summary_covers=conv.summary_covers,
-        summarized=summarized,
-        dropped=max(0, first - head - (conv.summary_covers if include_summary else 0)),
-        warnings=tuple(warnings),
-        recalled=recalled[0],
-        recall_tokens=recalled[1],
-        parts=request_parts(conv, first, include_summary, user_tokens, recalled[1], head),
-        refs=request_record.refs(conv, first, include_summary, recalled[0], head),
+        summary_included=summary is not None,
+        summary_covers=covers,
+        summarized=plan.folds.summarized,
+        dropped=max(0, first - plan.head - (covers if summary else 0)),
+        warnings=plan.warnings,
+        recalled=recalled,
+        recall_tokens=extra,
+        parts=request_parts(conv, first, summary, plan.new, extra, plan.head),
+        refs=request_record.refs(conv, first, summary, recalled, plan.head),
     )
 
 
-def _assemble(
-    conv: Conversation, user_msg: Message, first: int, fixed: int, with_summary: bool, budget: int, head: int = 0
-) -> tuple[list[Message], int, tuple[tuple[int, ...], int]]:
-    """The request's messages, their raw tokens and what was recalled: the system message (with the summary, and
-    the turns recall brings back into the room left), turns[:head] and turns[first:] as sent (``fixed`` counts the
-    head already), the new message."""
-    counter, limit = conv.counter, conv.memory.tool_result_tokens
-    raw = fixed + sum(turn_cost(t, counter, limit) for t in conv.turns[first:])
-    system, recalled, extra = recall.attach(conv, with_summary, user_msg, first, budget, raw)
-    messages: list[Message] = [system]
-    for turn in [*conv.turns[:head], *conv.turns[first:]]:
-        messages.extend(sent_messages(turn, counter, limit))
-    messages.append(user_msg)
-    validate_request(messages)
-    return messages, raw + extra, (recalled, extra)
+def build_request(
+    conv: Conversation, user: str | Message, summarizer: Summarizer | None = None, budget: int | None = None
+) -> Request:
+    """The request for a new user message, the three steps in one call: :func:`plan`; while it finds a fold due,
+    :func:`~chatbot.engine.folds.fold` through ``summarizer`` (kept by ``conv``: the only change to what is stored,
+    and only when the summary succeeds and shrinks) and plan again; :func:`assemble`. (A chat turn runs the steps
+    itself, telling what each fold said.)"""
+    message, budget = as_message(user), conv.memory.max_input_tokens if budget is None else budget
+    folds = Folds(conv.rolling)
+    while (planned := plan(conv, message, budget, folds)).fold is not None:
+        folded = fold(conv, planned.fold, summarizer, folds.summary)
+        conv.take_fold(folded)
+        folds = folds.after(planned.fold, folded)
+    request = assemble(conv, message, planned)
+    conv.keep_sent(request)
+    return request
 
 
-def _strategy_start(
-    conv: Conversation, summarizer: Summarizer | None, problems: list[str], notes: list[str]
-) -> tuple[int, int]:
-    """The strategy's choice before the budget: (first earlier turn to send, turns folded into the summary now).
-
-    ``summary`` folds when more than ``summary_trigger`` turns are uncovered; when that fold fails, every uncovered
-    turn stays a candidate (the budget alone then decides what is sent).
-    """
-    cfg = conv.memory
-    upto = _trigger_fold(conv)
-    done = 0 if upto is None else fold(conv, upto, summarizer, problems, notes)
-    return STRATEGIES[cfg.strategy].start(len(conv.turns), conv.summary_covers, cfg), done
+def preview_request(conv: Conversation, user: str | Message, budget: int | None = None) -> Request:
+    """The request ``user`` would send next, calling no model and changing nothing: the same steps, a fold due made by
+    :func:`~chatbot.engine.folds.placeholder_summarizer` (``Request.summarized`` says how many turns it folds; the
+    summary's size is only known once the model has written it) and kept by no one but the next plan."""
+    message, budget = as_message(user), conv.memory.max_input_tokens if budget is None else budget
+    folds = Folds(conv.rolling)
+    while (planned := plan(conv, message, budget, folds)).fold is not None:
+        folds = folds.after(planned.fold, fold(conv, planned.fold, placeholder_summarizer, folds.summary))
+    return assemble(conv, message, planned)
 
 
-def _head(conv: Conversation, start: int, user_tokens: int, budget: int) -> tuple[int, int, int]:
+def _head(
+    conv: Conversation, start: int, user_tokens: int, summary: RollingSummary | None, budget: int
+) -> tuple[int, int, int]:
     """The strategy's ``head`` (0 for most): how many of the first turns it sends before any other, as many of them
-    as fit beside the system message and the new message. Returns (where the run of latest turns may start, at
-    ``start`` or after the head; the head; the raw tokens of the new message and the head, which the budget must
-    hold whatever else is sent)."""
+    as fit beside the system message (with ``summary``, when sent) and the new message. Returns (where the run of
+    latest turns may start, at ``start`` or after the head; the head; the raw tokens of the new message and the head,
+    which the budget must hold whatever else is sent). Pure."""
     rule = STRATEGIES[conv.memory.strategy]
     want = rule.head(len(conv.turns), conv.summary_covers, conv.memory) if rule.head else 0
     counter, limit = conv.counter, conv.memory.tool_result_tokens
-    used, head = conv.system_tokens(conv.memory.summarizes) + user_tokens, 0
+    system = conv.system_tokens_with(summary)
+    used, head = system + user_tokens, 0
     while head < want and counter.total(used + turn_cost(conv.turns[head], counter, limit)) <= budget:
         used += turn_cost(conv.turns[head], counter, limit)
         head += 1
-    return max(start, head), head, used - conv.system_tokens(conv.memory.summarizes)
+    return max(start, head), head, used - system
 
 
-def _fit_folding_early(
-    conv: Conversation,
-    start: int,
-    user_tokens: int,
-    budget: int,
-    summarizer: Summarizer | None,
-    problems: list[str],
-    notes: list[str],
-) -> tuple[int, int | None, int, int]:
-    """Fit turns[start:] into the budget: (first turn sent, fixed tokens or None, new start, turns folded).
-
-    Over budget, ``summary`` summarizes early instead of dropping, with headroom (:func:`_early_fold_end`). The
-    grown summary can push one more turn out, so it folds again, a bounded number of times: each fold must shrink
-    what it replaces, so this converges. After a failed fold in this request it tries no other.
-    """
-    use_summary = conv.memory.summarizes
-    first, fixed = _fit(conv, start, user_tokens, use_summary, budget)
-    summarized = 0
-    for _ in range(MAX_EARLY_FOLDS):
-        if not (use_summary and first > start and summarizer is not None and not problems):
-            break
-        done = fold(conv, _early_fold_end(conv, start, user_tokens, budget), summarizer, problems, notes)
-        if not done:
-            break
-        summarized += done
-        start = max(start, conv.summary_covers)
-        first, fixed = _fit(conv, start, user_tokens, use_summary, budget)
-    return first, fixed, start, summarized
-
-
-def _early_fold_end(conv: Conversation, start: int, user_tokens: int, budget: int) -> int:
+def _early_fold_end(conv: Conversation, summary: RollingSummary, start: int, user_tokens: int, budget: int) -> int:
     """Where a fold the budget forces ends: it folds the uncovered turns but the newest that take at most
     ``FOLD_HEADROOM`` of the room the budget leaves beside the system message (with the summary) and the new
     message, and at least as much as the trigger would (all but the last ``keep_turns``).
@@ -269,9 +320,9 @@ def _early_fold_end(conv: Conversation, start: int, user_tokens: int, budget: in
     Measured before the fold, so the kept turns can take a little more once the summary has grown; what is left is
     the room the next turns fill before another fold is due.
     """
-    fixed = conv.counter.total(conv.system_tokens(True) + user_tokens)
+    fixed = conv.counter.total(conv.system_tokens_with(summary) + user_tokens)
     room = max(0, budget - fixed)
-    roomy, _ = _fit(conv, start, user_tokens, True, budget - room + int(room * FOLD_HEADROOM))
+    roomy, _ = _fit(conv, start, user_tokens, summary, budget - room + int(room * FOLD_HEADROOM))
     return max(roomy, len(conv.turns) - conv.memory.keep_turns)
 
 
@@ -289,11 +340,12 @@ def _without_summary(problem: str, sent: int, unsummarized: int) -> str:
     )
 
 
-def _trigger_fold(conv: Conversation) -> int | None:
-    """Where the strategy's fold before the next request ends (it folds turns[summary_covers:upto]), or None."""
+def _trigger_fold(conv: Conversation, covers: int) -> int | None:
+    """Where the strategy's fold before the next request ends (it folds the turns after the ``covers`` the summary
+    covers up to it), or None."""
     cfg = conv.memory
     n = len(conv.turns)
-    if not cfg.summarizes or n - conv.summary_covers <= cfg.summary_trigger:
+    if not cfg.summarizes or n - covers <= cfg.summary_trigger:
         return None
     return n - cfg.keep_turns
 
@@ -305,10 +357,10 @@ def next_summary(conv: Conversation) -> tuple[str, list[list[Message]], int] | N
     None when no fold is due or the backoff skips it. Pure: a summary written ahead on these inputs is what that
     request's summarizer call would return. (Early folds for the budget depend on the new message: not predicted.)
     """
-    upto = _trigger_fold(conv)
+    upto = _trigger_fold(conv, conv.summary_covers)
     if upto is None or not conv.backoff.due(len(conv.turns)):
         return None
-    piece, _ = next_piece(conv, conv.summary_covers, upto, summary_limit(conv))
+    piece, _ = next_piece(conv, conv.rolling, upto, summary_limit(conv))
     return conv.summary, piece, conv.summary_covers + 1
 
 
@@ -317,8 +369,17 @@ def fold_now(conv: Conversation, summarizer: Summarizer) -> tuple[int, list[str]
 
     Returns (turns folded, why none were); transactional like every fold.
     """
-    problems: list[str] = []
-    return fold(conv, len(conv.turns) - conv.memory.keep_turns, summarizer, problems, [], force=True), problems
+    return fold_kept(conv, summarizer, conv.rolling)
+
+
+def fold_kept(conv: Conversation, summarizer: Summarizer, summary: RollingSummary) -> tuple[int, list[str]]:
+    """Fold every turn after ``summary`` but the last ``keep_turns`` into it, whatever the backoff says, and keep
+    what came of it in ``conv`` (a fold that kept nothing leaves the stored summary as it was).
+
+    Returns (turns folded, why none were, and what the user hears of how it was written)."""
+    folded = fold(conv, FoldStep(len(conv.turns) - conv.memory.keep_turns, force=True), summarizer, summary)
+    conv.take_fold(folded)
+    return folded.folded, [*([folded.problem] if folded.problem else []), *folded.notices]
 
 
 def shrink_budget(conv: Conversation, request: Request) -> int | None:
@@ -334,19 +395,17 @@ def shrink_budget(conv: Conversation, request: Request) -> int | None:
     return max(bare, request.tokens // 2)
 
 
-def placeholder_summarizer(previous: str, turns: list[list[Message]], first: int) -> str:
-    """Stands in for a summary that is due but not written yet (previews such as ``/context``; no model call)."""
-    return f"{previous}\n(turns {first}-{first + len(turns) - 1}: summarized before sending)".strip()
-
-
-def _fit(conv: Conversation, start: int, user_tokens: int, with_summary: bool, budget: int) -> tuple[int, int | None]:
-    """The first turn index >= start such that turns[first:] fit with the fixed messages.
+def _fit(
+    conv: Conversation, start: int, user_tokens: int, summary: RollingSummary | None, budget: int
+) -> tuple[int, int | None]:
+    """The first turn index >= start such that turns[first:] fit with the fixed messages (``summary`` in the system
+    message, when not None).
 
     Returns (first, raw tokens of system + user), or (len(turns), None) when the fixed part alone is over.
     """
     counter = conv.counter
     turns = conv.turns
-    fixed = conv.system_tokens(with_summary) + user_tokens
+    fixed = conv.system_tokens_with(summary) + user_tokens
     if counter.total(fixed) > budget:
         return len(turns), None
     used = fixed

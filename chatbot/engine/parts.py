@@ -17,6 +17,7 @@ from chatbot.engine.tool_results import sent_messages, turn_cost
 
 if TYPE_CHECKING:
     from chatbot.engine.conversation import Conversation
+    from chatbot.engine.folds import RollingSummary
     from chatbot.engine.memory import Request
 
 #: the parts, in the order a request holds them (and a ``/timeline`` bar draws them)
@@ -50,17 +51,17 @@ class Parts:
 
 
 def request_parts(
-    conv: Conversation, first: int, with_summary: bool, user_tokens: int, recalled: int = 0, head: int = 0
+    conv: Conversation, first: int, summary: RollingSummary | None, user_tokens: int, recalled: int = 0, head: int = 0
 ) -> Parts:
-    """The parts of a request that sends ``conv.turns[:head]`` and ``conv.turns[first:]``, the summary when
-    ``with_summary``, the turns recall brought back into the system message (``recalled`` raw tokens) and a new
-    message of ``user_tokens`` (raw) tokens."""
+    """The parts of a request that sends ``conv.turns[:head]`` and ``conv.turns[first:]``, ``summary`` (None: none),
+    the turns recall brought back into the system message (``recalled`` raw tokens) and a new message of
+    ``user_tokens`` (raw) tokens."""
     counter = conv.counter
     limit = conv.memory.tool_result_tokens
     system = conv.system_tokens(False)
     raw = {
         "system": system,
-        "summary": conv.system_tokens(with_summary) - system,
+        "summary": conv.system_tokens_with(summary) - system,
         "recalled": recalled,
         "earlier": 0,
         "tool_results": 0,

@@ -108,15 +108,17 @@ def recall_block(numbers: Sequence[int], conv: Conversation) -> str:
     return "\n\n".join([f"## {recall_heading(ordered)}", *turns, RECALL_END])
 
 
-def choose(conv: Conversation, query: str, candidates: int, fits: Callable[[tuple[int, ...]], bool]) -> tuple[int, ...]:
-    """Up to ``conv.memory.recall`` of the turns ``turns[:candidates]`` relevant to ``query`` whose block ``fits``,
+def choose(
+    conv: Conversation, query: str, candidates: int, fits: Callable[[tuple[int, ...]], bool], sent: int = 0
+) -> tuple[int, ...]:
+    """Up to ``conv.memory.recall`` of the turns ``turns[sent:candidates]`` relevant to ``query`` whose block ``fits``,
     the best first (a turn that does not fit is passed over for a smaller one), and the best's look-alike with it; in
     the order they happened."""
     k = conv.memory.recall
     if k <= 0 or candidates <= 0:
         return ()
     chosen: tuple[int, ...] = ()
-    hits = [h for h in search(conv, query, range(candidates)) if h.relevant]
+    hits = [h for h in search(conv, query, range(sent, candidates)) if h.relevant]
     for place, hit in enumerate(hits):
         twin = place == 1 and look_alike(hits[0], hit)  # a look-alike of the best comes with it, even past k
         if len(chosen) >= k and not twin:
@@ -147,21 +149,22 @@ def with_recalled(system: Message, numbers: Sequence[int], conv: Conversation) -
 
 
 def attach(
-    conv: Conversation, with_summary: bool, user: Message, first: int, budget: int, raw: int
+    conv: Conversation, system: Message, message: Message, first: int, budget: int, raw: int, head: int = 0
 ) -> tuple[Message, tuple[int, ...], int]:
-    """The memory rule's hook: the system message (``with_summary`` or not) with the turns recalled for ``user`` from
-    ``turns[:first]`` (those not sent verbatim), in the room ``budget`` leaves beside ``raw`` tokens; the turns, and
-    the raw tokens added."""
+    """The memory rule's hook: the ``system`` message (with the summary or not) with the turns recalled for ``message``
+    from ``turns[head:first]`` (those not sent verbatim: a rule's first ``head`` turns are), in the room ``budget``
+    leaves beside ``raw`` tokens; the turns, and the raw tokens added."""
     counter = conv.counter
-    system = conv.system_message(with_summary)
-    if conv.memory.recall <= 0 or first <= 0 or counter.total(raw) >= budget:
+    if conv.memory.recall <= 0 or first <= head or counter.total(raw) >= budget:
         return system, (), 0  # nothing left out, or no room: not even counted
-    base = conv.system_tokens(with_summary)
+    base = conv.count_system(system)
 
     def extra(numbers: tuple[int, ...]) -> int:
         return counter.count_message(with_recalled(system, numbers, conv)) - base if numbers else 0
 
-    numbers = choose(conv, content_text(user.get("content")), first, lambda n: counter.total(raw + extra(n)) <= budget)
+    numbers = choose(
+        conv, content_text(message.get("content")), first, lambda n: counter.total(raw + extra(n)) <= budget, head
+    )
     return with_recalled(system, numbers, conv), numbers, extra(numbers)
 
 

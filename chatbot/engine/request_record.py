@@ -22,32 +22,41 @@ from chatbot.engine.turn import Message, Turn
 
 if TYPE_CHECKING:
     from chatbot.engine.conversation import Conversation
+    from chatbot.engine.folds import RollingSummary
 
 #: the key of the record inside a turn's ``sent`` record
 REFS = "refs"
 
 
-def summary_version(conv: Conversation) -> int:
-    """The 1-based number of ``conv.summary`` among the summaries requests sent (``conv.summaries``), added when it
-    is new. A summary restored after a failed redo keeps the number it had."""
+def summary_number(conv: Conversation, text: str) -> int:
+    """The 1-based number of the summary ``text`` among the summaries requests sent (``conv.summaries``), or the
+    number it gets when it is new (the next). A summary restored after a failed redo keeps the number it had."""
     for number in range(len(conv.summaries), 0, -1):
-        if conv.summaries[number - 1] == conv.summary:
+        if conv.summaries[number - 1] == text:
             return number
-    conv.summaries.append(conv.summary)
-    return len(conv.summaries)
+    return len(conv.summaries) + 1
+
+
+def summary_version(conv: Conversation) -> int:
+    """The number of ``conv.summary`` (:func:`summary_number`), added to ``conv.summaries`` when it is new."""
+    number = summary_number(conv, conv.summary)
+    if number > len(conv.summaries):
+        conv.summaries.append(conv.summary)
+    return number
 
 
 def refs(
-    conv: Conversation, first: int, with_summary: bool, recalled: tuple[int, ...], head: int = 0
+    conv: Conversation, first: int, summary: RollingSummary | None, recalled: tuple[int, ...], head: int = 0
 ) -> dict[str, Any]:
     """The record of a request for a new message after ``conv.turns``, sending ``turns[:head]`` and ``turns[first:]``
-    verbatim, the summary when ``with_summary`` and the ``recalled`` turns (1-based)."""
-    summary = with_summary and bool(conv.summary)
+    verbatim, ``summary`` (None: none) and the ``recalled`` turns (1-based). Pure: the summary's number is the one it
+    has, or gets once the request is sent (:meth:`~chatbot.engine.conversation.Conversation.keep_sent`)."""
+    sent = summary if summary is not None and summary.text else None
     return ({"head": head} if head else {}) | {
         "turns": len(conv.turns),
         "verbatim_from": first + 1,
-        "summary": summary_version(conv) if summary else 0,
-        "summary_covers": conv.summary_covers if summary else 0,
+        "summary": summary_number(conv, sent.text) if sent else 0,
+        "summary_covers": sent.covers if sent else 0,
         "recalled": list(recalled),
         "result_limit": conv.memory.tool_result_tokens,
         "system": system_mark(conv.system),

@@ -157,21 +157,21 @@ def validate_request(messages: Sequence[Message], *, in_turn: bool = False) -> N
         what = "results of the tool calls" if in_turn else "new user message"
         raise InvalidRequest(f"a request ends with the {what}")
     pending: set[str] = set()
-    for i, m in enumerate(messages):
-        role = m.get("role")
+    for i, message in enumerate(messages):
+        role = message.get("role")
         if role == "system" and i:
             raise InvalidRequest("a request holds exactly one system message")
         if role not in ("system", "user", "assistant", "tool"):
             raise InvalidRequest(f"message {i} has an unknown role {role!r}")
         if role == "tool":
-            call_id = m.get("tool_call_id")
+            call_id = message.get("tool_call_id")
             if call_id not in pending:
                 raise InvalidRequest(f"message {i} answers a tool call that is not open ({call_id!r})")
             pending.discard(call_id)
             continue
         if pending:
             raise InvalidRequest(f"tool calls {sorted(pending)} have no result before message {i}")
-        if role == "assistant" and m.get("tool_calls"):
-            pending = {str(c.get("id")) for c in m["tool_calls"]}
+        if role == "assistant" and message.get("tool_calls"):
+            pending = {str(c.get("id")) for c in message["tool_calls"]}
     if pending:
         raise InvalidRequest(f"tool calls {sorted(pending)} have no result")

@@ -361,9 +361,9 @@ def test_no_room_for_recall_means_no_search_at_all():
     user = {"role": "user", "content": "gym locker code"}
     full = conv.counter.total(100)
     for budget in (full, full - 1):
-        assert attach(conv, False, user, 5, budget, 100) == (conv.system_message(False), (), 0)
+        assert attach(conv, conv.system_message(False), user, 5, budget, 100) == (conv.system_message(False), (), 0)
     assert seen == []
-    assert attach(conv, False, user, 5, full + 1000, 100)[1] == (1,)
+    assert attach(conv, conv.system_message(False), user, 5, full + 1000, 100)[1] == (1,)
 
 
 def test_the_block_is_split_off_at_its_own_heading_whatever_the_system_message_and_the_turns_hold():
