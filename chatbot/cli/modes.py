@@ -194,8 +194,8 @@ class Script:
         sys.stderr.flush()
         notice(f"copied {len(text)} characters to the clipboard (OSC 52)")
 
-    def edit(self, text: str, usage: str) -> str:
-        raise UsageError(f"in a script, /edit takes the new text: {usage}")
+    def edit(self, text: str, no_prompt: str) -> str:
+        raise UsageError(no_prompt)
 
     def compose(self, text: str) -> str:
         raise UsageError("/editor needs a terminal; in a script, the message is the next line")

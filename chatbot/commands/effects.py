@@ -66,11 +66,11 @@ class Copy:
 
 @dataclass(frozen=True)
 class Edit:
-    """Text for the user to edit in the prompt first (/edit); what they send goes on as ``then(edited)``.
-    ``usage`` is the command that does it in one line, for a front end without a prompt."""
+    """Text for the user to edit in the prompt first (/edit, /quote); what they send goes on as ``then(edited)``.
+    ``no_prompt`` is what a front end without a prompt (a script) says instead: how to do it there."""
 
     text: str
-    usage: str
+    no_prompt: str
     then: Callable[[str], Effects]
 
 
@@ -104,9 +104,9 @@ class Front(Protocol):
     def copy(self, text: str) -> None:
         """Put ``text`` on the clipboard and say so (a :class:`~chatbot.errors.UsageError` where it cannot)."""
 
-    def edit(self, text: str, usage: str) -> str:
-        """``text`` back in the prompt; what the user sends ("" if they cancelled). Without a prompt, a
-        :class:`~chatbot.errors.UsageError` naming ``usage``."""
+    def edit(self, text: str, no_prompt: str) -> str:
+        """``text`` in the prompt to edit; what the user sends ("" if they cancelled). Without a prompt, a
+        :class:`~chatbot.errors.UsageError` saying ``no_prompt``."""
 
     def compose(self, text: str) -> str:
         """What the user saved in their editor, started on ``text`` ("" for nothing, told here)."""
@@ -129,8 +129,8 @@ def apply(effects: Effects, front: Front) -> bool:
                 return True
             case Copy(text):
                 front.copy(text)
-            case Edit(text, usage, then):
-                edited = front.edit(text, usage)
+            case Edit(text, no_prompt, then):
+                edited = front.edit(text, no_prompt)
                 if not edited.strip():
                     front.note("edit cancelled; the session stays as it was")
                 elif apply(then(edited), front):

@@ -13,6 +13,9 @@ from chatbot.core.events import Unsent
 from chatbot.engine.text import preview
 from chatbot.errors import ChatbotError, UsageError
 
+#: /edit where there is no prompt to edit in
+IN_A_SCRIPT = "in a script, /edit takes the new text"
+
 
 def _reset(app: App, arg: str, confirm: Confirm | None) -> Effects:
     count = app.chat.open_session.reset()
@@ -137,7 +140,8 @@ def _edit(app: App, arg: str, confirm: Confirm | None) -> Effects:
     if numbered:
         return edit_at(app, int(numbered[1]), (numbered[2] or "").strip() or None)
     if not arg:
-        return Edit(turns[-1].user_text, "/edit NEW MESSAGE", lambda edited: _replace_last(app, edited))
+        # the message back in the prompt: what is sent replaces its turn
+        return Edit(turns[-1].user_text, f"{IN_A_SCRIPT}: /edit NEW MESSAGE", lambda text: _replace_last(app, text))
     return _replace_last(app, arg)
 
 
@@ -157,7 +161,9 @@ def edit_at(app: App, number: int, text: str | None) -> Effects:
         raise UsageError(f"no turn {number}: this session has {len(turns)} turn(s) (/edit N TEXT resends turn N)")
     old = turns[number - 1]
     if text is None:
-        return Edit(old.user_text, f"/edit {number} NEW MESSAGE", lambda edited: edit_at(app, number, edited))
+        return Edit(
+            old.user_text, f"{IN_A_SCRIPT}: /edit {number} NEW MESSAGE", lambda edited: edit_at(app, number, edited)
+        )
     source = app.chat.session.id
     message = with_text(old.messages[0].get("content"), text)
     chat = app.fork(None, number - 1)

@@ -172,7 +172,7 @@ class Repl:
         """/timeline in colour (as plain text with --plain)."""
         self.console.print(Text(clean(plain(timeline))) if self.plain else timeline_text(timeline))
 
-    def edit(self, text: str, usage: str) -> str:
+    def edit(self, text: str, no_prompt: str) -> str:
         """/edit: ``text`` back in the prompt; "" when the user cancels (Ctrl-C, an empty line, a command)."""
         try:
             edited = self._prompt_session().prompt("edit› ", default=text)

@@ -57,7 +57,10 @@ def test_a_send_is_a_turn_and_a_failed_one_is_kept_for_retry_without_raising(app
 def test_a_script_has_no_prompt_to_edit_in_nor_an_editor(app):
     front = Script(app, reasoning=False)
     with pytest.raises(UsageError, match="in a script, /edit takes the new text: /edit 2 NEW MESSAGE"):
-        commands.apply(Edit("old", "/edit 2 NEW MESSAGE", lambda edited: Send(edited)), front)
+        commands.apply(
+            Edit("old", "in a script, /edit takes the new text: /edit 2 NEW MESSAGE", lambda edited: Send(edited)),
+            front,
+        )
     with pytest.raises(UsageError, match="/editor needs a terminal"):
         commands.apply(Compose("draft"), front)
 
