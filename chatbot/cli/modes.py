@@ -172,14 +172,17 @@ class Script:
         self.failed(reply_status(done))  # a reply that is not the JSON asked for: told, and the status
 
     def show(self, shown: Show) -> None:
+        """Asked-for output on stdout (the exact text: a script reads it)."""
         if shown.text:
             print(clean(shown.text), flush=True)
 
     def note(self, text: str) -> None:
+        """A confirmation on stderr, a notice a line."""
         for said in text.splitlines():  # each a notice line of its own (/file's skipped files)
             notice(said)
 
     def chart(self, timeline: Timeline) -> None:
+        """/timeline as plain text."""
         from chatbot.commands.timeline import plain
 
         print(clean(plain(timeline)), flush=True)
@@ -195,9 +198,11 @@ class Script:
         notice(f"copied {len(text)} characters to the clipboard (OSC 52)")
 
     def edit(self, text: str, no_prompt: str) -> str:
+        """No prompt to edit in: what the command says to do instead, as a usage error."""
         raise UsageError(no_prompt)
 
     def compose(self, text: str) -> str:
+        """No editor without a terminal: the message is the next line."""
         raise UsageError("/editor needs a terminal; in a script, the message is the next line")
 
 

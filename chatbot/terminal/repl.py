@@ -148,6 +148,8 @@ class Repl:
             return False
         try:
             return commands.apply(commands.run(self.app, line, confirm=self._confirm, unsent=self.unsent), self)
+        except OutputError:
+            raise  # the terminal cannot be written: leave (a resent turn is saved)
         except ChatbotError as exc:
             self._error(exc.message)
         except Interrupted:
