@@ -15,6 +15,8 @@ from chatbot.errors import ChatbotError, SaveFailed, UsageError
 
 if TYPE_CHECKING:
     from chatbot.attachments.attach import Content
+    from chatbot.commands.effects import Show
+    from chatbot.commands.timeline import Timeline
     from chatbot.core.app import App
     from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, Unsent
     from chatbot.core.open_session import TakenBack
@@ -121,61 +123,87 @@ def failed_mark(app: App, exc: ChatbotError) -> str:
 def script(app: App, lines: TextIO, args: argparse.Namespace) -> int:
     """Script mode: every stdin line is handled as if typed; EOF ends like /quit."""
     from chatbot import commands
-    from chatbot.core.events import unsent
 
-    status = 0
-    kept: Unsent | None = None  # the message of the last turn that stopped before anything was stored (/retry)
+    front = Script(app, reasoning=args.reasoning)
     for raw in lines:
         line = raw.rstrip("\r\n")
         if is_blank(line):
             continue  # whitespace, NUL, zero-width characters: nothing to send
-        message: Content = commands.as_message(line)
-        replacing: TakenBack | None = None
-        try:
-            if commands.is_command(line):
-                result = commands.run(app, line, confirm=None, unsent=kept)
-                if result.output and result.notice:
-                    for said in result.output.splitlines():  # each a notice line of its own (/file's skipped files)
-                        notice(said)
-                elif result.output:
-                    print(clean(result.output), flush=True)
-                if result.quit:
-                    break
-                if result.edit is not None:
-                    usage = f"/edit {result.edit_turn} NEW MESSAGE" if result.edit_turn else "/edit NEW MESSAGE"
-                    raise UsageError(f"in a script, /edit takes the new text: {usage}")
-                if result.editor is not None:
-                    raise UsageError("/editor needs a terminal; in a script, the message is the next line")
-                if result.clipboard is not None:
-                    _copy(result.clipboard)
-                    continue
-                if result.send is None:
-                    continue
-                message, replacing = result.send, result.replacing
-        except ChatbotError as exc:
-            notice(exc.message)
-            status = status or exc.exit_code
+        if not commands.is_command(line):
+            front.send(commands.as_message(line))
             continue
         try:
-            done = send_plain(app, message, sys.stdout, show_reasoning=args.reasoning, replacing=replacing)
-            kept = None
-            status = status or reply_status(done)  # a reply that is not the JSON asked for: told, and the status
+            if commands.apply(commands.run(app, line, confirm=None, unsent=front.unsent), front):
+                break
         except ChatbotError as exc:
-            kept = unsent(exc)
             notice(exc.message)
-            status = status or exc.exit_code
-    return status
+            front.failed(exc.exit_code)
+    return front.status
 
 
-def _copy(text: str) -> None:
-    """/copy in script mode: the OSC 52 sequence goes to the terminal on stderr, if there is one."""
-    from chatbot.terminal.clipboard import osc52
+class Script:
+    """Script mode as a front end for commands' effects (:class:`chatbot.commands.Front`): asked-for output on
+    stdout, notices on stderr, no prompt and no editor. ``status`` is the first failure's exit status (0 while every
+    turn and command went well); ``unsent`` the message of the last turn that stopped before anything was stored
+    (what /retry resends)."""
 
-    if not sys.stderr.isatty():
-        raise UsageError("/copy needs a terminal (it sends OSC 52 to it); stderr is not one")
-    sys.stderr.write(osc52(text))
-    sys.stderr.flush()
-    notice(f"copied {len(text)} characters to the clipboard (OSC 52)")
+    def __init__(self, app: App, *, reasoning: bool) -> None:
+        self.app = app
+        self.reasoning = reasoning
+        self.status = 0
+        self.unsent: Unsent | None = None
+
+    def failed(self, status: int) -> None:
+        """Keep ``status`` as the run's, unless an earlier failure set it."""
+        self.status = self.status or status
+
+    def send(self, text: Content, *, replacing: TakenBack | None = None) -> None:
+        """Send one message and print the reply; a failure is told, and kept in the status."""
+        from chatbot.core.events import unsent
+
+        try:
+            done = send_plain(self.app, text, sys.stdout, show_reasoning=self.reasoning, replacing=replacing)
+        except ChatbotError as exc:
+            self.unsent = unsent(exc)
+            notice(exc.message)
+            self.failed(exc.exit_code)
+            return
+        self.unsent = None
+        self.failed(reply_status(done))  # a reply that is not the JSON asked for: told, and the status
+
+    def show(self, shown: Show) -> None:
+        """Asked-for output on stdout (the exact text: a script reads it)."""
+        if shown.text:
+            print(clean(shown.text), flush=True)
+
+    def note(self, text: str) -> None:
+        """A confirmation on stderr, a notice a line."""
+        for said in text.splitlines():  # each a notice line of its own (/file's skipped files)
+            notice(said)
+
+    def chart(self, timeline: Timeline) -> None:
+        """/timeline as plain text."""
+        from chatbot.commands.timeline import plain
+
+        print(clean(plain(timeline)), flush=True)
+
+    def copy(self, text: str) -> None:
+        """/copy: the OSC 52 sequence goes to the terminal on stderr, if there is one."""
+        from chatbot.terminal.clipboard import osc52
+
+        if not sys.stderr.isatty():
+            raise UsageError("/copy needs a terminal (it sends OSC 52 to it); stderr is not one")
+        sys.stderr.write(osc52(text))
+        sys.stderr.flush()
+        notice(f"copied {len(text)} characters to the clipboard (OSC 52)")
+
+    def edit(self, text: str, no_prompt: str) -> str:
+        """No prompt to edit in: what the command says to do instead, as a usage error."""
+        raise UsageError(no_prompt)
+
+    def compose(self, text: str) -> str:
+        """No editor without a terminal: the message is the next line."""
+        raise UsageError("/editor needs a terminal; in a script, the message is the next line")
 
 
 def uses_repl(args: argparse.Namespace) -> bool:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from chatbot.commands.base import Confirm, Result
+from chatbot.commands.base import Confirm
+from chatbot.commands.effects import Effects, Show
 from chatbot.core.app import App
 from chatbot.engine.cost import Price, TurnCost, costs, price_of
 from chatbot.engine.usage import Totals
@@ -103,9 +104,9 @@ def totals_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-def run_cost(app: App, arg: str, confirm: Confirm | None) -> Result:
+def run_cost(app: App, arg: str, confirm: Confirm | None) -> Effects:
     """``/cost [json]``."""
     if arg not in ("", "json"):
         raise UsageError(USAGE)
     report = cost_report(app.chat.session, app.settings.prices)
-    return Result(json.dumps(report, indent=2) if arg == "json" else plain(report))
+    return Show(json.dumps(report, indent=2) if arg == "json" else plain(report))

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import difflib
 
-from chatbot.commands.base import Confirm, Result
+from chatbot.commands.base import Confirm
+from chatbot.commands.effects import Effects, Show
 from chatbot.core.app import App
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.parts import PART_NAMES
@@ -67,7 +68,7 @@ def _not_recorded(number: int) -> str:
 # --- /context at N ----------------------------------------------------------------------------------------------
 
 
-def context_at(app: App, arg: str) -> Result:
+def context_at(app: App, arg: str) -> Effects:
     """``/context at N [json]``: request N rebuilt from its record, a row per message (or its messages as JSON)."""
     conv = app.chat.conversation
     words = arg.split()
@@ -76,10 +77,10 @@ def context_at(app: App, arg: str) -> Result:
     number = _number(words[0], len(conv.turns), AT_USAGE.replace("the next one", "stored turns only"))
     record = built_of(conv.turns[number - 1])
     if record is None:
-        return Result(_not_recorded(number))
+        return Show(_not_recorded(number))
     messages = rebuild(conv, record, conv.turns[number - 1].messages[0])
     if len(words) == 2:
-        return Result(json_shown(messages))
+        return Show(json_shown(messages))
     counter = conv.counter
     lines = [f"Request {number}, as the model saw it (rebuilt from the turns, summary and recall it named):"]
     lines.append(f"{'#':>3}  {'role':<10} {'tokens':>6}  preview")
@@ -93,7 +94,7 @@ def context_at(app: App, arg: str) -> Result:
         lines.append(f"{i:>3}  {role:<10} {counter.count_message(message):>6}  {preview(text, PREVIEW)}")
     lines.append(f"total {record.parts.total} tokens, estimated when it was sent (budget {_budget(app, number)})")
     lines += _what_it_held(conv, record)
-    return Result("\n".join(lines))
+    return Show("\n".join(lines))
 
 
 def _budget(app: App, number: int) -> str:
@@ -126,22 +127,22 @@ def _what_it_held(conv: Conversation, record: Built) -> list[str]:
 # --- /diff ------------------------------------------------------------------------------------------------------
 
 
-def run_diff(app: App, arg: str, confirm: Confirm | None) -> Result:
+def run_diff(app: App, arg: str, confirm: Confirm | None) -> Effects:
     """``/diff [N]``: request N (default: the next) against request N-1, by parts."""
     conv = app.chat.conversation
     last = len(conv.turns) + 1
     number = _number(arg, last, DIFF_USAGE) if arg else last
     after = built(app, number)
     if after is None:
-        return Result(_not_recorded(number))
+        return Show(_not_recorded(number))
     if number == 1:
-        return Result(
+        return Show(
             f"request 1 is the first: it holds the system message and the first message ({after.parts.total} tokens)"
         )
     before = built(app, number - 1)
     if before is None:
-        return Result(_not_recorded(number - 1) + f"; /context at {number} shows request {number}")
-    return Result("\n".join(diff_lines(conv, before, after, next_one=number == last)))
+        return Show(_not_recorded(number - 1) + f"; /context at {number} shows request {number}")
+    return Show("\n".join(diff_lines(conv, before, after, next_one=number == last)))
 
 
 def diff_lines(conv: Conversation, before: Built, after: Built, *, next_one: bool = False) -> list[str]:

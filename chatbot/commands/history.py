@@ -5,20 +5,24 @@ from __future__ import annotations
 import re
 
 from chatbot.attachments.attach import with_text
-from chatbot.commands.base import Command, Confirm, Result
+from chatbot.commands.base import Command, Confirm, Retry
+from chatbot.commands.effects import Edit, Effects, Note, Send, Show
 from chatbot.core.app import App
 from chatbot.core.chat import Chat
 from chatbot.core.events import Unsent
 from chatbot.engine.text import preview
 from chatbot.errors import ChatbotError, UsageError
 
+#: /edit where there is no prompt to edit in
+IN_A_SCRIPT = "in a script, /edit takes the new text"
 
-def _reset(app: App, arg: str, confirm: Confirm | None) -> Result:
+
+def _reset(app: App, arg: str, confirm: Confirm | None) -> Effects:
     count = app.chat.open_session.reset()
-    return Result(f"forgot {count} turn(s) and the summary; the system message stays", notice=True)
+    return Note(f"forgot {count} turn(s) and the summary; the system message stays")
 
 
-def _undo(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _undo(app: App, arg: str, confirm: Confirm | None) -> Effects:
     conv = app.chat.conversation
     covered = conv.summary_covers  # before: whether the summary was written from the turn being dropped
     turn = app.chat.open_session.undo()
@@ -30,32 +34,32 @@ def _undo(app: App, arg: str, confirm: Confirm | None) -> Result:
             "; the summary was written from it and still tells the model of it: /summary redo rewrites it from the "
             "turns left, /summary clear forgets it"
         )
-    return Result(text, notice=True)
+    return Note(text)
 
 
-def _retry(app: App, arg: str, confirm: Confirm | None) -> Result:
-    return Result(retry=True)  # what it resends depends on what the front end kept (table.run)
+def _retry(app: App, arg: str, confirm: Confirm | None) -> Retry:
+    return Retry()  # what it resends depends on what the front end kept (table.run)
 
 
-def resend(app: App, unsent: Unsent | None) -> Result:
+def resend(app: App, unsent: Unsent | None) -> Send:
     """/retry: send ``unsent`` again (the message of a turn that stopped before anything was stored, as the front end
     kept it) while it still belongs to this conversation; else the last turn's message, replacing that turn."""
     chat = app.chat
     if unsent is not None and unsent.holds(chat.conversation.turns):
-        return Result(send=unsent.content)
+        return Send(unsent.content)
     taken = chat.open_session.retake()
-    return Result(send=taken.message, replacing=taken)
+    return Send(taken.message, replacing=taken)
 
 
-def _system(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _system(app: App, arg: str, confirm: Confirm | None) -> Effects:
     chat = app.chat
     if not arg:
-        return Result(f"system message:\n{chat.conversation.system}")
+        return Show(f"system message:\n{chat.conversation.system}")
     chat.open_session.set_system(arg)
-    return Result("system message set; it is sent first in every request from now on", notice=True)
+    return Note("system message set; it is sent first in every request from now on")
 
 
-def _summary(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _summary(app: App, arg: str, confirm: Confirm | None) -> Effects:
     if arg:
         return _summary_now(app, arg)
     conv = app.chat.conversation
@@ -63,18 +67,18 @@ def _summary(app: App, arg: str, confirm: Confirm | None) -> Result:
     mem = conv.memory
     if not conv.summary:
         if not mem.summarizes:
-            return Result(f"no summary: memory is '{mem.strategy}' (use --memory summary for a rolling summary)")
-        return Result(
+            return Show(f"no summary: memory is '{mem.strategy}' (use --memory summary for a rolling summary)")
+        return Show(
             f"no summary yet: {total} turn(s) stored; earlier turns are summarized when more than "
             f"{mem.summary_trigger} are unsummarized (the last {mem.keep_turns} stay verbatim)"
         )
     uncovered = total - conv.summary_covers
     head = f"Summary of turns 1-{conv.summary_covers} of {total} ({uncovered} later turn(s) are sent verbatim):"
     note = "" if mem.summarizes else f"\n(memory is '{mem.strategy}': the summary is not sent now)"
-    return Result(f"{head}\n{conv.summary}{note}")
+    return Show(f"{head}\n{conv.summary}{note}")
 
 
-def _summary_now(app: App, arg: str) -> Result:
+def _summary_now(app: App, arg: str) -> Effects:
     action = arg.lower()
     if action == "clear":
         return _summary_clear(app)
@@ -92,9 +96,9 @@ def _summary_now(app: App, arg: str) -> Result:
     covers = chat.conversation.summary_covers
     if done and action == "redo":
         was = f" (the old one covered turns 1-{before})" if before else ""
-        return Result(f"rewrote the summary from the stored turns: it covers turns 1-{covers}{was}", notice=True)
+        return Note(f"rewrote the summary from the stored turns: it covers turns 1-{covers}{was}")
     if done:
-        return Result(f"summarized {done} earlier turn(s); the summary now covers turns 1-{covers}", notice=True)
+        return Note(f"summarized {done} earlier turn(s); the summary now covers turns 1-{covers}")
     conv = chat.conversation
     outside = len(conv.turns) - conv.summary_covers  # the turns the summary does not cover yet
     reason = "; ".join(warnings) or (
@@ -104,12 +108,12 @@ def _summary_now(app: App, arg: str) -> Result:
     raise ChatbotError(f"no summary written: {reason}" + ("; the summary is unchanged" if action == "redo" else ""))
 
 
-def _summary_clear(app: App) -> Result:
+def _summary_clear(app: App) -> Effects:
     chat = app.chat
     if not chat.conversation.summary:
         raise UsageError("there is no summary to clear")
     _, covers = chat.open_session.clear_summary()
-    return Result(f"forgot the summary of turns 1-{covers}; {_what_next(chat)}", notice=True)
+    return Note(f"forgot the summary of turns 1-{covers}; {_what_next(chat)}")
 
 
 def _what_next(chat: Chat) -> str:
@@ -128,7 +132,7 @@ def _what_next(chat: Chat) -> str:
     return f"the next request sends the last {sent} turn(s) verbatim{left}; /summary redo writes a new summary now"
 
 
-def _edit(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _edit(app: App, arg: str, confirm: Confirm | None) -> Effects:
     turns = app.chat.conversation.turns
     if not turns:
         raise UsageError("nothing to edit yet")
@@ -136,31 +140,35 @@ def _edit(app: App, arg: str, confirm: Confirm | None) -> Result:
     if numbered:
         return edit_at(app, int(numbered[1]), (numbered[2] or "").strip() or None)
     if not arg:
-        return Result(edit=turns[-1].user_text)  # the terminal puts it back in the prompt; sending replaces the turn
-    message, taken = app.chat.open_session.take_back_for_edit(arg)
-    return Result(send=message, replacing=taken)
+        # the message back in the prompt: what is sent replaces its turn
+        return Edit(turns[-1].user_text, f"{IN_A_SCRIPT}: /edit NEW MESSAGE", lambda text: _replace_last(app, text))
+    return _replace_last(app, arg)
 
 
-def edit_at(app: App, number: int, text: str | None) -> Result:
+def _replace_last(app: App, text: str) -> Send:
+    """/edit TEXT: send ``text`` (with the images the last message carried) in place of the last turn."""
+    message, taken = app.chat.open_session.take_back_for_edit(text)
+    return Send(message, replacing=taken)
+
+
+def edit_at(app: App, number: int, text: str | None) -> Effects:
     """/edit N [TEXT]: a new session holding turns 1..N-1 of this one, where ``text`` is sent as message N (the images
     message N carried stay with it); the session in use becomes the branch and the original stays as it was.
-    Without ``text``, message N to edit (the terminal puts it in the prompt, then calls this again with the result).
+    Without ``text``, message N to edit in the prompt first, then sent the same way.
     """
     turns = app.chat.conversation.turns
     if not 1 <= number <= len(turns):
         raise UsageError(f"no turn {number}: this session has {len(turns)} turn(s) (/edit N TEXT resends turn N)")
     old = turns[number - 1]
     if text is None:
-        return Result(edit=old.user_text, edit_turn=number)
+        return Edit(
+            old.user_text, f"{IN_A_SCRIPT}: /edit {number} NEW MESSAGE", lambda edited: edit_at(app, number, edited)
+        )
     source = app.chat.session.id
     message = with_text(old.messages[0].get("content"), text)
     chat = app.fork(None, number - 1)
-    return Result(
-        f"branched {source} before turn {number} into {chat.session.id}, which sends the edited message; "
-        f"{source} stays as it was",
-        notice=True,
-        send=message,
-    )
+    said = f"branched {source} before turn {number} into {chat.session.id}, which sends the edited message; "
+    return Note(f"{said}{source} stays as it was"), Send(message)
 
 
 COMMANDS: dict[str, Command] = {

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from chatbot.commands.base import Command, Confirm, Result
+from chatbot.commands.base import Command, Confirm
 from chatbot.commands.cost import run_cost
 from chatbot.commands.diff import context_at, run_diff
+from chatbot.commands.effects import Copy, Effects, Show
 from chatbot.commands.request_view import readable
 from chatbot.commands.timeline import run_timeline
 from chatbot.core.app import App
@@ -33,7 +34,7 @@ CONTEXT_USAGE = (
 )
 
 
-def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _context(app: App, arg: str, confirm: Confirm | None) -> Effects:
     view, _, message = arg.partition(" ")
     message = message.strip()
     if view.lower() == "json":
@@ -85,7 +86,7 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Result:
     if request.dropped:
         lines.append(_left_out(request, len(conv.turns)))
     lines += app.rule.describe() if app.rule else []  # the rule that made this request, and where each setting is from
-    return Result("\n".join(lines))
+    return Show("\n".join(lines))
 
 
 def _left_out(request: Request, stored: int) -> str:
@@ -172,7 +173,7 @@ def _budget_lines(app: App, request: Request) -> list[str]:
     return lines
 
 
-def _context_json(app: App, message: str, *, exact: bool = False) -> Result:
+def _context_json(app: App, message: str, *, exact: bool = False) -> Effects:
     """``/context json [--exact] [MESSAGE]``: the exact JSON body the next request sends, built by the code that
     sends it; the terminal shows it readable (folded, real line breaks) unless ``--exact`` asks for the JSON."""
     chat = app.chat
@@ -185,7 +186,7 @@ def _context_json(app: App, message: str, *, exact: bool = False) -> Result:
             f"(before this is sent, turns {first}-{request.summary_covers} are folded into the summary by one model "
             "call, so the system message below holds a placeholder for it; /summary now writes it first)\n" + shown
         )
-    return Result(shown, readable=None if exact else readable(body))
+    return Show(shown, readable=None if exact else readable(body))
 
 
 def _numbers(numbers: tuple[int, ...]) -> str:
@@ -205,7 +206,7 @@ def _system_row(request: Request, system: str) -> tuple[str, str]:
     return role, f"{summary}{recalled}{system}"
 
 
-def _recall(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _recall(app: App, arg: str, confirm: Confirm | None) -> Effects:
     text = arg.strip()
     if not text:
         raise UsageError("usage: /recall TEXT: which earlier turns TEXT would bring back, with their scores")
@@ -231,7 +232,7 @@ def _recall(app: App, arg: str, confirm: Confirm | None) -> Result:
         )
     else:
         lines.append(f"it would recall nothing: {_why_nothing(hits, request, k)}")
-    return Result("\n".join(lines))
+    return Show("\n".join(lines))
 
 
 def _why_nothing(hits: list[Hit], request: Request, k: int) -> str:
@@ -262,7 +263,7 @@ def _why(hit: Hit, request: Request, k: int) -> str:
     return "past --recall" if len(request.recalled) >= k else "passed over"
 
 
-def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _tokens(app: App, arg: str, confirm: Confirm | None) -> Effects:
     chat = app.chat
     t = chat.session.totals
     counter = chat.conversation.counter
@@ -302,14 +303,14 @@ def _tokens(app: App, arg: str, confirm: Confirm | None) -> Result:
             f"  context of {chat.model}: {context} tokens, as the server said; requests are kept under {budget} "
             f"(the rest is room for the reply)"
         )
-    return Result("\n".join(lines))
+    return Show("\n".join(lines))
 
 
-def _tools(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _tools(app: App, arg: str, confirm: Confirm | None) -> Effects:
     tools = app.chat.tools  # the run's, and the built-in search beside them
     specs = tools.specs() if tools else []
     if not specs:
-        return Result("no tools: start with --mcp SERVER or --functions FILE.py to give the model tools")
+        return Show("no tools: start with --mcp SERVER or --functions FILE.py to give the model tools")
     width = max(len(s.name) for s in specs)
     lines = [
         f"{len(specs)} tool(s) the model may call (sent with every request, "
@@ -326,7 +327,7 @@ def _tools(app: App, arg: str, confirm: Confirm | None) -> Result:
             for s in specs
             if s.source == source
         ]
-    return Result("\n".join(lines))
+    return Show("\n".join(lines))
 
 
 def format_models(provider: ChatProvider, current: str | None = None) -> str:
@@ -339,11 +340,11 @@ def format_models(provider: ChatProvider, current: str | None = None) -> str:
     return "\n".join(f"{'*' if n == current else ' '} {n}" for n in names)
 
 
-def _models(app: App, arg: str, confirm: Confirm | None) -> Result:
-    return Result(format_models(app.provider, app.chat.model))  # the session's model (after /model, an alias's)
+def _models(app: App, arg: str, confirm: Confirm | None) -> Effects:
+    return Show(format_models(app.provider, app.chat.model))  # the session's model (after /model, an alias's)
 
 
-def _copy(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _copy(app: App, arg: str, confirm: Confirm | None) -> Effects:
     turns = app.chat.conversation.turns
     # what was shown, not what was stored: a sequence the screen dropped may hide a line ("curl … | sh") in between
     reply = clean(turns[-1].answer_text) if turns else ""
@@ -358,7 +359,7 @@ def _copy(app: App, arg: str, confirm: Confirm | None) -> Result:
         reply = blocks[-1]
     if len(reply.encode("utf-8")) > MAX_BYTES:
         raise UsageError(f"that is over {MAX_BYTES:,} bytes, more than terminals accept through OSC 52")
-    return Result(clipboard=reply)
+    return Copy(reply)
 
 
 COMMANDS: dict[str, Command] = {

@@ -5,67 +5,68 @@ from __future__ import annotations
 import json
 
 from chatbot.attachments.sources import gather
-from chatbot.commands.base import Command, Confirm, Result
+from chatbot.commands.base import Command, Confirm
+from chatbot.commands.effects import Compose, Effects, Note, Show
 from chatbot.core.app import App, parse_option
 from chatbot.engine.text import preview
 from chatbot.errors import UsageError
 
 
-def _file(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _file(app: App, arg: str, confirm: Confirm | None) -> Effects:
     chat = app.chat
     if not arg:
         waiting = chat.outbox.items()
         if not waiting:
-            return Result("no files attached; /file PATH attaches one to your next message")
-        return Result("attached to your next message: " + ", ".join(a.describe() for a in waiting))
+            return Show("no files attached; /file PATH attaches one to your next message")
+        return Show("attached to your next message: " + ", ".join(a.describe() for a in waiting))
     gathered = gather(arg, allow_private_urls=app.settings.allow_private_urls)
     for attachment in gathered.items:
         chat.outbox.add(attachment)
     lines = gathered.describe().split("\n")
     lines[0] += "; it goes with your next message" if len(gathered.items) == 1 else "; they go with your next message"
-    return Result("\n".join(lines), notice=True)
+    return Note("\n".join(lines))
 
 
-def _editor(app: App, arg: str, confirm: Confirm | None) -> Result:
-    return Result(editor=arg)  # the terminal opens the editor: a front end without one refuses
+def _editor(app: App, arg: str, confirm: Confirm | None) -> Effects:
+    return Compose(arg)  # the terminal opens the editor: a front end without one refuses
 
 
-def _set(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _set(app: App, arg: str, confirm: Confirm | None) -> Effects:
     chat = app.chat
     if not arg:
         options = chat.open_session.options
         if not options:
-            return Result("no model options set; /set KEY VALUE sets one (temperature, top_p, seed, ...)")
-        return Result("\n".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in sorted(options.items())))
+            return Show("no model options set; /set KEY VALUE sets one (temperature, top_p, seed, ...)")
+        return Show("\n".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in sorted(options.items())))
     key, _, value = arg.partition(" ")
     if not value.strip():
         if key not in chat.open_session.options:
             raise UsageError(f"option {key} is not set; /set KEY VALUE sets it")
         chat.open_session.set_option(key, None)
-        return Result(f"option {key} removed", notice=True)
+        return Note(f"option {key} removed")
     key, parsed = parse_option(key, value.strip())
     chat.open_session.set_option(key, parsed)
-    return Result(f"option {key} = {json.dumps(parsed, ensure_ascii=False)}, sent with every request", notice=True)
+    return Note(f"option {key} = {json.dumps(parsed, ensure_ascii=False)}, sent with every request")
 
 
-def _role(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _role(app: App, arg: str, confirm: Confirm | None) -> Effects:
     roles = app.settings.roles
     if not arg:
         if not roles:
-            return Result("no roles: add a [roles] table to the config file (chatbot --config shows where)")
-        return Result("\n".join(f"{name}: {preview(text, 60)}" for name, text in sorted(roles.items())))
+            return Show("no roles: add a [roles] table to the config file (chatbot --config shows where)")
+        return Show("\n".join(f"{name}: {preview(text, 60)}" for name, text in sorted(roles.items())))
     if arg not in roles:
         raise UsageError(f"no role {arg!r}; /role lists them")
     app.chat.open_session.set_system(roles[arg])
-    return Result(f"system message set from role {arg}", notice=True)
+    return Note(f"system message set from role {arg}")
 
 
-def _model(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _model(app: App, arg: str, confirm: Confirm | None) -> Effects:
     chat = app.chat
     if not arg:
-        return Result(f"model: {chat.model} (provider {app.provider.name})")
+        return Show(f"model: {chat.model} (provider {app.provider.name})")
     app.set_model(arg)
-    return Result(f"model set to {arg}", notice=True)
+    return Note(f"model set to {arg}")
 
 
 COMMANDS: dict[str, Command] = {

@@ -6,7 +6,8 @@ import os
 import re
 from pathlib import Path
 
-from chatbot.commands.base import Command, Confirm, Result
+from chatbot.commands.base import Command, Confirm
+from chatbot.commands.effects import Effects, Note, Show
 from chatbot.core.app import App
 from chatbot.engine.text import preview
 from chatbot.errors import ChatbotError, UsageError
@@ -18,14 +19,14 @@ from chatbot.storage.session import validate_id
 LISTED = 50
 
 
-def _sessions(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _sessions(app: App, arg: str, confirm: Confirm | None) -> Effects:
     if arg and not (arg.isascii() and arg.isdigit()):
         raise UsageError(f"usage: /sessions [N]: the newest N sessions (default {LISTED}; 0 lists all)")
     limit = int(arg) if arg else LISTED
     listing = format_sessions(app.store, app.chat.session.id, limit, more="/sessions")
     if not app.store.exists(app.chat.session.id):
         listing += f"\n* {app.chat.session.id} (in use, not saved until its first turn)"
-    return Result(listing)
+    return Show(listing)
 
 
 def format_sessions(store: SessionStore, current: str | None = None, limit: int = LISTED, more: str = "--limit") -> str:
@@ -50,8 +51,8 @@ def format_sessions(store: SessionStore, current: str | None = None, limit: int 
     return "\n".join(lines)
 
 
-def _search(app: App, arg: str, confirm: Confirm | None) -> Result:
-    return Result(format_hits(app.store, arg))
+def _search(app: App, arg: str, confirm: Confirm | None) -> Effects:
+    return Show(format_hits(app.store, arg))
 
 
 def format_hits(store: SessionStore, text: str, opener: str = "/load ID") -> str:
@@ -72,41 +73,41 @@ def format_hits(store: SessionStore, text: str, opener: str = "/load ID") -> str
     return "\n".join([*lines, f"{len(hits)} matching turn(s){more}; {opener} opens a session"])
 
 
-def _new(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _new(app: App, arg: str, confirm: Confirm | None) -> Effects:
     chat = app.new()
-    return Result(f"new session {chat.session.id}", notice=True)
+    return Note(f"new session {chat.session.id}")
 
 
-def _load(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _load(app: App, arg: str, confirm: Confirm | None) -> Effects:
     if not arg:
         raise UsageError("usage: /load ID (see /sessions)")
     if not app.store.exists(validate_id(arg)):
         raise UsageError(f"no session {arg}; /sessions lists them, /new starts one")
     chat = app.open(arg)
     turns = len(chat.conversation.turns)
-    return Result(f"loaded session {chat.session.id} ({turns} turn(s))", notice=True)
+    return Note(f"loaded session {chat.session.id} ({turns} turn(s))")
 
 
-def _rename(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _rename(app: App, arg: str, confirm: Confirm | None) -> Effects:
     if not arg:
         raise UsageError("usage: /rename TITLE")
     app.chat.open_session.rename(arg)
-    return Result(f"session {app.chat.session.id} is now titled {preview(arg, 60)!r}", notice=True)
+    return Note(f"session {app.chat.session.id} is now titled {preview(arg, 60)!r}")
 
 
-def _delete(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _delete(app: App, arg: str, confirm: Confirm | None) -> Effects:
     if not arg:
         raise UsageError("usage: /delete ID")
     session_id = validate_id(arg)
     if not app.store.exists(session_id):
         raise UsageError(f"no session {session_id}")
     if confirm is not None and not confirm(f"Delete session {session_id} for good?"):
-        return Result("not deleted", notice=True)
+        return Note("not deleted")
     app.delete(session_id)
-    return Result(f"deleted session {session_id}", notice=True)
+    return Note(f"deleted session {session_id}")
 
 
-def _export(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _export(app: App, arg: str, confirm: Confirm | None) -> Effects:
     session = app.chat.session
     force = arg == "--force" or arg.endswith(" --force")
     arg = arg.removesuffix("--force").strip()
@@ -121,7 +122,7 @@ def _export(app: App, arg: str, confirm: Confirm | None) -> Result:
         write_private(path, export_markdown(session), overwrite=force)
     except OSError as exc:
         raise ChatbotError(f"cannot write {path}: {exc.strerror}") from None
-    return Result(f"wrote the transcript of {session.id} to {path}", notice=True)
+    return Note(f"wrote the transcript of {session.id} to {path}")
 
 
 def _inside(path: Path, directory: Path) -> bool:
@@ -129,7 +130,7 @@ def _inside(path: Path, directory: Path) -> bool:
     return path.resolve().is_relative_to(directory.resolve())
 
 
-def _fork(app: App, arg: str, confirm: Confirm | None) -> Result:
+def _fork(app: App, arg: str, confirm: Confirm | None) -> Effects:
     words = arg.split()
     turns = int(words.pop(0)) if words and re.fullmatch(r"[0-9]+", words[0]) else None
     if len(words) > 1:
@@ -140,7 +141,7 @@ def _fork(app: App, arg: str, confirm: Confirm | None) -> Result:
     chat = app.fork(words[0] if words else None, turns)
     count = len(chat.conversation.turns)
     at = "" if turns is None else f" at turn {turns}"
-    return Result(f"forked {old}{at} into {chat.session.id} ({count} turn(s)); now in {chat.session.id}", notice=True)
+    return Note(f"forked {old}{at} into {chat.session.id} ({count} turn(s)); now in {chat.session.id}")
 
 
 COMMANDS: dict[str, Command] = {

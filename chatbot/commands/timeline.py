@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from chatbot.commands.base import Confirm, Result
+from chatbot.commands.base import Confirm
+from chatbot.commands.effects import Chart, Effects, Note, Show
 from chatbot.core.app import App
 from chatbot.core.budget import input_budget
 from chatbot.engine.parts import PART_NAMES, Parts
@@ -167,7 +168,7 @@ def plain(timeline: Timeline) -> str:
     return "\n".join(lines)
 
 
-def run_timeline(app: App, arg: str, confirm: Confirm | None) -> Result:
+def run_timeline(app: App, arg: str, confirm: Confirm | None) -> Effects:
     """``/timeline``: the rows as text, and the timeline itself for a front end that draws it in colour."""
     view, _, path = arg.partition(" ")
     if arg and (view != "html" or not path.strip()):
@@ -179,5 +180,5 @@ def run_timeline(app: App, arg: str, confirm: Confirm | None) -> Result:
     if view == "html":
         from chatbot.commands.timeline_html import write_html  # (it imports this module)
 
-        return Result(write_html(timeline, path.strip(), budget if context else None), notice=True)
-    return Result(plain(timeline), timeline=timeline if timeline.rows else None)
+        return Note(write_html(timeline, path.strip(), budget if context else None))
+    return Chart(timeline) if timeline.rows else Show(plain(timeline))

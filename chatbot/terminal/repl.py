@@ -21,6 +21,8 @@ from rich.text import Text
 
 from chatbot import __version__, commands
 from chatbot.attachments.attach import Content
+from chatbot.commands.effects import Show
+from chatbot.commands.timeline import Timeline, plain
 from chatbot.core.app import App
 from chatbot.core.events import TurnDone, Unsent, unsent
 from chatbot.core.front_end import run_turn
@@ -141,77 +143,53 @@ class Repl:
 
     def handle(self, line: str) -> bool:
         """Handle one input line (a command or a message). Returns True to quit."""
-        message: Content = commands.as_message(line)
-        replacing: TakenBack | None = None
-        if commands.is_command(line):
-            try:
-                result = commands.run(self.app, line, confirm=self._confirm, unsent=self.unsent)
-            except ChatbotError as exc:
-                self._error(exc.message)
-                return False
-            except Interrupted:
-                raise  # SIGTERM, SIGHUP: leave
-            except KeyboardInterrupt:  # Ctrl-C stops a slow command (/models on a silent server), not the app
-                self._notice(f"{line.split()[0]} cancelled")
-                return False
-            if result.timeline is not None and not self.plain:
-                self.console.print(timeline_text(result.timeline))
-            elif result.readable is not None:
-                self.console.print(Text(clean(result.readable)))
-            elif result.output:
-                self.console.print(Text(clean(result.output), style="dim" if result.notice else ""))
-            if result.clipboard is not None:
-                self._copy(result.clipboard)
-            if result.edit is not None:
-                return self._edit(result.edit, result.edit_turn)
-            if result.editor is not None:
-                return self._write_in_editor(result.editor)
-            if result.quit:
-                return True
-            if result.send is None:
-                return False
-            message, replacing = result.send, result.replacing
-        self.send(message, replacing=replacing)
+        if not commands.is_command(line):
+            self.send(commands.as_message(line))
+            return False
+        try:
+            return commands.apply(commands.run(self.app, line, confirm=self._confirm, unsent=self.unsent), self)
+        except OutputError:
+            raise  # the terminal cannot be written: leave (a resent turn is saved)
+        except ChatbotError as exc:
+            self._error(exc.message)
+        except Interrupted:
+            raise  # SIGTERM, SIGHUP: leave
+        except KeyboardInterrupt:  # Ctrl-C stops a slow command (/models on a silent server), not the app
+            self.note(f"{line.split()[0]} cancelled")
         return False
 
-    def _edit(self, text: str, turn: int | None) -> bool:
-        """/edit: the last message (or message ``turn``) back in the prompt; sending the edited text replaces that
-        turn (or, for ``turn``, resends it in a new branch of the session)."""
+    # --- what a command's effects do here (:class:`chatbot.commands.Front`) --------------------------------------
+
+    def show(self, shown: Show) -> None:
+        """Asked-for output: the readable view when there is one (/context json)."""
+        text = shown.readable if shown.readable is not None else shown.text
+        if text:
+            self.console.print(Text(clean(text)))
+
+    def note(self, text: str) -> None:
+        """A confirmation, dim."""
+        self._notice(text)
+
+    def chart(self, timeline: Timeline) -> None:
+        """/timeline in colour (as plain text with --plain)."""
+        self.console.print(Text(clean(plain(timeline))) if self.plain else timeline_text(timeline))
+
+    def edit(self, text: str, no_prompt: str) -> str:
+        """/edit: ``text`` back in the prompt; "" when the user cancels (Ctrl-C, an empty line, a command)."""
         try:
             edited = self._prompt_session().prompt("edit› ", default=text)
         except (KeyboardInterrupt, EOFError):
-            edited = ""
-        if not edited.strip() or commands.is_command(edited):
-            self._notice("edit cancelled; the session stays as it was")
-            return False
-        if turn is None:
-            message, taken = self.app.chat.open_session.take_back_for_edit(edited)
-            self.send(message, replacing=taken)
-            return False
-        try:
-            result = commands.edit_at(self.app, turn, edited)
-        except ChatbotError as exc:
-            self._error(exc.message)
-            return False
-        self._notice(result.output)
-        if result.send is not None:
-            self.send(result.send)
-        return False
+            return ""
+        return "" if commands.is_command(edited) else edited
 
-    def _write_in_editor(self, text: str) -> bool:
-        """/editor: the message written in the user's editor is sent (an empty file sends nothing)."""
-        try:
-            message = edit_text(text)
-        except ChatbotError as exc:
-            self._error(exc.message)
-            return False
-        if message:
-            self.send(message)
-        else:
+    def compose(self, text: str) -> str:
+        """/editor: the message written in the user's editor ("" for an empty file, told)."""
+        message = edit_text(text)
+        if not message:
             self._notice(EMPTY)
-        return False
+        return message
 
-    def _copy(self, text: str) -> None:
+    def copy(self, text: str) -> None:
         """Put ``text`` on the clipboard through the terminal (OSC 52), bypassing rich so it is not escaped."""
         out = self.console.file
         out.write(osc52(text))

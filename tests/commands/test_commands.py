@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot import commands
+from chatbot.commands.effects import Quit
 from chatbot.commands.table import as_message, is_command
 from chatbot.errors import InvalidSessionId, UsageError
 
@@ -26,12 +27,12 @@ def run(app, line, confirm=None):
 
 @pytest.mark.parametrize("word", ["/quit", "/exit", "exit", "quit", "종료", "  quit  "])
 def test_quit_words(app, word):
-    assert commands.is_command(word) and run(app, word).quit
+    assert commands.is_command(word) and run(app, word) == Quit()
 
 
 @pytest.mark.parametrize("word", ["EXIT", "Quit", "qUiT", " Exit ", "/QUIT", "/Exit"])
 def test_quit_words_in_any_letter_case(app, word):
-    assert commands.is_command(word) and run(app, word).quit
+    assert commands.is_command(word) and run(app, word) == Quit()
 
 
 def test_plain_text_is_not_a_command():
@@ -40,7 +41,7 @@ def test_plain_text_is_not_a_command():
 
 
 def test_help_lists_every_command(app):
-    out = run(app, "/help").output
+    out = run(app, "/help").text
     for name in commands.COMMANDS:
         assert name in out
 
@@ -54,23 +55,23 @@ def test_reset_forgets_turns_and_summary_keeps_system(app):
     for i in range(4):
         send(app, f"q{i}")
     assert app.chat.conversation.summary
-    out = run(app, "/reset").output
+    out = run(app, "/reset").text
     conv = app.chat.conversation
     assert "4 turn(s)" in out and conv.turns == [] and conv.summary == "" and conv.system
     assert app.store.load("main").conversation.turns == []
 
 
 def test_summary_shows_text_and_coverage(app):
-    assert "no summary yet" in run(app, "/summary").output
+    assert "no summary yet" in run(app, "/summary").text
     for i in range(4):
         send(app, f"question {i}")
-    out = run(app, "/summary").output
+    out = run(app, "/summary").text
     assert "Summary of turns 1-" in out and "question 0" in out
 
 
 def test_context_shows_the_exact_next_request(app):
     send(app, "hello there")
-    out = run(app, "/context").output
+    out = run(app, "/context").text
     assert "keeps nothing between requests" in out
     assert "system" in out and "hello there" in out and "(your next message)" in out
     request = app.chat.next_request("")
@@ -80,31 +81,31 @@ def test_context_shows_the_exact_next_request(app):
 def test_context_marks_the_summary(app):
     for i in range(4):
         send(app, f"q{i}")
-    out = run(app, "/context").output
+    out = run(app, "/context").text
     assert "system+S" in out and "summary of turns 1-" in out
 
 
 def test_tokens_reports_provider_and_estimate(app):
     send(app, "hi")
-    out = run(app, "/tokens").output
+    out = run(app, "/tokens").text
     assert "provider-reported: prompt" in out and "estimated: prompt" in out and "correction" in out
 
 
 def test_sessions_new_load_rename_delete(app):
     send(app, "first session message")
-    new_id = run(app, "/new").output.split()[-1]
+    new_id = run(app, "/new").text.split()[-1]
     assert app.chat.session.id == new_id
     send(app, "second")
-    listing = run(app, "/sessions").output
+    listing = run(app, "/sessions").text
     assert "main" in listing and f"* {new_id}" in listing
-    assert "loaded session main (1 turn(s))" in run(app, "/load main").output
-    assert "titled 'My title'" in run(app, "/rename My title").output
+    assert "loaded session main (1 turn(s))" in run(app, "/load main").text
+    assert "titled 'My title'" in run(app, "/rename My title").text
     assert app.store.load("main").title == "My title"
     with pytest.raises(UsageError, match="in use"):
         run(app, "/delete main")
-    assert run(app, f"/delete {new_id}", confirm=lambda q: False).output == "not deleted"
+    assert run(app, f"/delete {new_id}", confirm=lambda q: False).text == "not deleted"
     assert app.store.exists(new_id)
-    assert "deleted" in run(app, f"/delete {new_id}", confirm=lambda q: True).output
+    assert "deleted" in run(app, f"/delete {new_id}", confirm=lambda q: True).text
     assert not app.store.exists(new_id)
 
 
@@ -128,19 +129,19 @@ def test_bad_ids_are_refused(app, line, error, message):
 def test_undo_and_retry(app):
     send(app, "one")
     send(app, "two")
-    assert "two" in run(app, "/undo").output
+    assert "two" in run(app, "/undo").text
     assert [t.user_text for t in app.chat.conversation.turns] == ["one"]
     result = run(app, "/retry")
-    assert result.send == "one" and app.chat.conversation.turns == []
+    assert result.message == "one" and app.chat.conversation.turns == []
     with pytest.raises(UsageError):
         run(app, "/undo")
 
 
 def test_system_and_model(app):
-    assert "system message:" in run(app, "/system").output
+    assert "system message:" in run(app, "/system").text
     run(app, "/system You are a pirate.")
     assert app.chat.next_request("x").messages[0]["content"].startswith("You are a pirate.")
-    assert "echo" in run(app, "/model").output
+    assert "echo" in run(app, "/model").text
     run(app, "/model other-model")
     assert app.chat.model == "other-model" and app.store.load("main").model == "other-model"
 
@@ -149,7 +150,7 @@ def test_export_writes_markdown(app, tmp_path):
     for i in range(4):
         send(app, f"q{i}")
     target = tmp_path / "out.md"
-    assert str(target) in run(app, f"/export {target}").output
+    assert str(target) in run(app, f"/export {target}").text
     text = target.read_text()
     assert "Summary of turns 1-" in text and "q3" in text
 
@@ -174,7 +175,7 @@ def test_context_previews_a_due_summary_without_calling_the_model(app):
         send(app, f"q{i}")
     calls = []
     app.chat.provider.complete = lambda *a, **k: calls.append(a)  # must not be called by /context
-    out = run(app, "/context").output
+    out = run(app, "/context").text
     assert not calls and app.chat.conversation.summary_covers == 0
     assert "before sending, turns 1-2 are folded into the summary" in out
     assert "system+S" in out and "stored but not sent" not in out
@@ -183,7 +184,7 @@ def test_context_previews_a_due_summary_without_calling_the_model(app):
 def test_an_unsaved_session_is_listed_and_leaves_no_lock_file(make_app):
     app = make_app()
     app.open("empty")
-    assert "empty (in use, not saved until its first turn)" in run(app, "/sessions").output
+    assert "empty (in use, not saved until its first turn)" in run(app, "/sessions").text
     app.new()
     assert not app.store.lock_path("empty").exists()
     app.close()
@@ -201,5 +202,5 @@ def test_every_command_lives_in_one_room_and_help_lists_them_room_by_room(app):
 
     names = [name for room in (sessions, history, next_turn, inspecting) for name in room.COMMANDS]
     assert len(names) == len(set(names)) and list(COMMANDS) == ["/help", "/quit", "/exit", *names]
-    out = run(app, "/help").output
+    out = run(app, "/help").text
     assert out.index("/sessions") < out.index("/undo") < out.index("/file") < out.index("/context")

@@ -27,7 +27,7 @@ def chat_app(make_app):
 
 
 def test_recall_lists_the_turns_that_match_with_the_evidence_and_what_would_come_back(chat_app):
-    out = commands.run(chat_app, "/recall which numbers open my gym locker?").output
+    out = commands.run(chat_app, "/recall which numbers open my gym locker?").text
     lines = out.splitlines()
     at = next(i for i, line in enumerate(lines) if line.strip().startswith("turn"))
     first, why = lines[at], lines[at + 1]
@@ -40,7 +40,7 @@ def test_recall_lists_the_turns_that_match_with_the_evidence_and_what_would_come
 
 
 def test_recall_of_an_unrelated_message_says_nothing_would_come_back(chat_app):
-    out = commands.run(chat_app, "/recall write a poem about the sea").output
+    out = commands.run(chat_app, "/recall write a poem about the sea").text
     assert out.splitlines()[-1] == "it would recall nothing: no earlier turn shares a word with it"
 
 
@@ -50,11 +50,11 @@ def test_recall_needs_text(chat_app):
 
 
 def test_context_for_a_message_marks_the_recalled_turns_in_the_system_row(chat_app):
-    out = commands.run(chat_app, "/context for what was my gym locker code?").output
+    out = commands.run(chat_app, "/context for what was my gym locker code?").text
     system_row = out.splitlines()[2]
     assert system_row.split()[:2] == ["1", "system+R"] and "[+ recalled turn 1]" in system_row
     assert "system+R: the system message carries turn 1 again, verbatim (" in out
-    plain = commands.run(chat_app, "/context").output
+    plain = commands.run(chat_app, "/context").text
     assert "system+R" not in plain and plain.splitlines()[2].split()[1] == "system"
 
 
@@ -68,7 +68,7 @@ def test_context_for_a_message_shows_recalled_turns_when_the_summary_is_left_out
     chat.conversation.set_summary(" ".join(["summary"] * 400), 1)  # turn 1 covered, the summary far over budget
     request = chat.next_request("what was my gym locker code?")
     assert request.summary_included is False and request.recalled == (1,)
-    out = commands.run(app, "/context for what was my gym locker code?").output
+    out = commands.run(app, "/context for what was my gym locker code?").text
     system_row = out.splitlines()[2]
     assert system_row.split()[:2] == ["1", "system+R"] and "[+ summary" not in system_row
 
@@ -83,7 +83,7 @@ def test_a_relevant_turn_left_out_because_as_many_were_recalled_is_past_the_limi
         "What defines Gothic architecture?",
     ]:
         list(chat.send(text))
-    lines = commands.run(app, "/recall what is my gym locker code?").output.splitlines()
+    lines = commands.run(app, "/recall what is my gym locker code?").text.splitlines()
     rows = {line.split()[1]: line for line in lines if line.strip().startswith("turn")}
     assert "recalled" in rows["1"]
     assert "past --recall" in rows["3"]  # below the look-alike level (0.85 of the best): the limit left it out

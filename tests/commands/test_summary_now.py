@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot import commands
+from chatbot.commands.effects import Note
 from chatbot.errors import ChatbotError
 from chatbot.providers.echo import EchoProvider
 
@@ -17,7 +18,7 @@ def test_summary_now_command(make_app):
     for text in ("one", "two", "three"):
         list(chat.send(text))
     result = commands.run(app, "/summary now")
-    assert result.notice and result.output == "summarized 2 earlier turn(s); the summary now covers turns 1-2"
+    assert result == Note("summarized 2 earlier turn(s); the summary now covers turns 1-2")
     assert app.store.load("n").conversation.summary_covers == 2
     with pytest.raises(ChatbotError, match="usage: /summary"):
         commands.run(app, "/summary later")

@@ -11,6 +11,7 @@ import struct
 from pathlib import Path
 
 from chatbot import commands
+from chatbot.commands.effects import Note
 from chatbot.commands.timeline import Row, Timeline
 from chatbot.commands.timeline_html import page
 from tests.support.browser import dom, screenshot
@@ -27,7 +28,7 @@ def test_the_page_holds_a_bar_per_request_with_its_parts_budget_marks_and_hover_
         list(chat.send(text))
     page = tmp_path / "timeline.html"
     result = commands.run(app, f"/timeline html {page}")
-    assert result.output == f"wrote the timeline of session long (30 requests) to {page}" and result.notice
+    assert result == Note(f"wrote the timeline of session long (30 requests) to {page}")
 
     html = page.read_text(encoding="utf-8")
     assert not re.search(r"""(src|href)=|url\(|@import|https?://""", html)  # self-contained: nothing to fetch

@@ -65,7 +65,7 @@ def test_retry_replaces_the_last_turn_only_once_its_replacement_is_stored(make_a
     drain(chat.send("question"))
     first_answer = stored(app)["turns"][0]["messages"][1]["content"]
     retry = commands.run(app, "/retry")
-    assert retry.send == "question" and retry.replacing is not None  # the stored turn is taken back to be replaced
+    assert retry.message == "question" and retry.replacing is not None  # the stored turn is taken back to be replaced
     assert len(stored(app)["turns"]) == 1  # still stored: nothing replaced it yet
     drain(chat.send("question", replacing=retry.replacing))
     turns = stored(app)["turns"]
@@ -136,7 +136,7 @@ def test_ctrl_c_before_any_answer_text_stores_nothing_and_offers_retry(make_app)
     assert [t.user_text for t in chat.conversation.turns] == ["earlier"]
     assert [t.user_text for t in app.store.load("c").conversation.turns] == ["earlier"]
     assert kept is not None and kept.content == "question"
-    assert commands.run(app, "/retry", unsent=kept).send == "question"
+    assert commands.run(app, "/retry", unsent=kept).message == "question"
 
 
 def test_retry_takes_the_last_turn_back_and_the_resend_is_stored_once(make_app):
@@ -144,7 +144,7 @@ def test_retry_takes_the_last_turn_back_and_the_resend_is_stored_once(make_app):
     chat = app.open("r")
     send(chat, "first")
     send(chat, "second")
-    assert commands.run(app, "/retry").send == "second"
+    assert commands.run(app, "/retry").message == "second"
     # the file keeps the turn until its replacement is stored (a failed resend must not lose it)
     assert [t.user_text for t in app.store.load("r").conversation.turns] == ["first", "second"]
     send(chat, "second")
@@ -230,7 +230,7 @@ def test_a_retry_whose_resend_fails_puts_the_turn_back_with_its_summary(summariz
     before = state(chat)
     provider.down = True
     retry = commands.run(app, "/retry")
-    assert retry.send == "two"
+    assert retry.message == "two"
     assert len(chat.conversation.turns) == 1  # taken back, to be replaced
     with pytest.raises(ServerError) as caught:
         list(chat.send("two", replacing=retry.replacing))
@@ -238,7 +238,7 @@ def test_a_retry_whose_resend_fails_puts_the_turn_back_with_its_summary(summariz
     assert unsent(caught.value) is None  # the turn is back: nothing waits to be resent
     provider.down = False
     retry = commands.run(app, "/retry")
-    assert retry.send == "two"  # taken back again, not resent beside itself
+    assert retry.message == "two"  # taken back again, not resent beside itself
     list(chat.send("two", replacing=retry.replacing))
     assert [t.user_text for t in chat.conversation.turns] == ["one", "two"]
     assert [t.user_text for t in app.store.load("s").conversation.turns] == ["one", "two"]
