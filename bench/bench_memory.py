@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import machine  # bench/ is on sys.path when a script runs from it
 
-from chatbot.core.app import App, Settings  # noqa: E402
+from chatbot.core.app import App, AppSettings  # noqa: E402
 from chatbot.core.events import TurnDone  # noqa: E402
 from chatbot.engine.memory import MemoryConfig  # noqa: E402
 from chatbot.engine.summary_prompt import is_summary_request  # noqa: E402
@@ -244,7 +244,7 @@ def run(
     where = f"{label.replace(' ', '-')}-{budget}-{provider.model.replace('/', '_')}-{provider.send_usage}"
     store = JsonStore(directory / where)
     memory = MemoryConfig(strategy=strategy, max_input_tokens=budget, window_step=step)
-    settings = Settings("openai", provider.model, memory)
+    settings = AppSettings("openai", provider.model, memory)
     app = App(store, provider, settings, lambda m: make_counter(None, "openai", m))
     chat = app.open(f"memory-{strategy}")
     estimates: list[int] = []

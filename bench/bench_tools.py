@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import machine  # bench/ is on sys.path when a script runs from it
 
-from chatbot.core.app import App, Settings  # noqa: E402
+from chatbot.core.app import App, AppSettings  # noqa: E402
 from chatbot.core.events import TurnDone  # noqa: E402
 from chatbot.engine.memory import MemoryConfig  # noqa: E402
 from chatbot.engine.summary_prompt import is_summary_request  # noqa: E402
@@ -120,7 +120,7 @@ def run(strategy: str, limit: int | None, turns: int, result_tokens: int) -> dic
         app = App(
             JsonStore(Path(tmp)),
             provider,
-            Settings("bench", None, memory),
+            AppSettings("bench", None, memory),
             lambda model: TokenCounter(),
             tools=Registry([FunctionTool(search, "bench")]),
         )

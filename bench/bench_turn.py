@@ -40,7 +40,7 @@ from _common import machine  # noqa: E402 - bench/ is on sys.path when a script 
 
 from chatbot.core import chat as chat_module  # noqa: E402
 from chatbot.core import rounds  # noqa: E402
-from chatbot.core.app import App, Settings  # noqa: E402
+from chatbot.core.app import App, AppSettings  # noqa: E402
 from chatbot.core.events import TurnDone  # noqa: E402
 from chatbot.engine.memory import MemoryConfig  # noqa: E402
 from chatbot.engine.tokens import make_counter  # noqa: E402
@@ -141,7 +141,7 @@ class Case:
         self.sid = f"bench-{strategy}-{size}"
         populate(self.store, self.sid, size, strategy, model)
         provider = make_provider("openai", base_url=base_url, model=model)
-        settings = Settings(provider_name="openai", model=model, memory=MemoryConfig(strategy=strategy))
+        settings = AppSettings(provider_name="openai", model=model, memory=MemoryConfig(strategy=strategy))
         self.app = App(self.store, provider, settings, lambda m: make_counter(None, "openai", m))
         self.chat = self.app.open(self.sid)
         self.build, self.save, self.stream = Timer(), Timer(), Timer()

@@ -48,10 +48,10 @@ def words(n: int) -> str:
 def run(base_url: str, turns: int, where: Path, name: str, reply: int | None = None) -> dict[str, Any]:
     """``turns`` turns at the default memory settings (replies of at most ``reply`` tokens), in a store and a request
     log of their own (``name``); what the chat saw (the server's side is read by the caller)."""
-    from chatbot.core.app import App, Settings
+    from chatbot.core.app import App, AppSettings
     from chatbot.core.events import TurnDone
     from chatbot.core.request_log import RequestLog
-    from chatbot.core.settings import RunSettings
+    from chatbot.core.turn_settings import TurnSettings
     from chatbot.engine.memory import MemoryConfig
     from chatbot.engine.tokens import TokenCounter
     from chatbot.providers import make_provider
@@ -59,8 +59,8 @@ def run(base_url: str, turns: int, where: Path, name: str, reply: int | None = N
     os.environ.setdefault("OPENAI_API_KEY", "sk-bench")
     provider = make_provider("openai", model="fake-model", base_url=base_url, max_retries=0)
     log = where / f"log-{name}.jsonl"
-    run_settings = RunSettings(log=RequestLog(str(log)), retries=2, max_output_tokens=reply)
-    settings = Settings("openai", "fake-model", MemoryConfig(), run=run_settings)
+    run_settings = TurnSettings(log=RequestLog(str(log)), retries=2, max_output_tokens=reply)
+    settings = AppSettings("openai", "fake-model", MemoryConfig(), run=run_settings)
     app = App(JsonStore(where / f"s-{name}"), provider, settings, lambda m: TokenCounter())
     chat = app.open("long")
     kept = [0]

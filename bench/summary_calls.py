@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import machine  # bench/ is on sys.path when a script runs from it
 
-from chatbot.core.app import App, Settings  # noqa: E402
+from chatbot.core.app import App, AppSettings  # noqa: E402
 from chatbot.core.events import TurnDone  # noqa: E402
 from chatbot.engine import memory  # noqa: E402
 from chatbot.engine.memory import MemoryConfig  # noqa: E402
@@ -93,7 +93,7 @@ def run(rule: str, turns: int, user_tokens: int, answer_tokens: int, budget: int
     memory.FOLD_HEADROOM = RULES[rule]
     try:
         provider = LongAnswers(text_of(answer_tokens))
-        settings = Settings("local", "local", MemoryConfig(max_input_tokens=budget))
+        settings = AppSettings("local", "local", MemoryConfig(max_input_tokens=budget))
         app = App(
             JsonStore(where / f"{rule}-{user_tokens}-{answer_tokens}"), provider, settings, lambda m: TokenCounter()
         )

@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from chatbot.cli import modes  # noqa: E402
-from chatbot.core.app import App, Settings  # noqa: E402
-from chatbot.core.settings import RunSettings  # noqa: E402
+from chatbot.core.app import App, AppSettings  # noqa: E402
+from chatbot.core.turn_settings import TurnSettings  # noqa: E402
 from chatbot.engine.memory import MemoryConfig  # noqa: E402
 from chatbot.engine.tokens import make_counter  # noqa: E402
 from chatbot.providers import make_provider  # noqa: E402
@@ -122,8 +122,8 @@ def _stack(frame: FrameType | None) -> list[FrameType]:
 
 def _app(folder: Path, base_url: str, *, terminal: bool) -> App:
     provider = make_provider("openai", base_url=base_url, model="gpt-4o-mini")
-    run = RunSettings(background_summaries=terminal)
-    settings = Settings(provider_name="openai", model=None, memory=MemoryConfig(strategy="summary"), run=run)
+    run = TurnSettings(background_summaries=terminal)
+    settings = AppSettings(provider_name="openai", model=None, memory=MemoryConfig(strategy="summary"), run=run)
     app = App(JsonStore(folder), provider, settings, lambda m: make_counter(None, "openai", m))
     app.open(None)
     return app

@@ -27,7 +27,7 @@ __all__ = [
     "Conversation",
     "MemoryConfig",
     "Request",
-    "RunSettings",
+    "TurnSettings",
     "Turn",
     "__version__",
     "make_provider",
@@ -40,7 +40,7 @@ _HOMES = {
     "Conversation": "chatbot.engine.conversation",
     "MemoryConfig": "chatbot.engine.memory",
     "Request": "chatbot.engine.memory",
-    "RunSettings": "chatbot.core.settings",
+    "TurnSettings": "chatbot.core.turn_settings",
     "Turn": "chatbot.engine.turn",
     "make_provider": "chatbot.providers",
     "rough_count": "chatbot.engine.tokens",
@@ -48,7 +48,7 @@ _HOMES = {
 
 if TYPE_CHECKING:
     from chatbot.core.chat import Chat
-    from chatbot.core.settings import RunSettings
+    from chatbot.core.turn_settings import TurnSettings
     from chatbot.engine.conversation import Conversation
     from chatbot.engine.memory import MemoryConfig, Request
     from chatbot.engine.tokens import rough_count

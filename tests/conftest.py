@@ -95,14 +95,14 @@ def sessions_dir(tmp_path):
 @pytest.fixture
 def make_app(sessions_dir):
     """Build an App over the echo provider (or another provider) and a store in a temporary directory."""
-    from chatbot.core.app import App, Settings
+    from chatbot.core.app import App, AppSettings
     from chatbot.providers.echo import EchoProvider
     from chatbot.storage.json_store import JsonStore
 
     apps = []
 
     def build(provider=None, **memory: Any):
-        settings = Settings(provider_name="echo", model=None, memory=MemoryConfig(**memory))
+        settings = AppSettings(provider_name="echo", model=None, memory=MemoryConfig(**memory))
         app = App(JsonStore(sessions_dir), provider or EchoProvider(delay=0), settings, lambda model: TokenCounter())
         apps.append(app)
         return app
@@ -126,8 +126,8 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
 @pytest.fixture
 def make_tool_app(sessions_dir):
     """Build an App whose model may call ``tools`` (a list of Tool objects), over echo or another provider."""
-    from chatbot.core.app import App, Settings
-    from chatbot.core.settings import RunSettings
+    from chatbot.core.app import App, AppSettings
+    from chatbot.core.turn_settings import TurnSettings
     from chatbot.providers.echo import EchoProvider
     from chatbot.storage.json_store import JsonStore
     from chatbot.tools.registry import Registry
@@ -135,7 +135,7 @@ def make_tool_app(sessions_dir):
     apps = []
 
     def build(tools, provider=None, max_tool_rounds: int = 8, timeout: float = 5, **memory: Any):
-        settings = Settings("echo", None, MemoryConfig(**memory), run=RunSettings(max_tool_rounds=max_tool_rounds))
+        settings = AppSettings("echo", None, MemoryConfig(**memory), run=TurnSettings(max_tool_rounds=max_tool_rounds))
         registry = Registry(tools, timeout=timeout)
         provider = provider or EchoProvider(delay=0)
         app = App(JsonStore(sessions_dir), provider, settings, lambda model: TokenCounter(), tools=registry)

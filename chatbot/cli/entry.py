@@ -287,7 +287,7 @@ def _make_app(
     """The app for ``args``: the provider, the memory settings, options, log and the counter for each model."""
     from chatbot.cli.hub import tokenizer_file
     from chatbot.cli.run_flags import memory_rule, model_options, run_settings
-    from chatbot.core.app import App, Settings
+    from chatbot.core.app import App, AppSettings
     from chatbot.core.rule import FLAGS, flag_dest
     from chatbot.engine.tokens import make_counter
 
@@ -297,7 +297,7 @@ def _make_app(
         for key, dest in ((key, flag_dest(key)) for key in FLAGS)
     }
     provider = _provider(args, cfg)
-    settings = Settings(
+    settings = AppSettings(
         provider_name=args.provider,
         model=cfg.model(args.model),  # an alias ([aliases] in the config file) names its model
         memory=memory_rule(args),

@@ -14,7 +14,7 @@ from chatbot.errors import UsageError
 
 if TYPE_CHECKING:
     from chatbot.cli.config import Config
-    from chatbot.core.settings import RunSettings
+    from chatbot.core.turn_settings import TurnSettings
     from chatbot.engine.memory import MemoryConfig
 
 
@@ -32,15 +32,15 @@ def memory_rule(args: argparse.Namespace) -> MemoryConfig:
     )
 
 
-def run_settings(args: argparse.Namespace, cfg: Config, retries: int) -> RunSettings:
+def run_settings(args: argparse.Namespace, cfg: Config, retries: int) -> TurnSettings:
     """How every turn of this run goes: reply limit, summaries' model and options, tool rounds, streaming, logs."""
     from chatbot.cli.modes import show_request
     from chatbot.core.app import parse_option
     from chatbot.core.request_log import RequestLog
-    from chatbot.core.settings import RunSettings
+    from chatbot.core.turn_settings import TurnSettings
 
     interactive = args.prompt is None and sys.stdin.isatty() and sys.stdout.isatty()
-    return RunSettings(
+    return TurnSettings(
         max_output_tokens=args.max_output_tokens or None,
         summary_model=cfg.model(args.summary_model),
         summary_options=dict(parse_option(key, value) for key, value in args.summary_option or []),

@@ -13,7 +13,7 @@ from typing import Any
 
 from chatbot.core.chat import Chat
 from chatbot.core.rule import Rule, resolve
-from chatbot.core.settings import RunSettings
+from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.cost import Price
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.options import option_problem
@@ -48,7 +48,7 @@ def parse_option(key: str, text: str) -> tuple[str, Any]:
 
 
 @dataclass
-class Settings:
+class AppSettings:
     """What a new or resumed session is opened with (from the command line).
 
     ``memory`` and ``run`` hold the command line's memory rule (:mod:`chatbot.core.rule`); ``origins`` says which of
@@ -64,7 +64,7 @@ class Settings:
     roles: dict[str, str] = field(default_factory=dict)  # the config file's [roles], for /role
     aliases: dict[str, str] = field(default_factory=dict)  # the config file's [aliases]: short name -> model
     prices: dict[str, Price] = field(default_factory=dict)  # the config file's [prices], for /cost
-    run: RunSettings = RunSettings()  # how every turn runs, handed to each chat opened (with its session's rule)
+    run: TurnSettings = TurnSettings()  # how every turn runs, handed to each chat opened (with its session's rule)
     allow_private_urls: bool = False  # /file may fetch pages from loopback and private addresses (url_guard)
     origins: dict[str, str] = field(default_factory=dict)  # rule setting -> "flag", "config" or "default"
 
@@ -76,7 +76,7 @@ class App:
         self,
         store: SessionStore,
         provider: ChatProvider,
-        settings: Settings,
+        settings: AppSettings,
         counter_factory: Callable[[str], TokenCounter],
         *,
         tools: Registry | None = None,

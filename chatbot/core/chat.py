@@ -26,9 +26,9 @@ from chatbot.core.rounds import (
     retry_request,
     turn_request,
 )
-from chatbot.core.settings import RunSettings
 from chatbot.core.summaries import SummaryAhead, SummaryCall
 from chatbot.core.tool_round import run_round, tool_line_notice, tool_notices
+from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import Request, fold_now
 from chatbot.engine.structured import check_reply
@@ -64,14 +64,14 @@ class Chat:
         session: Session,
         provider: ChatProvider,
         store: SessionStore | None = None,
-        run: RunSettings | None = None,
+        run: TurnSettings | None = None,
         *,
         tools: Registry | None = None,
         confirm_tool: Callable[[ToolCall], bool] | None = None,
     ) -> None:
         #: the session in use: its edits (/undo, /retry, /system ...), the message waiting to be stored, its saving
         self.open_session = OpenSession(session, store)
-        self.run = run or RunSettings()  # how every turn runs (frozen: the same for every chat the app opens)
+        self.run = run or TurnSettings()  # how every turn runs (frozen: the same for every chat the app opens)
         self.tools = tools
         # asked before each call (--confirm-tools); False refuses it and the model is told so
         self.confirm_tool = confirm_tool

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from chatbot.core.settings import RunSettings
+from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.strategies import COUNTS
 from chatbot.storage.schema import RULE_FIELDS
@@ -35,7 +35,7 @@ FLAGS = {
     "summary_model": "--summary-model",
     "summary_options": "--summary-option",
 }
-#: the settings of :class:`~chatbot.core.settings.RunSettings`; the others are :class:`MemoryConfig`'s
+#: the settings of :class:`~chatbot.core.turn_settings.TurnSettings`; the others are :class:`MemoryConfig`'s
 RUN_FIELDS = ("max_output_tokens", "summary_model", "summary_options")
 #: where a setting came from, in the order they win
 ORIGINS = ("flag", "session", "config", "default")
@@ -46,7 +46,7 @@ def flag_dest(setting: str) -> str:
     return FLAGS[setting][2:].replace("-", "_")
 
 
-def values_of(memory: MemoryConfig, run: RunSettings) -> dict[str, Any]:
+def values_of(memory: MemoryConfig, run: TurnSettings) -> dict[str, Any]:
     """The rule's settings as ``memory`` and ``run`` hold them, JSON-ready (what a session stores)."""
     values = {key: getattr(run if key in RUN_FIELDS else memory, key) for key in RULE_FIELDS}
     values["summary_options"] = dict(values["summary_options"])
@@ -58,7 +58,7 @@ class Rule:
     """The rule a session runs by: its memory, how its turns run, and where each setting came from."""
 
     memory: MemoryConfig
-    run: RunSettings
+    run: TurnSettings
     origins: Mapping[str, str]  # setting -> "flag", "session", "config" or "default"
 
     def stored(self) -> dict[str, Any]:
@@ -76,7 +76,7 @@ class Rule:
         return lines
 
 
-def resolve(stored: Mapping[str, Any], memory: MemoryConfig, run: RunSettings, origins: Mapping[str, str]) -> Rule:
+def resolve(stored: Mapping[str, Any], memory: MemoryConfig, run: TurnSettings, origins: Mapping[str, str]) -> Rule:
     """The rule of a session that stored ``stored``, opened with ``memory`` and ``run`` (the command line's values
     after the config file and defaults), whose settings came from ``origins`` ("flag", "config" or "default"; a
     setting not named there counts as a flag: a library's :class:`~chatbot.core.app.App` applies what it is given).

@@ -22,7 +22,7 @@ from typing import Any
 from chatbot.core.budget import learn_window, summary_max_tokens
 from chatbot.core.retry import RETRYABLE, retry_wait
 from chatbot.core.rule import FLAGS
-from chatbot.core.settings import RunSettings
+from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.folds import Written, summary_messages
 from chatbot.engine.memory import Summarizer, next_summary
@@ -45,7 +45,7 @@ class SummaryCall:
     summary's tokens; what is stored changes in the engine's fold, on the main thread.
     """
 
-    def __init__(self, session: Session, provider: ChatProvider, run: RunSettings) -> None:
+    def __init__(self, session: Session, provider: ChatProvider, run: TurnSettings) -> None:
         self.session = session
         self.provider = provider
         self.run = run

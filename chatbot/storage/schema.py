@@ -139,7 +139,7 @@ def check_options(options: object) -> str:
     return ""
 
 
-#: the memory rule a session keeps (``rule``): each setting's name (a field of ``MemoryConfig`` or ``RunSettings``) and
+#: the memory rule a session keeps (``rule``): each setting's name (a field of ``MemoryConfig`` or ``TurnSettings``) and
 #: its least whole number (None: the setting is not a count; "or null": it may be unset)
 RULE_COUNTS = {name: count.least for name, count in COUNTS.items()}  # window, first-last and summary settings
 RULE_COUNTS |= {"recall": 0, "max_input_tokens": 1, "max_output_tokens": 1}

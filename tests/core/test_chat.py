@@ -8,7 +8,7 @@ import pytest
 
 from chatbot.core.events import Notice, TurnDone, unsent
 from chatbot.core.rounds import INTERRUPTED_MARK
-from chatbot.core.settings import RunSettings
+from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.text import quote_lines
 from chatbot.errors import ContextLengthError, Interrupted, ServerError
 from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta, Usage
@@ -91,7 +91,7 @@ def test_a_reply_stopped_by_a_signal_is_marked_with_its_reason(make_app):
 
 def test_the_next_request_preview_holds_the_text_in_the_budget_a_send_would_have(make_app):
     chat = make_app(max_input_tokens=8000).open("s")
-    chat.run = RunSettings(max_output_tokens=500)
+    chat.run = TurnSettings(max_output_tokens=500)
     chat.conversation.counter.calibration.context = 4000  # the server's window, learned earlier
     preview = chat.next_request("what comes next")
     assert preview.messages[-1] == {"role": "user", "content": "what comes next"}
@@ -100,7 +100,7 @@ def test_the_next_request_preview_holds_the_text_in_the_budget_a_send_would_have
 
 def test_the_output_reservation_comes_out_of_a_known_window_for_a_send(make_app):
     chat = make_app(max_input_tokens=8000).open("s")
-    chat.run = RunSettings(max_output_tokens=500)
+    chat.run = TurnSettings(max_output_tokens=500)
     chat.conversation.counter.calibration.context = 4000  # the server's window, learned earlier
     done = drain(chat.send("hi"))[-1]
     assert isinstance(done, TurnDone)
@@ -110,7 +110,7 @@ def test_the_output_reservation_comes_out_of_a_known_window_for_a_send(make_app)
 def test_a_context_error_naming_the_window_retries_within_it_less_the_output_reservation(make_app):
     provider = FlakyEcho(ContextLengthError("maximum context length is 3000 tokens", limit=3000), failures=0)
     chat = make_app(provider, strategy="full", max_input_tokens=100_000).open("s")
-    chat.run = RunSettings(max_output_tokens=500)
+    chat.run = TurnSettings(max_output_tokens=500)
     for i in range(6):
         drain(chat.send(f"message {i} " + "word " * 300))
     provider.failures = 1

@@ -80,9 +80,9 @@ def test_a_model_calling_tools_gets_eight_rounds_then_must_answer():
 def test_the_run_settings_are_one_frozen_object_handed_to_the_chat(clean_env):
     import dataclasses
 
-    from chatbot import RunSettings
+    from chatbot import TurnSettings
 
-    run = RunSettings(stream=False, max_output_tokens=64)
+    run = TurnSettings(stream=False, max_output_tokens=64)
     with FakeServer(reply="whole at once") as server:
         chat = Chat(scratch(), make_provider("openai", model="m", base_url=server.base_url, max_retries=0), run=run)
         list(chat.send("hi"))

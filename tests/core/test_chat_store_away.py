@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.core.app import App, Settings
+from chatbot.core.app import App, AppSettings
 from chatbot.core.events import Notice, TurnDone
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
@@ -21,7 +21,7 @@ def away_app(tmp_path):
     app = App(
         AwayStore(tmp_path / "s"),
         EchoProvider(delay=0),
-        Settings("echo", None, MemoryConfig()),
+        AppSettings("echo", None, MemoryConfig()),
         lambda m: TokenCounter(),
     )
     yield app

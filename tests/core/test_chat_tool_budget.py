@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.core.app import App, Settings
+from chatbot.core.app import App, AppSettings
 from chatbot.core.events import Notice, TurnDone
-from chatbot.core.settings import RunSettings
+from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.text import quote_lines
 from chatbot.errors import BudgetError
@@ -55,7 +55,7 @@ def tool_chat(tmp_path):
         provider = provider or Uncalibrated()
         # recall off: no built-in search beside the tool, so the definitions are the one tool's (the arithmetic below)
         memory = MemoryConfig(strategy=strategy, max_input_tokens=max_input_tokens, recall=0, summary_trigger=50)
-        settings = Settings("echo", None, memory, system, run=RunSettings(**run))
+        settings = AppSettings("echo", None, memory, system, run=TurnSettings(**run))
         tools = Registry(function_tools(*functions))
         app = App(JsonStore(tmp_path / "s"), provider, settings, lambda model: WordCounter(), tools=tools)
         apps.append(app)

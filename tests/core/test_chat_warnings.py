@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatbot.core.events import Notice, TurnDone
-from chatbot.core.settings import RunSettings
+from chatbot.core.turn_settings import TurnSettings
 from chatbot.errors import ContextLengthError, ServerError
 from chatbot.providers import make_provider
 from chatbot.providers.base import TextDelta
@@ -124,7 +124,7 @@ class DownOnce(EchoProvider):
 
 def test_an_announced_retry_reaches_the_turn_as_a_warning_in_its_words(make_app):
     chat = make_app(DownOnce(delay=0)).open("r")
-    chat.run = RunSettings(retries=1)
+    chat.run = TurnSettings(retries=1)
     events = list(chat.send("hi"))
     said = [e for e in events if isinstance(e, Notice)]
     assert said == [Notice("the server is busy — retrying in 1s (1 of 1; Ctrl-C cancels)", True)]

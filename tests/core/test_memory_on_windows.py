@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from chatbot.core.app import App, Settings
+from chatbot.core.app import App, AppSettings
 from chatbot.core.events import TurnDone
-from chatbot.core.settings import RunSettings
+from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.folds import summary_share
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.summary_prompt import is_summary_request
@@ -43,7 +43,7 @@ def test_a_long_conversation_keeps_its_summaries_and_every_request_inside_a_smal
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     with FakeServer(reply=words(window // 5), whole_reply=SUMMARY, context=window) as server:
         provider = make_provider("openai", model="fake-model", base_url=server.base_url, max_retries=0)
-        settings = Settings("openai", "fake-model", MemoryConfig(), run=RunSettings(retries=2))
+        settings = AppSettings("openai", "fake-model", MemoryConfig(), run=TurnSettings(retries=2))
         app = App(JsonStore(tmp_path / "sessions"), provider, settings, lambda m: TokenCounter())
         chat = app.open("long")
         dropped = []

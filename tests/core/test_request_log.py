@@ -13,10 +13,10 @@ from datetime import datetime
 
 import pytest
 
-from chatbot.core.app import App, Settings
+from chatbot.core.app import App, AppSettings
 from chatbot.core.events import TurnDone
 from chatbot.core.request_log import RequestLog
-from chatbot.core.settings import RunSettings
+from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import ConfigError, ContextLengthError, ServerError
@@ -57,8 +57,8 @@ def logged(tmp_path):
 
     def build(provider, *, stream: bool = True):
         log = tmp_path / "requests.jsonl"
-        settings = Settings(
-            "echo", None, MemoryConfig(strategy="full"), run=RunSettings(log=RequestLog(str(log)), stream=stream)
+        settings = AppSettings(
+            "echo", None, MemoryConfig(strategy="full"), run=TurnSettings(log=RequestLog(str(log)), stream=stream)
         )
         app = App(JsonStore(tmp_path / "s"), provider, settings, lambda model: TokenCounter())
         apps.append(app)
@@ -126,8 +126,8 @@ def logged_app(tmp_path):
 
     def build(provider, **memory):
         log = tmp_path / "log.jsonl"
-        settings = Settings(
-            "echo", None, MemoryConfig(**memory), run=RunSettings(log=RequestLog(str(log)), summary_model="small")
+        settings = AppSettings(
+            "echo", None, MemoryConfig(**memory), run=TurnSettings(log=RequestLog(str(log)), summary_model="small")
         )
         app = App(JsonStore(tmp_path / "s"), provider, settings, lambda model: TokenCounter())
         apps.append(app)
@@ -196,7 +196,7 @@ class Unmetered(EchoProvider):
 
 def test_a_call_that_asked_for_tools_is_a_tool_call_line_and_its_answer_a_chat_line(tmp_path):
     log = tmp_path / "log.jsonl"
-    settings = Settings("echo", None, MemoryConfig(strategy="full"), run=RunSettings(log=RequestLog(str(log))))
+    settings = AppSettings("echo", None, MemoryConfig(strategy="full"), run=TurnSettings(log=RequestLog(str(log))))
     tools = Registry(function_tools(add))
     app = App(JsonStore(tmp_path / "s"), EchoProvider(delay=0), settings, lambda model: TokenCounter(), tools=tools)
     try:
@@ -280,7 +280,7 @@ class BreaksAfterOnePiece(EchoProvider):
 @pytest.mark.parametrize("how", ["failed", "interrupted"])
 def test_a_call_that_breaks_off_is_logged_with_its_model_and_time_to_first_token(make_app, tmp_path, how):
     chat = make_app(BreaksAfterOnePiece(delay=0)).open("s")
-    chat.run = RunSettings(log=RequestLog(str(tmp_path / "requests.jsonl")))
+    chat.run = TurnSettings(log=RequestLog(str(tmp_path / "requests.jsonl")))
     events = chat.send("hello")
     assert isinstance(next(e for e in events if isinstance(e, TextDelta)), TextDelta)
     if how == "failed":

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chatbot.core.app import App, Settings
+from chatbot.core.app import App, AppSettings
 from chatbot.core.events import Notice, TurnDone
-from chatbot.core.settings import RunSettings
 from chatbot.core.summaries import SummaryAhead
+from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig, next_summary
 from chatbot.engine.tokens import TokenCounter, rough_count
@@ -64,8 +64,8 @@ def open_chat(tmp_path):
     apps = []
 
     def build(provider, *, background: bool = True, name: str = "s", **run):
-        run = RunSettings(background_summaries=background, **run)
-        settings = Settings("echo", None, MemoryConfig(**MEMORY), run=run)
+        run = TurnSettings(background_summaries=background, **run)
+        settings = AppSettings("echo", None, MemoryConfig(**MEMORY), run=run)
         app = App(JsonStore(tmp_path / name), provider, settings, lambda model: TokenCounter())
         apps.append(app)
         return app.open(name)
@@ -269,13 +269,13 @@ def test_a_summarys_context_error_teaches_the_window_and_asks_once_more_within_i
     session = Session.new("s", system="sys", model="echo", memory=MemoryConfig(strategy="summary"))
     provider = NarrowSummaries(window=600)
     turns = [[{"role": "user", "content": "one"}, {"role": "assistant", "content": "answer one"}]]
-    assert SummaryCall(session, provider, RunSettings())("", turns, 1)
+    assert SummaryCall(session, provider, TurnSettings())("", turns, 1)
     assert session.context_for("echo") == 600 and len(provider.caps) == 2 and provider.caps[1] < 600
     # a server that refuses even within the window it names: that window is no news, so the error stands (asked once)
     stricter = NarrowSummaries(window=600)
     stricter.window = 300  # counts more than it says
     with pytest.raises(ContextLengthError):
-        SummaryCall(session, stricter, RunSettings())("", turns, 1)
+        SummaryCall(session, stricter, TurnSettings())("", turns, 1)
     assert len(stricter.caps) == 1 and session.context_for("echo") == 600
 
 
@@ -339,7 +339,7 @@ def summary_call(tmp_path, provider, shown=None):
     session = Session.new("sid", system="sys", model="echo", memory=MemoryConfig(strategy="summary"))
     log = RequestLog(str(tmp_path / "requests.jsonl"))
     show = None if shown is None else (lambda kind, body: shown.append((kind, body)))
-    run = RunSettings(log=log, summary_model="small", show_request=show)
+    run = TurnSettings(log=log, summary_model="small", show_request=show)
     return session, SummaryCall(session, provider, run), log
 
 
@@ -465,7 +465,7 @@ def test_a_summary_that_fails_for_a_passing_reason_is_retried_in_the_fold_and_an
 
     session = Session.new("s", system="sys", model="echo", memory=MemoryConfig(strategy="summary"))
     provider = SummaryModel(ServerError("the server had a hiccup"))
-    call = SummaryCall(session, provider, RunSettings(retries=2))
+    call = SummaryCall(session, provider, TurnSettings(retries=2))
     written = call("", TURNS, 1)
     assert written.text  # the second try answered
     assert len(provider.asked) == 2

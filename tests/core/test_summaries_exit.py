@@ -9,7 +9,7 @@ import time
 
 SCRIPT = """
 import threading, time
-from chatbot import Chat, MemoryConfig, RunSettings
+from chatbot import Chat, MemoryConfig, TurnSettings
 from chatbot.providers.echo import EchoProvider
 from chatbot.storage.session import Session
 
@@ -22,7 +22,7 @@ class SlowSummaries(EchoProvider):
         return super().complete(messages, **ask)
 
 memory = MemoryConfig(strategy="summary", summary_trigger=2, keep_turns=1)
-run = RunSettings(background_summaries=True)
+run = TurnSettings(background_summaries=True)
 chat = Chat(Session.new("s", system="sys", memory=memory), SlowSummaries(delay=0), run=run)
 for text in ("one", "two", "three"):
     list(chat.send(text))

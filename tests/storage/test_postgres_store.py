@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from chatbot.core.app import App, Settings
+from chatbot.core.app import App, AppSettings
 from chatbot.core.events import Notice
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
@@ -102,7 +102,7 @@ def test_a_dropped_connection_is_made_again_and_the_lock_taken_again(pg):
 
 
 def test_an_unreachable_database_loses_nothing_the_user_saw(pg, url, tmp_path):
-    app = App(pg(), EchoProvider(delay=0), Settings("echo", None, MemoryConfig()), lambda m: TokenCounter())
+    app = App(pg(), EchoProvider(delay=0), AppSettings("echo", None, MemoryConfig()), lambda m: TokenCounter())
     chat = app.open("s")
     list(chat.send("first"))
     cut_connections()

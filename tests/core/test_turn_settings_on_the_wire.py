@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.core.app import App, Settings
-from chatbot.core.settings import RunSettings
+from chatbot.core.app import App, AppSettings
+from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.providers import make_provider
@@ -26,7 +26,7 @@ def wired(tmp_path, monkeypatch):
         app = App(
             JsonStore(tmp_path / "sessions"),
             provider,
-            Settings("openai", None, memory, options=options or {}, run=RunSettings(**settings)),
+            AppSettings("openai", None, memory, options=options or {}, run=TurnSettings(**settings)),
             lambda model: TokenCounter(),
         )
         apps.append(app)

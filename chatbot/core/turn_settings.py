@@ -21,7 +21,7 @@ class ShowRequest(Protocol):
 
 
 @dataclass(frozen=True)
-class RunSettings:
+class TurnSettings:
     """The run's settings for each turn: what the command line says, for each session opened (the ones a session
     keeps, its summary model and options and reply limit, may be that session's own: :mod:`chatbot.core.rule`)."""
 
