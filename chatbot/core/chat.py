@@ -20,7 +20,7 @@ from chatbot.core.retry import retrying
 from chatbot.core.rounds import (
     INCOMPLETE_MARK,
     INTERRUPTED_MARK,
-    Progress,
+    TurnSoFar,
     fit_round,
     refit_round,
     retry_request,
@@ -220,7 +220,7 @@ class Chat:
     def _turn(self, request: Request, message: Message) -> Generator[ChatEvent, None, tuple[TurnDone, list[Notice]]]:
         """One turn of the user's ``message``: ask the model; while it calls tools, run them and ask again; store the
         whole exchange. Returns it, with what the store said (told after the reply)."""
-        progress = Progress(time.monotonic(), self.conversation.turns)
+        progress = TurnSoFar(time.monotonic(), self.conversation.turns)
         offered = self._tools_offered()
         rounds = 0
         try:
@@ -255,7 +255,7 @@ class Chat:
         return self._record(request, message, progress)
 
     def _round(
-        self, request: Request, message: Message, progress: Progress, tools: list[Message]
+        self, request: Request, message: Message, progress: TurnSoFar, tools: list[Message]
     ) -> Generator[ChatEvent, None, tuple[Request, list[ToolCall]]]:
         """One model call of ``message``'s turn, fit to ``request.budget`` with this turn's rounds so far; a later round
         the server refuses for its length (the window was not known when the results came) is fit again, once."""
@@ -273,7 +273,7 @@ class Chat:
         return request, (yield from self._reply(request, sent, progress, tools))
 
     def _reply(
-        self, request: Request, rounds: list[Message], progress: Progress, tools: list[Message]
+        self, request: Request, rounds: list[Message], progress: TurnSoFar, tools: list[Message]
     ) -> Generator[ChatEvent, None, list[ToolCall]]:
         """Stream one model reply to ``request`` and this turn's ``rounds`` (as sent) into ``progress``; return the
         tool calls it made (one request-log line each)."""
@@ -331,7 +331,7 @@ class Chat:
         self,
         request: Request,
         message: Message,
-        progress: Progress,
+        progress: TurnSoFar,
         *,
         interrupted: bool = False,
         mark: str = INTERRUPTED_MARK,

@@ -2,7 +2,7 @@
 
 A turn that uses tools is several model calls. Whatever stops it (the answer, Ctrl-C, an error), what it has
 produced must be storable as ONE well-formed turn: every assistant ``tool_calls`` message followed by one ``tool``
-message per call. :class:`Progress` keeps that true.
+message per call. :class:`TurnSoFar` keeps that true.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ INCOMPLETE_MARK = "[incomplete: the server stopped without finishing the reply]"
 NOT_RUN = "Error: not run; the user interrupted the turn."
 
 
-class Progress:
+class TurnSoFar:
     """What a turn has produced so far: finished tool rounds (assistant calls, tool results) and the reply streaming.
 
     Interrupted at any point, :meth:`closed_messages` still pairs every call with a result.

@@ -11,7 +11,7 @@ from collections.abc import Callable, Generator, Iterator
 
 from chatbot.attachments.attach import Content
 from chatbot.core.events import ChatEvent, Notice, ToolFinished, ToolStarted
-from chatbot.core.rounds import Progress
+from chatbot.core.rounds import TurnSoFar
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import TOOL_LINE, content_text
 from chatbot.providers.base import ToolCall
@@ -52,7 +52,7 @@ def run_round(
     tools: Registry,
     confirm: Callable[[ToolCall], bool] | None,
     calls: list[ToolCall],
-    progress: Progress,
+    progress: TurnSoFar,
 ) -> Generator[ChatEvent, None, None]:
     """Record ``calls`` as the model's round in ``progress``, run up to the cap and answer every one."""
     calls = progress.open_round(calls)
@@ -70,7 +70,7 @@ def run_round(
 
 
 def _run_call(
-    tools: Registry, confirm: Callable[[ToolCall], bool] | None, call: ToolCall, progress: Progress
+    tools: Registry, confirm: Callable[[ToolCall], bool] | None, call: ToolCall, progress: TurnSoFar
 ) -> Generator[ChatEvent, None, None]:
     """Run one call (after asking, with --confirm-tools) and add its result to ``progress``."""
     yield ToolStarted(call)

@@ -3,7 +3,7 @@ the model calls of one turn, and the stored turn it becomes, finished or not."""
 
 from __future__ import annotations
 
-from chatbot.core.rounds import NOT_RUN, Progress
+from chatbot.core.rounds import NOT_RUN, TurnSoFar
 from chatbot.engine.turn import Turn
 from chatbot.providers.base import StreamEnd, ToolCall, Usage
 from tests.conftest import WordCounter
@@ -12,7 +12,7 @@ USER = {"role": "user", "content": "add them"}
 
 
 def test_usage_adds_up_over_the_calls_of_a_turn_and_cached_only_when_both_report_it():
-    progress = Progress(0.0)
+    progress = TurnSoFar(0.0)
     assert not progress.started()
     progress.end_round(StreamEnd(Usage(100, 5, 105, 40), "tool_calls"), 90)
     progress.end_round(StreamEnd(Usage(120, 7, 127, 60), "stop"), 110)
@@ -25,7 +25,7 @@ def test_usage_adds_up_over_the_calls_of_a_turn_and_cached_only_when_both_report
 
 
 def test_repeated_call_ids_are_made_unique_and_every_call_gets_a_result():
-    progress = Progress(0.0)
+    progress = TurnSoFar(0.0)
     progress.parts.append("let me add")
     first = progress.open_round([ToolCall("c", "add", "{}")])
     progress.add_result(first[0], "3")
@@ -45,7 +45,7 @@ def test_repeated_call_ids_are_made_unique_and_every_call_gets_a_result():
 
 def test_a_finished_turn_stores_the_usage_and_estimates():
     counter = WordCounter()
-    progress = Progress(0.0)
+    progress = TurnSoFar(0.0)
     call = progress.open_round([ToolCall("c", "add", "{}")])[0]
     progress.add_result(call, "3")
     progress.parts.append("it is three")
@@ -62,17 +62,17 @@ def test_a_finished_turn_stores_the_usage_and_estimates():
 
 
 def test_an_interrupted_turn_is_marked_and_falls_back_to_estimates():
-    progress = Progress(0.0)
+    progress = TurnSoFar(0.0)
     progress.parts.append("partial  ")
     turn = progress.to_turn(USER, 40, WordCounter(), mark="[stopped]")
     assert turn.interrupted and turn.answer_text == "partial\n\n[stopped]"
     assert turn.usage["source"] == "estimate" and turn.usage["prompt_tokens"] is None
     assert turn.usage["estimated_prompt_tokens"] == 40
-    assert Progress(0.0).answer("[x]") == "[x]"
+    assert TurnSoFar(0.0).answer("[x]") == "[x]"
 
 
 def test_a_turn_of_several_calls_says_how_many():
-    progress = Progress(0.0)
+    progress = TurnSoFar(0.0)
     progress.end_round(StreamEnd(None, "tool_calls"), 1)
     progress.end_round(StreamEnd(None, "stop"), 1)
     assert progress.to_turn(USER, 1, WordCounter()).usage["model_calls"] == 2
@@ -82,17 +82,17 @@ def test_the_latency_is_the_time_since_the_turn_began():
     import time
 
     started = time.monotonic() - 2.0
-    latency = Progress(started).to_turn(USER, 1, WordCounter()).latency
+    latency = TurnSoFar(started).to_turn(USER, 1, WordCounter()).latency
     assert latency is not None and 2.0 <= latency < 10.0
 
 
 def test_a_call_id_repeated_within_one_round_is_made_unique():
-    calls = Progress(0.0).open_round([ToolCall("x", "add", "{}"), ToolCall("x", "add", "{}")])
+    calls = TurnSoFar(0.0).open_round([ToolCall("x", "add", "{}"), ToolCall("x", "add", "{}")])
     assert [c.id for c in calls] == ["x", "x_1"]
 
 
 def test_an_id_repeated_in_every_round_takes_the_next_free_suffix():
-    progress = Progress(0.0)
+    progress = TurnSoFar(0.0)
     ids = []
     for _ in range(3):  # a server that names every call "c"
         [call] = progress.open_round([ToolCall("c", "add", "{}")])
@@ -104,8 +104,8 @@ def test_an_id_repeated_in_every_round_takes_the_next_free_suffix():
 def test_the_stored_turn_holds_every_provider_count_its_sent_record_and_the_latency_in_ms(monkeypatch):
     import time
 
-    progress = Progress(100.0)
-    assert not Progress(0.0, ()).started() and not _with_parts(" ", "\n").started()  # blank text is not a start
+    progress = TurnSoFar(100.0)
+    assert not TurnSoFar(0.0, ()).started() and not _with_parts(" ", "\n").started()  # blank text is not a start
     progress.parts += ["two ", "parts"]
     call = progress.open_round([ToolCall("c", "add", "{}")])[0]
     progress.add_result(call, "3")
@@ -127,16 +127,16 @@ def test_the_sent_record_is_the_first_calls_request_with_the_providers_count_of_
 
     conv = Conversation("sys", MemoryConfig("full"), WordCounter())
     first, later = conv.build_request(USER), conv.build_request({"role": "user", "content": "a longer one here"})
-    progress = Progress(0.0)
+    progress = TurnSoFar(0.0)
     progress.end_round(StreamEnd(Usage(50, 4, 54), "tool_calls"), 44, first)
     progress.end_round(StreamEnd(Usage(70, 4, 74), "stop"), 60, later)
     record = progress.record(later, 7)
     assert record["provider"] == 50 and record["tools"] == 7 and record["parts"] == first.parts.to_dict()
-    assert Progress(0.0).record(first, 0)["provider"] is None
+    assert TurnSoFar(0.0).record(first, 0)["provider"] is None
 
 
-def _with_parts(*parts: str) -> Progress:
-    progress = Progress(0.0)
+def _with_parts(*parts: str) -> TurnSoFar:
+    progress = TurnSoFar(0.0)
     progress.parts += parts
     return progress
 
@@ -168,7 +168,7 @@ def test_a_later_round_over_the_budget_folds_older_turns_through_the_summarizer_
 
 
 def test_the_tool_calls_tokens_count_the_assistants_call_message_alone():
-    progress = Progress(0.0)
+    progress = TurnSoFar(0.0)
     call = progress.open_round([ToolCall("c", "add", "{}")])[0]
     progress.add_result(call, "3")
     assert progress.call_tokens(WordCounter()) == 18  # the call message (1 + 15 + 1 + 1), not the result's
@@ -176,5 +176,5 @@ def test_the_tool_calls_tokens_count_the_assistants_call_message_alone():
 
 def test_a_call_id_an_earlier_turn_of_the_session_used_is_not_reused():
     earlier = Turn([USER, {"role": "assistant", "content": "", "tool_calls": [{"id": "c", "type": "function"}]}])
-    [call] = Progress(0.0, [earlier]).open_round([ToolCall("c", "add", "{}")])
+    [call] = TurnSoFar(0.0, [earlier]).open_round([ToolCall("c", "add", "{}")])
     assert call.id == "c_0"

@@ -4,7 +4,7 @@ user is told once."""
 from __future__ import annotations
 
 from chatbot.core.events import Notice, ToolFinished, ToolStarted
-from chatbot.core.rounds import Progress
+from chatbot.core.rounds import TurnSoFar
 from chatbot.core.tool_round import MAX_CALLS_PER_ROUND, NOT_RUN_OVER_CAP, run_round
 from chatbot.providers.base import ToolCall
 from chatbot.tools.registry import Registry
@@ -12,7 +12,7 @@ from chatbot.tools.registry import Registry
 
 def test_calls_over_the_cap_are_answered_without_running_and_the_user_is_told_once():
     calls = [ToolCall(f"c{i}", "missing", "{}") for i in range(MAX_CALLS_PER_ROUND + 2)]
-    progress = Progress(0.0)
+    progress = TurnSoFar(0.0)
     events = list(run_round(Registry(), None, calls, progress))
     assert events[0] == Notice(
         f"the model asked for {MAX_CALLS_PER_ROUND + 2} tool calls in one round: the first {MAX_CALLS_PER_ROUND} "
@@ -32,13 +32,13 @@ def test_calls_over_the_cap_are_answered_without_running_and_the_user_is_told_on
 
 def test_a_round_within_the_cap_tells_the_user_nothing():
     calls = [ToolCall("c0", "missing", "{}")]
-    events = list(run_round(Registry(), None, calls, Progress(0.0)))
+    events = list(run_round(Registry(), None, calls, TurnSoFar(0.0)))
     assert not any(isinstance(e, Notice) for e in events)
 
 
 def test_a_refused_call_finishes_as_an_error_naming_its_call():
     call = ToolCall("c0", "missing", "{}")
-    progress = Progress(0.0)
+    progress = TurnSoFar(0.0)
     events = list(run_round(Registry(), lambda c: False, [call], progress))
     assert events == [ToolStarted(call), ToolFinished(call, "Error: the user refused this tool call.", True)]
     assert progress.messages[-1]["content"] == "Error: the user refused this tool call."
