@@ -60,7 +60,7 @@ def model_options(args: argparse.Namespace) -> dict[str, Any]:
 
     options = dict(parse_option(key, value) for key, value in args.option or [])
     if args.schema is not None:
-        from chatbot.cli.schema_arg import schema_option
+        from chatbot.cli.reply_schema_arg import schema_option
         from chatbot.engine.options import option_problem
 
         if "response_format" in options:

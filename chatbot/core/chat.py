@@ -31,7 +31,7 @@ from chatbot.core.tool_round import run_round, tool_line_notice, tool_notices
 from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import Request, fold_now
-from chatbot.engine.structured import check_reply
+from chatbot.engine.reply_schema import check_reply
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, validate_request

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from chatbot.attachments.attach import Content
 from chatbot.engine.memory import Request
-from chatbot.engine.structured import JsonReply
+from chatbot.engine.reply_schema import JsonReply
 from chatbot.engine.turn import Turn
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall, Usage
 

@@ -22,7 +22,7 @@ from typing import Any
 from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.strategies import COUNTS
-from chatbot.storage.schema import RULE_FIELDS
+from chatbot.storage.session_format import RULE_FIELDS
 
 #: the flag that sets each setting of the rule (its config-file key is the flag's name with underscores)
 FLAGS = {

@@ -119,7 +119,7 @@ class Calibration:
             f"(learned from {self.turns} provider count(s); the last {len(self.ratios)} decide)"
         )
 
-    # --- the stored form (owned by chatbot.storage.session.Session, checked by chatbot.storage.schema) -----------
+    # --- the stored form (owned by chatbot.storage.session.Session, checked by chatbot.storage.session_format) --------
 
     @property
     def learned(self) -> bool:

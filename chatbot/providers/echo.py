@@ -24,7 +24,7 @@ from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
 from chatbot.engine.recall import split_recalled
-from chatbot.engine.structured import asked_format
+from chatbot.engine.reply_schema import asked_format
 from chatbot.engine.summary_prompt import (
     NO_SUMMARY_YET,
     SUMMARY_HEADING,

@@ -1,7 +1,7 @@
 """Storage: where sessions live.
 
 - :mod:`~chatbot.storage.session`: the session document (the one owner of its fields, to and from JSON)
-- :mod:`~chatbot.storage.schema`: checks of a decoded document
+- :mod:`~chatbot.storage.session_format`: checks of a decoded document
 - :mod:`~chatbot.storage.base`: the :class:`SessionStore` protocol every backend implements
 - :mod:`~chatbot.storage.json_store`: one crash-safe, locked, private JSON file per session (the default)
 - :mod:`~chatbot.storage.postgres_store`: sessions in PostgreSQL, shared by several machines (``postgres`` extra)

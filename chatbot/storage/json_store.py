@@ -45,7 +45,6 @@ from chatbot.errors import (
 from chatbot.storage import files
 from chatbot.storage.base import SessionStore, latest_healthy, locked_message, make_id
 from chatbot.storage.export import export_markdown
-from chatbot.storage.schema import decode_session
 from chatbot.storage.session import (
     ID_PATTERN,
     SearchHit,
@@ -57,6 +56,7 @@ from chatbot.storage.session import (
     search_turns,
     validate_id,
 )
+from chatbot.storage.session_format import decode_session
 
 # mkstemp names are prefix + 8 characters of [a-z0-9_] + suffix; the id may itself contain dots.
 _TEMP_NAME = re.compile(r"\.(?P<id>[A-Za-z0-9][A-Za-z0-9._-]{0,63})\.[a-z0-9_]{8}\.tmp")

@@ -43,8 +43,8 @@ from chatbot.storage.base import SessionStore, locked_message, make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.pg_lock import AdvisoryLock
 from chatbot.storage.rescue import rescue_in
-from chatbot.storage.schema import check_turn
 from chatbot.storage.session import SEARCH_WINDOW, SearchHit, Session, SessionInfo, search_turns, validate_id
+from chatbot.storage.session_format import check_turn
 from chatbot.storage.transfer import default_rescue_dir
 
 T = TypeVar("T")

@@ -10,7 +10,7 @@ from typing import Any
 
 from chatbot.engine.text import preview
 from chatbot.engine.turn import Turn, content_text
-from chatbot.storage.schema import check_session_data
+from chatbot.storage.session_format import check_session_data
 
 
 def shown_title(title: str, first_turn: object) -> str:

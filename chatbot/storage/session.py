@@ -1,7 +1,7 @@
 """The session document: a conversation and what goes with it, and its one encoding to and from JSON.
 
 :class:`Session` is the only code that writes or reads the document's fields (``docs/sessions.md`` shows them);
-stores move its bytes (:mod:`chatbot.storage.json_store`) and check them (:mod:`chatbot.storage.schema`).
+stores move its bytes (:mod:`chatbot.storage.json_store`) and check them (:mod:`chatbot.storage.session_format`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Turn, content_text, json_bytes, now_iso
 from chatbot.engine.usage import Totals
 from chatbot.errors import InvalidSessionId
-from chatbot.storage.schema import SCHEMA_VERSION
+from chatbot.storage.session_format import FORMAT_VERSION
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 ID_RULE = "1-64 characters: letters, digits, '.', '_' or '-', starting with a letter or digit"
@@ -169,7 +169,7 @@ class Session:
         """Every field of the document but the turns, in file order (the turns come between these and the totals)."""
         conv = self.conversation
         return {
-            "version": SCHEMA_VERSION,
+            "version": FORMAT_VERSION,
             "id": self.id,
             "title": self.title,
             "created_at": self.created_at,
@@ -228,7 +228,7 @@ class Session:
         memory: MemoryConfig | None = None,
         counter: TokenCounter | None = None,
     ) -> Session:
-        """Rebuild a session from a document that passed :func:`chatbot.storage.schema.check_session_data`.
+        """Rebuild a session from a document that passed :func:`chatbot.storage.session_format.check_session_data`.
 
         ``session_id`` is where the store found it (the file name is the id, so a copied file is a new session).
         """

@@ -38,8 +38,8 @@ from typing import Any
 from chatbot.errors import SessionError, UsageError
 from chatbot.storage import files
 from chatbot.storage.base import SessionStore
-from chatbot.storage.schema import decode_session
 from chatbot.storage.session import ID_PATTERN, Session
+from chatbot.storage.session_format import decode_session
 
 
 @dataclass

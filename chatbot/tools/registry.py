@@ -13,8 +13,8 @@ from typing import Any
 
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import ChatbotError
+from chatbot.tools.arguments import check_arguments, schema_refusal
 from chatbot.tools.base import MAX_RESULT_CHARS, Tool, ToolOutcome, ToolSpec, cut_result
-from chatbot.tools.schema import check_arguments, schema_refusal
 
 #: seconds one call may take before it is given up
 DEFAULT_TIMEOUT = 60.0

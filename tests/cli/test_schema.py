@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from chatbot.engine.structured import concise_schema, reply_problem
+from chatbot.engine.reply_schema import concise_schema, reply_problem
 from chatbot.errors import InvalidReply, UsageError
 from tests.support.cli import assert_clean, one_error_line, openai_flags, run_chatbot, session_doc
 from tests.support.fake_server import FakeServer

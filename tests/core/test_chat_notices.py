@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from chatbot.core.events import Notice, TurnDone
 from chatbot.core.rounds import INCOMPLETE_MARK
-from chatbot.engine.structured import JsonReply
+from chatbot.engine.reply_schema import JsonReply
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
 

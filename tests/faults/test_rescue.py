@@ -195,7 +195,7 @@ def test_a_store_whose_rescue_folder_cannot_be_written_rescues_elsewhere(tmp_pat
 @pytest.mark.parametrize("error", [ValueError("bad value"), RecursionError("too deep"), MemoryError()])
 def test_a_save_that_fails_in_any_way_still_rescues_the_turn(tmp_path, make_app, monkeypatch, error):
     from chatbot.errors import SaveFailed
-    from chatbot.storage.schema import decode_session
+    from chatbot.storage.session_format import decode_session
 
     monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path / "r"))
     app = make_app()

@@ -35,8 +35,8 @@ from chatbot.storage import files, json_store, open_store, rescue
 from chatbot.storage.base import make_id
 from chatbot.storage.export import export_markdown
 from chatbot.storage.json_store import JsonStore
-from chatbot.storage.schema import SCHEMA_VERSION, check_session_data
 from chatbot.storage.session import Session, validate_id
+from chatbot.storage.session_format import FORMAT_VERSION, check_session_data
 from chatbot.storage.transfer import import_sessions
 
 HELPER = Path(__file__).parents[1] / "support" / "store_child.py"
@@ -124,7 +124,7 @@ def test_file_is_compact_utf8_json_with_a_version(store, sdir):
     raw = (sdir / "rich.json").read_bytes()
     assert b"\n" not in raw and b", " not in raw and "질문".encode() in raw
     data = json.loads(raw)
-    assert data["version"] == SCHEMA_VERSION == 2
+    assert data["version"] == FORMAT_VERSION == 2
     assert set(data) >= {
         "id",
         "title",

@@ -10,8 +10,8 @@ import pytest
 
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.request_record import built_of, rebuild
-from chatbot.storage.schema import check_session_data
 from chatbot.storage.session import Session
+from chatbot.storage.session_format import check_session_data
 from tests.conftest import RecordingSummarizer, make_turn
 from tests.support.stores import admin
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.turn import Turn, json_bytes
 from chatbot.engine.usage import Totals
-from chatbot.storage.schema import check_session_data
 from chatbot.storage.session import LOWER_TO_ASCII, Session, document_title, may_hold, search_turns, snippet
+from chatbot.storage.session_format import check_session_data
 
 
 def make_session() -> Session:

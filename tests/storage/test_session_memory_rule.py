@@ -9,8 +9,8 @@ import pytest
 
 from chatbot.core.rule import FLAGS
 from chatbot.engine.strategies import COUNTS
-from chatbot.storage.schema import RULE_FIELDS, check_session_data
 from chatbot.storage.session import Session
+from chatbot.storage.session_format import RULE_FIELDS, check_session_data
 from tests.support.stores import admin
 
 RULE = {

@@ -8,7 +8,7 @@ import pytest
 
 from chatbot.errors import SessionCorrupt
 from chatbot.storage.json_store import JsonStore
-from chatbot.storage.schema import check_session_data
+from chatbot.storage.session_format import check_session_data
 
 
 def test_options_round_trip(tmp_path):

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from chatbot.storage.json_store import JsonStore
-from chatbot.storage.schema import check_session_data
 from chatbot.storage.session import ToolSources
+from chatbot.storage.session_format import check_session_data
 
 SOURCES = ToolSources(
     ("/home/me/tools.py", "/srv/more tools.py"), ("python server.py --notes", "https://mcp.example/x")

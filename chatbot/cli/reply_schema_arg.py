@@ -1,6 +1,6 @@
 """``--schema`` on the command line.
 
-The schema becomes the model option ``response_format`` (see :mod:`chatbot.engine.structured`), so it is sent and
+The schema becomes the model option ``response_format`` (see :mod:`chatbot.engine.reply_schema`), so it is sent and
 kept like any ``-o`` option. Every turn's reply is then checked against it by the chat itself (``TurnDone.json``,
 and one notice line when it does not match), in every mode; one-shot mode fails the run on a mismatch (exit
 status 5) and ``--json`` carries the parsed object as ``data``.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from chatbot.engine.structured import parse_schema, response_format
+from chatbot.engine.reply_schema import parse_schema, response_format
 from chatbot.errors import UsageError
 
 #: a schema file larger than this is refused (a schema is a few kilobytes)

@@ -14,8 +14,8 @@ from jsonschema import exceptions
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
-from chatbot.engine.schema_refs import depth_problem, no_fetch, reference_problem
-from chatbot.engine.structured import error_path, validator_class
+from chatbot.engine.json_schema_refs import depth_problem, no_fetch, reference_problem
+from chatbot.engine.reply_schema import error_path, validator_class
 
 #: at most this many problems are named in one message
 MAX_PROBLEMS = 5

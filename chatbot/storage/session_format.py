@@ -17,7 +17,7 @@ from chatbot.errors import InvalidRequest
 
 #: 2: each turn may keep ``sent``, how its request was made up (version-1 documents have none and still load); its
 #: ``refs`` and the document's ``summaries`` came later, optional (older documents without them load)
-SCHEMA_VERSION = 2
+FORMAT_VERSION = 2
 _ROLES = ("user", "assistant", "tool")
 _KINDS = {str: "a string", dict: "an object", list: "a list", bool: "true or false"}
 _FIELDS = (
@@ -65,8 +65,8 @@ def _version_problem(data: dict[str, Any]) -> str:
         return "the field 'version' is missing"
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         return f"'version' must be a positive integer, found {version!r}"
-    if version > SCHEMA_VERSION:
-        return f"it has version {version}, written by a newer chatbot; this one reads version {SCHEMA_VERSION}"
+    if version > FORMAT_VERSION:
+        return f"it has version {version}, written by a newer chatbot; this one reads version {FORMAT_VERSION}"
     return ""
 
 

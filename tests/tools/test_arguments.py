@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatbot.tools.arguments import check_arguments, schema_refusal
 from chatbot.tools.base import Tool, ToolSpec
 from chatbot.tools.registry import Registry
-from chatbot.tools.schema import check_arguments, schema_refusal
 from tests.support.listener import listening
 
 TEXT = {"type": "object", "properties": {"text": {"type": "string"}}}

@@ -76,10 +76,10 @@ def check_schema(schema: object) -> None:
 def schema_problem(schema: Mapping[str, Any]) -> str:
     """What makes ``schema`` no valid JSON schema (of the draft its ``$schema`` names, else 2020-12), or no schema a
     reply can be checked against safely (nested too deeply, a reference outside it or in a loop: see
-    :mod:`chatbot.engine.schema_refs`), or ""."""
+    :mod:`chatbot.engine.json_schema_refs`), or ""."""
     from jsonschema import exceptions
 
-    from chatbot.engine.schema_refs import depth_problem, reference_problem
+    from chatbot.engine.json_schema_refs import depth_problem, reference_problem
 
     too_deep = depth_problem(schema)
     if too_deep:
@@ -161,7 +161,7 @@ def reply_problem(text: str, schema: Mapping[str, Any] | None) -> tuple[Any, str
     from jsonschema import exceptions
     from referencing.exceptions import Unresolvable
 
-    from chatbot.engine.schema_refs import no_fetch
+    from chatbot.engine.json_schema_refs import no_fetch
 
     # a schema sent with ``-o response_format`` was never checked: one that cannot be used is told, not a crash
     problem = schema_problem(schema)
@@ -188,7 +188,7 @@ def reply_problem(text: str, schema: Mapping[str, Any] | None) -> tuple[Any, str
 def read_json(text: str, what: str) -> tuple[Any, str]:
     """(the JSON value of ``text``, "") or (None, what keeps it from being read, in one line, ``what`` naming it): not
     JSON, a number too long for Python to read, or lists and objects nested past what can be checked."""
-    from chatbot.engine.schema_refs import depth_problem
+    from chatbot.engine.json_schema_refs import depth_problem
 
     try:
         value = json.loads(text)

@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from chatbot.engine.structured import (
+from chatbot.engine.reply_schema import (
     JsonReply,
     asked_format,
     check_reply,

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from chatbot.engine.schema_refs import MAX_DEPTH, nesting, reference_problem
-from chatbot.engine.structured import JsonReply, check_reply, parse_schema, reply_problem, response_format
+from chatbot.engine.json_schema_refs import MAX_DEPTH, nesting, reference_problem
+from chatbot.engine.reply_schema import JsonReply, check_reply, parse_schema, reply_problem, response_format
 from chatbot.errors import UsageError
 from tests.support.listener import listening
 
