@@ -12,7 +12,7 @@ tests/support/mutation.py), since what a child reaches cannot be recorded. The c
     python bench/mutation.py chatbot/engine/*.py --in-process  # the first run alone: a quick list of survivors
     python bench/mutation.py chatbot/engine/*.py --again --in-process  # its survivors against today's tests
     python bench/mutation.py --list                            # the modules it knows
-    python bench/mutation.py chatbot/engine/text.py chatbot/engine/parts.py  # several in one run (one test record)
+    python bench/mutation.py chatbot/text.py chatbot/engine/parts.py  # several in one run (one test record)
     mutmut show chatbot.engine.memory.x_fit__mutmut_14         # then: what a survivor changed
 
 Each run starts from an empty ``mutants/`` (results of another module's run would be kept otherwise).
@@ -57,7 +57,6 @@ ENGINE = (
     "strategies",
     "reply_schema",
     "summary_prompt",
-    "text",
     "tokens",
     "tool_results",
     "tool_text",
@@ -99,6 +98,7 @@ MODULES: dict[str, list[str]] = {
     **{f"chatbot/tools/{name}.py": UNIT for name in TOOLS},
     "chatbot/providers/openai_compat.py": UNIT,
     "chatbot/providers/sse.py": UNIT,
+    "chatbot/text.py": UNIT,
 }
 
 

@@ -15,22 +15,23 @@ PACKAGE = Path(__file__).resolve().parents[1] / "chatbot"
 # layer -> the layers its modules may import (a layer may always import itself). Each folder of the package is a
 # room with one job; only the command line opens the screen.
 ALLOWED: dict[str, set[str]] = {
-    "errors": set(),
-    "engine": {"errors"},
-    "providers": {"errors", "engine"},
-    "storage": {"errors", "engine"},
-    "tools": {"errors", "engine"},
-    "attachments": {"errors", "engine", "providers", "storage"},  # files, folders and pages attached to a message
-    "core": {"errors", "engine", "providers", "storage", "tools", "attachments"},  # one turn, the session in use
+    "ground": set(),
+    "engine": {"ground"},
+    "providers": {"ground", "engine"},
+    "storage": {"ground", "engine"},
+    "tools": {"ground", "engine"},
+    "attachments": {"ground", "engine", "providers", "storage"},  # files, folders and pages attached to a message
+    "core": {"ground", "engine", "providers", "storage", "tools", "attachments"},  # one turn, the session in use
     # slash commands, no screen code
-    "commands": {"errors", "engine", "providers", "storage", "tools", "attachments", "core"},
-    "terminal": {"errors", "engine", "providers", "storage", "tools", "attachments", "core", "commands"},  # the screen
+    "commands": {"ground", "engine", "providers", "storage", "tools", "attachments", "core"},
+    "terminal": {"ground", "engine", "providers", "storage", "tools", "attachments", "core", "commands"},  # the screen
     # the entry point
-    "cli": {"errors", "engine", "providers", "storage", "tools", "attachments", "core", "commands", "terminal"},
-    "face": {"errors", "engine", "providers", "storage", "tools", "attachments", "core", "cli"},  # the face, python -m
+    "cli": {"ground", "engine", "providers", "storage", "tools", "attachments", "core", "commands", "terminal"},
+    "face": {"ground", "engine", "providers", "storage", "tools", "attachments", "core", "cli"},  # the face, python -m
 }
-#: the modules directly in ``chatbot/`` and their layer: everything else lives in a room
-TOP = {"__init__": "face", "__main__": "face", "tokens": "face", "errors": "errors"}
+#: the modules directly in ``chatbot/`` and their layer: everything else lives in a room. The ground floor holds
+#: what every room needs and which imports nothing: the error tree and text made safe to show (``text.py``)
+TOP = {"__init__": "face", "__main__": "face", "tokens": "face", "errors": "ground", "text": "ground"}
 
 
 def layer_of(module: str) -> str:

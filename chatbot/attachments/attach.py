@@ -18,10 +18,10 @@ from typing import Any
 
 from chatbot.attachments.pdf import MAX_PDF_BYTES, MAX_PDF_SECONDS, is_pdf, pdf_text
 from chatbot.attachments.word import DOCX_TYPE, MAX_DOCX_BYTES, is_word, word_text
-from chatbot.engine.text import hides_text
 from chatbot.engine.tokens import image_size, image_tokens_for_size
 from chatbot.errors import UsageError
 from chatbot.storage.files import NotRegularFile, read_regular
+from chatbot.text import hides_text
 
 MAX_TEXT_BYTES = 512 * 1024  # larger text would not fit any sensible budget; the budget check still applies below
 MAX_IMAGE_BYTES = 20 * 1024 * 1024  # OpenAI's limit for one image

@@ -22,8 +22,8 @@ import zlib
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from chatbot.engine.text import mask_password
 from chatbot.errors import UsageError
+from chatbot.text import mask_password
 
 if TYPE_CHECKING:
     import httpx

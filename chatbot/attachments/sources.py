@@ -12,8 +12,8 @@ from pathlib import Path
 from chatbot.attachments.attach import MAX_TEXT_BYTES, USAGE, Attachment, read_file
 from chatbot.attachments.fetch import fetch, is_url
 from chatbot.attachments.folder import read_folder
-from chatbot.engine.text import mask_password
 from chatbot.errors import UsageError
+from chatbot.text import mask_password
 
 
 @dataclass(frozen=True)

@@ -252,7 +252,7 @@ def report(
         if dest == "base_url" and env and dest not in given:
             value = environ.get(env)
         if dest in ("store", "base_url") and isinstance(value, str):
-            from chatbot.engine.text import mask_password
+            from chatbot.text import mask_password
 
             value = mask_password(value)  # a postgresql:// or base URL may hold a password
         lines.append(f"  {key} = {json.dumps(value, ensure_ascii=False)}  ({source})")

@@ -16,8 +16,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chatbot.engine.text import clean
 from chatbot.errors import INTERNAL_ERROR, ChatbotError
+from chatbot.text import clean
 
 if TYPE_CHECKING:
     from chatbot.core.app import App

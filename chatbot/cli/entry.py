@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from chatbot.cli.flags import build_parser, check_combinations
 from chatbot.cli.modes import notice, stderr_line
-from chatbot.engine.text import clean
 from chatbot.errors import ChatbotError, Interrupted, OutputError, UsageError
+from chatbot.text import clean
 
 if TYPE_CHECKING:
     from chatbot.attachments.attach import Attachment

@@ -12,9 +12,9 @@ import sys
 
 from chatbot import __version__
 from chatbot.engine.strategies import COUNTS, DEFAULT_RECALL, DEFAULT_RECALL_BY, RECALL_BY, STRATEGIES
-from chatbot.engine.text import is_blank
 from chatbot.errors import UsageError
 from chatbot.providers.table import PROVIDERS
+from chatbot.text import is_blank
 
 
 def _count(text: str, least: int) -> int:

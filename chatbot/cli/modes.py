@@ -10,8 +10,8 @@ import contextlib
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from chatbot.engine.text import clean, is_blank, json_shown
 from chatbot.errors import ChatbotError, SaveFailed, UsageError
+from chatbot.text import clean, is_blank, json_shown
 
 if TYPE_CHECKING:
     from chatbot.attachments.attach import Content
@@ -70,7 +70,7 @@ class PlainSink:
 
     def tool(self, event: ToolStarted | ToolFinished) -> None:
         from chatbot.core.events import ToolStarted
-        from chatbot.engine.text import preview
+        from chatbot.text import preview
         from chatbot.tools.base import describe_call
 
         if isinstance(event, ToolStarted):

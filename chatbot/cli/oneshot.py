@@ -13,8 +13,8 @@ from typing import Any
 
 from chatbot.core.app import App
 from chatbot.core.events import TurnDone
-from chatbot.engine.text import clean, code_blocks
 from chatbot.errors import InvalidReply
+from chatbot.text import clean, code_blocks
 
 Sender = Callable[..., "TurnDone | None"]
 

@@ -12,9 +12,9 @@ from chatbot.commands.timeline import plain, timeline_of
 from chatbot.commands.timeline_html import write_html
 from chatbot.engine.cost import Price
 from chatbot.engine.memory import MemoryConfig
-from chatbot.engine.text import clean
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
+from chatbot.text import clean
 
 
 def _memory(rule: dict[str, object]) -> MemoryConfig:

@@ -16,8 +16,8 @@ from string import Template
 from typing import NamedTuple
 
 from chatbot.cli.config import Config, Role
-from chatbot.engine.text import mask_password
 from chatbot.errors import UsageError
+from chatbot.text import mask_password
 
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

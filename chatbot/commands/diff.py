@@ -27,9 +27,9 @@ from chatbot.engine.request_record import (
     system_changed,
     turn_tokens,
 )
-from chatbot.engine.text import json_shown, preview
 from chatbot.engine.turn import content_text
 from chatbot.errors import UsageError
+from chatbot.text import json_shown, preview
 
 PREVIEW = 48
 #: summary lines ``/diff`` shows of what a new summary added or dropped, at most

@@ -10,8 +10,8 @@ from chatbot.commands.effects import Edit, Effects, Note, Send, Show
 from chatbot.core.app import App
 from chatbot.core.chat import Chat
 from chatbot.core.events import Unsent
-from chatbot.engine.text import preview
 from chatbot.errors import ChatbotError, UsageError
+from chatbot.text import preview
 
 #: /edit where there is no prompt to edit in
 IN_A_SCRIPT = "in a script, /edit takes the new text"

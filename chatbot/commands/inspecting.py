@@ -15,10 +15,10 @@ from chatbot.engine import recall_meaning
 from chatbot.engine.calibration import SMALL_TOKENS
 from chatbot.engine.memory import Request
 from chatbot.engine.recall import Hit, search
-from chatbot.engine.text import clean, code_blocks, json_shown, preview
 from chatbot.engine.turn import content_text
 from chatbot.errors import UsageError
 from chatbot.providers.base import ChatProvider
+from chatbot.text import clean, code_blocks, json_shown, preview
 
 PREVIEW = 48  # keeps a /context row within 80 columns
 RECALL_SHOWN = 10  # turns /recall lists

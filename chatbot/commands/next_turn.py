@@ -8,8 +8,8 @@ from chatbot.attachments.sources import gather
 from chatbot.commands.base import Command, Confirm
 from chatbot.commands.effects import Compose, Effects, Note, Show
 from chatbot.core.app import App, parse_option
-from chatbot.engine.text import preview
 from chatbot.errors import UsageError
+from chatbot.text import preview
 
 
 def _file(app: App, arg: str, confirm: Confirm | None) -> Effects:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from chatbot.engine.text import clean
 from chatbot.engine.turn import content_text
+from chatbot.text import clean
 
 #: a content longer than this many lines is folded: its first and last lines are shown
 FOLD_LINES = 14

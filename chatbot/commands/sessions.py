@@ -9,11 +9,11 @@ from pathlib import Path
 from chatbot.commands.base import Command, Confirm
 from chatbot.commands.effects import Effects, Note, Show
 from chatbot.core.app import App
-from chatbot.engine.text import preview
 from chatbot.errors import ChatbotError, UsageError
 from chatbot.storage.base import SessionStore
 from chatbot.storage.export import export_markdown, write_private
 from chatbot.storage.session import validate_id
+from chatbot.text import preview
 
 #: how many of the newest sessions a listing shows unless told otherwise (``/sessions N``, ``--limit N``)
 LISTED = 50

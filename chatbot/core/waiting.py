@@ -13,7 +13,7 @@ from collections.abc import Callable, Generator, Iterator
 from typing import TypeVar
 
 from chatbot.core.events import Saving, ToolStarted
-from chatbot.engine.text import preview
+from chatbot.text import preview
 
 T = TypeVar("T")
 

@@ -29,9 +29,9 @@ from chatbot.engine import recall_meaning
 from chatbot.engine.recall_index import SEARCH_TOOL, RecallIndex, turn_text
 from chatbot.engine.recall_rank import MIN_SHARE, Hit, look_alike, rank
 from chatbot.engine.recall_terms import terms
-from chatbot.engine.text import QUOTE, quote_lines
 from chatbot.engine.tool_results import sent_messages
 from chatbot.engine.turn import Message, Turn, content_text
+from chatbot.text import QUOTE, quote_lines
 
 if TYPE_CHECKING:
     from chatbot.engine.conversation import Conversation

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chatbot.engine.text import quote_lines
 from chatbot.engine.turn import Message, content_text
+from chatbot.text import quote_lines
 
 #: the heading under which the rolling summary rides in the system message
 SUMMARY_HEADING = "Summary of the earlier conversation"

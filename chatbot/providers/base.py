@@ -10,8 +10,8 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chatbot.engine.text import wire_safe
 from chatbot.engine.turn import Message
+from chatbot.text import wire_safe
 
 
 @dataclass(frozen=True)

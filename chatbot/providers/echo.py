@@ -33,7 +33,6 @@ from chatbot.engine.summary_prompt import (
     is_summary_request,
     summary_request_parts,
 )
-from chatbot.engine.text import FENCED, code_blocks
 from chatbot.engine.tokens import TokenCounter, rough_count
 from chatbot.engine.turn import TOOL_LINE, content_text
 from chatbot.errors import ConfigError
@@ -47,6 +46,7 @@ from chatbot.providers.base import (
     ToolCall,
     Usage,
 )
+from chatbot.text import FENCED, code_blocks
 
 #: the first line of every summary this provider writes
 ECHO_SUMMARY_LABEL = "Echo summary (deterministic, no model involved):"

@@ -18,9 +18,9 @@ import urllib.request
 from collections.abc import Collection, Mapping
 from urllib.parse import unquote, urlsplit
 
-from chatbot.engine.text import mask_password
 from chatbot.errors import ConfigError
 from chatbot.providers.table import PROVIDERS
+from chatbot.text import mask_password
 
 #: the CA bundle variables the HTTP client (httpx) reads, the first one set wins: whoever holds a certificate they
 #: trust can read the traffic (REQUESTS_CA_BUNDLE is read by requests, not by httpx: it changes nothing here)

@@ -14,7 +14,6 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from chatbot.engine.text import mask_password
 from chatbot.errors import ProviderError
 from chatbot.providers.base import (
     ASK_NOTHING,
@@ -35,6 +34,7 @@ from chatbot.providers.error_map import ErrorContext, SdkErrors, map_exception
 from chatbot.providers.json_mode import FALLBACK_NOTICE, SCHEMA_REFUSED, as_json_object, refuses_schema, schema_in
 from chatbot.providers.sse import read_stream
 from chatbot.providers.table import PROVIDERS
+from chatbot.text import mask_password
 
 # --- request parameters -----------------------------------------------------------------------------------------
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from chatbot.engine.text import clean
 from chatbot.engine.turn import Turn
 from chatbot.storage.session import Session
+from chatbot.text import clean
 
 
 def export_markdown(session: Session) -> str:

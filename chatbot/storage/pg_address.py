@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from chatbot.engine.text import CONNINFO_PASSWORD, mask_password
 from chatbot.errors import ConfigError
+from chatbot.text import CONNINFO_PASSWORD, mask_password
 
 SCHEMES = ("postgresql://", "postgres://")
 # libpq's connection keywords (PostgreSQL 12 to 17): a location that starts with one of them and "=" is a connection

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatbot.engine.text import preview
 from chatbot.engine.turn import Turn, content_text
 from chatbot.storage.session_format import check_session_data
+from chatbot.text import preview
 
 
 def shown_title(title: str, first_turn: object) -> str:

@@ -15,12 +15,12 @@ from typing import Any
 from chatbot.engine.calibration import Calibration
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
-from chatbot.engine.text import preview
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Turn, content_text, json_bytes, now_iso
 from chatbot.engine.usage import Totals
 from chatbot.errors import InvalidSessionId
 from chatbot.storage.session_format import FORMAT_VERSION
+from chatbot.text import preview
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 ID_RULE = "1-64 characters: letters, digits, '.', '_' or '-', starting with a letter or digit"

@@ -19,8 +19,8 @@ from collections.abc import Callable
 from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from chatbot.engine.text import is_blank
 from chatbot.errors import UsageError
+from chatbot.text import is_blank
 
 FALLBACK_EDITORS = ("editor", "nano", "vi")
 

@@ -27,7 +27,6 @@ from chatbot.core.app import App
 from chatbot.core.events import TurnDone, Unsent, unsent
 from chatbot.core.front_end import run_turn
 from chatbot.core.open_session import TakenBack
-from chatbot.engine.text import clean, is_blank, preview, visible
 from chatbot.errors import BudgetError, ChatbotError, Interrupted, InvalidReply, OutputError
 from chatbot.providers.base import ToolCall
 from chatbot.terminal.clipboard import osc52
@@ -35,6 +34,7 @@ from chatbot.terminal.editor import EMPTY, add_editor_key, edit_text
 from chatbot.terminal.render import make_console
 from chatbot.terminal.sink import TerminalSink
 from chatbot.terminal.timeline_view import timeline_text
+from chatbot.text import clean, is_blank, preview, visible
 
 HISTORY_MAX_BYTES = 512 * 1024
 

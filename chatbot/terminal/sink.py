@@ -12,9 +12,9 @@ from rich.text import Text
 
 from chatbot.core.events import Notice, Saving, ToolFinished, ToolStarted
 from chatbot.core.waiting import wait_notice
-from chatbot.engine.text import clean, preview
 from chatbot.errors import Interrupted
 from chatbot.terminal.render import make_stream
+from chatbot.text import clean, preview
 from chatbot.tools.base import describe_call
 
 

@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from chatbot.engine.text import preview
+from chatbot.text import preview
 
 #: a result longer than this many characters is cut before it is stored or sent (about 4,000 tokens)
 MAX_RESULT_CHARS = 16_000

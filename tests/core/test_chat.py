@@ -9,10 +9,10 @@ import pytest
 from chatbot.core.events import Notice, TurnDone, unsent
 from chatbot.core.rounds import INTERRUPTED_MARK
 from chatbot.core.turn_settings import TurnSettings
-from chatbot.engine.text import quote_lines
 from chatbot.errors import ContextLengthError, Interrupted, ServerError
 from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
+from chatbot.text import quote_lines
 
 
 def drain(events) -> list:

@@ -16,10 +16,10 @@ from chatbot.core.app import App, AppSettings
 from chatbot.core.events import Notice, TurnDone
 from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.memory import MemoryConfig
-from chatbot.engine.text import quote_lines
 from chatbot.errors import BudgetError
 from chatbot.providers.base import StreamEnd, Usage
 from chatbot.storage.json_store import JsonStore
+from chatbot.text import quote_lines
 from chatbot.tools.registry import Registry
 from tests.conftest import WordCounter
 from tests.support.tool_fixtures import RecordingEcho, function_tools

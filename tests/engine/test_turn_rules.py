@@ -9,10 +9,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.text import preview
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Turn, content_text, json_bytes
 from chatbot.errors import InvalidRequest
+from chatbot.text import preview
 from tests.conftest import WordCounter, make_turn
 
 

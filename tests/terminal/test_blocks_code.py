@@ -1,6 +1,6 @@
 """Finding fenced code blocks in a reply (for -x and /copy code)."""
 
-from chatbot.engine.text import code_blocks
+from chatbot.text import code_blocks
 
 
 def test_code_blocks_in_order_without_fences():

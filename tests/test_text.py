@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from chatbot.engine.text import clean, is_blank, mask_password, wire_safe
+from chatbot.text import clean, is_blank, mask_password, wire_safe
 
 
 def test_clean_removes_what_a_terminal_would_act_on_and_keeps_the_text():
@@ -49,14 +49,14 @@ def test_what_clean_strips_is_every_control_a_terminal_acts_on():
 
 
 def test_a_preview_drops_escape_sequences_before_cutting():
-    from chatbot.engine.text import preview
+    from chatbot.text import preview
 
     assert preview("\x1b[2J" + "a" * 10, 5) == "aaaa…"
     assert preview("title\x1b]0;pwned\x07 here", 40) == "title here"
 
 
 def test_a_preview_of_wide_characters_is_cut_to_terminal_columns():
-    from chatbot.engine.text import preview
+    from chatbot.text import preview
 
     assert preview("사물함 번호는 4711", 20) == "사물함 번호는 4711"  # 19 columns: whole
     assert preview("사물함 번호는 4711입니다", 12) == "사물함 번호…"  # 11 columns and the ellipsis
@@ -64,7 +64,7 @@ def test_a_preview_of_wide_characters_is_cut_to_terminal_columns():
 
 
 def test_what_hides_text_is_every_control_format_and_separator_but_space_and_newline():
-    from chatbot.engine.text import hides_text
+    from chatbot.text import hides_text
 
     shown = {"a": False, " ": False, "\n": False, "é": False, "ㅋ": False}
     hidden = {
@@ -82,7 +82,7 @@ def test_what_hides_text_is_every_control_format_and_separator_but_space_and_new
 
 
 def test_visible_collapses_blank_runs_and_writes_hidden_characters_as_escapes():
-    from chatbot.engine.text import visible
+    from chatbot.text import visible
 
     text = "a\u200bb\n\n\n\nc  d\u00a0e\uffff\U000e0001\u2028 end"
     assert visible(text) == "a\\u200bb⟨4 blanks⟩c  d\\u00a0e\\uffff\\U000e0001\\u2028 end"
@@ -90,7 +90,7 @@ def test_visible_collapses_blank_runs_and_writes_hidden_characters_as_escapes():
 
 
 def test_json_shown_is_indented_unicode_json_with_hidden_characters_escaped_and_reads_back():
-    from chatbot.engine.text import json_shown
+    from chatbot.text import json_shown
 
     value = {"k": ["é\u200b", 1], "t": "\x7f\u2029\U000e0001"}
     shown = json_shown(value)
@@ -99,14 +99,14 @@ def test_json_shown_is_indented_unicode_json_with_hidden_characters_escaped_and_
 
 
 def test_a_preview_is_a_hundred_columns_unless_told():
-    from chatbot.engine.text import preview
+    from chatbot.text import preview
 
     assert preview("a" * 100) == "a" * 100
     assert preview("a" * 101) == "a" * 99 + "…"
 
 
 def test_a_full_width_character_takes_two_columns_in_a_preview():
-    from chatbot.engine.text import preview
+    from chatbot.text import preview
 
     assert preview("ＡＢＣ", 6) == "ＡＢＣ"  # U+FF21...: East Asian full-width, two columns each
     assert preview("ＡＢＣ", 5) == "ＡＢ…"
