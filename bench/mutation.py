@@ -97,7 +97,7 @@ MODULES: dict[str, list[str]] = {
     **{f"chatbot/core/{name}.py": UNIT for name in CORE},
     **{f"chatbot/tools/{name}.py": UNIT for name in TOOLS},
     "chatbot/providers/openai_compat.py": UNIT,
-    "chatbot/providers/sse.py": UNIT,
+    "chatbot/providers/reading.py": UNIT,
     "chatbot/text.py": UNIT,
 }
 

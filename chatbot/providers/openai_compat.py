@@ -22,17 +22,12 @@ from chatbot.providers.base import (
     Completion,
     Message,
     ProviderNote,
-    ReasoningDelta,
     Resent,
-    StreamEnd,
     StreamEvent,
-    TextDelta,
-    ToolCall,
-    Usage,
 )
 from chatbot.providers.error_map import ErrorContext, SdkErrors, map_exception
 from chatbot.providers.json_mode import FALLBACK_NOTICE, SCHEMA_REFUSED, as_json_object, refuses_schema, schema_in
-from chatbot.providers.sse import read_stream
+from chatbot.providers.reading import StreamState, completion_from_dict, read_stream
 from chatbot.providers.table import PROVIDERS
 from chatbot.text import mask_password
 
@@ -47,146 +42,6 @@ def token_limit_param(model: str, max_tokens: int) -> dict[str, int]:
     base = model.rsplit("/", 1)[-1].lower()
     key = "max_completion_tokens" if _COMPLETION_TOKENS_MODELS.match(base) else "max_tokens"
     return {key: max_tokens}
-
-
-# --- reading responses ------------------------------------------------------------------------------------------
-
-
-def parse_usage(data: object) -> Usage | None:
-    """A :class:`Usage` from a wire ``usage`` dict, or None when there is none worth reporting."""
-    if not isinstance(data, Mapping):
-        return None
-    # a count is a whole number of at least 0: anything else (-500, 1.5, true, "12") is ignored, never stored
-    prompt = _count(data.get("prompt_tokens"))
-    completion = _count(data.get("completion_tokens"))
-    if prompt is None and completion is None:
-        return None
-    prompt, completion = prompt or 0, completion or 0
-    total = _count(data.get("total_tokens"))
-    # OpenAI and Groq report the cached prefix as ``prompt_tokens_details.cached_tokens``; it is part of the prompt
-    details = data.get("prompt_tokens_details")
-    cached = _count(details.get("cached_tokens")) if isinstance(details, Mapping) else None
-    return Usage(prompt, completion, total if total is not None else prompt + completion, cached)
-
-
-def _count(value: object) -> int | None:
-    return value if type(value) is int and value >= 0 else None
-
-
-def chunk_usage(chunk: Mapping[str, Any]) -> Usage | None:
-    """Usage carried by a stream chunk: top-level ``usage`` (OpenAI style) or ``x_groq.usage`` (Groq)."""
-    usage = parse_usage(chunk.get("usage"))
-    if usage is None:
-        x_groq = chunk.get("x_groq")
-        if isinstance(x_groq, Mapping):
-            usage = parse_usage(x_groq.get("usage"))
-    return usage
-
-
-def _text(value: object) -> str:
-    return value if isinstance(value, str) else ""
-
-
-class _CallParts:
-    """The pieces of one streamed tool call: the first piece names it, later ones add argument text."""
-
-    def __init__(self) -> None:
-        self.id = ""
-        self.name = ""
-        self.arguments: list[str] = []
-
-    def add(self, piece: Mapping[str, Any]) -> None:
-        self.id = self.id or _text(piece.get("id"))
-        function = piece.get("function")
-        function = function if isinstance(function, Mapping) else {}
-        # some servers repeat the name in every piece; it is the same name, never a continuation
-        self.name = self.name or _text(function.get("name"))
-        self.arguments.append(_text(function.get("arguments")))
-
-    def call(self, position: int) -> ToolCall:
-        # a server that sends no id still needs one: the tool message is paired with its call by id
-        return ToolCall(self.id or f"call_{position}", self.name, "".join(self.arguments))
-
-
-def _pieces(value: object) -> list[Mapping[str, Any]]:
-    """The tool-call pieces of ``value``: a list of objects. A server's junk (``"abc"``, ``5``, ``[5]``) is skipped."""
-    return [piece for piece in value if isinstance(piece, Mapping)] if isinstance(value, list) else []
-
-
-def tool_calls_from_message(message: Mapping[str, Any]) -> tuple[ToolCall, ...]:
-    """The tool calls of a whole (non-streamed) assistant message; pieces that name no function are junk, skipped."""
-    calls: list[ToolCall] = []
-    for raw in _pieces(message.get("tool_calls")):
-        parts = _CallParts()
-        parts.add(raw)
-        if parts.name:
-            calls.append(parts.call(len(calls)))
-    return tuple(calls)
-
-
-class StreamState:
-    """Turns chunk dicts into events, remembering the last usage and finish reason seen.
-
-    Tool calls arrive as ``delta.tool_calls`` pieces keyed by ``index`` (several calls may interleave); they are
-    assembled here and handed out whole by :meth:`tool_calls` once the stream has ended.
-    """
-
-    def __init__(self) -> None:
-        self.usage: Usage | None = None
-        self.finish_reason: str | None = None
-        self.began = False  # a chunk came: a stream with none at all is a failed one
-        self._calls: dict[int, _CallParts] = {}
-        self.done = False  # the server sent [DONE]: it finished, even if it named no finish reason
-
-    def events(self, chunk: Mapping[str, Any]) -> Generator[StreamEvent, None, None]:
-        """The events of one chunk, in order: reasoning before content."""
-        self.began = True
-        # Servers repeat or split usage; the last non-null one is the total for the request, so never add them up.
-        usage = chunk_usage(chunk)
-        if usage is not None:
-            self.usage = usage
-        # The usage chunk has an empty ``choices``; some servers send ``choices: null``.
-        choices = chunk.get("choices")
-        for choice in choices if isinstance(choices, list) else []:
-            if not isinstance(choice, Mapping):
-                continue  # a server's junk ("choices": ["x"]) is skipped, not a crash
-            if isinstance(choice.get("finish_reason"), str):
-                self.finish_reason = choice["finish_reason"]
-            delta = choice.get("delta")
-            delta = delta if isinstance(delta, Mapping) else {}
-            # gpt-oss on Groq/vLLM sends ``reasoning``; llama.cpp, DeepSeek and others ``reasoning_content``.
-            reasoning = _text(delta.get("reasoning")) or _text(delta.get("reasoning_content"))
-            if reasoning:
-                yield ReasoningDelta(reasoning)
-            content = _text(delta.get("content"))
-            if content:
-                yield TextDelta(content)
-            for piece in _pieces(delta.get("tool_calls")):
-                index = piece.get("index")
-                self._calls.setdefault(index if isinstance(index, int) else len(self._calls), _CallParts()).add(piece)
-
-    def tool_calls(self) -> list[ToolCall]:
-        """The assembled tool calls, in index order; one that never got a function name is junk, skipped."""
-        named = [self._calls[i] for i in sorted(self._calls) if self._calls[i].name]
-        return [parts.call(n) for n, parts in enumerate(named)]
-
-    def end(self) -> StreamEnd:
-        """The closing event. Neither [DONE] nor a finish reason: the finish reason stays None (incomplete)."""
-        return StreamEnd(self.usage, self.finish_reason or ("stop" if self.done else None))
-
-
-def completion_from_dict(data: Mapping[str, Any]) -> Completion:
-    """A :class:`Completion` from a non-streamed response dict."""
-    choices = data.get("choices")
-    first = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], Mapping) else {}
-    message = first.get("message")
-    message = message if isinstance(message, Mapping) else {}
-    return Completion(
-        _text(message.get("content")),
-        chunk_usage(data),
-        _text(first.get("finish_reason")) or None,
-        tool_calls_from_message(message),
-    )
 
 
 def model_ids(raw: bytes, where: str) -> list[str]:
@@ -321,23 +176,21 @@ class CompatProvider(ChatProvider):
         resent.append(Resent(again, STREAM_OPTIONS_REFUSED))
         return self._send(again, resent)
 
-    def stream(
-        self,
-        messages: Sequence[Message],
-        *,
-        model: str | None = None,
-        max_tokens: int | None = None,
-        tools: Sequence[Message] | None = None,
-        options: Mapping[str, Any] | None = None,
+    def events(
+        self, messages: Sequence[Message], call: CallOptions = ASK_NOTHING
     ) -> Generator[StreamEvent, None, None]:
-        """Stream a reply; closing the generator early closes the HTTP response."""
-        model = model or self.model
+        """The reply's events as they come; closing the generator early closes the HTTP response. (A call that is
+        not streamed is the whole reply, :meth:`complete`, told as the same events.)"""
+        if not call.stream:
+            yield from super().events(messages, call)
+            return
+        model = call.model or self.model
+        call = replace(call, model=model)
         state = StreamState()
         streaming = False
         resent: list[Resent] = []  # the bodies sent again (a refused schema, refused stream_options)
         try:
             # ``with`` closes the response on every exit, including GeneratorExit when the consumer stops (Ctrl-C).
-            call = CallOptions(model, max_tokens, tools or (), options or {})
             opened, note = self._open_stream(messages, call, resent)
             with opened as sdk_stream:
                 yield from resent
@@ -351,6 +204,18 @@ class CompatProvider(ChatProvider):
             raise self._error(exc, model, streaming=streaming) from exc
         yield from state.tool_calls()
         yield state.end()
+
+    def stream(
+        self,
+        messages: Sequence[Message],
+        *,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        tools: Sequence[Message] | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> Generator[StreamEvent, None, None]:
+        """Stream a reply (:meth:`events` of a streamed call); closing the generator early closes the HTTP response."""
+        return self.events(messages, CallOptions(model, max_tokens, tools or (), options or {}))
 
     def complete(
         self,

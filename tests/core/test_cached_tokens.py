@@ -11,7 +11,7 @@ from prompt_toolkit.output import DummyOutput
 
 from chatbot.providers.base import StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
-from chatbot.providers.openai_compat import parse_usage
+from chatbot.providers.reading import parse_usage
 from chatbot.terminal.render import make_console
 from chatbot.terminal.repl import Repl
 from tests.support.cli import run_chatbot, session_doc

@@ -33,15 +33,8 @@ from chatbot.providers import PROVIDERS, make_provider
 from chatbot.providers.base import Completion, ReasoningDelta, Resent, StreamEnd, TextDelta, ToolCall, Usage
 from chatbot.providers.error_map import retry_after_seconds
 from chatbot.providers.json_mode import SCHEMA_REFUSED
-from chatbot.providers.openai_compat import (
-    STREAM_OPTIONS_REFUSED,
-    StreamState,
-    completion_from_dict,
-    model_ids,
-    parse_usage,
-    token_limit_param,
-    tool_calls_from_message,
-)
+from chatbot.providers.openai_compat import STREAM_OPTIONS_REFUSED, model_ids, token_limit_param
+from chatbot.providers.reading import StreamState, completion_from_dict, parse_usage, tool_calls_from_message
 from tests.support.fake_server import FakeServer
 from tests.support.sse import (
     DONE,

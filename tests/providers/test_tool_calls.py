@@ -14,7 +14,7 @@ import respx
 
 from chatbot.providers import make_provider
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, ToolCall, Usage
-from chatbot.providers.openai_compat import StreamState
+from chatbot.providers.reading import StreamState
 from tests.support.sse import DONE, MESSAGES, SSE_HEADERS, chunk, completion_body, end, sse, usage
 from tests.support.tool_chunks import TOOLS, tool_message_body, tool_piece
 

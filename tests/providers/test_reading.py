@@ -1,5 +1,5 @@
 """Reading a streamed answer off the wire: real server-sent-event bytes through the openai provider (pytest-httpx2),
-and the pieces of :mod:`chatbot.providers.sse` that name what a server sent instead of a stream."""
+and the pieces of :mod:`chatbot.providers.reading` that name what a server sent instead of a stream."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from chatbot.errors import ProviderError, RateLimitError, ServerError
 from chatbot.providers import make_provider
 from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.providers.error_map import ErrorContext
-from chatbot.providers.sse import _snippet, _whole_answer, parse_chunk
+from chatbot.providers.reading import _snippet, _whole_answer, parse_chunk
 from tests.support.sse import DONE, MESSAGES, SSE_HEADERS, chunk, completion_body, error_body, sse, usage
 
 BASE = "http://llm.test/v1"
