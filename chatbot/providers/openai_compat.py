@@ -186,7 +186,6 @@ class CompatProvider(ChatProvider):
             return
         model = call.model or self.model
         call = replace(call, model=model)
-        state = StreamState()
         streaming = False
         resent: list[Resent] = []  # the bodies sent again (a refused schema, refused stream_options)
         try:
@@ -196,14 +195,14 @@ class CompatProvider(ChatProvider):
                 yield from resent
                 if note:
                     yield ProviderNote(note)
-                streaming = True
+                streaming, state = True, StreamState()  # the state of the stream that came
                 yield from read_stream(sdk_stream, state, self._context(model))
+            yield from state.tool_calls()  # whole, once the stream has ended
+            yield state.end()
         except self.sdk_errors.caught as exc:
             if not streaming:  # what went out is told even when it failed too (once streaming, it was told)
                 yield from resent
             raise self._error(exc, model, streaming=streaming) from exc
-        yield from state.tool_calls()
-        yield state.end()
 
     def stream(
         self,
