@@ -80,7 +80,7 @@ class PlainSink:
             notice(f"tool {event.call.name} {outcome}: {preview(event.text)}", warning=event.error)
 
     def waiting(self, last: object) -> None:
-        from chatbot.core.waiting import wait_notice
+        from chatbot.core.events import wait_notice
 
         notice(wait_notice(last))
 

@@ -12,6 +12,7 @@ from chatbot.engine.memory import Request
 from chatbot.engine.reply_schema import JsonReply
 from chatbot.engine.turn import Turn
 from chatbot.providers.base import ReasoningDelta, TextDelta, ToolCall, Usage
+from chatbot.text import preview
 
 
 @dataclass(frozen=True)
@@ -118,3 +119,19 @@ def stop_reply(events: Generator[ChatEvent, None, None], exc: BaseException) -> 
         if raised is not exc:
             raise
     return unsent(exc)
+
+
+# --- what the user is told while an event is slow in coming (run_turn's watch calls the sink) ----------------
+
+WAIT_NOTICE = "waiting for the server… (Ctrl-C cancels)"
+SAVE_NOTICE = "saving the session: waiting for the session store (its database or disk)…"
+
+
+def wait_notice(last: object) -> str:
+    """What the user is told while the event after ``last`` is slow in coming: the tool that started, the session
+    store once the reply is done, else the model's server."""
+    if isinstance(last, Saving):
+        return SAVE_NOTICE
+    if isinstance(last, ToolStarted):
+        return f"waiting for the tool {preview(last.call.name, 60)}… (Ctrl-C cancels)"
+    return WAIT_NOTICE

@@ -7,15 +7,21 @@ an error is the same for both, and is here.
 
 from __future__ import annotations
 
-from typing import Protocol
+import threading
+from collections.abc import Callable, Generator, Iterator
+from typing import Protocol, TypeVar
 
 from chatbot.attachments.attach import Content
 from chatbot.core.chat import Chat
 from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.core.open_session import TakenBack
-from chatbot.core.waiting import watch
 from chatbot.errors import Interrupted, OutputError
 from chatbot.providers.base import ReasoningDelta, TextDelta
+
+T = TypeVar("T")
+
+#: seconds an event may be in coming before the sink is told the user is waiting
+WAIT_DELAY = 3.0
 
 
 class EventSink(Protocol):
@@ -87,3 +93,23 @@ def run_turn(chat: Chat, text: Content, sink: EventSink, *, replacing: TakenBack
         raise
     finally:
         events.close()  # on any other failure too, before the caller releases the session's lock
+
+
+def watch(
+    events: Iterator[T], on_wait: Callable[[T | None], None], delay: float = WAIT_DELAY
+) -> Generator[T, None, None]:
+    """Yield ``events``; call ``on_wait(last event)`` when one is more than ``delay`` seconds in coming: once, from
+    a timer thread, while the main thread stays blocked in the request (where Ctrl-C still cancels it)."""
+    last: T | None = None
+    while True:
+        timer = threading.Timer(delay, on_wait, args=(last,))
+        timer.daemon = True
+        timer.start()
+        try:
+            event = next(events)
+        except StopIteration:
+            return
+        finally:
+            timer.cancel()
+        last = event
+        yield event

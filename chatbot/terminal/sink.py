@@ -10,8 +10,7 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.text import Text
 
-from chatbot.core.events import Notice, Saving, ToolFinished, ToolStarted
-from chatbot.core.waiting import wait_notice
+from chatbot.core.events import Notice, Saving, ToolFinished, ToolStarted, wait_notice
 from chatbot.errors import Interrupted
 from chatbot.terminal.render import make_stream
 from chatbot.text import clean, preview
