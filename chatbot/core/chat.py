@@ -8,7 +8,7 @@ message has been kept aside so that ``/retry`` can resend it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -43,7 +43,6 @@ from chatbot.providers.base import (
     Resent,
     StreamEnd,
     StreamEvent,
-    TextDelta,
     ToolCall,
 )
 from chatbot.storage.base import SessionStore
@@ -155,10 +154,6 @@ class Chat:
                 elif isinstance(exc, (ChatbotError, KeyboardInterrupt)):
                     exc.unsent = Unsent(message["content"], turns, before)  # type: ignore[union-attr]
             raise
-        if done.turn.interrupted:  # a turn comes back unfinished only when the server cut it short (Ctrl-C raises)
-            yield Notice(
-                "the server ended the reply without saying it was finished; it is kept, marked incomplete", True
-            )
         yield from stored  # (the turn is stored from here on)
         self._ahead.start(conv)
         yield from self._notices_after(done)
@@ -178,6 +173,9 @@ class Chat:
     def _notices_after(done: TurnDone) -> list[Notice]:
         """What the user hears of a stored turn last: cut at the output limit, not the JSON asked for, no answer."""
         told = []
+        if done.turn.interrupted:  # a turn comes back unfinished only when the server cut it short (Ctrl-C raises)
+            told.append(Notice("the server ended the reply without saying it was finished; it is kept, marked "
+                               "incomplete", True))  # fmt: skip
         if done.finish_reason == "length":
             told.append(Notice("the reply was cut off at the output limit (--max-output-tokens)", True))
         if done.json is not None and done.json.problem:  # every front end says it; the turn stays as written
@@ -232,21 +230,10 @@ class Chat:
                 assert self.tools is not None  # (calls come back only when tools were offered)
                 yield from run_round(self.tools, self.confirm_tool, calls, progress)
                 rounds += 1
-                if rounds >= self.run.max_tool_rounds:
-                    yield Notice(
-                        f"the model used tools in {rounds} rounds (--max-tool-rounds); it is asked to answer "
-                        "now, without tools",
-                        True,
-                    )
-        except (KeyboardInterrupt, GeneratorExit) as exc:
-            if progress.started():
-                # keep what happened, marked, so the next request stays well-formed (every call has its result)
-                mark = f"[interrupted: {exc.reason}]" if isinstance(exc, Interrupted) else INTERRUPTED_MARK
+                yield from _last_round_notice(rounds, self.run.max_tool_rounds)
+        except (KeyboardInterrupt, GeneratorExit, ChatbotError) as exc:
+            if mark := _unfinished_mark(exc, progress):
                 self._record(request, message, progress, interrupted=True, mark=mark)
-            raise
-        except ChatbotError as exc:
-            if progress.messages:  # tools already ran: keep their results rather than lose them
-                self._record(request, message, progress, interrupted=True, mark=f"[the turn stopped: {exc.message}]")
             raise
         yield Saving()
         if progress.finish_reason is None and progress.answer().strip():
@@ -281,35 +268,22 @@ class Chat:
         messages = request.messages + rounds
         if rounds:
             validate_request(messages, in_turn=True)
-        offered = tools_estimate(self.conversation, self._offered()) if tools else 0  # the server counts them too
-        estimate = request.tokens + rounds_cost(rounds, self.conversation.counter) + offered
+        estimate = self._estimate(request, rounds, tools)
         started, first = time.monotonic(), None
         stream = retrying(lambda: self._events(messages, tools), self.run.retries)
         try:
             for event in stream:
-                if isinstance(event, (Notice, ProviderNote)):  # a retry, or what the provider changed: told
-                    yield event if isinstance(event, Notice) else Notice(event.text, True)
+                if isinstance(event, (Notice, ProviderNote, Resent)):  # asides: told, or shown as sent
+                    yield from self._aside(event)
                     continue
-                if isinstance(event, Resent):  # the provider sent the request again, changed: shown as it went
-                    if self.run.show_request is not None:
-                        self.run.show_request("chat", event.body, event.why)
-                    continue
-                if first is None and self.run.stream and not isinstance(event, StreamEnd):
-                    first = time.monotonic()
+                first = first or time.monotonic()  # the reply's first piece (its latency, when streamed)
                 if isinstance(event, StreamEnd):
                     progress.end_round(event, estimate, request)
-                    more = {"summarized": request.summarized, "dropped": request.dropped}
-                    kind = "tool_call" if calls else "chat"
-                    completion = self.conversation.counter.count("".join(progress.parts))
-                    self._log(kind, self.model, started, (estimate, completion), usage=event.usage, first=first,
-                              finish_reason=event.finish_reason, **more)  # fmt: skip
+                    self._log_round(event, request, progress, bool(calls), (started, first), estimate)
                 elif isinstance(event, ToolCall):
                     calls.append(event)
                 else:
-                    if isinstance(event, TextDelta):
-                        progress.parts.append(event.text)
-                    else:
-                        progress.reasoned = True
+                    progress.take(event)
                     yield event
         except (KeyboardInterrupt, GeneratorExit):
             stream.close()  # the provider's generator closes its HTTP response
@@ -319,6 +293,31 @@ class Chat:
             self._log("chat", self.model, started, (estimate, None), first=first, error=type(exc).__name__)
             raise
         return calls
+
+    def _estimate(self, request: Request, rounds: list[Message], tools: list[Message]) -> int:
+        """The tokens a model call sends: the request, this turn's rounds so far, the tool definitions offered (the
+        server counts them too)."""
+        offered = tools_estimate(self.conversation, self._offered()) if tools else 0
+        return request.tokens + rounds_cost(rounds, self.conversation.counter) + offered
+
+    def _log_round(
+        self, end: StreamEnd, request: Request, progress: TurnSoFar, calls: bool, times: tuple[float, Any], sent: int
+    ) -> None:
+        """The request-log line of a model call that ended: a tool call or the chat reply, its estimate and usage,
+        when it started and (streamed) when its first piece came."""
+        started, first = times
+        completion = self.conversation.counter.count("".join(progress.parts))
+        self._log("tool_call" if calls else "chat", self.model, started, (sent, completion), usage=end.usage,
+                  first=first if self.run.stream else None, finish_reason=end.finish_reason,
+                  summarized=request.summarized, dropped=request.dropped)  # fmt: skip
+
+    def _aside(self, event: Notice | ProviderNote | Resent) -> Iterator[Notice]:
+        """What the user hears of an aside in the provider's events: a retry, or what the provider changed; a request
+        sent again, changed, is shown as it went (--show-requests)."""
+        if not isinstance(event, Resent):
+            yield event if isinstance(event, Notice) else Notice(event.text, True)
+        elif self.run.show_request is not None:
+            self.run.show_request("chat", event.body, event.why)
 
     def _log(self, kind: str, model: str, started: float, estimate: tuple[int, int | None], **more: Any) -> None:
         """One line in the request log (--log-requests), when there is one."""
@@ -396,3 +395,22 @@ class Chat:
         self.session.model = model
         self._apply_calibration()
         self.open_session.save()
+
+
+def _unfinished_mark(exc: BaseException, progress: TurnSoFar) -> str:
+    """How a turn stopped by ``exc`` is marked when it is kept (empty: nothing worth keeping). Interrupted, what it
+    has is kept so the next request stays well-formed (every call has its result); failed after tools ran, their
+    results are kept rather than lost."""
+    if isinstance(exc, ChatbotError):
+        return f"[the turn stopped: {exc.message}]" if progress.messages else ""
+    if not progress.started():
+        return ""
+    return f"[interrupted: {exc.reason}]" if isinstance(exc, Interrupted) else INTERRUPTED_MARK
+
+
+def _last_round_notice(rounds: int, most: int) -> list[Notice]:
+    """The notice when tool rounds reach ``most`` (--max-tool-rounds): the model must answer next."""
+    if rounds < most:
+        return []
+    return [Notice(f"the model used tools in {rounds} rounds (--max-tool-rounds); it is asked to answer now, "
+                   "without tools", True)]  # fmt: skip

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Generator, Iterator
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from chatbot.attachments.attach import Content
 from chatbot.core.chat import Chat
@@ -52,6 +52,16 @@ class EventSink(Protocol):
         """The reply stopped early because of ``exc`` (Ctrl-C, a signal, an error); what it showed is ended."""
 
 
+#: how a sink shows each kind of event (an event of a kind not here, such as :class:`Saving`, is not shown)
+SHOWN: dict[type, Callable[[EventSink, Any], None]] = {
+    TextDelta: lambda sink, event: sink.text(event.text),
+    ReasoningDelta: lambda sink, event: sink.reasoning(event.text),
+    Notice: lambda sink, event: sink.notice(event),
+    ToolStarted: lambda sink, event: sink.tool(event),
+    ToolFinished: lambda sink, event: sink.tool(event),
+}
+
+
 def run_turn(chat: Chat, text: Content, sink: EventSink, *, replacing: TakenBack | None = None) -> TurnDone | None:
     """Send ``text`` (replacing the turn /retry or /edit took back) and show the turn through ``sink``.
 
@@ -64,16 +74,10 @@ def run_turn(chat: Chat, text: Content, sink: EventSink, *, replacing: TakenBack
     done: TurnDone | None = None
     try:
         for event in watch(events, sink.waiting):
-            if isinstance(event, TextDelta):
-                sink.text(event.text)
-            elif isinstance(event, ReasoningDelta):
-                sink.reasoning(event.text)
-            elif isinstance(event, Notice):
-                sink.notice(event)
-            elif isinstance(event, (ToolStarted, ToolFinished)):
-                sink.tool(event)
-            elif isinstance(event, TurnDone):
+            if isinstance(event, TurnDone):
                 done = event
+            elif show := SHOWN.get(type(event)):
+                show(sink, event)
         sink.finish()
         return done
     except KeyboardInterrupt as exc:

@@ -24,7 +24,7 @@ from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, Turn
 from chatbot.errors import BudgetError, ContextLengthError
-from chatbot.providers.base import StreamEnd, ToolCall, Usage
+from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta, ToolCall, Usage
 
 INTERRUPTED_MARK = "[interrupted by the user]"
 INCOMPLETE_MARK = "[incomplete: the server stopped without finishing the reply]"
@@ -59,6 +59,13 @@ class TurnSoFar:
     def started(self) -> bool:
         """Whether anything worth keeping has happened (answer text, or tool calls)."""
         return bool("".join(self.parts).strip() or self.messages)
+
+    def take(self, delta: TextDelta | ReasoningDelta) -> None:
+        """A piece of the reply streaming: its answer text kept; reasoning only noted (it is not stored)."""
+        if isinstance(delta, TextDelta):
+            self.parts.append(delta.text)
+        else:
+            self.reasoned = True
 
     def end_round(self, end: StreamEnd, estimated_prompt: int, request: Request | None = None) -> None:
         """A model call of ``request`` (and the tool rounds so far) ended: add up what it cost."""
