@@ -16,8 +16,11 @@ The cues, per language (compared lower-cased, word by word):
   :data:`ENGLISH_PAST`), and a definite article or demonstrative right before a word some turn holds ("the cabin",
   "that restaurant": :data:`DEFINITE`), which presumes the thing is known.
 - **Korean**: first-person words (:data:`KOREAN_SELF`: 내, 제가, 우리 ...), recall words (:data:`KOREAN_RECALL`:
-  아까, 전에, 다시, 기억 ...), and the endings of a question about the past that the speaker half remembers
-  (:data:`KOREAN_PAST`: 뭐였지, 했죠, 였더라, 바뀌었지): a general question asks in the present (추천해줘, 어디야).
+  아까, 전에, 다시, 기억 ...), "그" before a word some turn holds ("그 식당"), and the endings of a question about the
+  past that the speaker half remembers (:data:`KOREAN_PAST`: 뭐였지, 했죠, 였더라, 바뀌었지): a general question asks
+  in the present (추천해줘, 어디야).
+- **A name** one or two turns hold (:data:`NAME_TURNS`), when nothing else points back: it says which turn is meant
+  ("When does Okafor get paid?", "Daniel 번호 알려줘").
 """
 
 from __future__ import annotations
@@ -45,9 +48,9 @@ ENGLISH_RECALL = frozenset(
 )
 #: "did I", "was I", "did we", "did you", "were we": a past question about the user or the conversation
 ENGLISH_PAST = re.compile(r"\b(?:did|was|were|had) (?:i|we|you)\b")
-#: articles and demonstratives that presume the listener knows the thing ("the cabin"): a cue when the next word,
-#: or the one after it ("the blue suitcase"), is one some turn holds
-DEFINITE = frozenset(_words("the that this those these"))
+#: articles and demonstratives that presume the listener knows the thing ("the cabin", "그 식당"): a cue when the
+#: next word, or the one after it ("the blue suitcase"), is one some turn holds
+DEFINITE = frozenset(_words("the that this those these 그 그거"))
 #: Korean first-person words (a word by itself: 내 차, 제가, 우리 프로젝트)
 KOREAN_SELF = frozenset(
     _words("내 내가 내게 나 나는 나도 나한테 나의 제 제가 저 저는 저도 저한테 저의 우리 우리가 우리는 우리의 우리집")

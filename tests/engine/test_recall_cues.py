@@ -12,7 +12,7 @@ from chatbot.engine.recall_cues import NAME_TURNS, Cue, back_reference
 from chatbot.engine.turn import Turn
 
 #: how many turns hold each term, as a conversation about a cabin, a landlord and a project would
-HOLDING = {"cabin": 1, "okafor": 1, "nightjar": 1, "korean": 1, "tuesday": 1, "python": 9}
+HOLDING = {"별장": 1, "cabin": 1, "okafor": 1, "nightjar": 1, "korean": 1, "tuesday": 1, "python": 9}
 
 
 def holding(term: str) -> int:
@@ -32,6 +32,7 @@ def holding(term: str) -> int:
         ("부산행 열차 번호 좀 다시 알려줘요.", Cue("recall word", "다시")),
         ("지수 생일이 언제라고 했죠?", Cue("past ending", "했죠")),
         ("회의실이 어디로 바뀌었지?", Cue("past ending", "바뀌었지")),
+        ("그 별장 와이파이 암호 알려줘", Cue("definite", "그 별장 와이파이")),
         ("When does Okafor get paid?", Cue("name", "Okafor")),
         ("Nightjar는 무슨 이름이야?", Cue("name", "Nightjar")),
     ],
