@@ -33,6 +33,7 @@ from chatbot.engine.recall_terms import words
 
 
 def _words(text: str) -> list[str]:
+    """A table written as its words, space-separated."""
     return text.split()
 
 
@@ -55,7 +56,8 @@ DEFINITE = frozenset(_words("the that this those these 그 그거"))
 KOREAN_SELF = frozenset(
     _words("내 내가 내게 나 나는 나도 나한테 나의 제 제가 저 저는 저도 저한테 저의 우리 우리가 우리는 우리의 우리집")
 )
-#: Korean words that ask for something said before (found inside a word: 아까, 전에, 말했던, 기억나)
+#: Korean words that ask for something said before, opening a word (아까, 전에는, 말했던, 기억나; not the 전에 of
+#: 충전에, "for charging")
 KOREAN_RECALL = ("아까", "전에", "지난번", "그때", "말했", "말한", "얘기했", "얘기한", "이야기했", "기억", "다시")
 #: the endings of a half-remembered past ("뭐였지?", "했죠?", "였더라", "바뀌었지", "정했더라"): a question about
 #: what was said or decided, not a request for something new
@@ -73,7 +75,7 @@ _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 class Cue:
     """What in a message points back at the conversation: the kind of cue and the words that are it."""
 
-    kind: str  # "first person", "recall word", "definite", "past question", "past ending" or "name"
+    kind: str  # "first person", "recall word", "definite", "past question", "past ending", "name" (or "search")
     words: str
 
     @property
@@ -94,7 +96,7 @@ def back_reference(text: str, holding: Callable[[str], int] = lambda term: 0) ->
     for i, token in enumerate(tokens):
         if (token in ENGLISH_SELF and not how_to) or token in KOREAN_SELF:
             return Cue("first person", token)
-        recall = token if token in ENGLISH_RECALL else next((w for w in KOREAN_RECALL if w in token), None)
+        recall = token if token in ENGLISH_RECALL else next((w for w in KOREAN_RECALL if token.startswith(w)), None)
         if recall:
             return Cue("recall word", recall)
         if token in DEFINITE and any(_holding(t, holding) for t in tokens[i + 1 : i + 3]):

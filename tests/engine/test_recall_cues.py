@@ -54,6 +54,7 @@ def test_a_message_asking_back_carries_a_cue(message: str, cue: Cue):
         "생일 선물 추천해줘",
         "호주의 수도가 어디예요?",
         "회사 그만두고 싶어",
+        "폰 충전에 좋은 방법 있어?",  # 충전에 holds 전에 ("before"), not at its start
     ],
 )
 def test_a_general_question_carries_none(message: str):
