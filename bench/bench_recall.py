@@ -16,9 +16,10 @@ both with meaning; ``--kiwi`` adds Korean split by ``kiwipiepy``'s morphemes), l
 - **prompt tokens**: the sum over the 40 requests of the whole conversation, without and with recall.
 
 Then the same conversations with look-alike facts planted, each question asked alone (``recall_probes.tuning_set``):
-the keyword questions above, the same facts in other words (no term shared), Korean nouns under other particles,
-look-alikes and 28 unrelated questions a conversation (ten share an everyday noun with some turn), in the held-out
-set's table. ``--heldout 1,2`` adds the held-out sets (``bench/probes_heldout.py`` and ``probes_heldout2.py``,
+the keyword questions above and three or four with no cue word (a name or the thing's words alone), the same facts
+in other words (no term shared), Korean nouns under other particles, look-alikes and 34 unrelated questions a
+conversation (ten share an everyday noun with some turn, six carry a cue word anyway: "my back hurts ..."), in the
+held-out set's table. ``--heldout 1,2`` adds the held-out sets (``bench/probes_heldout.py`` and ``probes_heldout2.py``,
 driven by ``bench/recall_drive.py``: report them, never tune on them): per conversation and question style, hits,
 unrelated pulls, wrong twins alone, tokens added.
 

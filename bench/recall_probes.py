@@ -390,6 +390,35 @@ ENDINGS = {
 }  # fmt: skip
 
 
+#: written with the cue of recall_cues.py (does the message point back at the conversation?), to test it both ways:
+#: facts asked with no cue word at all (a name or the thing's words alone), as (question, proof) ...
+BARE_KEYWORD = {
+    "English": [("Hannah's birthday?", "14th of September"), ("cabin wifi password", "bluefjord88"),
+                ("Which gate does JL 408 leave from?", "C7"), ("When does Okafor get paid?", "3rd of each month")],
+    "Korean": [("김민호 씨한테 언제까지 보내면 돼?", "김민호"), ("한라 회의실은 무슨 요일이야?", "오후 2시"),
+               ("KTX 117호 몇 시 출발?", "8시 10분")],
+    "mixed": [("Daniel 번호 알려줘", "7733"), ("Nightjar는 무슨 이름이야?", "정했어요"),
+              ("박선생님 수업 무슨 요일?", "수요일")],
+}  # fmt: skip
+#: ... and questions about nothing said before that carry a cue word anyway: the user's own life ("my back", "우리
+#: 강아지"), a plan, a story of yesterday, or a definite article before a word the conversation holds
+CUED_UNRELATED = {
+    "English": [
+        "What's a nice gift for my sister's graduation?", "My back hurts after long rides, any stretches?",
+        "We're going to Japan next spring, what should we see?", "I'd like to learn the piano, where do I start?",
+        "Tell me something interesting about the Roman Empire.", "I'm so tired today.",
+    ],
+    "Korean": [
+        "우리 강아지가 자꾸 짖어요, 어떻게 해야 돼요?", "제가 요즘 잠을 잘 못 자요. 도움이 될 만한 거 있을까요?",
+        "어제 본 영화 진짜 재밌었어", "내일 부산 가는데 맛집 추천해줘", "나 다음 달에 이사 가", "우리 엄마 생신 선물 뭐가 좋을까?",
+    ],
+    "mixed": [
+        "내 laptop 너무 느려, 빨라지게 하는 법?", "우리 team 회식 장소 추천해줘", "my Korean is still bad ㅠㅠ 공부 팁 있어?",
+        "I'm so tired 오늘", "제 coffee 너무 써요, 덜 쓰게 마시는 법?", "우리 office 근처 점심 뭐 먹지?",
+    ],
+}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class TuningTurn:
     """One fixed turn of a tuning conversation."""
@@ -435,6 +464,7 @@ def tuning_set() -> list[TuningConversation]:
         questions += [
             TuningQuestion("paraphrase", q, f.proof) for f, q in zip(probe.facts, OTHER_WORDS[probe.name], strict=True)
         ]
+        questions += [TuningQuestion("keyword", q, proof) for q, proof in BARE_KEYWORD[probe.name]]
         questions += [
             TuningQuestion("endings", q, f.proof)
             for f, q in zip(probe.facts, ENDINGS.get(probe.name, []), strict=False)
@@ -446,7 +476,12 @@ def tuning_set() -> list[TuningConversation]:
             ):
                 turns[at - 1] = TuningTurn(said, NOTED)
                 questions.append(TuningQuestion("twin", asked, proof, twin))
-        unrelated = [*probe.unrelated, *MORE_UNRELATED[probe.name], *SHARED_NOUN_UNRELATED[probe.name]]
+        unrelated = [
+            *probe.unrelated,
+            *MORE_UNRELATED[probe.name],
+            *SHARED_NOUN_UNRELATED[probe.name],
+            *CUED_UNRELATED[probe.name],
+        ]
         questions += [TuningQuestion("unrelated", q, None) for q in unrelated]
         out.append(TuningConversation(probe.name, turns, questions))
     return out

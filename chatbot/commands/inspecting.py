@@ -206,6 +206,10 @@ def _system_row(request: Request, system: str) -> tuple[str, str]:
     return role, f"{summary}{recalled}{system}"
 
 
+#: what /recall says of a message with no cue (chatbot.engine.recall_cues): what recall then asks for more of
+NO_CUE = "no cue that it points back at the conversation: one shared word is not enough, meaning must stand out more"
+
+
 def _recall(app: App, arg: str, confirm: Confirm | None) -> Effects:
     text = arg.strip()
     if not text:
@@ -218,6 +222,9 @@ def _recall(app: App, arg: str, confirm: Confirm | None) -> Effects:
     lines = [f"earlier turns found for it, the best first (--recall {k}, --recall-by {by}; why each is in or out):"]
     if by != "words" and not recall_meaning.available():
         lines[0] += f"\n  (by words only: recall by meaning needs {recall_meaning.INSTALL})"
+    if hits:
+        cue = hits[0].cue
+        lines.append(f"  it points back at the conversation by: {cue}" if cue else f"  {NO_CUE}")
     for hit in hits[:RECALL_SHOWN]:
         lines.append(
             f"  turn {hit.number:>4}  {_why(hit, request, k):<13} {preview(conv.turns[hit.number - 1].user_text, 40)}\n"

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from chatbot.engine import recall_meaning
+from chatbot.engine.recall_cues import Cue
 from chatbot.engine.recall_index import SEARCH_TOOL, RecallIndex, turn_text
 from chatbot.engine.recall_rank import MIN_SHARE, Hit, look_alike, rank
 from chatbot.engine.recall_terms import terms
@@ -46,15 +47,18 @@ RECALL_TURN_MARKER = "--- turn "
 RECALL_END = "--- end of the recalled turns"
 
 
-def search(conv: Conversation, query: str, among: Iterable[int] | None = None) -> list[Hit]:
+def search(conv: Conversation, query: str, among: Iterable[int] | None = None, tool: bool = False) -> list[Hit]:
     """The turns of ``conv`` (by 0-based index; only ``among`` when given) with evidence of being about ``query``,
-    the best first, each ``relevant`` or not by the session's ``recall_by`` (:mod:`~chatbot.engine.recall_rank`)."""
+    the best first, each ``relevant`` or not by the session's ``recall_by`` (:mod:`~chatbot.engine.recall_rank`);
+    a ``tool`` query (the model's ``search_conversation``) points back at the conversation by being asked."""
     if not query.strip():
         return []  # the status line's preview of an empty message: nothing to embed or score
     index = conv.recall_index
     index.sync(conv.turns)
     numbers = range(len(conv.turns)) if among is None else list(among)
     scores = index.scores(query, numbers)
+    if tool and scores.cue is None:
+        scores.cue = Cue("search", SEARCH_TOOL)
     by = conv.memory.recall_by
     if by != "words" and recall_meaning.available():
         everything = recall_meaning.similarities(query, conv.turns)
@@ -175,7 +179,7 @@ SEARCH_RESULTS = 3
 def search_report(conv: Conversation, query: str) -> str:
     """What ``search_conversation(query)`` answers the model: the best relevant turns of the whole conversation
     (the same search as recall), verbatim with their numbers and scores; or that none matches."""
-    hits = [h for h in search(conv, query) if h.relevant][:SEARCH_RESULTS]
+    hits = [h for h in search(conv, query, tool=True) if h.relevant][:SEARCH_RESULTS]
     if not hits:
         return f"No earlier turn of this conversation matches {query!r}."
     found = ", ".join(str(h.number) for h in hits)

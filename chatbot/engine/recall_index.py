@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from chatbot.engine.recall_cues import Cue, back_reference
 from chatbot.engine.recall_terms import words
 from chatbot.engine.turn import Turn, content_text
 
@@ -47,13 +48,15 @@ def _bm25() -> tuple[Callable[..., float], Callable[..., Any]]:
 @dataclass
 class Scores:
     """A query's BM25 scores: by turn index, the words of the query each turn shares, and the query's weight (the
-    idf of its distinct terms some turn has), its words and how many of them some turn has."""
+    idf of its distinct terms some turn has), its words and how many of them some turn has; and its cue that it
+    points back at the conversation (:func:`~chatbot.engine.recall_cues.back_reference`)."""
 
     by_turn: dict[int, float] = field(default_factory=dict)
     shared: dict[int, int] = field(default_factory=dict)
     weight: float = 0.0
     words: int = 0
     known_words: int = 0
+    cue: Cue | None = None
 
 
 class RecallIndex:
@@ -115,6 +118,7 @@ class RecallIndex:
         out.words = len(groups)
         if not n or not groups:
             return out
+        out.cue = back_reference(query, lambda term: len(self._postings.get(term, ())))
         idf_of, tfc_of = _bm25()
         allowed = None if among is None else set(among)
         average = max(1.0, self._total / n)

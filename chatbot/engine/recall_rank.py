@@ -5,9 +5,12 @@ Two signals, each read against evidence that separates a real match from a chanc
 - **Words** (BM25, :mod:`~chatbot.engine.recall_index`): a turn's ``share`` is its score against what a turn of
   average length holding each known query term once would score, and its ``cover`` the share of the message's
   words (those some turn has) it holds. One common word shared with a long question is not a match: words agree
-  when the share and the cover both clear their levels (:data:`MIN_SHARE`, :data:`MIN_COVER`). With meaning there,
-  a turn that shares a single word of the question needs more (:data:`ONE_WORD_COVER`, :data:`ONE_WORD_LEAD`): one
-  everyday noun in common is how unrelated questions found turns.
+  when the share and the cover both clear their levels (:data:`MIN_SHARE`, :data:`MIN_COVER`). A turn that shares a
+  single word of the question needs the message to mean it: a cue that it points back at the conversation or names
+  something (:mod:`~chatbot.engine.recall_cues`: "what was **my** ...", "뭐**였지**?", "Okafor"), or the word being
+  all the message says; with meaning there, also half the question (:data:`ONE_WORD_COVER`), unless meaning puts
+  the turn well ahead of the next (:data:`ONE_WORD_LEAD`). One everyday noun in common ("a good birthday gift for a
+  coworker?" and a note of a sister's birthday) is how unrelated questions found turns.
 - **Meaning** (cosine similarity of sentence vectors, :mod:`~chatbot.engine.recall_meaning`): similarities have no
   level that means "nothing relevant" (an unrelated question's best match scores as high as a true one), so a
   turn's ``standing`` is how many standard deviations its similarity stands above the session's mean for this
@@ -16,7 +19,9 @@ Two signals, each read against evidence that separates a real match from a chanc
 By ``recall_by``: ``words`` ranks by BM25 and recalls what words agree on; ``meaning`` ranks by similarity and
 recalls a turn that stands out by :data:`MEANING_ALONE`; ``both`` ranks by reciprocal rank fusion (each turn's
 ``1/(60 + rank)`` summed over the two rankings) and recalls a turn that words agree on and meaning does not
-contradict (:data:`MEANING_AGREES`), or that meaning alone makes stand out. A message with no word that says anything
+contradict (:data:`MEANING_AGREES`), or that meaning alone makes stand out. A message that does not point back at
+the conversation (a general question, a request to write or explain) needs more of meaning
+(:data:`MEANING_AGREES_UNCUED`, :data:`MEANING_ALONE_UNCUED`). A message with no word that says anything
 (greetings, thanks, "ok", "응": all stop words) recalls nothing, whatever its vector is near.
 
 **Look-alikes**: the turn after the best is recalled with it, even past ``--recall``, when it is relevant too and
@@ -30,6 +35,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from chatbot.engine.recall_cues import Cue
 from chatbot.engine.recall_index import K1, Scores
 
 #: words agree on a turn whose BM25 score is at least this share of what a turn of average length holding each
@@ -37,18 +43,26 @@ from chatbot.engine.recall_index import K1, Scores
 MIN_SHARE = 0.3
 #: ... and that holds at least this share of the message's known words
 MIN_COVER = 0.3
-#: ... and, when it shares only one word and meaning is there, that word is at least this share of the message's
-#: words, or meaning puts the turn first, this many standard deviations ahead of the next (:data:`ONE_WORD_LEAD`):
-#: one everyday noun in common ("a good birthday gift for a coworker?" and a note of a sister's birthday) is no
-#: evidence, one that is half the question ("집주인 이름이 뭐였죠?") is. On the tuning set the one-word matches of
-#: unrelated questions led the next turn by 1.14 sd at most, those of keyword questions by 1.71 and more.
+#: ... and, when it shares only one word, the message means it (a cue, or nothing else said: :attr:`Hit.meant`);
+#: with meaning there, that word is also at least this share of the message's words, or meaning puts the turn first,
+#: this many standard deviations ahead of the next (:data:`ONE_WORD_LEAD`): one everyday noun in common ("a good
+#: birthday gift for a coworker?" and a note of a sister's birthday) is no evidence, one that is half a question
+#: asking back ("집주인 이름이 뭐였죠?") is. On the tuning set the one-word matches of unrelated questions led the next
+#: turn by 1.14 sd at most, those of keyword questions by 1.71 and more. By words alone, without a cue, one shared
+#: word pulled a turn for 12 of 84 unrelated questions of the tuning set and was needed by no keyword question.
 ONE_WORD_COVER = 0.5
 ONE_WORD_LEAD = 1.4
 #: meaning alone recalls a turn whose similarity stands this many standard deviations above the session's mean
 MEANING_ALONE = 2.6
+#: ... or this many when the message does not point back at the conversation: the tuning set's unrelated questions
+#: stood up to +3.2 (water, a desk, tips to learn words), its cued questions in other words from +2.65
+MEANING_ALONE_UNCUED = 3.3
 #: with words agreeing, meaning must not put the turn below this many standard deviations (1.0 let one chance word
 #: of an unrelated question through, "3 더하기 4"; the tuning set's keyword questions stand at +2.1 and more)
 MEANING_AGREES = 1.5
+#: ... or this many when the message does not point back (the tuning set's uncued keyword questions stand at +2.3
+#: and more; "물 하루에 얼마나 마셔야 돼?" shared two words with a turn on watering tomatoes, at +1.9)
+MEANING_AGREES_UNCUED = 2.0
 #: two relevant turns are look-alikes when the second scores at least this share of the best's BM25 score (0.75
 #: recalled 111 turns in bench_memory.py's 100-turn conversation at --recall 1, +18% prompt tokens; 0.85: 96, +16%) ...
 TWIN_SHARE = 0.85
@@ -73,36 +87,55 @@ class Hit:
     by: str = "words"  # the rule it was judged by
     shared: int = 0  # the message's words the turn holds
     lead: float | None = None  # by meaning, standard deviations ahead of the best other turn (behind it: negative)
+    cue: Cue | None = None  # what in the message points back at the conversation
 
     @property
     def why(self) -> str:
         """The evidence that decided whether the turn is relevant, against the levels (``/recall`` shows it)."""
         words = f"words: share {self.share:.2f} of {MIN_SHARE}, cover {self.cover:.2f} of {MIN_COVER}"
-        if self.one_word_rule:
-            lead = f"meaning {self.lead:+.1f} sd ahead of the next turn, of {ONE_WORD_LEAD}"
-            words += f" (one word: cover {ONE_WORD_COVER} or {lead})"
+        if self.shared == 1:
+            need = "a cue or the whole message"
+            if self.lead is not None:
+                lead = f"meaning {self.lead:+.1f} sd ahead of the next turn, of {ONE_WORD_LEAD}"
+                need += f", cover {ONE_WORD_COVER}; or {lead}"
+            words += f" (one word: {need})"
         if self.by == "words":
             return words
         if self.standing is None:
             return f"{words}; no vector"
         meaning = f"meaning: {self.standing:+.1f} sd (similarity less hubness {self.similarity:.2f})"
         if self.by == "meaning":
-            return f"{meaning}, recalled from {MEANING_ALONE:+.1f}"
-        return f"{words}; {meaning} (agree from {MEANING_AGREES:+.1f}, alone {MEANING_ALONE:+.1f})"
+            return f"{meaning}, recalled from {self.alone_level:+.1f}"
+        return f"{words}; {meaning} (agree from {self.agree_level:+.1f}, alone {self.alone_level:+.1f})"
 
     @property
-    def one_word_rule(self) -> bool:
-        """Whether the turn shares one word only and meaning is there to tell a chance word from a meant one (by
-        words alone, the one word is all the evidence there is)."""
-        return self.shared == 1 and self.lead is not None
+    def meant(self) -> bool:
+        """Whether the message means its one shared word: it points back at the conversation, names something, or
+        says nothing but that word ("Okafor?")."""
+        return self.cue is not None or self.cover >= 1
+
+    @property
+    def alone_level(self) -> float:
+        """The standing meaning alone needs: :data:`MEANING_ALONE`, or :data:`MEANING_ALONE_UNCUED` when the message
+        does not point back (a name says which turn only when a turn shares it: words judge that)."""
+        return MEANING_ALONE if self.cue is not None and self.cue.points_back else MEANING_ALONE_UNCUED
+
+    @property
+    def agree_level(self) -> float:
+        """The standing meaning needs when words agree: :data:`MEANING_AGREES`, more without a cue."""
+        return MEANING_AGREES if self.cue is not None else MEANING_AGREES_UNCUED
 
     @property
     def words_agree(self) -> bool:
-        """Whether the words make the turn a match (one word only with meaning: :data:`ONE_WORD_COVER`)."""
+        """Whether the words make the turn a match: share and cover; one word alone only when the message means it
+        (:attr:`meant`), and with meaning there, also is half of it (:data:`ONE_WORD_COVER`), or when meaning puts
+        the turn well ahead of the next (:data:`ONE_WORD_LEAD`)."""
         agree = self.share >= MIN_SHARE and self.cover >= MIN_COVER
-        if agree and self.one_word_rule and self.lead is not None:
-            return self.cover >= ONE_WORD_COVER or self.lead >= ONE_WORD_LEAD
-        return agree
+        if not agree or self.shared != 1:
+            return agree
+        if self.lead is None:  # by words alone, the one word and the cue are all the evidence there is
+            return self.meant
+        return (self.meant and self.cover >= ONE_WORD_COVER) or self.lead >= ONE_WORD_LEAD
 
 
 def rank(
@@ -133,7 +166,7 @@ def rank(
         score = scores.by_turn.get(doc, 0.0)
         shared = scores.shared.get(doc, 0)
         share, cover = score / full if full else 0.0, shared / known
-        hit = Hit(doc + 1, score, share, cover, sim, standing, value, by=by, shared=shared, lead=lead)
+        hit = Hit(doc + 1, score, share, cover, sim, standing, value, by=by, shared=shared, lead=lead, cue=scores.cue)
         # a message with no word that says anything ("ok", "고마워") is about no turn: its vector is noise that
         # stands out from the session as often as a real question's
         hits.append(replace(hit, relevant=bool(scores.words) and judge(hit, by)))
@@ -145,10 +178,10 @@ def judge(hit: Hit, by: str) -> bool:
     """Whether a turn is relevant by ``by``'s rule (see the module docstring)."""
     if by == "words" or hit.standing is None:
         return hit.words_agree
-    stands_out = hit.standing >= MEANING_ALONE
+    stands_out = hit.standing >= hit.alone_level
     if by == "meaning":
         return stands_out
-    return stands_out or (hit.words_agree and hit.standing >= MEANING_AGREES)
+    return stands_out or (hit.words_agree and hit.standing >= hit.agree_level)
 
 
 def look_alike(best: Hit, other: Hit) -> bool:

@@ -71,7 +71,8 @@ def test_both_recalls_no_note_for_a_question_that_shares_one_everyday_word_with_
     assert conv.build_request(asked).recalled == ()
     assert conv.build_request("When is Hannah's birthday?").recalled == (10,)  # two words of two
     conv.memory = MemoryConfig(strategy="window", window_turns=2, recall_by="words")
-    assert conv.build_request(asked).recalled == (10,)  # by words alone, the one word is all there is
+    assert conv.build_request(asked).recalled == ()  # by words alone: one word, and nothing points back
+    assert conv.build_request("What was my sister's birthday again?").recalled == (10,)
 
 
 def test_turns_stored_without_a_vector_are_embedded_a_few_at_a_time_and_not_stored_again():

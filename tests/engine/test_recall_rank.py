@@ -8,10 +8,13 @@ import pytest
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.recall import choose, search
+from chatbot.engine.recall_cues import Cue
 from chatbot.engine.recall_index import Scores
 from chatbot.engine.recall_rank import (
     MEANING_AGREES,
+    MEANING_AGREES_UNCUED,
     MEANING_ALONE,
+    MEANING_ALONE_UNCUED,
     ONE_WORD_COVER,
     ONE_WORD_LEAD,
     RRF_K,
@@ -24,6 +27,8 @@ from chatbot.engine.turn import Turn
 
 #: a session of ten turns whose similarities to the message are 0.80, save the ones a test sets
 BASE = [0.8] * 10
+#: the cue of a message that points back at the conversation ("what was my ...")
+MY = Cue("first person", "my")
 
 
 def session_of(sims: dict[int, float]) -> tuple[dict[int, float], list[float]]:
@@ -42,7 +47,7 @@ def test_by_words_a_turn_needs_both_its_share_and_its_cover():
 
 def test_meaning_alone_recalls_a_turn_that_stands_out_from_the_session_and_not_a_merely_high_one():
     similarity, everything = session_of({3: 0.95})
-    hits = rank(Scores(words=3), range(10), similarity, everything, "meaning")
+    hits = rank(Scores(words=3, cue=MY), range(10), similarity, everything, "meaning")
     assert hits[0].number == 4 and hits[0].relevant and hits[0].standing >= MEANING_ALONE
     assert not any(h.relevant for h in hits[1:])  # 0.80 is high, but it is every turn's
     flat, everything = session_of({})
@@ -114,11 +119,11 @@ def test_with_meaning_one_shared_word_agrees_only_when_it_is_half_the_message():
     # "birthday gift ideas for a coworker?" and a note of a sister's birthday: one everyday word of three in common
     similarity, everything = session_of({4: 0.9, 1: 0.87, 7: 0.74})
     for words, agrees in ((3, False), (2, True)):
-        scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=words, known_words=1)
+        scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=words, known_words=1, cue=MY)
         (hit,) = [h for h in rank(scores, range(10), similarity, everything, "both") if h.number == 5]
         assert MEANING_AGREES <= hit.standing < MEANING_ALONE
         assert hit.words_agree is agrees and hit.relevant is agrees
-        assert f"one word: cover {ONE_WORD_COVER}" in hit.why
+        assert f"one word: a cue or the whole message, cover {ONE_WORD_COVER}" in hit.why
 
 
 def test_with_meaning_one_shared_word_agrees_when_meaning_puts_its_turn_well_ahead_of_the_next():
@@ -133,15 +138,51 @@ def test_with_meaning_one_shared_word_agrees_when_meaning_puts_its_turn_well_ahe
     assert hit.lead < ONE_WORD_LEAD and not hit.words_agree
 
 
-def test_by_words_alone_one_shared_word_is_all_the_evidence_there_is():
-    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1)
+def test_by_words_alone_one_shared_word_counts_when_the_message_points_back():
+    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1, cue=MY)
     (hit,) = rank(scores, range(10), {}, [], "words")
     assert hit.cover == pytest.approx(1 / 3) and hit.words_agree and hit.relevant
-    assert "one word" not in hit.why
+    assert "one word: a cue or the whole message" in hit.why and "meaning" not in hit.why
+
+
+def test_by_words_alone_one_shared_word_of_a_general_question_is_chance():
+    # "What's a good birthday gift for a coworker?" and a note of a sister's birthday: no cue, one word of three
+    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1)
+    (hit,) = rank(scores, range(10), {}, [], "words")
+    assert hit.share >= 1 and hit.cover == pytest.approx(1 / 3) and not hit.words_agree and not hit.relevant
+
+
+def test_one_shared_word_that_is_the_whole_message_counts_without_a_cue():
+    # "Okafor?", "/recall tides": the word is all the message says
+    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=1, known_words=1)
+    (hit,) = rank(scores, range(10), {}, [], "words")
+    assert hit.cue is None and hit.cover == 1 and hit.meant and hit.relevant
 
 
 def test_by_words_a_session_with_vectors_still_lets_one_shared_word_count():
     similarity, everything = session_of({1: 0.9})  # another turn nearer by meaning: by words, that is not asked
-    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1)
+    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1, cue=MY)
     (hit, *_) = rank(scores, range(10), similarity, everything, "words")
     assert hit.number == 5 and hit.lead is None and hit.words_agree and hit.relevant
+
+
+def test_meaning_alone_needs_more_when_the_message_does_not_point_back():
+    # "Is a standing desk worth it for a home office?" stood out from the session as far as questions asked back
+    similarity, everything = session_of({3: 0.95})
+    for cue, recalled in ((MY, True), (None, False), (Cue("name", "Okafor"), False)):
+        hits = rank(Scores(words=3, cue=cue), range(10), similarity, everything, "meaning")
+        assert MEANING_ALONE <= hits[0].standing < MEANING_ALONE_UNCUED and hits[0].relevant is recalled
+        assert f"recalled from {hits[0].alone_level:+.1f}" in hits[0].why
+    everything = [0.8] * 19 + [0.95]  # one turn of twenty far out: no cue needed
+    (hit, *_) = rank(Scores(words=3), range(20), dict(enumerate(everything)), everything, "meaning")
+    assert hit.number == 20 and hit.standing >= MEANING_ALONE_UNCUED and hit.relevant
+
+
+def test_both_needs_meaning_higher_for_words_that_agree_without_a_cue():
+    # "물 하루에 얼마나 마셔야 돼?": two words shared with a turn on watering tomatoes, meaning a little above the mean
+    similarity, everything = session_of({4: 0.88, 1: 0.86, 7: 0.7})
+    for cue, recalled in ((MY, True), (None, False)):
+        scores = Scores(by_turn={4: 3.0}, shared={4: 2}, weight=3.0, words=2, known_words=2, cue=cue)
+        (hit,) = [h for h in rank(scores, range(10), similarity, everything, "both") if h.number == 5]
+        assert hit.words_agree and MEANING_AGREES <= hit.standing < MEANING_AGREES_UNCUED
+        assert hit.relevant is recalled

@@ -1,0 +1,128 @@
+# ruff: noqa: E501  (the Korean lines: each character is two columns wide)
+"""Whether a message points back at the conversation (:func:`back_reference`): the cue recall reads one shared word
+by.
+
+A question about something said before points back at the user's own world or at the conversation: "what was **my**
+locker code **again**?", "**the** landlord **I** pay rent to", "지수 생일이 언제라고 **했죠**?", "**내** 차 번호판이
+뭐**였더라**?". A question about nothing said before is general: "what's a good birthday gift for a coworker?",
+"how do I clean a laptop keyboard?", "생일 선물 추천해줘". One word in common with a turn (birthday, laptop, 생일) is
+then chance, not reference: recall asks more of it when the message carries no cue
+(:mod:`~chatbot.engine.recall_rank`).
+
+The cues, per language (compared lower-cased, word by word):
+
+- **English**: first-person words outside a how-to (:data:`ENGLISH_SELF`), recall words
+  (:data:`ENGLISH_RECALL`: remember, again, earlier, told ...), a past question about us ("did I", "was I", "did we",
+  :data:`ENGLISH_PAST`), and a definite article or demonstrative right before a word some turn holds ("the cabin",
+  "that restaurant": :data:`DEFINITE`), which presumes the thing is known.
+- **Korean**: first-person words (:data:`KOREAN_SELF`: 내, 제가, 우리 ...), recall words (:data:`KOREAN_RECALL`:
+  아까, 전에, 다시, 기억 ...), "그" before a word some turn holds ("그 식당"), and the endings of a question about the
+  past that the speaker half remembers (:data:`KOREAN_PAST`: 뭐였지, 했죠, 였더라, 바뀌었지): a general question asks
+  in the present (추천해줘, 어디야).
+- **A name** one or two turns hold (:data:`NAME_TURNS`), when nothing else points back: it says which turn is meant
+  ("When does Okafor get paid?", "Daniel 번호 알려줘").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from chatbot.engine.recall_terms import words
+
+
+def _words(text: str) -> list[str]:
+    """A table written as its words, space-separated."""
+    return text.split()
+
+
+#: English first-person words: the user's own things and doings ("my", "we"), except in a how-to (:data:`HOW_TO`);
+#: "me" is not one ("tell me a joke", "give me three tips" ask for something new)
+ENGLISH_SELF = frozenset(_words("my mine myself our ours us we i i'm i've i'd we're we've"))
+#: a how-to or advice question ("how do I make my battery last", "where do I start", "what should I name my
+#: cat"): it asks for something new about the user's things, not for what was said of them
+HOW_TO = re.compile(r"\b(?:(?:how|where) (?:do|can|should|would) i|(?:should|can|could) i)\b")
+#: English words that ask for something said before
+ENGLISH_RECALL = frozenset(
+    _words("remember remind reminded again earlier before previously mentioned told said already noted")
+)
+#: "did I", "was I", "did we", "did you", "were we": a past question about the user or the conversation
+ENGLISH_PAST = re.compile(r"\b(?:did|was|were|had) (?:i|we|you)\b")
+#: articles and demonstratives that presume the listener knows the thing ("the cabin", "그 식당"): a cue when the
+#: next word, or the one after it ("the blue suitcase"), is one some turn holds
+DEFINITE = frozenset(_words("the that this those these 그 그거"))
+#: Korean first-person words (a word by itself: 내 차, 제가, 우리 프로젝트)
+KOREAN_SELF = frozenset(
+    _words("내 내가 내게 나 나는 나도 나한테 나의 제 제가 저 저는 저도 저한테 저의 우리 우리가 우리는 우리의 우리집")
+)
+#: Korean words that ask for something said before, opening a word (아까, 전에는, 말했던, 기억나; not the 전에 of
+#: 충전에, "for charging")
+KOREAN_RECALL = ("아까", "전에", "지난번", "그때", "말했", "말한", "얘기했", "얘기한", "이야기했", "기억", "다시")
+#: the endings of a half-remembered past ("뭐였지?", "했죠?", "였더라", "바뀌었지", "정했더라"): a question about
+#: what was said or decided, not a request for something new
+KOREAN_PAST = re.compile(r"(?:였|었|았|했|뒀|렸|웠|셨)(?:지|죠|더라|나요|었)|(?:였|었|았)어|더라")
+#: a name held by at most this many turns is specific to them: "Okafor", "Nightjar" (a name every turn holds is the
+#: conversation's subject, and says nothing about which turn is meant)
+NAME_TURNS = 2
+_CAPITALIZED = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Za-z0-9]+(?![A-Za-z0-9])")
+_HANGUL_NEAR = re.compile(r"^\s*[\uac00-\ud7a3]")
+_WORD = re.compile(r"[^\W_]+(?:'[a-z]+)?")
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+@dataclass(frozen=True)
+class Cue:
+    """What in a message points back at the conversation: the kind of cue and the words that are it."""
+
+    kind: str  # "first person", "recall word", "definite", "past question", "past ending", "name" (or "search")
+    words: str
+
+    @property
+    def points_back(self) -> bool:
+        """Whether the message itself points back (a name only says which turn, if a turn shares it)."""
+        return self.kind != "name"
+
+    def __str__(self) -> str:
+        return f"{self.kind} '{self.words}'"
+
+
+def back_reference(text: str, holding: Callable[[str], int] = lambda term: 0) -> Cue | None:
+    """The cue in ``text`` that it points back at the conversation (a name only when nothing else does), or None;
+    ``holding`` tells how many turns hold a term (for a definite reference and a name)."""
+    lower = text.lower()
+    tokens = _WORD.findall(lower)
+    how_to = HOW_TO.search(lower)
+    for i, token in enumerate(tokens):
+        if (token in ENGLISH_SELF and not how_to) or token in KOREAN_SELF:
+            return Cue("first person", token)
+        recall = token if token in ENGLISH_RECALL else next((w for w in KOREAN_RECALL if token.startswith(w)), None)
+        if recall:
+            return Cue("recall word", recall)
+        if token in DEFINITE and any(_holding(t, holding) for t in tokens[i + 1 : i + 3]):
+            return Cue("definite", " ".join(tokens[i : i + 3]))
+    past = ENGLISH_PAST.search(lower)
+    if past:
+        return Cue("past question", past.group())
+    ending = next((t for t in tokens if _HANGUL.search(t) and KOREAN_PAST.search(t)), None)
+    if ending:
+        return Cue("past ending", ending)
+    name = next((n for n in _names(text) if 0 < _holding(n, holding) <= NAME_TURNS), None)
+    return Cue("name", name) if name else None
+
+
+def _holding(word: str, holding: Callable[[str], int]) -> int:
+    """How many turns hold ``word``'s terms (at most; 0: none holds any)."""
+    return max((holding(t) for group in words(word) for t in group), default=0)
+
+
+def _names(text: str) -> list[str]:
+    """The words of ``text`` written as names: capitalized Latin words not opening an English sentence ("Okafor",
+    "JL"), or next to Hangul ("Daniel 번호", "Nightjar는"), where a capital is chosen, not required."""
+    out = []
+    for m in _CAPITALIZED.finditer(text):
+        before = text[: m.start()].rstrip()
+        mixed = _HANGUL_NEAR.match(text[m.end() :]) or (before and _HANGUL.match(before[-1]))
+        if mixed or (before and before[-1] not in ".!?:"):
+            out.append(m.group())
+    return out

@@ -1,0 +1,95 @@
+"""Whether a message points back at the conversation: first-person words outside a how-to, recall words, a past
+question, a definite article before a word a turn holds, Korean past endings, and a name one or two turns hold."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.engine.conversation import Conversation
+from chatbot.engine.memory import MemoryConfig
+from chatbot.engine.recall import search
+from chatbot.engine.recall_cues import NAME_TURNS, Cue, back_reference
+from chatbot.engine.turn import Turn
+
+#: how many turns hold each term, as a conversation about a cabin, a landlord and a project would
+HOLDING = {"별장": 1, "cabin": 1, "okafor": 1, "nightjar": 1, "korean": 1, "tuesday": 1, "python": 9}
+
+
+def holding(term: str) -> int:
+    return HOLDING.get(term, 0)
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("What was my locker code again?", Cue("first person", "my")),
+        ("Where does our standup take place?", Cue("first person", "our")),
+        ("Remind me of the flight number.", Cue("recall word", "remind")),
+        ("When did we pick that?", Cue("first person", "we")),
+        ("What do you type to get online at the cabin?", Cue("definite", "the cabin")),
+        ("What codename was it, did you say?", Cue("past question", "did you")),
+        ("내 차 번호판이 뭐였더라?", Cue("first person", "내")),
+        ("부산행 열차 번호 좀 다시 알려줘요.", Cue("recall word", "다시")),
+        ("지수 생일이 언제라고 했죠?", Cue("past ending", "했죠")),
+        ("회의실이 어디로 바뀌었지?", Cue("past ending", "바뀌었지")),
+        ("그 별장 와이파이 암호 알려줘", Cue("definite", "그 별장 와이파이")),
+        ("When does Okafor get paid?", Cue("name", "Okafor")),
+        ("Nightjar는 무슨 이름이야?", Cue("name", "Nightjar")),
+    ],
+)
+def test_a_message_asking_back_carries_a_cue(message: str, cue: Cue):
+    assert back_reference(message, holding) == cue
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "What's a good birthday gift for a coworker?",
+        "How do I make my phone battery last longer?",  # a how-to about one's own things asks for something new
+        "What should I name my cat?",
+        "Tell me a joke.",  # "me": asked for something new
+        "What's the capital of Australia?",  # a definite article before a word no turn holds
+        "How do I reverse a list in Python?",  # a name nine turns hold is the conversation's subject
+        "Hannah's birthday?",  # a capital opening a sentence is no name
+        "생일 선물 추천해줘",
+        "호주의 수도가 어디예요?",
+        "회사 그만두고 싶어",
+        "폰 충전에 좋은 방법 있어?",  # 충전에 holds 전에 ("before"), not at its start
+    ],
+)
+def test_a_general_question_carries_none(message: str):
+    assert back_reference(message, holding) is None
+
+
+def test_a_name_is_a_cue_only_while_few_turns_hold_it():
+    many = {"okafor": NAME_TURNS + 1}
+    assert back_reference("When does Okafor get paid?", lambda t: many.get(t, 0)) is None
+    assert back_reference("When does Okafor get paid?", lambda t: NAME_TURNS if t == "okafor" else 0) is not None
+
+
+def test_a_name_says_which_turn_but_the_message_does_not_point_back_by_it():
+    assert not Cue("name", "Okafor").points_back and Cue("past ending", "했죠").points_back
+    assert str(Cue("first person", "my")) == "first person 'my'"
+
+
+def turn(text: str) -> Turn:
+    return Turn([{"role": "user", "content": text}, {"role": "assistant", "content": "Noted."}])
+
+
+def test_by_words_a_general_question_sharing_one_word_recalls_nothing_and_a_question_asking_back_does():
+    conv = Conversation("s", MemoryConfig(strategy="window", window_turns=1, recall=1))
+    for text in ("My sister Hannah's birthday is on the 14th of September.", "Green tea is brewed below boiling."):
+        conv.add_turn(turn(text))
+    assert conv.build_request("What's a good birthday gift for a coworker?").recalled == ()
+    assert conv.build_request("When was my sister's birthday again?").recalled == (1,)
+    assert conv.build_request("생일 선물 추천해줘").recalled == ()
+    assert conv.build_request("Hannah?").recalled == (1,)  # the word is all the message says
+
+
+def test_the_search_tool_points_back_by_being_asked():
+    conv = Conversation("s", MemoryConfig(strategy="window", window_turns=1, recall=1))
+    for text in ("Rent goes to my landlord Mr Okafor by the 3rd.", "Green tea is brewed below boiling."):
+        conv.add_turn(turn(text))
+    (asked,) = [h for h in search(conv, "landlord name") if h.number == 1]
+    (tool,) = [h for h in search(conv, "landlord name", tool=True) if h.number == 1]
+    assert not asked.relevant and tool.relevant and tool.cue == Cue("search", "search_conversation")
