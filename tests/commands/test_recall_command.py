@@ -92,9 +92,9 @@ def test_a_relevant_turn_left_out_because_as_many_were_recalled_is_past_the_limi
 
 
 def test_recall_says_what_in_the_message_points_back_at_the_conversation_or_that_nothing_does(chat_app):
-    asked_back = commands.run(chat_app, "/recall what was my gym locker code again?").output.splitlines()
+    asked_back = commands.run(chat_app, "/recall what was my gym locker code again?").text.splitlines()
     assert "  it points back at the conversation by: first person 'my'" in asked_back
-    general = commands.run(chat_app, "/recall any tips for choosing a gym?").output.splitlines()
+    general = commands.run(chat_app, "/recall any tips for choosing a gym?").text.splitlines()
     assert f"  {NO_CUE}" in general
     (why,) = [general[i + 1] for i, line in enumerate(general) if line.strip().startswith("turn    1")]
     assert "(one word: a cue or the whole message)" in why and general[-1].startswith("it would recall nothing")
