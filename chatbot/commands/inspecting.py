@@ -6,9 +6,10 @@ from __future__ import annotations
 from chatbot.commands.base import Command, Confirm
 from chatbot.commands.cost import run_cost
 from chatbot.commands.diff import context_at, run_diff
-from chatbot.commands.effects import Copy, Effects, Show
+from chatbot.commands.effects import Chart, Copy, Effects, Note, Show
 from chatbot.commands.request_view import readable
-from chatbot.commands.timeline import run_timeline
+from chatbot.commands.timeline import plain, timeline_of
+from chatbot.commands.timeline_html import write_html
 from chatbot.core.app import App
 from chatbot.core.budget import input_budget
 from chatbot.engine import recall_meaning
@@ -369,6 +370,20 @@ def _copy(app: App, arg: str, confirm: Confirm | None) -> Effects:
     return Copy(reply)
 
 
+def _timeline(app: App, arg: str, confirm: Confirm | None) -> Effects:
+    """``/timeline``: the rows as text, and the timeline itself for a front end that draws it in colour."""
+    view, _, path = arg.partition(" ")
+    if arg and (view != "html" or not path.strip()):
+        raise UsageError("usage: /timeline (one row per turn of this session) or /timeline html FILE (as a web page)")
+    chat = app.chat
+    memory, context = chat.conversation.memory, chat.conversation.counter.calibration.context
+    budget = input_budget(memory.max_input_tokens, context, chat.run.max_output_tokens)  # the window, when learned
+    timeline = timeline_of(chat.session.id, chat.conversation.turns, budget, learned=context is not None)
+    if view == "html":
+        return Note(write_html(timeline, path.strip(), budget if context else None))
+    return Chart(timeline) if timeline.rows else Show(plain(timeline))
+
+
 COMMANDS: dict[str, Command] = {
     "/context": Command(
         "/context [json] [for MESSAGE] | at N",
@@ -379,7 +394,7 @@ COMMANDS: dict[str, Command] = {
     "/timeline": Command(
         "/timeline [html FILE]",
         "one row per turn: the tokens its request sent, in parts, against the budget (html: as a web page)",
-        run_timeline,
+        _timeline,
     ),
     "/diff": Command("/diff [N]", "what request N (default: the next) changed from the one before, by parts", run_diff),
     "/cost": Command("/cost [json]", "what each request sent, in tokens and money, against full memory", run_cost),

@@ -12,13 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from chatbot.commands.base import Confirm
-from chatbot.commands.effects import Chart, Effects, Note, Show
-from chatbot.core.app import App
-from chatbot.core.budget import input_budget
 from chatbot.engine.parts import PART_NAMES, Parts
 from chatbot.engine.turn import Turn
-from chatbot.errors import UsageError
 
 #: characters a bar takes for the whole budget
 WIDTH = 40
@@ -166,19 +161,3 @@ def plain(timeline: Timeline) -> str:
         bar = bar.ljust(WIDTH, ROOM)
         lines.append(f"{row_head(row)}|{bar}|{row_marks(row, timeline.scale)}")
     return "\n".join(lines)
-
-
-def run_timeline(app: App, arg: str, confirm: Confirm | None) -> Effects:
-    """``/timeline``: the rows as text, and the timeline itself for a front end that draws it in colour."""
-    view, _, path = arg.partition(" ")
-    if arg and (view != "html" or not path.strip()):
-        raise UsageError("usage: /timeline (one row per turn of this session) or /timeline html FILE (as a web page)")
-    chat = app.chat
-    memory, context = chat.conversation.memory, chat.conversation.counter.calibration.context
-    budget = input_budget(memory.max_input_tokens, context, chat.run.max_output_tokens)  # the window, when learned
-    timeline = timeline_of(chat.session.id, chat.conversation.turns, budget, learned=context is not None)
-    if view == "html":
-        from chatbot.commands.timeline_html import write_html  # (it imports this module)
-
-        return Note(write_html(timeline, path.strip(), budget if context else None))
-    return Chart(timeline) if timeline.rows else Show(plain(timeline))
