@@ -299,7 +299,8 @@ def _head(
 ) -> tuple[int, int, int]:
     """The strategy's ``head`` (0 for most): how many of the first turns it sends before any other, as many of them
     as fit beside the system message (with ``summary``, when sent) and the new message. Returns (where the run of
-    latest turns may start, at ``start`` or after the head; the head; the raw tokens of the new message and the head,
+    latest turns may start: at ``start`` or after the head, right after a head the budget cut short; the head; the raw
+    tokens of the new message and the head,
     which the budget must hold whatever else is sent). Pure."""
     rule = STRATEGIES[conv.memory.strategy]
     want = rule.head(len(conv.turns), conv.summary_covers, conv.memory) if rule.head else 0
@@ -309,7 +310,8 @@ def _head(
     while head < want and counter.total(used + turn_cost(conv.turns[head], counter, limit)) <= budget:
         used += turn_cost(conv.turns[head], counter, limit)
         head += 1
-    return max(start, head), head, used - system
+    # a head cut short by the budget leaves no gap: the latest turns that fit may start right after it
+    return (max(start, head) if head == want else head), head, used - system
 
 
 def _early_fold_end(conv: Conversation, summary: RollingSummary, start: int, user_tokens: int, budget: int) -> int:

@@ -13,6 +13,7 @@ from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.request_record import Built
 from chatbot.engine.strategies import STRATEGIES
 from chatbot.errors import UsageError
+from tests.conftest import make_turn
 
 SYSTEM, TURN, USER = 2, 8, 2
 
@@ -50,6 +51,15 @@ def test_the_first_turns_come_before_the_latest_and_shrink_to_the_budget(conv_fa
     req = conv_factory(5, strategy="first-last", first_turns=2, max_input_tokens=budget).build_request("hi")
     assert sent_users(req) == ["u1"]
     assert (req.head, req.first_turn, req.dropped) == (1, 5, 4)
+
+
+def test_a_first_turn_too_long_for_the_budget_leaves_no_gap_before_the_latest_that_fit(conv_factory):
+    conv = conv_factory(0, strategy="first-last", first_turns=2, max_input_tokens=SYSTEM + USER + 2 * TURN)
+    conv.add_turn(make_turn(1, words=100))  # far over the budget alone
+    conv.add_turn(make_turn(2))
+    req = conv.build_request("hi")
+    assert sent_users(req) == ["u2"]  # not nothing: the latest turn fits, and no first turn is sent instead
+    assert (req.head, req.first_turn, req.dropped) == (0, 1, 1)
 
 
 def test_no_first_turns_sends_the_latest_that_fit(conv_factory):
