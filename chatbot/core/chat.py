@@ -276,7 +276,7 @@ class Chat:
                 if isinstance(event, (Notice, ProviderNote, Resent)):  # asides: told, or shown as sent
                     yield from self._aside(event)
                     continue
-                first = first or time.monotonic()  # the reply's first piece (its latency, when streamed)
+                first = _first_piece(first, event)
                 if isinstance(event, StreamEnd):
                     progress.end_round(event, estimate, request)
                     self._log_round(event, request, progress, bool(calls), (started, first), estimate)
@@ -414,3 +414,11 @@ def _last_round_notice(rounds: int, most: int) -> list[Notice]:
         return []
     return [Notice(f"the model used tools in {rounds} rounds (--max-tool-rounds); it is asked to answer now, "
                    "without tools", True)]  # fmt: skip
+
+
+def _first_piece(first: float | None, event: object) -> float | None:
+    """When the reply's first piece came (its latency, when streamed): kept once set; an end alone is no piece (a
+    reply with nothing in it has no first piece)."""
+    if first is not None or isinstance(event, StreamEnd):
+        return first
+    return time.monotonic()

@@ -45,6 +45,14 @@ class Paused(EchoProvider):
         return Completion("first second", Usage(30, 2, 32), "stop")
 
 
+class Silent(EchoProvider):
+    """Streams nothing but its end, after the pause: a reply with no piece at all."""
+
+    def stream(self, messages, **ask):
+        time.sleep(PAUSE)
+        yield StreamEnd(Usage(30, 0, 30), "stop")
+
+
 class Down(EchoProvider):
     def stream(self, messages, **ask):
         raise ServerError("the model is down")
@@ -85,6 +93,13 @@ def test_the_time_to_the_first_piece_is_when_it_came_not_when_the_reply_ended(lo
 def test_a_whole_reply_has_no_time_to_a_first_piece(logged):
     chat, log = logged(Paused(delay=0), stream=False)
     assert list(chat.send("hi"))[-1].turn.answer_text == "first second"
+    (record,) = lines(log)
+    assert record["ttft"] is None and record["latency"] >= PAUSE
+
+
+def test_a_streamed_reply_with_no_piece_has_no_time_to_a_first_piece(logged):
+    chat, log = logged(Silent(delay=0))
+    list(chat.send("hi"))
     (record,) = lines(log)
     assert record["ttft"] is None and record["latency"] >= PAUSE
 
