@@ -154,6 +154,7 @@ class Chat:
                 elif isinstance(exc, (ChatbotError, KeyboardInterrupt)):
                     exc.unsent = Unsent(message["content"], turns, before)  # type: ignore[union-attr]
             raise
+        yield from _incomplete_notice(done)  # told first: the turn is stored, but not whole
         yield from stored  # (the turn is stored from here on)
         self._ahead.start(conv)
         yield from self._notices_after(done)
@@ -173,9 +174,6 @@ class Chat:
     def _notices_after(done: TurnDone) -> list[Notice]:
         """What the user hears of a stored turn last: cut at the output limit, not the JSON asked for, no answer."""
         told = []
-        if done.turn.interrupted:  # a turn comes back unfinished only when the server cut it short (Ctrl-C raises)
-            told.append(Notice("the server ended the reply without saying it was finished; it is kept, marked "
-                               "incomplete", True))  # fmt: skip
         if done.finish_reason == "length":
             told.append(Notice("the reply was cut off at the output limit (--max-output-tokens)", True))
         if done.json is not None and done.json.problem:  # every front end says it; the turn stays as written
@@ -422,3 +420,10 @@ def _first_piece(first: float | None, event: object) -> float | None:
     if first is not None or isinstance(event, StreamEnd):
         return first
     return time.monotonic()
+
+
+def _incomplete_notice(done: TurnDone) -> list[Notice]:
+    """The notice of a turn stored unfinished: it comes back so only when the server cut it short (Ctrl-C raises)."""
+    if not done.turn.interrupted:
+        return []
+    return [Notice("the server ended the reply without saying it was finished; it is kept, marked incomplete", True)]
