@@ -11,16 +11,18 @@ then chance, not reference: recall asks more of it when the message carries no c
 
 The cues, per language (compared lower-cased, word by word):
 
-- **English**: first-person words outside a how-to (:data:`ENGLISH_SELF`), recall words
-  (:data:`ENGLISH_RECALL`: remember, again, earlier, told ...), a past question about us ("did I", "was I", "did we",
-  :data:`ENGLISH_PAST`), and a definite article or demonstrative right before a word some turn holds ("the cabin",
-  "that restaurant": :data:`DEFINITE`), which presumes the thing is known.
-- **Korean**: first-person words (:data:`KOREAN_SELF`: 내, 제가, 우리 ...), recall words (:data:`KOREAN_RECALL`:
-  아까, 전에, 다시, 기억 ...), "그" before a word some turn holds ("그 식당"), and the endings of a question about the
-  past that the speaker half remembers (:data:`KOREAN_PAST`: 뭐였지, 했죠, 였더라, 바뀌었지): a general question asks
-  in the present (추천해줘, 어디야).
+- **English**: first-person words (:data:`ENGLISH_SELF`) and recall words (:data:`ENGLISH_RECALL`: remember,
+  again, earlier, told ...; "before" only ending its clause) outside a how-to (:data:`HOW_TO`: "how can I remember
+  names?" asks for something new), a past question about us ("did I", "was I", "did we", :data:`ENGLISH_PAST`), and
+  a demonstrative right before a word at most two turns hold ("that restaurant": :data:`DEFINITE`), which presumes
+  the thing is known. "The" is none: nearly every question has one before some word of a long session.
+- **Korean**: first-person words (:data:`KOREAN_SELF`: 내, 제가, 우리 ...), recall words outside a how-to
+  (:data:`KOREAN_RECALL`: 아까, 다시, 기억나 ...; 전에 only opening the message), "그" before a word at most two turns
+  hold ("그 식당"), and the endings, ending a sentence, of a question about what was said that the speaker half
+  remembers (:data:`KOREAN_PAST`: 뭐였지, 했죠, 였더라, 바뀌었지): a general question asks in the present (추천해줘,
+  어디야) or about a general past (언제 죽었나요?).
 - **A name** one or two turns hold (:data:`NAME_TURNS`), when nothing else points back: it says which turn is meant
-  ("When does Okafor get paid?", "Daniel 번호 알려줘").
+  ("When does Okafor get paid?", "Daniel 번호 알려줘"), and is a cue for those turns only.
 """
 
 from __future__ import annotations

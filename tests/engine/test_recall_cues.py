@@ -60,7 +60,7 @@ def test_a_message_asking_back_carries_a_cue(message: str, cue: Cue):
         "How do I make my phone battery last longer?",  # a how-to about one's own things asks for something new
         "What should I name my cat?",
         "Tell me a joke.",  # "me": asked for something new
-        "What's the capital of Australia?",  # a definite article before a word no turn holds
+        "What's the capital of Australia?",  # "the" is no cue
         "How do I reverse a list in Python?",  # a name nine turns hold is the conversation's subject
         "Hannah's birthday?",  # a capital opening a sentence is no name
         "생일 선물 추천해줘",
