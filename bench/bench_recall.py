@@ -17,11 +17,12 @@ both with meaning; ``--kiwi`` adds Korean split by ``kiwipiepy``'s morphemes), l
 
 Then the same conversations with look-alike facts planted, each question asked alone (``recall_probes.tuning_set``):
 the keyword questions above and three or four with no cue word (a name or the thing's words alone), the same facts
-in other words (no term shared), Korean nouns under other particles, look-alikes and 34 unrelated questions a
-conversation (ten share an everyday noun with some turn, six carry a cue word anyway: "my back hurts ..."), in the
-held-out set's table. ``--heldout 1,2`` adds the held-out sets (``bench/probes_heldout.py`` and ``probes_heldout2.py``,
-driven by ``bench/recall_drive.py``: report them, never tune on them): per conversation and question style, hits,
-unrelated pulls, wrong twins alone, tokens added.
+in other words (no term shared), Korean nouns under other particles, look-alikes and 44 unrelated questions a
+conversation (ten share an everyday noun with some turn, six carry a cue word anyway: "my back hurts ...", ten look
+like one: "why is the sky blue?", "자기 전에 뭐 먹으면 좋아?"), in the held-out set's table. ``--heldout 1,2`` adds
+the held-out sets (``bench/probes_heldout.py`` and ``probes_heldout2.py``, driven by ``bench/recall_drive.py``:
+report them, never tune on them): per conversation and question style, hits, unrelated pulls, wrong twins alone,
+tokens added.
 
 Then the long conversation of bench_memory.py (100 turns that never ask for an old fact) by ``--recall K``: what
 recall costs where it is not asked for. Then the time recall adds to a turn at 10 and at 1,000 stored turns, by

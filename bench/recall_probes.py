@@ -419,6 +419,31 @@ CUED_UNRELATED = {
 }  # fmt: skip
 
 
+#: general questions that carry a cue the loose way (written for the cues' second pass): "the" before a word some
+#: turn holds ("the sky blue" and a blue suitcase), a recall word inside a how-to ("before a run", "자기 전에",
+#: "기억력"), and Korean questions about a general past ("언제 죽었나요", "태어나셨나요") or with a past inside a
+#: clause ("비가 오더라도", "키웠지만")
+LOOSE_CUE_UNRELATED = {
+    "English": [
+        "What is the best way to learn Spanish?", "Why is the sky blue?", "Who was the first Roman emperor?",
+        "How hot is the sun?", "What's the tallest mountain in Africa?", "What should I eat before a run?",
+        "What stretches should I do before a long ride?", "Any tips to remember a new password?",
+        "How can I remember names better?", "Is the green tea at Starbucks any good?",
+    ],
+    "Korean": [
+        "자기 전에 뭐 먹으면 좋아?", "기억력 높이는 방법 알려줘", "비밀번호 다시 설정하는 방법 알려줘", "세종대왕은 언제 죽었나요?",
+        "아인슈타인은 어디서 태어나셨나요?", "로마 제국은 언제 멸망했나요?", "철새는 언제부터 이동했나요?",
+        "비가 오더라도 자전거 타도 돼?", "토마토 키웠지만 다 죽었어, 이유가 뭘까?", "녹차 다시 우려도 돼?",
+    ],
+    "mixed": [
+        "What's the best laptop for students?", "자기 전에 커피 마셔도 돼?", "password 기억력 좋게 하는 법?",
+        "커피는 누가 처음 발견했나요?", "Who invented the phone?", "office 다시 꾸미는 방법 추천해줘",
+        "laptop 처음 만든 회사는 어디였나요?", "비가 오더라도 dentist 가야 돼?", "Why is the sea salty?",
+        "How do I stay awake before an exam?",
+    ],
+}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class TuningTurn:
     """One fixed turn of a tuning conversation."""
@@ -481,6 +506,7 @@ def tuning_set() -> list[TuningConversation]:
             *MORE_UNRELATED[probe.name],
             *SHARED_NOUN_UNRELATED[probe.name],
             *CUED_UNRELATED[probe.name],
+            *LOOSE_CUE_UNRELATED[probe.name],
         ]
         questions += [TuningQuestion("unrelated", q, None) for q in unrelated]
         out.append(TuningConversation(probe.name, turns, questions))

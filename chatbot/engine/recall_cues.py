@@ -11,16 +11,18 @@ then chance, not reference: recall asks more of it when the message carries no c
 
 The cues, per language (compared lower-cased, word by word):
 
-- **English**: first-person words outside a how-to (:data:`ENGLISH_SELF`), recall words
-  (:data:`ENGLISH_RECALL`: remember, again, earlier, told ...), a past question about us ("did I", "was I", "did we",
-  :data:`ENGLISH_PAST`), and a definite article or demonstrative right before a word some turn holds ("the cabin",
-  "that restaurant": :data:`DEFINITE`), which presumes the thing is known.
-- **Korean**: first-person words (:data:`KOREAN_SELF`: 내, 제가, 우리 ...), recall words (:data:`KOREAN_RECALL`:
-  아까, 전에, 다시, 기억 ...), "그" before a word some turn holds ("그 식당"), and the endings of a question about the
-  past that the speaker half remembers (:data:`KOREAN_PAST`: 뭐였지, 했죠, 였더라, 바뀌었지): a general question asks
-  in the present (추천해줘, 어디야).
+- **English**: first-person words (:data:`ENGLISH_SELF`) and recall words (:data:`ENGLISH_RECALL`: remember,
+  again, earlier, told ...; "before" only ending its clause) outside a how-to (:data:`HOW_TO`: "how can I remember
+  names?" asks for something new), a past question about us ("did I", "was I", "did we", :data:`ENGLISH_PAST`), and
+  a demonstrative right before a word at most two turns hold ("that restaurant": :data:`DEFINITE`), which presumes
+  the thing is known. "The" is none: nearly every question has one before some word of a long session.
+- **Korean**: first-person words (:data:`KOREAN_SELF`: 내, 제가, 우리 ...), recall words outside a how-to
+  (:data:`KOREAN_RECALL`: 아까, 다시, 기억나 ...; 전에 only opening the message), "그" before a word at most two turns
+  hold ("그 식당"), and the endings, ending a sentence, of a question about what was said that the speaker half
+  remembers (:data:`KOREAN_PAST`: 뭐였지, 했죠, 였더라, 바뀌었지): a general question asks in the present (추천해줘,
+  어디야) or about a general past (언제 죽었나요?).
 - **A name** one or two turns hold (:data:`NAME_TURNS`), when nothing else points back: it says which turn is meant
-  ("When does Okafor get paid?", "Daniel 번호 알려줘").
+  ("When does Okafor get paid?", "Daniel 번호 알려줘"), and is a cue for those turns only.
 """
 
 from __future__ import annotations
@@ -42,33 +44,67 @@ def _words(text: str) -> list[str]:
 ENGLISH_SELF = frozenset(_words("my mine myself our ours us we i i'm i've i'd we're we've"))
 #: a how-to or advice question ("how do I make my battery last", "where do I start", "what should I name my
 #: cat"): it asks for something new about the user's things, not for what was said of them
-HOW_TO = re.compile(r"\b(?:(?:how|where) (?:do|can|should|would) i|(?:should|can|could) i)\b")
+HOW_TO = re.compile(
+    r"\b(?:(?:how|where) (?:do|can|should|would) i|(?:should|can|could) i|how to|tips? (?:to|for|on)|ways? to)\b"
+)
 #: English words that ask for something said before
 ENGLISH_RECALL = frozenset(
     _words("remember remind reminded again earlier before previously mentioned told said already noted")
 )
+#: recall words that are also prepositions: a cue only where they end their clause ("what I said before?"), not
+#: before what they govern ("what should I eat before a run?")
+ENGLISH_RECALL_AT_END = frozenset(_words("before"))
 #: "did I", "was I", "did we", "did you", "were we": a past question about the user or the conversation
 ENGLISH_PAST = re.compile(r"\b(?:did|was|were|had) (?:i|we|you)\b")
 #: articles and demonstratives that presume the listener knows the thing ("the cabin", "그 식당"): a cue when the
-#: next word, or the one after it ("the blue suitcase"), is one some turn holds
-DEFINITE = frozenset(_words("the that this those these 그 그거"))
+#: next word, or the one after it ("the blue suitcase"), is one few turns hold (:data:`DEFINITE_TURNS`)
+DEFINITE = frozenset(_words("that this those these 그 그거"))
+#: a definite reference points back only before a word at most this many turns hold: in a long session nearly
+#: every "the" is followed by some word a turn holds ("what is the best way to learn Spanish?" and a turn on the best
+#: chocolate), but "the cabin" of one turn is that turn's cabin
+DEFINITE_TURNS = 2
 #: Korean first-person words (a word by itself: 내 차, 제가, 우리 프로젝트)
 KOREAN_SELF = frozenset(
     _words("내 내가 내게 나 나는 나도 나한테 나의 제 제가 저 저는 저도 저한테 저의 우리 우리가 우리는 우리의 우리집")
 )
-#: Korean words that ask for something said before, opening a word (아까, 전에는, 말했던, 기억나; not the 전에 of
-#: 충전에, "for charging")
-KOREAN_RECALL = ("아까", "전에", "지난번", "그때", "말했", "말한", "얘기했", "얘기한", "이야기했", "기억", "다시")
-#: the endings of a half-remembered past ("뭐였지?", "했죠?", "였더라", "바뀌었지", "정했더라"): a question about
-#: what was said or decided, not a request for something new
-KOREAN_PAST = re.compile(r"(?:였|었|았|했|뒀|렸|웠|셨)(?:지|죠|더라|나요|었)|(?:였|었|았)어|더라")
+#: Korean words that ask for something said before, opening a word (아까, 말했던, 기억나, 기억이 안 나), outside a
+#: how-to (:data:`KOREAN_HOW_TO`): 기억 only as remembering (기억나, 기억해), not 기억력 ("memory", the faculty)
+KOREAN_RECALL = (
+    "아까",
+    "지난번",
+    "그때",
+    "말했",
+    "말한",
+    "얘기했",
+    "얘기한",
+    "이야기했",
+    "기억나",
+    "기억해",
+    "기억하",
+    "기억이",
+    "다시",
+)
+#: 전에 ("before") asks back only standing alone at the start ("전에 말한 식당", "전에는 어디였지?"): "자기 전에"
+#: ("before sleeping") and 충전에 ("for charging") are no "before now"
+KOREAN_BEFORE = "전에"
+#: a Korean how-to, advice or permission question ("설정하는 방법", "외우는 법", "우려도 돼?"): its recall word asks
+#: for something new ("비밀번호 다시 설정하는 방법")
+KOREAN_HOW_TO = re.compile(r"방법|는 ?법|팁|어떻게|추천|(?:도|면) ?(?:돼|되|좋|괜찮)")
+#: the endings of a half-remembered past, ending a sentence ("뭐였지?", "했죠?", "했었죠?", "며칠이더라", "바뀌었지"):
+#: a question about what was said or decided; not a past inside a clause ("오더라도", "키웠지만") nor a general past
+#: question ("언제 죽었나요?", "태어나셨나요?"), and 었어 only asked ("뭐였어?", not "재밌었어")
+KOREAN_PAST = re.compile(
+    r"[\uac00-\ud7a3]*(?:(?:(?:였|었|았|했|뒀|렸|웠|셨)(?:었)?(?:지요|지|죠|더라)|더라)(?=\s*(?:[?.!~]|$))"
+    r"|(?:였|었|았)어(?=\s*\?))"
+)
 #: a name held by at most this many turns is specific to them: "Okafor", "Nightjar" (a name every turn holds is the
 #: conversation's subject, and says nothing about which turn is meant)
 NAME_TURNS = 2
 _CAPITALIZED = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Za-z0-9]+(?![A-Za-z0-9])")
-_HANGUL_NEAR = re.compile(r"^\s*[\uac00-\ud7a3]")
+_HANGUL_NEAR = re.compile(r"\s*[\uac00-\ud7a3]")
 _WORD = re.compile(r"[^\W_]+(?:'[a-z]+)?")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_CLAUSE_GOES_ON = re.compile(r"[ \t]+[^\W_]")
 
 
 @dataclass(frozen=True)
@@ -91,24 +127,38 @@ def back_reference(text: str, holding: Callable[[str], int] = lambda term: 0) ->
     """The cue in ``text`` that it points back at the conversation (a name only when nothing else does), or None;
     ``holding`` tells how many turns hold a term (for a definite reference and a name)."""
     lower = text.lower()
-    tokens = _WORD.findall(lower)
+    found = list(_WORD.finditer(lower))
+    tokens = [m.group() for m in found]
     how_to = HOW_TO.search(lower)
+    asks_new = how_to or KOREAN_HOW_TO.search(lower)
     for i, token in enumerate(tokens):
         if (token in ENGLISH_SELF and not how_to) or token in KOREAN_SELF:
             return Cue("first person", token)
-        recall = token if token in ENGLISH_RECALL else next((w for w in KOREAN_RECALL if token.startswith(w)), None)
+        recall = None if asks_new else _recall_word(token, i, _CLAUSE_GOES_ON.match(lower, found[i].end()))
         if recall:
             return Cue("recall word", recall)
-        if token in DEFINITE and any(_holding(t, holding) for t in tokens[i + 1 : i + 3]):
+        if token in DEFINITE and any(0 < _holding(t, holding) <= DEFINITE_TURNS for t in tokens[i + 1 : i + 3]):
             return Cue("definite", " ".join(tokens[i : i + 3]))
     past = ENGLISH_PAST.search(lower)
     if past:
         return Cue("past question", past.group())
-    ending = next((t for t in tokens if _HANGUL.search(t) and KOREAN_PAST.search(t)), None)
+    ending = KOREAN_PAST.search(lower)
     if ending:
-        return Cue("past ending", ending)
+        return Cue("past ending", ending.group())
     name = next((n for n in _names(text) if 0 < _holding(n, holding) <= NAME_TURNS), None)
     return Cue("name", name) if name else None
+
+
+def _recall_word(token: str, i: int, goes_on: object) -> str | None:
+    """The recall word ``token`` (the message's ``i``-th word; ``goes_on``: a word follows it in its clause) is, if
+    it is one where it stands: "before" ending its clause, 전에 opening the message."""
+    if token in ENGLISH_RECALL_AT_END:
+        return None if goes_on else token
+    if token in ENGLISH_RECALL:
+        return token
+    if token.startswith(KOREAN_BEFORE):
+        return KOREAN_BEFORE if i == 0 else None
+    return next((w for w in KOREAN_RECALL if token.startswith(w)), None)
 
 
 def _holding(word: str, holding: Callable[[str], int]) -> int:
@@ -121,8 +171,11 @@ def _names(text: str) -> list[str]:
     "JL"), or next to Hangul ("Daniel 번호", "Nightjar는"), where a capital is chosen, not required."""
     out = []
     for m in _CAPITALIZED.finditer(text):
-        before = text[: m.start()].rstrip()
-        mixed = _HANGUL_NEAR.match(text[m.end() :]) or (before and _HANGUL.match(before[-1]))
-        if mixed or (before and before[-1] not in ".!?:"):
+        j = m.start() - 1
+        while j >= 0 and text[j].isspace():  # the whitespace before a word is walked once: linear in the text
+            j -= 1
+        before = text[j] if j >= 0 else ""
+        mixed = _HANGUL_NEAR.match(text, m.end()) or (before and _HANGUL.match(before))
+        if mixed or (before and before not in ".!?:"):
             out.append(m.group())
     return out

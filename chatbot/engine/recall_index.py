@@ -57,6 +57,7 @@ class Scores:
     words: int = 0
     known_words: int = 0
     cue: Cue | None = None
+    named: frozenset[int] = frozenset()  # with a name for cue, the turns that hold it: it says only they are meant
 
 
 class RecallIndex:
@@ -119,6 +120,9 @@ class RecallIndex:
         if not n or not groups:
             return out
         out.cue = back_reference(query, lambda term: len(self._postings.get(term, ())))
+        if out.cue is not None and not out.cue.points_back:
+            terms = {t for word in self.split(out.cue.words) for t in word}
+            out.named = frozenset(doc for t in terms for doc, _tf in self._postings.get(t, ()))
         idf_of, tfc_of = _bm25()
         allowed = None if among is None else set(among)
         average = max(1.0, self._total / n)

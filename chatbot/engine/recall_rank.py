@@ -166,7 +166,8 @@ def rank(
         score = scores.by_turn.get(doc, 0.0)
         shared = scores.shared.get(doc, 0)
         share, cover = score / full if full else 0.0, shared / known
-        hit = Hit(doc + 1, score, share, cover, sim, standing, value, by=by, shared=shared, lead=lead, cue=scores.cue)
+        cue = scores.cue if scores.cue is None or scores.cue.points_back or doc in scores.named else None
+        hit = Hit(doc + 1, score, share, cover, sim, standing, value, by=by, shared=shared, lead=lead, cue=cue)
         # a message with no word that says anything ("ok", "고마워") is about no turn: its vector is noise that
         # stands out from the session as often as a real question's
         hits.append(replace(hit, relevant=bool(scores.words) and judge(hit, by)))

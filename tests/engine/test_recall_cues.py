@@ -1,18 +1,24 @@
-"""Whether a message points back at the conversation: first-person words outside a how-to, recall words, a past
-question, a definite article before a word a turn holds, Korean past endings, and a name one or two turns hold."""
+"""Whether a message points back at the conversation: first-person words and recall words outside a how-to, a past
+question, a demonstrative before a word few turns hold, Korean endings asking what was said, and a name one or two
+turns hold (a cue for the turns holding it)."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.recall import search
-from chatbot.engine.recall_cues import NAME_TURNS, Cue, back_reference
+from chatbot.engine.recall_cues import DEFINITE_TURNS, NAME_TURNS, Cue, back_reference
 from chatbot.engine.turn import Turn
 
 #: how many turns hold each term, as a conversation about a cabin, a landlord and a project would
-HOLDING = {"별장": 1, "cabin": 1, "okafor": 1, "nightjar": 1, "korean": 1, "tuesday": 1, "python": 9}
+HOLDING = {
+    **{"별장": 1, "cabin": 1, "okafor": 1, "nightjar": 1, "korean": 1, "tuesday": 1, "python": 9},
+    **{"blue": 1, "sun": 1, "tea": 2, "password": 2, "비밀번호": 2, "녹차": 1},
+}
 
 
 def holding(term: str) -> int:
@@ -26,7 +32,13 @@ def holding(term: str) -> int:
         ("Where does our standup take place?", Cue("first person", "our")),
         ("Remind me of the flight number.", Cue("recall word", "remind")),
         ("When did we pick that?", Cue("first person", "we")),
-        ("What do you type to get online at the cabin?", Cue("definite", "the cabin")),
+        ("What do you type to get online at that cabin?", Cue("definite", "that cabin")),
+        ("Which restaurant was it, from before?", Cue("recall word", "before")),
+        ("전에 말한 식당 어디야?", Cue("recall word", "전에")),
+        ("비밀번호가 기억이 안 나요.", Cue("recall word", "기억이")),
+        ("무슨 알레르기가 있다고 했었죠?", Cue("past ending", "했었죠")),
+        ("지수의 생일이 며칠이더라?", Cue("past ending", "며칠이더라")),
+        ("laptop의 비밀번호 힌트가 뭐였어?", Cue("past ending", "뭐였어")),
         ("What codename was it, did you say?", Cue("past question", "did you")),
         ("내 차 번호판이 뭐였더라?", Cue("first person", "내")),
         ("부산행 열차 번호 좀 다시 알려줘요.", Cue("recall word", "다시")),
@@ -48,7 +60,7 @@ def test_a_message_asking_back_carries_a_cue(message: str, cue: Cue):
         "How do I make my phone battery last longer?",  # a how-to about one's own things asks for something new
         "What should I name my cat?",
         "Tell me a joke.",  # "me": asked for something new
-        "What's the capital of Australia?",  # a definite article before a word no turn holds
+        "What's the capital of Australia?",  # "the" is no cue
         "How do I reverse a list in Python?",  # a name nine turns hold is the conversation's subject
         "Hannah's birthday?",  # a capital opening a sentence is no name
         "생일 선물 추천해줘",
@@ -59,6 +71,79 @@ def test_a_message_asking_back_carries_a_cue(message: str, cue: Cue):
 )
 def test_a_general_question_carries_none(message: str):
     assert back_reference(message, holding) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Why is the sky blue?",  # "the" presumes nothing: most questions hold one before some word of a long session
+        "How hot is the sun?",
+        "Is the green tea at Starbucks any good?",
+    ],
+)
+def test_the_article_before_a_word_a_turn_holds_is_no_cue(message: str):
+    assert back_reference(message, holding) is None
+
+
+def test_a_demonstrative_is_a_cue_only_before_a_word_few_turns_hold():
+    assert back_reference("Is that cabin far?", lambda t: DEFINITE_TURNS if t == "cabin" else 0) is not None
+    assert back_reference("Is that cabin far?", lambda t: DEFINITE_TURNS + 1 if t == "cabin" else 0) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "How can I remember names better?",  # a how-to asks for something new, whatever its recall word
+        "Any tips to remember a new password?",
+        "비밀번호 다시 설정하는 방법 알려줘",
+        "녹차 다시 우려도 돼?",
+    ],
+)
+def test_a_recall_word_inside_a_how_to_is_no_cue(message: str):
+    assert back_reference(message, holding) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Is coffee okay before a run?",  # "before" governing a run: no "before now"
+        "자기 전에 뭘 먹지?",  # "before sleeping"
+        "기억력이 나빠졌어",  # memory, the faculty
+    ],
+)
+def test_before_and_memory_are_recall_words_only_as_before_now_and_remembering(message: str):
+    assert back_reference(message, holding) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "세종대왕은 언제 죽었나요?",  # a general past question
+        "아인슈타인은 어디서 태어나셨나요?",
+        "비가 오더라도 자전거 타야 해?",  # a past inside a clause
+        "토마토 키웠지만 다 죽었어, 이유가 뭘까?",
+        "어제 본 영화 진짜 재밌었어",  # a story, not a question
+    ],
+)
+def test_a_korean_past_is_a_cue_only_as_an_ending_asking_what_was_said(message: str):
+    assert back_reference(message, holding) is None
+
+
+def test_a_name_is_a_cue_only_for_the_turns_holding_it():
+    conv = Conversation("s", MemoryConfig(strategy="window", window_turns=1, recall=2))
+    for text in ("Rent goes to my landlord Mr Okafor by the 3rd.", "Chess openings are fun to study."):
+        conv.add_turn(turn(text))
+    conv.add_turn(turn("Green tea is brewed below boiling."))
+    hits = {h.number: h for h in search(conv, "Does Okafor like chess?")}
+    assert hits[1].relevant and hits[1].cue == Cue("name", "Okafor")
+    assert not hits[2].relevant and hits[2].cue is None  # one word, chess, and no cue for it
+
+
+def test_names_are_found_in_time_linear_in_a_long_message():
+    text = "Some Words Written With Capitals and more text here. " * 16_000  # 848 KB: 7 s copying the text per name
+    start = time.perf_counter()
+    assert back_reference(text) is None
+    assert time.perf_counter() - start < 2.0
 
 
 def test_a_name_is_a_cue_only_while_few_turns_hold_it():
