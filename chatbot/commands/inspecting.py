@@ -55,9 +55,9 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Effects:
         f"{'#':>3}  {'role':<10} {'tokens':>6}  preview",
         *_rows(app, request),
         _next_row(app, request, message),
-        f"total {request.tokens} of {request.budget} tokens before your message "
+        f"total {request.tokens} of {request.budget} tokens {_counted(message)} "
         f"(counter: {counter.name}; memory: {conv.memory.strategy})",
-        *_budget_lines(app, request),
+        *_budget_lines(app, request, _counted(message)),
     ]
     if chat.tools:
         lines.append(
@@ -138,7 +138,12 @@ def _next_row(app: App, request: Request, message: str) -> str:
     return f"{len(request.messages):>3}  {'user':<10} {tokens:>6}  {preview(message, PREVIEW)}"
 
 
-def _budget_lines(app: App, request: Request) -> list[str]:
+def _counted(message: str) -> str:
+    """What a /context total holds of the new message: /context for MESSAGE counts that message, /context none yet."""
+    return "with that message" if message else "before your message"
+
+
+def _budget_lines(app: App, request: Request, counted: str = "before your message") -> list[str]:
     """The budget in one line (budget − tool definitions − safety margin = room for the conversation), and what
     the correction does, in words."""
     chat = app.chat
@@ -157,7 +162,7 @@ def _budget_lines(app: App, request: Request) -> list[str]:
     used = round(request.tokens / (1 + calibration.margin))
     lines = [
         f"budget {whole:,} ({source}) − {tools:,} tool definitions − {margin:,} safety margin = {room:,} for the "
-        f"conversation, about {used:,} of it used before your message"
+        f"conversation, about {used:,} of it used {counted}"
     ]
     if not calibration.ratios:
         lines.append(

@@ -59,6 +59,14 @@ def test_context_for_a_message_marks_the_recalled_turns_in_the_system_row(chat_a
     assert "system+R" not in plain and plain.splitlines()[2].split()[1] == "system"
 
 
+def test_context_for_a_message_says_its_total_counts_that_message(chat_app):
+    out = commands.run(chat_app, "/context for what was my gym locker code?").text
+    assert " tokens with that message (counter:" in out and "used with that message" in out
+    assert "before your message" not in out
+    plain = commands.run(chat_app, "/context").text
+    assert " tokens before your message (counter:" in plain and "used before your message" in plain
+
+
 def test_context_for_a_message_shows_recalled_turns_when_the_summary_is_left_out_for_the_budget(make_app):
     """The summary alone over the budget is left out (summary_included is False, not merely falsy), and the turn the
     message recalls still shows in the system row: a summary flag of None once crashed the row's label."""
