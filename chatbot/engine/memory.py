@@ -209,9 +209,11 @@ def plan(conv: Conversation, message: Message, budget: int, folds: Folds) -> Pla
         )
     if not folds.trigger_tried and (upto := _trigger_fold(conv, summary.covers)) is not None:
         return Plan(budget, folds, FoldStep(upto, trigger=True))
-    start = STRATEGIES[cfg.strategy].start(len(conv.turns), summary.covers, cfg)
+    rule, stored = STRATEGIES[cfg.strategy], len(conv.turns)
+    start = rule.start(stored, summary.covers, cfg)
+    want = rule.head(stored, summary.covers, cfg) if rule.head else 0  # a rule's first turns, sent before a gap
     kept = summary if cfg.summarizes else None
-    start, head, pinned = _head(conv, start, user_tokens, kept, budget)  # a rule's first turns: fixed, for the budget
+    start, head, pinned = _head(conv, start, want, user_tokens, kept, budget)  # fixed, for the budget
     first, fixed = _fit(conv, start, pinned, kept, budget)
     calm = not (folds.problems or folds.rewrite_tried)  # after a failed fold (or a rewrite), no other in this request
     if kept and first > start and calm and not folds.stalled and folds.early < MAX_EARLY_FOLDS:
@@ -295,15 +297,13 @@ def preview_request(conv: Conversation, user: str | Message, budget: int | None 
 
 
 def _head(
-    conv: Conversation, start: int, user_tokens: int, summary: RollingSummary | None, budget: int
+    conv: Conversation, start: int, want: int, user_tokens: int, summary: RollingSummary | None, budget: int
 ) -> tuple[int, int, int]:
-    """The strategy's ``head`` (0 for most): how many of the first turns it sends before any other, as many of them
-    as fit beside the system message (with ``summary``, when sent) and the new message. Returns (where the run of
-    latest turns may start: at ``start`` or after the head, right after a head the budget cut short; the head; the raw
-    tokens of the new message and the head,
-    which the budget must hold whatever else is sent). Pure."""
-    rule = STRATEGIES[conv.memory.strategy]
-    want = rule.head(len(conv.turns), conv.summary_covers, conv.memory) if rule.head else 0
+    """The head: how many of the first ``want`` turns (the strategy's head; 0 for most) are sent before any other,
+    as many of them as fit beside the system message (with ``summary``, when sent) and the new message. Returns
+    (where the run of latest turns may start: at ``start`` or after the head, right after a head the budget cut short;
+    the head; the raw tokens of the new message and the head, which the budget must hold whatever else is sent).
+    Pure."""
     counter, limit = conv.counter, conv.memory.tool_result_tokens
     system = conv.system_tokens_with(summary)
     used, head = system + user_tokens, 0
