@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from chatbot.engine.recall_terms import words
 
@@ -105,6 +105,23 @@ _HANGUL_NEAR = re.compile(r"\s*[\uac00-\ud7a3]")
 _WORD = re.compile(r"[^\W_]+(?:'[a-z]+)?")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _CLAUSE_GOES_ON = re.compile(r"[ \t]+[^\W_]")
+#: a message that asks something: a question mark, a question word, or a Korean word that asks or requests
+#: ("I'm so tired", "나 다음 달에 이사 가" and "Thanks, I'm heading out" say something and ask nothing)
+ASKS = re.compile(
+    r"\?|\b(?:what|which|where|when|who|whose|how|remind|tell)\b|뭐|무슨|어디|어느|언제|누구|얼마|며칠|몇|알려"
+)
+
+
+#: a request to write something new ("write me a haiku", "draft an email", "메시지 써줘", "지어 줘"): with nothing
+#: pointing back, its subject is new text, not an earlier turn however near its vector comes
+WRITE = re.compile(
+    r"\b(?:write|compose|draft|rewrite|translate)\b|(?:써|지어|작성해|만들어|번역해) ?(?:줘|주세요|줄래|볼래|봐)"
+)
+
+
+def asks_to_write(text: str) -> bool:
+    """Whether ``text`` asks for something new to be written (:data:`WRITE`)."""
+    return bool(WRITE.search(text.lower()))
 
 
 @dataclass(frozen=True)
@@ -113,6 +130,7 @@ class Cue:
 
     kind: str  # "first person", "recall word", "definite", "past question", "past ending", "name" (or "search")
     words: str
+    asks: bool = field(default=True, compare=False)  # the message asks something (:data:`ASKS`)
 
     @property
     def points_back(self) -> bool:
@@ -129,11 +147,10 @@ def back_reference(text: str, holding: Callable[[str], int] = lambda term: 0) ->
     lower = text.lower()
     found = list(_WORD.finditer(lower))
     tokens = [m.group() for m in found]
-    how_to = HOW_TO.search(lower)
-    asks_new = how_to or KOREAN_HOW_TO.search(lower)
+    asks_new = HOW_TO.search(lower) or KOREAN_HOW_TO.search(lower)
     for i, token in enumerate(tokens):
-        if (token in ENGLISH_SELF and not how_to) or token in KOREAN_SELF:
-            return Cue("first person", token)
+        if (token in ENGLISH_SELF or token in KOREAN_SELF) and not asks_new:
+            return Cue("first person", token, asks=bool(ASKS.search(lower)))
         recall = None if asks_new else _recall_word(token, i, _CLAUSE_GOES_ON.match(lower, found[i].end()))
         if recall:
             return Cue("recall word", recall)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from chatbot.engine.recall_cues import Cue, back_reference
+from chatbot.engine.recall_cues import Cue, asks_to_write, back_reference
 from chatbot.engine.recall_terms import words
 from chatbot.engine.turn import Turn, content_text
 
@@ -58,6 +58,7 @@ class Scores:
     known_words: int = 0
     cue: Cue | None = None
     named: frozenset[int] = frozenset()  # with a name for cue, the turns that hold it: it says only they are meant
+    writes: bool = False  # the query asks for something new to be written (:func:`asks_to_write`)
 
 
 class RecallIndex:
@@ -120,6 +121,7 @@ class RecallIndex:
         if not n or not groups:
             return out
         out.cue = back_reference(query, lambda term: len(self._postings.get(term, ())))
+        out.writes = asks_to_write(query)
         if out.cue is not None and not out.cue.points_back:
             terms = {t for word in self.split(out.cue.words) for t in word}
             out.named = frozenset(doc for t in terms for doc, _tf in self._postings.get(t, ()))

@@ -38,6 +38,7 @@ _KOREAN = """내 제 좀 거 것 뭐 왜 수 더 다 또 그 이 저 뭐였 였�
 은 는 이 가 을 를 에 의 도 로 와 과 요 죠 지 야 다 고 서 게 해 한 했 줘 요 나 네 데 면 니 까 라 며
 하 된 될 던 든 께 만 랑 여 였 었 았 습 세 시 어 아 잖 거 걸 건 엔 엘 죠 래 뭘 왜 어 음 응 자
 좋아 그래 넵 네네 알겠 겠어 겠습 ㅋㅋ ㅎㅎ ㅇㅋ ㅇㅇ ㅠㅠ ㅜㅜ
+이거 그거 저거 이건 그건 저건 이게 그게 저게
 었어 았어 였어 었다 았다 였다 었고 았고 었는 았는 가는 오는 하는 되는 있는 없는 가서 와서"""
 #: Korean particles, endings, question words and greetings as the bigrams and syllables they become: asking
 #: "뭐였죠?" ("what was it?") says nothing about what was said

@@ -11,7 +11,7 @@ import pytest
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.recall import search
-from chatbot.engine.recall_cues import DEFINITE_TURNS, NAME_TURNS, Cue, back_reference
+from chatbot.engine.recall_cues import DEFINITE_TURNS, NAME_TURNS, Cue, asks_to_write, back_reference
 from chatbot.engine.turn import Turn
 
 #: how many turns hold each term, as a conversation about a cabin, a landlord and a project would
@@ -178,3 +178,48 @@ def test_the_search_tool_points_back_by_being_asked():
     (asked,) = [h for h in search(conv, "landlord name") if h.number == 1]
     (tool,) = [h for h in search(conv, "landlord name", tool=True) if h.number == 1]
     assert not asked.relevant and tool.relevant and tool.cue == Cue("search", "search_conversation")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "내 노트북 느려, 빨라지게 하는 법?",  # a how-to about my things asks for something new, as in English
+        "제 커피 너무 써요, 덜 쓰게 마시는 방법 있어요?",
+        "my coffee is too bitter ㅠㅠ 덜 쓰게 마시는 팁 있어?",
+    ],
+)
+def test_the_first_person_inside_a_korean_how_to_is_no_cue(message: str):
+    assert back_reference(message, holding) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "asks"),
+    [
+        ("What was my locker code?", True),
+        ("Which floor did I leave my car on", True),  # a question word asks without its question mark
+        ("내 차 어디 세웠더라", True),
+        ("Thanks, I'm heading out for lunch.", False),
+        ("I'm so tired 오늘", False),
+        ("나 다음 달에 이사 가", False),
+    ],
+)
+def test_a_first_person_cue_says_whether_the_message_asks_anything(message: str, asks: bool):
+    cue = back_reference(message, holding)
+    assert cue is not None and cue.kind == "first person" and cue.asks is asks
+
+
+@pytest.mark.parametrize(
+    ("message", "writes"),
+    [
+        ("Write me a haiku about autumn leaves.", True),
+        ("Can you draft a short email to the team?", True),
+        ("친구 생일 축하 메시지 짧게 써줘", True),
+        ("동시 하나 지어 줘", True),
+        ("What did I write in the card?", True),  # the verb is there: the cue, not this, decides it points back
+        ("Where is the writing desk?", False),
+        ("글씨 써도 돼?", False),  # 써도 is "may I write", no request to write something
+        ("What's the capital of Australia?", False),
+    ],
+)
+def test_a_request_to_write_something_new_is_told(message: str, writes: bool):
+    assert asks_to_write(message) is writes

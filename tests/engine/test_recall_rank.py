@@ -3,6 +3,8 @@ session, both fused by reciprocal rank; a look-alike of the best turn comes with
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from chatbot.engine.conversation import Conversation
@@ -15,8 +17,11 @@ from chatbot.engine.recall_rank import (
     MEANING_AGREES_UNCUED,
     MEANING_ALONE,
     MEANING_ALONE_UNCUED,
+    MEANING_NEAREST,
+    NEAREST,
     ONE_WORD_COVER,
     ONE_WORD_LEAD,
+    ONE_WORD_LEAD_UNCUED,
     RRF_K,
     TWIN_SHARE,
     Hit,
@@ -29,6 +34,8 @@ from chatbot.engine.turn import Turn
 BASE = [0.8] * 10
 #: the cue of a message that points back at the conversation ("what was my ...")
 MY = Cue("first person", "my")
+#: the cue of a message in the first person that asks nothing ("my sister's birthday is coming up")
+MY_SAYING = Cue("first person", "my", asks=False)
 
 
 def session_of(sims: dict[int, float]) -> tuple[dict[int, float], list[float]]:
@@ -117,9 +124,10 @@ def test_two_look_alike_turns_are_both_recalled_even_at_recall_one():
 
 def test_with_meaning_one_shared_word_agrees_only_when_it_is_half_the_message():
     # "birthday gift ideas for a coworker?" and a note of a sister's birthday: one everyday word of three in common
+    # (said, not asked: a question asking back recalls its nearest turn at this standing by meaning alone)
     similarity, everything = session_of({4: 0.9, 1: 0.87, 7: 0.74})
     for words, agrees in ((3, False), (2, True)):
-        scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=words, known_words=1, cue=MY)
+        scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=words, known_words=1, cue=MY_SAYING)
         (hit,) = [h for h in rank(scores, range(10), similarity, everything, "both") if h.number == 5]
         assert MEANING_AGREES <= hit.standing < MEANING_ALONE
         assert hit.words_agree is agrees and hit.relevant is agrees
@@ -128,7 +136,7 @@ def test_with_meaning_one_shared_word_agrees_only_when_it_is_half_the_message():
 
 def test_with_meaning_one_shared_word_agrees_when_meaning_puts_its_turn_well_ahead_of_the_next():
     # "What do I type to get online at the cabin?": one word of three, and no other turn comes near by meaning
-    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1)
+    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=3, known_words=1, cue=MY)
     ahead, everything = session_of({4: 0.9, 7: 0.7, 1: 0.75})
     (hit, *_) = rank(scores, range(10), ahead, everything, "both")
     assert hit.number == 5 and hit.lead >= ONE_WORD_LEAD and hit.standing < MEANING_ALONE
@@ -186,3 +194,57 @@ def test_both_needs_meaning_higher_for_words_that_agree_without_a_cue():
         (hit,) = [h for h in rank(scores, range(10), similarity, everything, "both") if h.number == 5]
         assert hit.words_agree and MEANING_AGREES <= hit.standing < MEANING_AGREES_UNCUED
         assert hit.relevant is recalled
+
+
+def test_a_question_asking_back_recalls_one_of_its_two_nearest_turns_at_a_lower_standing():
+    # "What plane is my bro on?": no word shared with "my brother flies in on KE 081", the fact second by meaning
+    everything = [0.8] * 16
+    everything[2], everything[6], everything[8] = 0.9, 0.895, 0.893
+    similarity = dict(enumerate(everything))
+    hits = {h.number: h for h in rank(Scores(words=3, cue=MY), range(16), similarity, everything, "meaning")}
+    nearest, second, third = hits[3], hits[7], hits[9]
+    assert [nearest.place, second.place, third.place] == [0, 1, 2] and NEAREST == 2
+    assert all(MEANING_NEAREST <= h.standing < MEANING_ALONE for h in (nearest, second, third))
+    assert nearest.relevant and second.relevant and not third.relevant
+    assert f"or {MEANING_NEAREST:+.1f} as one of the {NEAREST} nearest turns" in second.why
+
+
+@pytest.mark.parametrize(
+    ("cue", "recalled"),
+    [
+        (MY, True),
+        (Cue("past ending", "뭐였지"), True),
+        (MY_SAYING, False),  # "I'm so tired", "나 다음 달에 이사 가": the first person, asking nothing
+        (Cue("name", "Okafor"), False),  # a name says which turn only when a turn shares it
+        (None, False),
+    ],
+)
+def test_only_a_message_that_asks_back_recalls_its_nearest_turn_below_the_usual_standing(
+    cue: Cue | None, recalled: bool
+):
+    similarity, everything = session_of({2: 0.9, 6: 0.895})
+    hit = next(h for h in rank(Scores(words=3, cue=cue), range(10), similarity, everything, "both") if h.number == 3)
+    assert MEANING_NEAREST <= hit.standing < MEANING_ALONE and hit.relevant is recalled
+
+
+def test_a_request_to_write_something_is_not_about_an_earlier_turn_by_meaning_alone():
+    # "Write me a haiku about autumn leaves." and a turn on photographing autumn colours: near, yet not asked for
+    everything = [0.8] * 19 + [0.97]
+    similarity = dict(enumerate(everything))
+    for writes, recalled in ((False, True), (True, False)):
+        hits = rank(Scores(words=3, writes=writes), range(20), similarity, everything, "meaning")
+        assert hits[0].number == 20 and hits[0].standing >= MEANING_ALONE_UNCUED and hits[0].relevant is recalled
+    asked_back = rank(Scores(words=3, cue=MY, writes=True), range(20), similarity, everything, "meaning")
+    assert asked_back[0].relevant  # "write a toast with the date of my sister's wedding" points back
+
+
+def test_without_a_cue_one_shared_word_needs_meaning_further_ahead_of_the_next_turn():
+    # "Is bamboo actually a grass?" and a turn on bamboo shoots in the neighbour's yard: one word of two, well ahead
+    scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=2, known_words=1)
+    ahead, everything = session_of({4: 0.9, 7: 0.7, 1: 0.75})
+    for cue, agrees in ((MY, True), (None, False)):
+        (hit, *_) = rank(replace(scores, cue=cue), range(10), ahead, everything, "both")
+        assert ONE_WORD_LEAD <= hit.lead < ONE_WORD_LEAD_UNCUED and hit.words_agree is agrees
+    far, everything = session_of({4: 0.96, 7: 0.78, 1: 0.78})
+    (hit, *_) = rank(scores, range(10), far, everything, "both")
+    assert hit.lead >= ONE_WORD_LEAD_UNCUED and hit.words_agree

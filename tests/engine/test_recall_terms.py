@@ -59,3 +59,9 @@ def test_chat_replies_and_lone_digits_say_nothing():
     assert terms("좋아 그래 ㅋㅋ ㅎㅎ 넵 알겠어요") == []
     assert terms("lol ok, usually fine") == []
     assert terms("3 더하기 4는?") == ["더하", "하기"]
+
+
+def test_korean_demonstratives_say_nothing_about_what_is_asked():
+    # "뭐야 이거" ("what's this?") shared 이거 with a turn quoting '이거 왜 이렇게 짰어요?' and pulled it in
+    assert terms("뭐야 이거") == []
+    assert terms("그게 저건 이건") == []
