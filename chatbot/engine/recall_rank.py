@@ -19,9 +19,11 @@ Two signals, each read against evidence that separates a real match from a chanc
 By ``recall_by``: ``words`` ranks by BM25 and recalls what words agree on; ``meaning`` ranks by similarity and
 recalls a turn that stands out by :data:`MEANING_ALONE`; ``both`` ranks by reciprocal rank fusion (each turn's
 ``1/(60 + rank)`` summed over the two rankings) and recalls a turn that words agree on and meaning does not
-contradict (:data:`MEANING_AGREES`), or that meaning alone makes stand out. A message that does not point back at
-the conversation (a general question, a request to write or explain) needs more of meaning
-(:data:`MEANING_AGREES_UNCUED`, :data:`MEANING_ALONE_UNCUED`). A message with no word that says anything
+contradict (:data:`MEANING_AGREES`), or that meaning alone makes stand out. A question that asks back ("what was
+my ...?", "뭐였지?") is about some earlier turn: its :data:`NEAREST` turns by meaning need less
+(:data:`MEANING_NEAREST`). A message that does not point back at the conversation (a general question) needs more of
+meaning (:data:`MEANING_AGREES_UNCUED`, :data:`MEANING_ALONE_UNCUED`), and one asking for something new to be
+written ("write me a haiku about ...") gets nothing by meaning alone. A message with no word that says anything
 (greetings, thanks, "ok", "응": all stop words) recalls nothing, whatever its vector is near.
 
 **Look-alikes**: the turn after the best is recalled with it, even past ``--recall``, when it is relevant too and
