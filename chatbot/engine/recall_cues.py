@@ -43,10 +43,15 @@ def _words(text: str) -> list[str]:
 #: "me" is not one ("tell me a joke", "give me three tips" ask for something new)
 ENGLISH_SELF = frozenset(_words("my mine myself our ours us we i i'm i've i'd we're we've"))
 #: a how-to or advice question ("how do I make my battery last", "where do I start", "what should I name my
-#: cat"): it asks for something new about the user's things, not for what was said of them
+#: cat", "I'm thinking about a tattoo, any advice?"): it asks for something new about the user's things, not for
+#: what was said of them
 HOW_TO = re.compile(
-    r"\b(?:(?:how|where) (?:do|can|should|would) i|(?:should|can|could) i|how to|tips? (?:to|for|on)|ways? to)\b"
+    r"\b(?:(?:how|where) (?:do|can|should|would) i|(?:should|can|could) i|how to|tips? (?:to|for|on)|ways? to"
+    r"|advice|recommend|suggest|ideas? (?:for|on))\b"
 )
+#: a why-question asks for an explanation, and its first person is anyone's ("why do we hear thunder after the
+#: flash?", "why do I yawn?"): no cue by it (a past question about us still is one: "why did we pick that?")
+WHY = re.compile(r"\bwhy\b")
 #: English words that ask for something said before
 ENGLISH_RECALL = frozenset(
     _words("remember remind reminded again earlier before previously mentioned told said already noted")
@@ -87,9 +92,9 @@ KOREAN_RECALL = (
 #: 전에 ("before") asks back only standing alone at the start ("전에 말한 식당", "전에는 어디였지?"): "자기 전에"
 #: ("before sleeping") and 충전에 ("for charging") are no "before now"
 KOREAN_BEFORE = "전에"
-#: a Korean how-to, advice or permission question ("설정하는 방법", "외우는 법", "우려도 돼?"): its recall word asks
-#: for something new ("비밀번호 다시 설정하는 방법")
-KOREAN_HOW_TO = re.compile(r"방법|는 ?법|팁|어떻게|추천|(?:도|면) ?(?:돼|되|좋|괜찮)")
+#: a Korean how-to, advice or permission question ("설정하는 방법", "외우는 법", "우려도 돼?", "기타 배워 볼까?"):
+#: its recall word and its first person ask for something new ("비밀번호 다시 설정하는 방법", "나 뭐 먹을까?")
+KOREAN_HOW_TO = re.compile(r"방법|는 ?법|팁|어떻게|추천|(?:도|면) ?(?:돼|되|좋|괜찮)|(?:볼|할|갈|살|될|울|을)까")
 #: the endings of a half-remembered past, ending a sentence ("뭐였지?", "했죠?", "했었죠?", "며칠이더라", "바뀌었지"):
 #: a question about what was said or decided; not a past inside a clause ("오더라도", "키웠지만") nor a general past
 #: question ("언제 죽었나요?", "태어나셨나요?"), and 었어 only asked ("뭐였어?", not "재밌었어")
@@ -148,8 +153,9 @@ def back_reference(text: str, holding: Callable[[str], int] = lambda term: 0) ->
     found = list(_WORD.finditer(lower))
     tokens = [m.group() for m in found]
     asks_new = HOW_TO.search(lower) or KOREAN_HOW_TO.search(lower)
+    anyones = asks_new or WHY.search(lower)  # the first person of a how-to or a why-question is anyone's
     for i, token in enumerate(tokens):
-        if (token in ENGLISH_SELF or token in KOREAN_SELF) and not asks_new:
+        if (token in ENGLISH_SELF or token in KOREAN_SELF) and not anyones:
             return Cue("first person", token, asks=bool(ASKS.search(lower)))
         recall = None if asks_new else _recall_word(token, i, _CLAUSE_GOES_ON.match(lower, found[i].end()))
         if recall:

@@ -26,7 +26,7 @@ they this those to told too up us was we were what when where which who why will
 earlier gave give given hi hello hey good morning evening afternoon night thanks thank ok okay sure great nice
 should shall may might must get got go going want need think mean again anyway actually really very much many more
 most thing things something anything bit lot kind sort way today tomorrow yesterday usually often always sometimes
-never lol haha bye cool fine alright"""
+never lol haha bye cool fine alright help helps helped helpful"""
 #: English words that say nothing about what is asked for (compared before stemming)
 STOP_WORDS = frozenset(_ENGLISH.split())
 _KOREAN = """내 제 좀 거 것 뭐 왜 수 더 다 또 그 이 저 뭐였 였죠 였지 였더 더라 했죠 했지

@@ -223,3 +223,24 @@ def test_a_first_person_cue_says_whether_the_message_asks_anything(message: str,
 )
 def test_a_request_to_write_something_new_is_told(message: str, writes: bool):
     assert asks_to_write(message) is writes
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Why do we hear thunder after we see a flash?",  # a why-question's "we" is anyone
+        "Why do I always yawn in meetings?",
+        "I'm thinking about a tattoo, any advice?",  # advice asks for something new
+        "Can you recommend a podcast for my commute?",
+        "Any ideas for my sister's birthday?",
+        "나 기타 배워 볼까?",  # "should I ...?" in Korean asks for advice
+        "우리 저녁 뭐 먹을까?",
+    ],
+)
+def test_the_first_person_of_a_why_question_or_an_advice_question_is_no_cue(message: str):
+    assert back_reference(message, holding) is None
+
+
+def test_a_past_question_about_us_is_a_cue_even_asking_why_or_for_advice():
+    assert back_reference("Why did we pick that one?", holding) == Cue("past question", "did we")
+    assert back_reference("What did you recommend for my back?", holding) == Cue("past question", "did you")

@@ -65,3 +65,8 @@ def test_korean_demonstratives_say_nothing_about_what_is_asked():
     # "뭐야 이거" ("what's this?") shared 이거 with a turn quoting '이거 왜 이렇게 짰어요?' and pulled it in
     assert terms("뭐야 이거") == []
     assert terms("그게 저건 이건") == []
+
+
+def test_thanks_that_helps_says_nothing():
+    # "thanks, that helps" shared "help" with a turn and, being its only word, pulled it in
+    assert terms("thanks, that helps") == []
