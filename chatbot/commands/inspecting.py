@@ -214,6 +214,8 @@ def _system_row(request: Request, system: str) -> tuple[str, str]:
 
 #: what /recall says of a message with no cue (chatbot.engine.recall_cues): what recall then asks for more of
 NO_CUE = "no cue that it points back at the conversation: one shared word is not enough, meaning must stand out more"
+#: ... and of one that asks for something new to be written
+WRITES = "it asks for something new to be written: meaning alone brings back nothing"
 
 
 def _recall(app: App, arg: str, confirm: Confirm | None) -> Effects:
@@ -231,6 +233,8 @@ def _recall(app: App, arg: str, confirm: Confirm | None) -> Effects:
     if hits:
         cue = hits[0].cue
         lines.append(f"  it points back at the conversation by: {cue}" if cue else f"  {NO_CUE}")
+        if hits[0].writes and not cue:
+            lines.append(f"  {WRITES}")
     for hit in hits[:RECALL_SHOWN]:
         lines.append(
             f"  turn {hit.number:>4}  {_why(hit, request, k):<13} {preview(conv.turns[hit.number - 1].user_text, 40)}\n"

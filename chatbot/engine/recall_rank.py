@@ -121,7 +121,7 @@ class Hit:
         if self.standing is None:
             return f"{words}; no vector"
         meaning = f"meaning: {self.standing:+.1f} sd (similarity less hubness {self.similarity:.2f})"
-        alone = f"{self.alone_level:+.1f}"
+        alone = f"{self.alone_level:+.1f}" if self.alone_level < math.inf else "never (a request to write something)"
         if self.near:
             alone += f", or {MEANING_NEAREST:+.1f} as one of the {NEAREST} nearest turns of a message that points back"
         if self.by == "meaning":

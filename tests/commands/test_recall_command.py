@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot import commands
-from chatbot.commands.inspecting import NO_CUE
+from chatbot.commands.inspecting import NO_CUE, WRITES
 from chatbot.errors import UsageError
 
 TURNS = [
@@ -106,3 +106,10 @@ def test_recall_says_what_in_the_message_points_back_at_the_conversation_or_that
     assert f"  {NO_CUE}" in general
     (why,) = [general[i + 1] for i, line in enumerate(general) if line.strip().startswith("turn    1")]
     assert "(one word: a cue or the whole message)" in why and general[-1].startswith("it would recall nothing")
+
+
+def test_recall_says_a_request_to_write_something_is_not_about_an_earlier_turn_by_meaning(chat_app):
+    lines = commands.run(chat_app, "/recall write a short poem about a gym locker").text.splitlines()
+    assert f"  {NO_CUE}" in lines and f"  {WRITES}" in lines
+    asked_back = commands.run(chat_app, "/recall write my gym locker code on a note").text.splitlines()
+    assert f"  {WRITES}" not in asked_back  # "my": it points back, and meaning may bring the turn back

@@ -234,6 +234,7 @@ def test_a_request_to_write_something_is_not_about_an_earlier_turn_by_meaning_al
     for writes, recalled in ((False, True), (True, False)):
         hits = rank(Scores(words=3, writes=writes), range(20), similarity, everything, "meaning")
         assert hits[0].number == 20 and hits[0].standing >= MEANING_ALONE_UNCUED and hits[0].relevant is recalled
+    assert "recalled from never (a request to write something)" in hits[0].why
     asked_back = rank(Scores(words=3, cue=MY, writes=True), range(20), similarity, everything, "meaning")
     assert asked_back[0].relevant  # "write a toast with the date of my sister's wedding" points back
 
