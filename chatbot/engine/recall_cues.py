@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from chatbot.engine.recall_terms import words
 
@@ -43,11 +43,11 @@ def _words(text: str) -> list[str]:
 #: "me" is not one ("tell me a joke", "give me three tips" ask for something new)
 ENGLISH_SELF = frozenset(_words("my mine myself our ours us we i i'm i've i'd we're we've"))
 #: a how-to or advice question ("how do I make my battery last", "where do I start", "what should I name my
-#: cat", "I'm thinking about a tattoo, any advice?"): it asks for something new about the user's things, not for
-#: what was said of them
+#: cat", "I'm thinking about a tattoo, any advice?", "what's a good present?"): it asks for something new about the
+#: user's things, not for what was said of them
 HOW_TO = re.compile(
     r"\b(?:(?:how|where) (?:do|can|should|would) i|(?:should|can|could) i|how to|tips? (?:to|for|on)|ways? to"
-    r"|advice|recommend|suggest|ideas? (?:for|on))\b"
+    r"|advice|recommend|suggest|ideas? (?:for|on)|what(?:'s| is| are) (?:a )?good)\b"
 )
 #: a why-question asks for an explanation, and its first person is anyone's ("why do we hear thunder after the
 #: flash?", "why do I yawn?"): no cue by it (a past question about us still is one: "why did we pick that?")
@@ -110,10 +110,13 @@ _HANGUL_NEAR = re.compile(r"\s*[\uac00-\ud7a3]")
 _WORD = re.compile(r"[^\W_]+(?:'[a-z]+)?")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _CLAUSE_GOES_ON = re.compile(r"[ \t]+[^\W_]")
-#: a message that asks something: a question mark, a question word, or a Korean word that asks or requests
-#: ("I'm so tired", "나 다음 달에 이사 가" and "Thanks, I'm heading out" say something and ask nothing)
+#: a message that asks something: a question mark, a question word, a request ("please keep my allergy in mind",
+#: "제 알레르기 생각해 주세요"), or a Korean word that asks; its
+#: first person may ask back ("I'm so tired", "저 다음 달에 이사 가요" and "Thanks, I'm heading out" tell, and ask
+#: nothing)
 ASKS = re.compile(
-    r"\?|\b(?:what|which|where|when|who|whose|how|remind|tell)\b|뭐|무슨|어디|어느|언제|누구|얼마|며칠|몇|알려"
+    r"\?|\b(?:what|which|where|when|who|whose|how|remind|tell|please)\b"
+    r"|뭐|무슨|어디|어느|언제|누구|얼마|며칠|몇|알려|주세요|줘|줄래|주실"
 )
 
 
@@ -135,7 +138,6 @@ class Cue:
 
     kind: str  # "first person", "recall word", "definite", "past question", "past ending", "name" (or "search")
     words: str
-    asks: bool = field(default=True, compare=False)  # the message asks something (:data:`ASKS`)
 
     @property
     def points_back(self) -> bool:
@@ -154,10 +156,11 @@ def back_reference(text: str, holding: Callable[[str], int] = lambda term: 0) ->
     tokens = [m.group() for m in found]
     asks_new = HOW_TO.search(lower) or KOREAN_HOW_TO.search(lower)
     anyones = asks_new or WHY.search(lower)  # the first person of a how-to or a why-question is anyone's
+    asks = ASKS.search(lower)  # the first person of a message that asks nothing tells, it does not ask back
     for i, token in enumerate(tokens):
-        if (token in ENGLISH_SELF or token in KOREAN_SELF) and not anyones:
-            return Cue("first person", token, asks=bool(ASKS.search(lower)))
-        recall = None if asks_new else _recall_word(token, i, _CLAUSE_GOES_ON.match(lower, found[i].end()))
+        if (token in ENGLISH_SELF or token in KOREAN_SELF) and not anyones and asks:
+            return Cue("first person", token)
+        recall = None if asks_new else _recall_word(token, i, lower, found[i].end())
         if recall:
             return Cue("recall word", recall)
         if token in DEFINITE and any(0 < _holding(t, holding) <= DEFINITE_TURNS for t in tokens[i + 1 : i + 3]):
@@ -172,16 +175,18 @@ def back_reference(text: str, holding: Callable[[str], int] = lambda term: 0) ->
     return Cue("name", name) if name else None
 
 
-def _recall_word(token: str, i: int, goes_on: object) -> str | None:
-    """The recall word ``token`` (the message's ``i``-th word; ``goes_on``: a word follows it in its clause) is, if
-    it is one where it stands: "before" ending its clause, 전에 opening the message."""
+def _recall_word(token: str, i: int, lower: str, end: int) -> str | None:
+    """The recall word ``token`` (the ``i``-th word of the lower-cased message ``lower``, ending at ``end``) is, if it
+    is one where it stands: "before" ending its clause, 전에 opening the message."""
     if token in ENGLISH_RECALL_AT_END:
-        return None if goes_on else token
+        return None if _CLAUSE_GOES_ON.match(lower, end) else token
     if token in ENGLISH_RECALL:
         return token
     if token.startswith(KOREAN_BEFORE):
         return KOREAN_BEFORE if i == 0 else None
-    return next((w for w in KOREAN_RECALL if token.startswith(w)), None)
+    if not token.startswith(KOREAN_RECALL):  # one call for the common case: no recall word at all
+        return None
+    return next(w for w in KOREAN_RECALL if token.startswith(w))
 
 
 def _holding(word: str, holding: Callable[[str], int]) -> int:

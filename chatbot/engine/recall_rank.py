@@ -145,11 +145,9 @@ class Hit:
 
     @property
     def near(self) -> bool:
-        """Whether the message points back and asks (first person alone is no question: "I'm so tired"), and the
-        turn is one of its :data:`NEAREST` by meaning."""
+        """Whether the message points back and the turn is one of its :data:`NEAREST` by meaning."""
         cue = self.cue
-        asks_back = cue is not None and cue.points_back and (cue.kind != "first person" or cue.asks)
-        return asks_back and self.place is not None and self.place < NEAREST
+        return cue is not None and cue.points_back and self.place is not None and self.place < NEAREST
 
     @property
     def stands_out(self) -> bool:

@@ -111,5 +111,5 @@ def test_recall_says_what_in_the_message_points_back_at_the_conversation_or_that
 def test_recall_says_a_request_to_write_something_is_not_about_an_earlier_turn_by_meaning(chat_app):
     lines = commands.run(chat_app, "/recall write a short poem about a gym locker").text.splitlines()
     assert f"  {NO_CUE}" in lines and f"  {WRITES}" in lines
-    asked_back = commands.run(chat_app, "/recall write my gym locker code on a note").text.splitlines()
+    asked_back = commands.run(chat_app, "/recall please write my gym locker code on a note").text.splitlines()
     assert f"  {WRITES}" not in asked_back  # "my": it points back, and meaning may bring the turn back

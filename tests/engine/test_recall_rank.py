@@ -34,8 +34,6 @@ from chatbot.engine.turn import Turn
 BASE = [0.8] * 10
 #: the cue of a message that points back at the conversation ("what was my ...")
 MY = Cue("first person", "my")
-#: the cue of a message in the first person that asks nothing ("my sister's birthday is coming up")
-MY_SAYING = Cue("first person", "my", asks=False)
 
 
 def session_of(sims: dict[int, float]) -> tuple[dict[int, float], list[float]]:
@@ -124,11 +122,14 @@ def test_two_look_alike_turns_are_both_recalled_even_at_recall_one():
 
 def test_with_meaning_one_shared_word_agrees_only_when_it_is_half_the_message():
     # "birthday gift ideas for a coworker?" and a note of a sister's birthday: one everyday word of three in common
-    # (said, not asked: a question asking back recalls its nearest turn at this standing by meaning alone)
-    similarity, everything = session_of({4: 0.9, 1: 0.87, 7: 0.74})
+    # (two other turns nearer by meaning: one of its two nearest, meaning alone would bring it back from +1.9)
+    everything = [0.8] * 20
+    everything[4], everything[1], everything[7] = 0.9, 0.93, 0.92
+    similarity = dict(enumerate(everything))
     for words, agrees in ((3, False), (2, True)):
-        scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=words, known_words=1, cue=MY_SAYING)
-        (hit,) = [h for h in rank(scores, range(10), similarity, everything, "both") if h.number == 5]
+        scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=words, known_words=1, cue=MY)
+        (hit,) = [h for h in rank(scores, range(20), similarity, everything, "both") if h.number == 5]
+        assert hit.place == 2
         assert MEANING_AGREES <= hit.standing < MEANING_ALONE
         assert hit.words_agree is agrees and hit.relevant is agrees
         assert f"one word: a cue or the whole message, cover {ONE_WORD_COVER}" in hit.why
@@ -214,7 +215,6 @@ def test_a_question_asking_back_recalls_one_of_its_two_nearest_turns_at_a_lower_
     [
         (MY, True),
         (Cue("past ending", "뭐였지"), True),
-        (MY_SAYING, False),  # "I'm so tired", "나 다음 달에 이사 가": the first person, asking nothing
         (Cue("name", "Okafor"), False),  # a name says which turn only when a turn shares it
         (None, False),
     ],
