@@ -19,9 +19,9 @@ Then the same conversations with look-alike facts planted, each question asked a
 the keyword questions above and three or four with no cue word (a name or the thing's words alone), the same facts
 in other words (no term shared), Korean nouns under other particles, look-alikes and 44 unrelated questions a
 conversation (ten share an everyday noun with some turn, six carry a cue word anyway: "my back hurts ...", ten look
-like one: "why is the sky blue?", "자기 전에 뭐 먹으면 좋아?"), in the held-out set's table. ``--heldout 1,2,3,4``
-adds the held-out sets (``bench/probes_heldout.py`` to ``probes_heldout4.py``, driven by ``bench/recall_drive.py``:
-report them, never tune on them; sets 1-3 became tuning sets once the next set was written): per conversation and
+like one: "why is the sky blue?", "자기 전에 뭐 먹으면 좋아?"), in the held-out set's table. ``--heldout 1,2,3,4,5``
+adds the held-out sets (``bench/probes_heldout.py`` to ``probes_heldout5.py``, driven by ``bench/recall_drive.py``:
+report them, never tune on them; sets 1-4 became tuning sets once the next set was written): per conversation and
 question style, hits, unrelated pulls, wrong twins alone, tokens added.
 
 Then the long conversation of bench_memory.py (100 turns that never ask for an old fact) by ``--recall K``: what
@@ -192,7 +192,7 @@ def main() -> None:
     parser.add_argument("--by", default="words,both", help="recall modes to compare (default words,both)")
     parser.add_argument("--kiwi", action="store_true", help="also split Korean by kiwipiepy's morphemes (old set)")
     parser.add_argument(
-        "--heldout", nargs="?", const="1", default="", help="also run held-out probe sets, e.g. 1 or 1,2,3,4 (report)"
+        "--heldout", nargs="?", const="1", default="", help="also run held-out probe sets, e.g. 1 or 1,2,3,4,5 (report)"
     )
     args = parser.parse_args()
     modes = args.by.split(",")
