@@ -14,8 +14,8 @@ from typing import Any
 
 from chatbot.attachments.attach import Content, Outbox, compose
 from chatbot.core.budget import learn_from_usage, message_budget, tools_estimate
-from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, Unsent, request_notices
-from chatbot.core.open_session import OpenSession, TakenBack
+from chatbot.core.events import ChatEvent, Notice, Saving, TakenBack, TurnDone, Unsent, request_notices
+from chatbot.core.open_session import OpenSession
 from chatbot.core.retry import retrying
 from chatbot.core.rounds import (
     INCOMPLETE_MARK,

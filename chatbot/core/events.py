@@ -82,6 +82,25 @@ class Unsent:
         return turns is self.turns and len(turns) == self.count
 
 
+@dataclass(frozen=True)
+class TakenBack:
+    """The last turn, taken back by /retry or /edit to be replaced, with the summary as it was before.
+
+    It is handed to :meth:`chatbot.core.chat.Chat.send` with the message that replaces it: a send that stores no turn
+    puts it back (:meth:`chatbot.core.chat.Chat.put_back`).
+    """
+
+    turn: Turn
+    summary: str
+    covers: int
+
+    @property
+    def message(self) -> Content:
+        """The user's message of the turn taken back (what /retry sends again)."""
+        content: Content = self.turn.messages[0].get("content") or ""
+        return content
+
+
 def unsent(exc: BaseException) -> Unsent | None:
     """What a retry would send again after ``exc`` stopped a turn; None when the turn was stored (a retry takes it
     back) or ``exc`` came from no turn."""

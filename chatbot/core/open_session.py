@@ -9,11 +9,11 @@ for a caller that must give up on the session (the command's last line of defenc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from chatbot.attachments.attach import Content, with_text
+from chatbot.core.events import TakenBack
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.options import option_problem
 from chatbot.engine.turn import Turn
@@ -21,25 +21,6 @@ from chatbot.errors import ChatbotError, Interrupted, SaveFailed, StoreUnavailab
 from chatbot.storage.base import SessionStore
 from chatbot.storage.rescue import import_hint, rescue
 from chatbot.storage.session import Session
-
-
-@dataclass(frozen=True)
-class TakenBack:
-    """The last turn, taken back by /retry or /edit to be replaced, with the summary as it was before.
-
-    It is handed to :meth:`chatbot.core.chat.Chat.send` with the message that replaces it: a send that stores no turn
-    puts it back (:meth:`OpenSession.put_back`).
-    """
-
-    turn: Turn
-    summary: str
-    covers: int
-
-    @property
-    def message(self) -> Content:
-        """The user's message of the turn taken back (what /retry sends again)."""
-        content: Content = self.turn.messages[0].get("content") or ""
-        return content
 
 
 class OpenSession:
