@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from chatbot.attachments.attach import Content, with_text
+from chatbot.core import saving
 from chatbot.core.events import TakenBack
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.options import option_problem
 from chatbot.engine.turn import Turn
-from chatbot.errors import ChatbotError, Interrupted, SaveFailed, StoreUnavailable, UsageError
+from chatbot.errors import UsageError
 from chatbot.storage.base import SessionStore
-from chatbot.storage.rescue import import_hint, rescue
 from chatbot.storage.session import Session
 
 
@@ -29,7 +29,7 @@ class OpenSession:
     def __init__(self, session: Session, store: SessionStore | None) -> None:
         self.session = session
         self.store = store
-        self._stored = self._encoded()  # the turns the store holds (each turn's cached JSON, by identity)
+        self._stored = saving.held(session)  # the turns the store holds
 
     @property
     def conversation(self) -> Conversation:
@@ -114,64 +114,17 @@ class OpenSession:
         self.save()
 
     def save(self) -> None:
-        """Write the session (atomically) when a store is attached.
-
-        When that fails (a read-only directory, a full disk, any other error), what the store does not hold is
-        written to a rescue file instead and :class:`SaveFailed` says where, so a turn already shown is never lost.
-        A signal that stopped a save waiting for the database is raised again once the session is rescued, with a
-        ``note`` naming the file.
-        """
-        if self.store is None:
-            return
-        try:
-            self.store.save(self.session)
-        except StoreUnavailable:
-            raise  # a shared store that is away keeps the turn in memory and saves it when it is back
-        except Interrupted as exc:
-            if not exc.unsaved:
-                raise
-            raise Interrupted(exc.reason, exc.exit_code, note=self.rescue(exc.reason)) from None
-        except Exception as exc:  # every failure: OSError, a store's refusal, or a bug in the way
-            if isinstance(exc, ChatbotError):
-                reason = exc.message
-            elif isinstance(exc, OSError):
-                reason = f"{exc.strerror or exc}"
-            else:
-                reason = f"{type(exc).__name__}: {exc}"
-            path, line = self._rescue(reason)
-            raise SaveFailed(line, rescued=str(path) if path else None) from None
-        self._stored = self._encoded()
+        """Write the session (atomically) when a store is attached; a failure rescues what the store does not hold
+        (:func:`chatbot.core.saving.save`)."""
+        if self.store is not None:
+            self._stored = saving.save(self.session, self.store, self._stored)
 
     def rescue(self, reason: str) -> str:
         """Write what the store does not hold of this session to a rescue file and return the line that tells the
         user why (``reason``) and where, or why nowhere took it. Never raises: it is what a failing caller does last."""
-        return self._rescue(reason)[1]
-
-    def _rescue(self, reason: str) -> tuple[Path | None, str]:
-        """:meth:`rescue`, with the rescue file's path (None: nowhere took it)."""
-        sid = self.session.id
-        path, problem = self.keep()
-        if path is None:
-            return None, f"cannot save session {sid}: {reason}; it could not be kept anywhere either ({problem})"
-        return path, f"cannot save session {sid}: {reason}; it was kept in {path} ({import_hint(path)})"
+        return saving.rescued(self.session, self._stored, reason)[1]
 
     def keep(self) -> tuple[Path | None, str]:
-        """Write what the store does not hold of this session to a rescue file (:func:`chatbot.storage.rescue.rescue`:
-        the unsaved turns first, then the whole session): (its path, "") or (None, why nowhere took it). Never
-        raises."""
-        try:
-            return rescue(self.session, self._stored_turns())
-        except Exception as exc:  # the rescue catches its own failures; this is the very last resort
-            return None, f"{type(exc).__name__}: {exc}"
-
-    def _encoded(self) -> list[bytes]:
-        return [t.to_json() for t in self.conversation.turns]
-
-    def _stored_turns(self) -> int:
-        """How many leading turns the store holds as they are (a turn changed since has a new JSON object)."""
-        n = 0
-        for turn, json in zip(self.conversation.turns, self._stored, strict=False):
-            if turn.to_json() is not json:
-                break
-            n += 1
-        return n
+        """Write what the store does not hold of this session to a rescue file: (its path, "") or (None, why nowhere
+        took it). Never raises."""
+        return saving.keep(self.session, self._stored)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.core import open_session
+from chatbot.core import open_session, saving
 from chatbot.core.events import Unsent
 from chatbot.engine.options import option_problem
 from chatbot.engine.turn import Turn
@@ -80,7 +80,7 @@ def test_a_failed_save_that_nowhere_takes_says_so_and_names_no_file(opened, monk
     def broken(session, stored=0):  # type: ignore[no-untyped-def]
         raise RuntimeError("no way")
 
-    monkeypatch.setattr(open_session, "rescue", broken)
+    monkeypatch.setattr(saving, "rescue", broken)
     failing(opened, monkeypatch, SessionError("the store said no"))
     with pytest.raises(SaveFailed) as caught:
         opened.save()
