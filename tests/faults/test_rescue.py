@@ -226,7 +226,7 @@ def test_the_rescue_line_is_returned_even_when_the_rescue_itself_breaks(make_app
         raise RuntimeError("no way")
 
     monkeypatch.setattr(saving, "rescue", broken)
-    line = app.chat.open_session.rescue("the database went away")
+    line = app.chat.rescue("the database went away")
     assert "could not be kept anywhere either (RuntimeError: no way)" in line
 
 
