@@ -1,5 +1,7 @@
 """What a turn tells a front end: the events :meth:`chatbot.core.chat.Chat.send` yields, besides the provider's own
 text and reasoning deltas. Plain frozen dataclasses, so any front end (terminal, script, a test) can render them.
+Beside them, what ``/retry`` sends again: :class:`Unsent` (a message nothing of which was stored) and
+:class:`TakenBack` (the last turn, taken back to be replaced).
 """
 
 from __future__ import annotations
