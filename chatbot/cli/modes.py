@@ -18,8 +18,7 @@ if TYPE_CHECKING:
     from chatbot.commands.effects import Show
     from chatbot.commands.timeline import Timeline
     from chatbot.core.app import App
-    from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, Unsent
-    from chatbot.core.open_session import TakenBack
+    from chatbot.core.events import Notice, TakenBack, ToolFinished, ToolStarted, TurnDone, Unsent
 
 
 def stderr_line(line: str) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol, TypeAlias
 if TYPE_CHECKING:
     from chatbot.attachments.attach import Content
     from chatbot.commands.timeline import Timeline
-    from chatbot.core.open_session import TakenBack
+    from chatbot.core.events import TakenBack
 
 
 @dataclass(frozen=True)

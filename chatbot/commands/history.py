@@ -18,14 +18,14 @@ IN_A_SCRIPT = "in a script, /edit takes the new text"
 
 
 def _reset(app: App, arg: str, confirm: Confirm | None) -> Effects:
-    count = app.chat.open_session.reset()
+    count = app.chat.reset()
     return Note(f"forgot {count} turn(s) and the summary; the system message stays")
 
 
 def _undo(app: App, arg: str, confirm: Confirm | None) -> Effects:
     conv = app.chat.conversation
     covered = conv.summary_covers  # before: whether the summary was written from the turn being dropped
-    turn = app.chat.open_session.undo()
+    turn = app.chat.undo()
     if turn is None:
         raise UsageError("nothing to undo")
     text = f"dropped the last turn ({preview(turn.user_text, 48)})"
@@ -47,7 +47,7 @@ def resend(app: App, unsent: Unsent | None) -> Send:
     chat = app.chat
     if unsent is not None and unsent.holds(chat.conversation.turns):
         return Send(unsent.content)
-    taken = chat.open_session.retake()
+    taken = chat.retake()
     return Send(taken.message, replacing=taken)
 
 
@@ -55,7 +55,7 @@ def _system(app: App, arg: str, confirm: Confirm | None) -> Effects:
     chat = app.chat
     if not arg:
         return Show(f"system message:\n{chat.conversation.system}")
-    chat.open_session.set_system(arg)
+    chat.set_system(arg)
     return Note("system message set; it is sent first in every request from now on")
 
 
@@ -112,7 +112,7 @@ def _summary_clear(app: App) -> Effects:
     chat = app.chat
     if not chat.conversation.summary:
         raise UsageError("there is no summary to clear")
-    _, covers = chat.open_session.clear_summary()
+    _, covers = chat.clear_summary()
     return Note(f"forgot the summary of turns 1-{covers}; {_what_next(chat)}")
 
 
@@ -147,7 +147,7 @@ def _edit(app: App, arg: str, confirm: Confirm | None) -> Effects:
 
 def _replace_last(app: App, text: str) -> Send:
     """/edit TEXT: send ``text`` (with the images the last message carried) in place of the last turn."""
-    message, taken = app.chat.open_session.take_back_for_edit(text)
+    message, taken = app.chat.take_back_for_edit(text)
     return Send(message, replacing=taken)
 
 

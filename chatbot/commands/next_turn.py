@@ -34,18 +34,18 @@ def _editor(app: App, arg: str, confirm: Confirm | None) -> Effects:
 def _set(app: App, arg: str, confirm: Confirm | None) -> Effects:
     chat = app.chat
     if not arg:
-        options = chat.open_session.options
+        options = chat.options
         if not options:
             return Show("no model options set; /set KEY VALUE sets one (temperature, top_p, seed, ...)")
         return Show("\n".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in sorted(options.items())))
     key, _, value = arg.partition(" ")
     if not value.strip():
-        if key not in chat.open_session.options:
+        if key not in chat.options:
             raise UsageError(f"option {key} is not set; /set KEY VALUE sets it")
-        chat.open_session.set_option(key, None)
+        chat.set_option(key, None)
         return Note(f"option {key} removed")
     key, parsed = parse_option(key, value.strip())
-    chat.open_session.set_option(key, parsed)
+    chat.set_option(key, parsed)
     return Note(f"option {key} = {json.dumps(parsed, ensure_ascii=False)}, sent with every request")
 
 
@@ -57,7 +57,7 @@ def _role(app: App, arg: str, confirm: Confirm | None) -> Effects:
         return Show("\n".join(f"{name}: {preview(text, 60)}" for name, text in sorted(roles.items())))
     if arg not in roles:
         raise UsageError(f"no role {arg!r}; /role lists them")
-    app.chat.open_session.set_system(roles[arg])
+    app.chat.set_system(roles[arg])
     return Note(f"system message set from role {arg}")
 
 

@@ -91,7 +91,7 @@ def _load(app: App, arg: str, confirm: Confirm | None) -> Effects:
 def _rename(app: App, arg: str, confirm: Confirm | None) -> Effects:
     if not arg:
         raise UsageError("usage: /rename TITLE")
-    app.chat.open_session.rename(arg)
+    app.chat.rename(arg)
     return Note(f"session {app.chat.session.id} is now titled {preview(arg, 60)!r}")
 
 

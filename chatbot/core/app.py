@@ -194,7 +194,7 @@ class App:
     def keep(self) -> tuple[Path | None, str]:
         """Keep the session in use in a rescue file, for a caller about to give up on it (an unexpected error):
         (its path, "") or (None, why nowhere took it; "" when no session is open). Never raises."""
-        return self._chat.open_session.keep() if self._chat is not None else (None, "")
+        return self._chat.keep() if self._chat is not None else (None, "")
 
     def close(self) -> None:
         """Release the session lock."""

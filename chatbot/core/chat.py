@@ -1,4 +1,6 @@
-"""One session's chat loop, terminal-free: build the request, stream the reply, record the turn, save.
+"""One session's chat loop, terminal-free: build the request, stream the reply, record the turn, save; and the session
+in use itself: every change a slash command makes (/undo, /retry, /system, /set ...) goes through a method of
+:class:`Chat` and is saved at once (a save that fails rescues what the store does not hold: :mod:`chatbot.core.saving`).
 
 :meth:`Chat.send` is a generator of events (notices, text and reasoning deltas, and a final :class:`TurnDone`)
 that any front end can render. Provider errors are raised as :mod:`chatbot.errors` types after the user's
@@ -10,12 +12,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from chatbot.attachments.attach import Content, Outbox, compose
+from chatbot.attachments.attach import Content, Outbox, compose, with_text
+from chatbot.core import saving
 from chatbot.core.budget import learn_from_usage, message_budget, tools_estimate
-from chatbot.core.events import ChatEvent, Notice, Saving, TurnDone, Unsent, request_notices
-from chatbot.core.open_session import OpenSession, TakenBack
+from chatbot.core.events import ChatEvent, Notice, Saving, TakenBack, TurnDone, Unsent, request_notices
 from chatbot.core.retry import retrying
 from chatbot.core.rounds import (
     INCOMPLETE_MARK,
@@ -31,10 +34,11 @@ from chatbot.core.tool_round import run_round, tool_line_notice, tool_notices
 from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import Request, fold_now
+from chatbot.engine.options import option_problem
 from chatbot.engine.reply_schema import check_reply
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
-from chatbot.engine.turn import Message, validate_request
+from chatbot.engine.turn import Message, Turn, validate_request
 from chatbot.errors import ChatbotError, ContextLengthError, Interrupted, StoreUnavailable, UsageError
 from chatbot.providers.base import (
     CallOptions,
@@ -54,8 +58,8 @@ from chatbot.tools.search import with_search
 class Chat:
     """Drives one session: the stateless model gets the whole request every time; this decides what it holds.
 
-    The session itself, its edits and its saving, is :attr:`open_session` (an :class:`OpenSession`): what a slash
-    command changes goes there; a turn is stored through it too.
+    It owns the session in use: its turns (:attr:`conversation`), its edits (what a slash command changes) and its
+    saving to :attr:`store`, with rescue when that fails.
     """
 
     def __init__(
@@ -68,8 +72,10 @@ class Chat:
         tools: Registry | None = None,
         confirm_tool: Callable[[ToolCall], bool] | None = None,
     ) -> None:
-        #: the session in use: its edits (/undo, /retry, /system ...), the message waiting to be stored, its saving
-        self.open_session = OpenSession(session, store)
+        #: the session in use, and the store it is saved to (None: nothing is saved: a library user's scratch chat)
+        self.session = session
+        self.store = store
+        self._stored = saving.held(session)  # the turns the store holds (each turn's JSON as saved, by identity)
         self.run = run or TurnSettings()  # how every turn runs (frozen: the same for every chat the app opens)
         self.tools = tools
         # asked before each call (--confirm-tools); False refuses it and the model is told so
@@ -96,14 +102,9 @@ class Chat:
         self._tools = with_search(tools, self.conversation)
 
     @property
-    def session(self) -> Session:
-        """The session this chat drives."""
-        return self.open_session.session
-
-    @property
     def conversation(self) -> Conversation:
         """The session's conversation."""
-        return self.open_session.session.conversation
+        return self.session.conversation
 
     @property
     def model(self) -> str:
@@ -150,7 +151,7 @@ class Chat:
         except BaseException as exc:
             if len(turns) == before:  # nothing of this turn was stored
                 if replacing is not None:
-                    self.open_session.put_back(replacing)  # /retry takes it back again rather than add a copy
+                    self.put_back(replacing)  # /retry takes it back again rather than add a copy
                 elif isinstance(exc, (ChatbotError, KeyboardInterrupt)):
                     exc.unsent = Unsent(message["content"], turns, before)  # type: ignore[union-attr]
             raise
@@ -349,7 +350,7 @@ class Chat:
             learn_from_usage(self.conversation, *progress.first_call, self._offered())
         told: list[Notice] = []
         try:
-            self.open_session.save()
+            self.save()
         except StoreUnavailable as exc:  # the reply was seen: keep the turn, say so once the reply is done
             told.append(Notice(exc.message, True))
             self._store_away = True
@@ -375,7 +376,7 @@ class Chat:
         summarizer = self._ahead.summarizer
         done, warnings = conv.redo_summary(summarizer) if redo else fold_now(conv, summarizer)
         if done:
-            self.open_session.save()
+            self.save()
         return done, warnings
 
     # --- accounting -------------------------------------------------------------------------------------------
@@ -384,7 +385,84 @@ class Chat:
         # each model has its own calibration, stored in the session; one never seen before starts uncorrected
         self.conversation.counter.calibration = self.session.calibration_for(self.model)
 
-    # --- session changes --------------------------------------------------------------------------------------
+    # --- the session's edits (each saved at once) --------------------------------------------------------------
+
+    def reset(self) -> int:
+        """Forget every turn and the summary (the system message stays) and save; returns how many turns went."""
+        count = len(self.conversation.turns)
+        self.conversation.reset()
+        self.save()
+        return count
+
+    def clear_summary(self) -> tuple[str, int]:
+        """Forget the summary and save; returns what it was (its text, and how many turns it covered)."""
+        conv = self.conversation
+        old = conv.summary, conv.summary_covers
+        conv.clear_summary()
+        self.save()
+        return old
+
+    def undo(self) -> Turn | None:
+        """Drop the last stored turn and save; returns it (None when there is none)."""
+        turn = self.conversation.undo()
+        if turn is not None:
+            self.save()
+        return turn
+
+    def take_back(self) -> TakenBack | None:
+        """Take the last turn back to replace it (/retry, /edit); None when there is none.
+
+        Unlike :meth:`undo` nothing is saved: the stored session keeps the turn until its replacement is stored; the
+        send it is handed to puts it back if no replacement is (the server down, Ctrl-C before any answer).
+        """
+        conv = self.conversation
+        summary, covers = conv.summary, conv.summary_covers
+        turn = conv.undo()
+        return TakenBack(turn, summary, covers) if turn is not None else None
+
+    def retake(self) -> TakenBack:
+        """/retry of the last turn: take it back (:meth:`take_back`); a usage error when there is none."""
+        taken = self.take_back()
+        if taken is None:
+            raise UsageError("nothing to retry yet")
+        return taken
+
+    def put_back(self, taken: TakenBack) -> None:
+        """Put a turn taken back in place again (its replacement was not stored), with the summary as it was."""
+        self.conversation.add_turn(taken.turn)
+        self.conversation.set_summary(taken.summary, taken.covers)
+
+    def take_back_for_edit(self, text: str) -> tuple[Content, TakenBack | None]:
+        """Take the last turn back (/edit): ``text`` as the message that replaces it, and the turn taken back. Images
+        the old message carried stay with the new one (its text, fenced files included, is what was edited)."""
+        taken = self.take_back()
+        return with_text(taken.turn.messages[0].get("content") if taken else None, text), taken
+
+    def set_option(self, key: str, value: Any) -> None:
+        """Send ``key: value`` with every later chat request of this session (None removes it) and save.
+
+        A value the session reader would refuse (NaN, a NUL character, ...) is refused here, before it is stored.
+        """
+        problem = option_problem(key, value) if value is not None else ""
+        if problem:
+            raise UsageError(problem)
+        self.session.set_option(key, value)
+        self.save()
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The model options this session sends (a copy)."""
+        return dict(self.session.options)
+
+    def set_system(self, text: str) -> None:
+        """Replace the system message (sent first in every later request) and save."""
+        self.conversation.system = text
+        self.save()
+
+    def rename(self, title: str) -> None:
+        """Give the session a title and save."""
+        self.session.title = title
+        self.save()
 
     def set_model(self, model: str, counter: TokenCounter | None = None) -> None:
         """Switch the chat model for the next turns; ``counter`` counts for it (its own calibration follows)."""
@@ -392,7 +470,25 @@ class Chat:
             self.conversation.counter = counter
         self.session.model = model
         self._apply_calibration()
-        self.open_session.save()
+        self.save()
+
+    # --- saving -----------------------------------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Write the session (atomically) when a store is attached; a failure rescues what the store does not hold
+        (:func:`chatbot.core.saving.save`)."""
+        if self.store is not None:
+            self._stored = saving.save(self.session, self.store, self._stored)
+
+    def rescue(self, reason: str) -> str:
+        """Write what the store does not hold of this session to a rescue file and return the line that tells the
+        user why (``reason``) and where, or why nowhere took it. Never raises: it is what a failing caller does last."""
+        return saving.rescued(self.session, self._stored, reason)[1]
+
+    def keep(self) -> tuple[Path | None, str]:
+        """Write what the store does not hold of this session to a rescue file: (its path, "") or (None, why nowhere
+        took it). Never raises."""
+        return saving.keep(self.session, self._stored)
 
 
 def _unfinished_mark(exc: BaseException, progress: TurnSoFar) -> str:

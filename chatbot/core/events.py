@@ -1,5 +1,7 @@
 """What a turn tells a front end: the events :meth:`chatbot.core.chat.Chat.send` yields, besides the provider's own
 text and reasoning deltas. Plain frozen dataclasses, so any front end (terminal, script, a test) can render them.
+Beside them, what ``/retry`` sends again: :class:`Unsent` (a message nothing of which was stored) and
+:class:`TakenBack` (the last turn, taken back to be replaced).
 """
 
 from __future__ import annotations
@@ -80,6 +82,25 @@ class Unsent:
     def holds(self, turns: Sequence[object]) -> bool:
         """Whether this is still the message to resend to the conversation whose turns are ``turns``."""
         return turns is self.turns and len(turns) == self.count
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    """The last turn, taken back by /retry or /edit to be replaced, with the summary as it was before.
+
+    It is handed to :meth:`chatbot.core.chat.Chat.send` with the message that replaces it: a send that stores no turn
+    puts it back (:meth:`chatbot.core.chat.Chat.put_back`).
+    """
+
+    turn: Turn
+    summary: str
+    covers: int
+
+    @property
+    def message(self) -> Content:
+        """The user's message of the turn taken back (what /retry sends again)."""
+        content: Content = self.turn.messages[0].get("content") or ""
+        return content
 
 
 def unsent(exc: BaseException) -> Unsent | None:

@@ -13,8 +13,7 @@ from typing import Any, Protocol, TypeVar
 
 from chatbot.attachments.attach import Content
 from chatbot.core.chat import Chat
-from chatbot.core.events import Notice, ToolFinished, ToolStarted, TurnDone, stop_reply
-from chatbot.core.open_session import TakenBack
+from chatbot.core.events import Notice, TakenBack, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.errors import Interrupted, OutputError
 from chatbot.providers.base import ReasoningDelta, TextDelta
 

@@ -24,9 +24,8 @@ from chatbot.attachments.attach import Content
 from chatbot.commands.effects import Show
 from chatbot.commands.timeline import Timeline, plain
 from chatbot.core.app import App
-from chatbot.core.events import TurnDone, Unsent, unsent
+from chatbot.core.events import TakenBack, TurnDone, Unsent, unsent
 from chatbot.core.front_end import run_turn
-from chatbot.core.open_session import TakenBack
 from chatbot.errors import BudgetError, ChatbotError, Interrupted, InvalidReply, OutputError
 from chatbot.providers.base import ToolCall
 from chatbot.terminal.clipboard import osc52

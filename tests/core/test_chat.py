@@ -145,7 +145,7 @@ def test_retry_without_failure_resends_the_last_turn(make_app):
     chat = make_app().open("s")
     drain(chat.send("first"))
     drain(chat.send("second"))
-    assert chat.open_session.retake().message == "second"
+    assert chat.retake().message == "second"
     assert [t.user_text for t in chat.conversation.turns] == ["first"]
 
 

@@ -93,11 +93,11 @@ def test_an_at_tool_line_without_tools_is_told_how_to_attach_one_once_a_session(
 def test_a_reply_asked_to_be_json_comes_back_checked_with_its_turn(make_app):
     chat = make_app(Scripted(parts=('{"a": ', "1}"))).open("j")
     assert notices(chat, "plain")[1].json is None  # no JSON asked for: nothing checked
-    chat.open_session.set_option("response_format", {"type": "json_object"})
+    chat.set_option("response_format", {"type": "json_object"})
     said, done = notices(chat, "as JSON")
     assert done.json == JsonReply({"a": 1}, "") and not done.invalid_json
     chat = make_app(Scripted(parts=("not json",))).open("k")
-    chat.open_session.set_option("response_format", {"type": "json_object"})
+    chat.set_option("response_format", {"type": "json_object"})
     said, done = notices(chat, "as JSON")
     assert done.json is not None and done.json.value is None and done.invalid_json
     assert done.json.problem.startswith("the reply is not JSON (")

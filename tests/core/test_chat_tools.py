@@ -50,7 +50,7 @@ def test_a_turn_with_tool_calls_is_one_stored_turn(make_tool_app):
     assert app.store.load("t").conversation.turns[-1].messages == turn.messages
     validate_request(chat.next_request("next").messages)
     # /undo removes the whole exchange
-    assert chat.open_session.undo() is turn and chat.conversation.turns == []
+    assert chat.undo() is turn and chat.conversation.turns == []
 
 
 def test_each_finished_call_names_its_call_with_its_result(make_tool_app):
@@ -173,7 +173,7 @@ def test_a_huge_result_in_a_later_round_makes_older_turns_make_room(make_tool_ap
 def test_the_next_body_is_the_body_a_send_would_post_with_files_tools_options_and_limits(make_tool_app):
     chat = make_tool_app(function_tools(add)).open("b")
     chat.run = replace(chat.run, max_output_tokens=500)
-    chat.open_session.set_option("temperature", 0.5)
+    chat.set_option("temperature", 0.5)
     chat.outbox.add(Attachment("notes.txt", "a note"))
     body = chat.next_body("hi")
     tools = body.pop("tools")

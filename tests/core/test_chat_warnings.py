@@ -102,7 +102,7 @@ def test_what_the_provider_changed_to_get_an_answer_is_a_warning_in_its_words(ma
     option = {"type": "json_schema", "json_schema": {"name": "dog", "schema": schema}}
     with FakeServer(flavour="openai", schemas=False, replies=['{"name": "Rex"}']) as server:
         chat = make_app(make_provider("openai", base_url=server.base_url, max_retries=0)).open("j")
-        chat.open_session.set_option("response_format", option)
+        chat.set_option("response_format", option)
         said = notices(chat, "invent a dog")
     # the server refused the schema; the provider asked for plain JSON instead, and the user reads what it did
     (note,) = said

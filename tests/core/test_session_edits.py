@@ -7,7 +7,9 @@ import json
 import pytest
 
 from chatbot import commands
-from chatbot.core.events import stop_reply, unsent
+from chatbot.core.events import Unsent, stop_reply, unsent
+from chatbot.engine.options import option_problem
+from chatbot.engine.turn import Turn
 from chatbot.errors import ServerError, UsageError
 from chatbot.providers.base import ReasoningDelta, StreamEnd, TextDelta
 from chatbot.providers.echo import EchoProvider
@@ -28,10 +30,10 @@ def test_undo_drops_the_last_turn_and_saves(make_app):
     chat = app.open("u")
     drain(chat.send("one"))
     drain(chat.send("two"))
-    turn = chat.open_session.undo()
+    turn = chat.undo()
     assert turn is not None and turn.user_text == "two"
     assert [t["messages"][0]["content"] for t in stored(app)["turns"]] == ["one"]
-    assert chat.open_session.undo() is not None and chat.open_session.undo() is None
+    assert chat.undo() is not None and chat.undo() is None
     assert stored(app)["turns"] == []
 
 
@@ -41,7 +43,7 @@ def test_reset_forgets_turns_and_summary_keeps_the_system_message(make_app):
     for text in ("a", "b", "c"):
         drain(chat.send(text))
     assert chat.conversation.summary
-    assert chat.open_session.reset() == 3
+    assert chat.reset() == 3
     data = stored(app)
     assert data["turns"] == [] and data["summary"] == {"text": "", "covers": 0} and data["system"]
 
@@ -50,8 +52,8 @@ def test_set_system_and_rename_are_saved(make_app):
     app = make_app()
     chat = app.open("s")
     drain(chat.send("hi"))
-    chat.open_session.set_system("You answer in French.")
-    chat.open_session.rename("Bonjour")
+    chat.set_system("You answer in French.")
+    chat.rename("Bonjour")
     data = stored(app)
     assert data["system"] == "You answer in French." and data["title"] == "Bonjour"
     assert chat.next_request("x").messages[0]["content"] == "You answer in French."
@@ -105,11 +107,11 @@ def test_undoing_the_only_summarized_turn_clears_the_summary_and_saves(make_app)
     chat = app.open("u")
     send(chat, "one")
     chat.conversation.set_summary("about one", 1)
-    chat.open_session.save()
-    assert chat.open_session.undo().user_text == "one"
+    chat.save()
+    assert chat.undo().user_text == "one"
     stored = app.store.load("u").conversation
     assert (stored.turns, stored.summary, stored.summary_covers) == ([], "", 0)
-    assert chat.open_session.undo() is None
+    assert chat.undo() is None
 
 
 def test_undo_with_turns_left_keeps_the_summary_and_clamps_what_it_covers(make_app):
@@ -118,11 +120,11 @@ def test_undo_with_turns_left_keeps_the_summary_and_clamps_what_it_covers(make_a
     for q in ("one", "two", "three"):
         send(chat, q)
     chat.conversation.set_summary("about one to three", 3)
-    chat.open_session.undo()
+    chat.undo()
     stored = app.store.load("k").conversation
     assert (stored.summary, stored.summary_covers, len(stored.turns)) == ("about one to three", 2, 2)
     chat.conversation.set_summary("about one", 1)
-    chat.open_session.undo()
+    chat.undo()
     assert (chat.conversation.summary, chat.conversation.summary_covers) == ("about one", 1)
 
 
@@ -170,7 +172,7 @@ def test_retry_after_reset_has_nothing_to_retry_even_when_the_last_send_failed(m
         drain(chat.send("lost question"))
     kept = unsent(caught.value)
     assert kept is not None and kept.content == "lost question"
-    chat.open_session.reset()
+    chat.reset()
     assert not kept.holds(chat.conversation.turns)
     with pytest.raises(UsageError, match="nothing to retry yet"):
         commands.run(app, "/retry", unsent=kept)
@@ -180,9 +182,9 @@ def test_edit_takes_back_the_last_turn_and_keeps_its_images(make_app):
     chat = make_app().open("e")
     image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
     send(chat, [{"type": "text", "text": "what is this"}, image])
-    assert chat.open_session.take_back_for_edit("and now?")[0] == [{"type": "text", "text": "and now?"}, image]
+    assert chat.take_back_for_edit("and now?")[0] == [{"type": "text", "text": "and now?"}, image]
     assert chat.conversation.turns == []
-    assert chat.open_session.take_back_for_edit("nothing left") == ("nothing left", None)
+    assert chat.take_back_for_edit("nothing left") == ("nothing left", None)
 
 
 # --- a turn taken back is put back when nothing replaces it ----------------------------------------------
@@ -247,7 +249,7 @@ def test_a_retry_whose_resend_fails_puts_the_turn_back_with_its_summary(summariz
 def test_ctrl_c_before_the_edited_message_is_answered_puts_the_old_turn_back(summarized):
     app, chat, provider = summarized
     before = state(chat)
-    text, taken = chat.open_session.take_back_for_edit("two, edited")
+    text, taken = chat.take_back_for_edit("two, edited")
     provider.ctrl_c = True
     with pytest.raises(KeyboardInterrupt):
         list(chat.send(text, replacing=taken))
@@ -275,3 +277,53 @@ def test_summary_now_folds_only_the_new_turns_and_redo_writes_it_again_from_all_
         list(chat.send(text))
     assert chat.summarize_now() == (2, []) and chat.conversation.summary_covers == 4  # turns 3 and 4 added
     assert chat.summarize_now(redo=True) == (4, []) and chat.conversation.summary_covers == 4  # 1 to 4 afresh
+
+
+def turn(text: str) -> Turn:
+    return Turn([{"role": "user", "content": text}, {"role": "assistant", "content": "ok"}])
+
+
+@pytest.fixture
+def opened(make_app):
+    """The chat of an open session "s1" with two stored turns."""
+    chat = make_app().open("s1")
+    for text in ("one", "two"):
+        chat.conversation.add_turn(turn(text))
+        chat.save()
+    return chat
+
+
+def test_clear_summary_returns_what_it_was_and_saves(opened):
+    opened.conversation.set_summary("they said hello", 1)
+    assert opened.clear_summary() == ("they said hello", 1)
+    assert opened.conversation.summary == "" and opened.conversation.summary_covers == 0
+    assert opened.store.load("s1").conversation.summary == ""
+
+
+def test_reset_forgets_a_message_waiting_to_be_stored(opened):
+    kept = Unsent("lost in a failed send", opened.conversation.turns, len(opened.conversation.turns))
+    opened.reset()
+    assert not kept.holds(opened.conversation.turns)
+    with pytest.raises(UsageError):
+        opened.retake()
+
+
+def test_retry_of_a_turn_with_an_empty_message_resends_an_empty_message(opened):
+    opened.conversation.add_turn(turn(""))
+    assert opened.retake().message == ""
+
+
+def test_taking_back_with_no_turn_leaves_nothing_to_put_back(make_app):
+    chat = make_app().open("s2")
+    assert chat.take_back() is None
+    assert chat.conversation.turns == []
+
+
+def test_an_option_the_session_reader_would_refuse_is_refused_before_it_is_stored(opened):
+    with pytest.raises(UsageError) as caught:
+        opened.set_option("temperature", float("nan"))
+    assert caught.value.message == option_problem("temperature", float("nan")) != ""
+    assert "temperature" not in opened.options
+    opened.set_option("temperature", 0.5)
+    opened.set_option("temperature", None)  # None removes it: nothing to check
+    assert "temperature" not in opened.options

@@ -172,8 +172,8 @@ def test_a_summary_written_for_turns_that_changed_is_not_used(open_chat):
     for text in ("one", "two", "three"):
         send(chat, text)
     assert provider.summaries_done.wait(5)
-    chat.open_session.undo()
-    chat.open_session.undo()  # turn 2, which the summary written ahead covers, is gone
+    chat.undo()
+    chat.undo()  # turn 2, which the summary written ahead covers, is gone
     send(chat, "two again")
     send(chat, "three")
     send(chat, "four")

@@ -217,7 +217,7 @@ def test_a_save_that_fails_in_any_way_still_rescues_the_turn(tmp_path, make_app,
 
 
 def test_the_rescue_line_is_returned_even_when_the_rescue_itself_breaks(make_app, monkeypatch):
-    from chatbot.core import open_session
+    from chatbot.core import saving
 
     app = make_app()
     app.open("s1")
@@ -225,8 +225,8 @@ def test_the_rescue_line_is_returned_even_when_the_rescue_itself_breaks(make_app
     def broken(session, stored=0):  # type: ignore[no-untyped-def]
         raise RuntimeError("no way")
 
-    monkeypatch.setattr(open_session, "rescue", broken)
-    line = app.chat.open_session.rescue("the database went away")
+    monkeypatch.setattr(saving, "rescue", broken)
+    line = app.chat.rescue("the database went away")
     assert "could not be kept anywhere either (RuntimeError: no way)" in line
 
 

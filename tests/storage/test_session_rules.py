@@ -78,20 +78,20 @@ def test_a_copy_shares_nothing_and_is_titled_as_a_fork():
     assert Session("o", Conversation("s")).copy_as("c").title == "fork of o"
 
 
-def test_changes_through_an_open_session_are_saved_at_once(make_app):
+def test_changes_through_the_chat_are_saved_at_once(make_app):
     app = make_app()
     chat = app.open("o")
-    chat.open_session.set_option("top_p", 0.5)
+    chat.set_option("top_p", 0.5)
     assert app.store.load("o").options == {"top_p": 0.5}
-    chat.open_session.set_system("be terse")
+    chat.set_system("be terse")
     assert app.store.load("o").conversation.system == "be terse"
-    chat.open_session.rename("Named")
+    chat.rename("Named")
     stored = app.store.load("o")
-    assert stored.options == {"top_p": 0.5} == chat.open_session.options
+    assert stored.options == {"top_p": 0.5} == chat.options
     assert stored.conversation.system == "be terse" and stored.title == "Named"
-    chat.open_session.options["top_p"] = 1  # a copy: changing it changes nothing
-    assert chat.open_session.options == {"top_p": 0.5}
-    chat.open_session.set_option("top_p", None)
+    chat.options["top_p"] = 1  # a copy: changing it changes nothing
+    assert chat.options == {"top_p": 0.5}
+    chat.set_option("top_p", None)
     assert app.store.load("o").options == {}
 
 

@@ -1,14 +1,13 @@
-"""The session in use: its edits, and a save that fails rescuing what the store does not hold, saying where."""
+"""A save that fails rescues what the store does not hold, and says where."""
 
 from __future__ import annotations
 
 import pytest
 
-from chatbot.core import open_session
-from chatbot.core.events import Unsent
-from chatbot.engine.options import option_problem
+from chatbot.core import saving
+from chatbot.core.chat import Chat
 from chatbot.engine.turn import Turn
-from chatbot.errors import Interrupted, SaveFailed, SessionError, UsageError
+from chatbot.errors import Interrupted, SaveFailed, SessionError
 from chatbot.storage.rescue import import_hint
 
 
@@ -18,22 +17,21 @@ def turn(text: str) -> Turn:
 
 @pytest.fixture
 def opened(tmp_path, make_app, monkeypatch):
-    """An open session "s1" with two stored turns; rescue files go to tmp_path/r."""
+    """The chat of an open session "s1" with two stored turns; rescue files go to tmp_path/r."""
     monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path / "r"))
     app = make_app()
-    app.open("s1")
-    edits = app.chat.open_session
+    chat = app.open("s1")
     for text in ("one", "two"):
-        edits.conversation.add_turn(turn(text))
-        edits.save()
-    return edits
+        chat.conversation.add_turn(turn(text))
+        chat.save()
+    return chat
 
 
-def failing(edits, monkeypatch, error: BaseException) -> None:
+def failing(chat, monkeypatch, error: BaseException) -> None:
     def fail(session):  # type: ignore[no-untyped-def]
         raise error
 
-    monkeypatch.setattr(edits.store, "save", fail)
+    monkeypatch.setattr(chat.store, "save", fail)
 
 
 @pytest.mark.parametrize(
@@ -57,7 +55,7 @@ def test_a_failed_save_rescues_the_unsaved_turns_alone_and_says_where(tmp_path, 
 
 
 def test_the_first_save_after_a_session_is_opened_rescues_only_the_turns_added_since(tmp_path, opened, monkeypatch):
-    reopened = open_session.OpenSession(opened.store.load("s1"), opened.store)
+    reopened = Chat(opened.store.load("s1"), opened.provider, opened.store)
     reopened.conversation.add_turn(turn("three"))
     failing(reopened, monkeypatch, SessionError("no"))
     with pytest.raises(SaveFailed):
@@ -80,7 +78,7 @@ def test_a_failed_save_that_nowhere_takes_says_so_and_names_no_file(opened, monk
     def broken(session, stored=0):  # type: ignore[no-untyped-def]
         raise RuntimeError("no way")
 
-    monkeypatch.setattr(open_session, "rescue", broken)
+    monkeypatch.setattr(saving, "rescue", broken)
     failing(opened, monkeypatch, SessionError("the store said no"))
     with pytest.raises(SaveFailed) as caught:
         opened.save()
@@ -107,41 +105,3 @@ def test_a_signal_after_the_save_reached_its_store_is_raised_as_it_is(tmp_path, 
         opened.save()
     assert caught.value is signal and caught.value.note == ""
     assert not (tmp_path / "r").exists()
-
-
-def test_clear_summary_returns_what_it_was_and_saves(opened):
-    opened.conversation.set_summary("they said hello", 1)
-    assert opened.clear_summary() == ("they said hello", 1)
-    assert opened.conversation.summary == "" and opened.conversation.summary_covers == 0
-    assert opened.store.load("s1").conversation.summary == ""
-
-
-def test_reset_forgets_a_message_waiting_to_be_stored(opened):
-    kept = Unsent("lost in a failed send", opened.conversation.turns, len(opened.conversation.turns))
-    opened.reset()
-    assert not kept.holds(opened.conversation.turns)
-    with pytest.raises(UsageError):
-        opened.retake()
-
-
-def test_retry_of_a_turn_with_an_empty_message_resends_an_empty_message(opened):
-    opened.conversation.add_turn(turn(""))
-    assert opened.retake().message == ""
-
-
-def test_taking_back_with_no_turn_leaves_nothing_to_put_back(make_app):
-    app = make_app()
-    app.open("s2")
-    edits = app.chat.open_session
-    assert edits.take_back() is None
-    assert edits.conversation.turns == []
-
-
-def test_an_option_the_session_reader_would_refuse_is_refused_before_it_is_stored(opened):
-    with pytest.raises(UsageError) as caught:
-        opened.set_option("temperature", float("nan"))
-    assert caught.value.message == option_problem("temperature", float("nan")) != ""
-    assert "temperature" not in opened.options
-    opened.set_option("temperature", 0.5)
-    opened.set_option("temperature", None)  # None removes it: nothing to check
-    assert "temperature" not in opened.options
