@@ -77,7 +77,7 @@ STORAGE = (
     "pg_wait",
     "pg_lock",
 )
-CORE = ("chat", "rounds", "open_session", "tool_round", "retry", "summaries", "budget", "request_log")
+CORE = ("chat", "rounds", "saving", "tool_round", "retry", "summaries", "budget", "request_log")
 TOOLS = (
     "registry",
     "functions",
