@@ -23,6 +23,12 @@ The cues, per language (compared lower-cased, word by word):
   어디야) or about a general past (언제 죽었나요?).
 - **A name** one or two turns hold (:data:`NAME_TURNS`), when nothing else points back: it says which turn is meant
   ("When does Okafor get paid?", "Daniel 번호 알려줘"), and is a cue for those turns only.
+
+The first person, in either language, is a cue only in a message that asks or requests (:data:`ASKS`: "I'm so
+tired", "저 다음 달에 이사 가요" tell), and not in a how-to or advice question (:data:`HOW_TO`, :data:`KOREAN_HOW_TO`:
+"any advice?", "what's a good present?", "기타 배워 볼까?") nor a why-question ("why do we hear thunder ...?", whose
+"we" is anyone). A request to write something new is told apart (:func:`asks_to_write`): with no cue, meaning alone
+brings nothing back for it.
 """
 
 from __future__ import annotations
@@ -110,10 +116,9 @@ _HANGUL_NEAR = re.compile(r"\s*[\uac00-\ud7a3]")
 _WORD = re.compile(r"[^\W_]+(?:'[a-z]+)?")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _CLAUSE_GOES_ON = re.compile(r"[ \t]+[^\W_]")
-#: a message that asks something: a question mark, a question word, a request ("please keep my allergy in mind",
-#: "제 알레르기 생각해 주세요"), or a Korean word that asks; its
-#: first person may ask back ("I'm so tired", "저 다음 달에 이사 가요" and "Thanks, I'm heading out" tell, and ask
-#: nothing)
+#: a message that asks something, whose first person may point back: a question mark, a question word, a request
+#: ("please keep my allergy in mind", "제 알레르기 생각해 주세요"), or a Korean word that asks ("I'm so tired",
+#: "저 다음 달에 이사 가요" and "Thanks, I'm heading out" tell, and ask nothing)
 ASKS = re.compile(
     r"\?|\b(?:what|which|where|when|who|whose|how|remind|tell|please)\b"
     r"|뭐|무슨|어디|어느|언제|누구|얼마|며칠|몇|알려|주세요|줘|줄래|주실"
