@@ -60,6 +60,7 @@ def test_file_then_message_in_the_terminal(spawn, tmp_path):
     child.expect("error: cannot read nowhere.txt")
     child.sendline("what is on it?")
     child.expect("what is on it")
+    child.expect("tokens")  # the turn's last line: Ctrl-D typed while the reply streams is no end of input
     child.expect("›")
     child.sendeof()
     child.expect(pexpect.EOF)
