@@ -1,54 +1,19 @@
-"""The held-out recall probes (bench/probes_heldout.py) keep the shape the recall bench relies on."""
+"""The first held-out recall probe set (bench/probes_heldout.py): its look-alikes, its comparison keys and the
+validator catching what breaks the rules (the checks every set shares: tests/test_probe_sets.py)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import replace
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-PATH = Path(__file__).resolve().parents[1] / "bench" / "probes_heldout.py"
+from tests.support.probe_sets import load
 
 
 @pytest.fixture(scope="module")
 def probes() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("probes_heldout", PATH)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_probe_set_has_no_problems(probes: ModuleType) -> None:
-    assert probes.validate() == []
-
-
-def test_four_conversations_of_44_turns_with_every_question_style(probes: ModuleType) -> None:
-    convs = probes.conversations()
-    assert [c.name for c in convs] == ["english", "korean", "mixed", "code"]
-    for conv in convs:
-        kinds: dict[str, int] = {}
-        for q in probes.questions(conv):
-            kinds[q.kind] = kinds.get(q.kind, 0) + 1
-            assert 45 <= q.at <= 60
-        endings = {"endings": 12} if conv.language != "en" else {}
-        assert kinds == {"keyword": 12, "paraphrase": 12, **endings, "twin": 4, "unrelated": 10}, conv.name
-        assert len(conv.turns) == 44
-        assert all(1 <= f.turn <= 25 for f in conv.facts)
-
-
-def test_the_code_conversation_calls_tools_and_gets_results(probes: ModuleType) -> None:
-    code = probes.conversations()[3]
-    with_tools = [t for t in code.turns if t.tool]
-    assert len(with_tools) >= 10
-    messages = with_tools[0].messages(1)
-    assert [m["role"] for m in messages] == ["user", "assistant", "tool", "assistant"]
-    assert messages[1]["tool_calls"][0]["id"] == messages[2]["tool_call_id"]
-    assert messages[2]["content"] == with_tools[0].result
+    return load("probes_heldout")
 
 
 def test_a_twin_question_names_the_right_fact_and_its_look_alike(probes: ModuleType) -> None:
