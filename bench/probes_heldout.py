@@ -649,18 +649,28 @@ def problems(conv: Conversation) -> list[str]:  # noqa: C901 (a checklist: one b
 
 def validate(convs: list[Conversation] | None = None) -> list[str]:
     """Every problem in the probe set (the four conversations unless given), as readable lines."""
-    convs = conversations() if convs is None else convs
+    return validate_set(convs, conversations())
+
+
+def validate_set(convs: list[Conversation] | None, own: list[Conversation]) -> list[str]:
+    """Every problem in ``convs`` (a set's ``own`` four conversations when None), as readable lines: what each
+    conversation breaks (:func:`problems`), and a set that is not one of each kind. Every set's ``validate``."""
+    convs = own if convs is None else convs
     out = [line for conv in convs for line in problems(conv)]
-    if convs == conversations() and [c.name for c in convs] != ["english", "korean", "mixed", "code"]:
+    if convs == own and [c.name for c in convs] != ["english", "korean", "mixed", "code"]:
         out.append("the set is one English, one Korean, one mixed and one code-heavy conversation")
     return out
 
 
-if __name__ == "__main__":
-    found = validate()
-    print("\n".join(found) or "ok")
-    for conv in conversations():
+def show(own: list[Conversation]) -> None:
+    """Print a set's problems (or "ok") and its conversations' question counts: every set run as a script."""
+    print("\n".join(validate_set(None, own)) or "ok")
+    for conv in own:
         kinds: dict[str, int] = {}
         for q in questions(conv):
             kinds[q.kind] = kinds.get(q.kind, 0) + 1
         print(conv.name, len(conv.turns), "turns", kinds)
+
+
+if __name__ == "__main__":
+    show(conversations())

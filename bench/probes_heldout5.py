@@ -39,8 +39,9 @@ from probes_heldout import (
     content_keys,
     problems,
     questions,
+    show,
+    validate_set,
 )
-from probes_heldout import validate as _validate_any
 
 __all__ = [
     "PEOPLE",
@@ -427,18 +428,8 @@ def conversations() -> list[Conversation]:
 
 def validate(convs: list[Conversation] | None = None) -> list[str]:
     """Every problem in this probe set (its four conversations unless given), as readable lines."""
-    convs = conversations() if convs is None else convs
-    out = _validate_any(convs)
-    if convs == conversations() and [c.name for c in convs] != ["english", "korean", "mixed", "code"]:
-        out.append("the set is one English, one Korean, one mixed and one code-heavy conversation")
-    return out
+    return validate_set(convs, conversations())
 
 
 if __name__ == "__main__":
-    found = validate()
-    print("\n".join(found) or "ok")
-    for conv in conversations():
-        kinds: dict[str, int] = {}
-        for q in questions(conv):
-            kinds[q.kind] = kinds.get(q.kind, 0) + 1
-        print(conv.name, len(conv.turns), "turns", kinds)
+    show(conversations())
