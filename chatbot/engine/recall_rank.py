@@ -155,7 +155,7 @@ class Hit:
         :attr:`near`)."""
         if self.standing is None:
             return False
-        return self.standing >= (min(self.alone_level, MEANING_NEAREST) if self.near else self.alone_level)
+        return self.standing >= (MEANING_NEAREST if self.near else self.alone_level)
 
     @property
     def agree_level(self) -> float:
