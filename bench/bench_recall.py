@@ -19,8 +19,8 @@ Then the same conversations with look-alike facts planted, each question asked a
 the keyword questions above and three or four with no cue word (a name or the thing's words alone), the same facts
 in other words (no term shared), Korean nouns under other particles, look-alikes and 44 unrelated questions a
 conversation (ten share an everyday noun with some turn, six carry a cue word anyway: "my back hurts ...", ten look
-like one: "why is the sky blue?", "자기 전에 뭐 먹으면 좋아?"), in the held-out set's table. ``--heldout 1,2,3,4,5``
-adds the held-out sets (``bench/probes_heldout.py`` to ``probes_heldout5.py``, driven by ``bench/recall_drive.py``:
+like one: "why is the sky blue?", "자기 전에 뭐 먹으면 좋아?"), in the held-out set's table. ``--heldout 1,2,3,4,5,6``
+adds the held-out sets (``bench/probes_heldout.py`` to ``probes_heldout6.py``, driven by ``bench/recall_drive.py``:
 report them, never tune on them; sets 1-4 became tuning sets once the next set was written): per conversation and
 question style, hits, unrelated pulls, wrong twins alone, tokens added.
 

@@ -21,6 +21,7 @@ import probes_heldout2
 import probes_heldout3
 import probes_heldout4
 import probes_heldout5
+import probes_heldout6
 from probes_heldout import STYLES, questions
 from recall_probes import tuning_set
 
@@ -73,7 +74,14 @@ class Report:
 
 
 #: the held-out probe sets by number: each written by someone who never saw the ranking code, and never tuned on
-HELDOUT_SETS = {1: probes_heldout, 2: probes_heldout2, 3: probes_heldout3, 4: probes_heldout4, 5: probes_heldout5}
+HELDOUT_SETS = {
+    1: probes_heldout,
+    2: probes_heldout2,
+    3: probes_heldout3,
+    4: probes_heldout4,
+    5: probes_heldout5,
+    6: probes_heldout6,
+}
 
 
 def heldout(recall: int, number: int = 1, **memory: object) -> Report:
