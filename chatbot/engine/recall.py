@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from chatbot.engine import recall_meaning
 from chatbot.engine.recall_cues import Cue
 from chatbot.engine.recall_index import SEARCH_TOOL, RecallIndex, turn_text
-from chatbot.engine.recall_rank import MIN_SHARE, Hit, look_alike, rank
+from chatbot.engine.recall_rank import MIN_SHARE, Hit, comes_with, rank
 from chatbot.engine.recall_terms import terms
 from chatbot.engine.tool_results import sent_messages
 from chatbot.engine.turn import Message, Turn, content_text
@@ -116,16 +116,16 @@ def choose(
     conv: Conversation, query: str, candidates: int, fits: Callable[[tuple[int, ...]], bool], sent: int = 0
 ) -> tuple[int, ...]:
     """Up to ``conv.memory.recall`` of the turns ``turns[sent:candidates]`` relevant to ``query`` whose block ``fits``,
-    the best first (a turn that does not fit is passed over for a smaller one), and the best's look-alike with it; in
-    the order they happened."""
+    the best first (a turn that does not fit is passed over for a smaller one), and what comes with the best
+    (:func:`~chatbot.engine.recall_rank.comes_with`: its look-alike, or meaning's other guesses); in the order they
+    happened."""
     k = conv.memory.recall
     if k <= 0 or candidates <= 0:
         return ()
     chosen: tuple[int, ...] = ()
     hits = [h for h in search(conv, query, range(sent, candidates)) if h.relevant]
     for place, hit in enumerate(hits):
-        twin = place == 1 and look_alike(hits[0], hit)  # a look-alike of the best comes with it, even past k
-        if len(chosen) >= k and not twin:
+        if len(chosen) >= k and not comes_with(hits[0], hit, place):
             break
         trial = tuple(sorted((*chosen, hit.number)))
         if fits(trial):

@@ -1,5 +1,6 @@
 """Recall's ranking: words agree on a turn by share and cover, meaning by how far a turn stands out from the
-session, both fused by reciprocal rank; a look-alike of the best turn comes with it."""
+session, both fused by reciprocal rank; a look-alike of the best turn comes with it, and meaning's guesses come
+together."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from chatbot.engine.recall_rank import (
     RRF_K,
     TWIN_SHARE,
     Hit,
+    comes_with,
     look_alike,
     rank,
 )
@@ -122,14 +124,14 @@ def test_two_look_alike_turns_are_both_recalled_even_at_recall_one():
 
 def test_with_meaning_one_shared_word_agrees_only_when_it_is_half_the_message():
     # "birthday gift ideas for a coworker?" and a note of a sister's birthday: one everyday word of three in common
-    # (two other turns nearer by meaning: one of its two nearest, meaning alone would bring it back from +1.9)
+    # (three other turns nearer by meaning: as one of its three nearest, meaning would bring it back as a guess)
     everything = [0.8] * 20
-    everything[4], everything[1], everything[7] = 0.9, 0.93, 0.92
+    everything[4], everything[1], everything[7], everything[10] = 0.9, 0.93, 0.92, 0.91
     similarity = dict(enumerate(everything))
     for words, agrees in ((3, False), (2, True)):
         scores = Scores(by_turn={4: 3.0}, shared={4: 1}, weight=3.0, words=words, known_words=1, cue=MY)
         (hit,) = [h for h in rank(scores, range(20), similarity, everything, "both") if h.number == 5]
-        assert hit.place == 2
+        assert hit.place == 3
         assert MEANING_AGREES <= hit.standing < MEANING_ALONE
         assert hit.words_agree is agrees and hit.relevant is agrees
         assert f"one word: a cue or the whole message, cover {ONE_WORD_COVER}" in hit.why
@@ -197,17 +199,33 @@ def test_both_needs_meaning_higher_for_words_that_agree_without_a_cue():
         assert hit.relevant is recalled
 
 
-def test_a_question_asking_back_recalls_one_of_its_two_nearest_turns_at_a_lower_standing():
-    # "What plane is my bro on?": no word shared with "my brother flies in on KE 081", the fact second by meaning
+def test_a_question_asking_back_recalls_its_three_nearest_turns_at_a_lower_standing_as_guesses():
+    # "What plane is my bro on?": no word shared with "my brother flies in on KE 081", the fact third by meaning
+    everything = [0.8] * 16
+    everything[2], everything[6], everything[8], everything[11] = 0.9, 0.895, 0.893, 0.892
+    similarity = dict(enumerate(everything))
+    hits = {h.number: h for h in rank(Scores(words=3, cue=MY), range(16), similarity, everything, "meaning")}
+    near, fourth = [hits[3], hits[7], hits[9]], hits[12]
+    assert [h.place for h in (*near, fourth)] == [0, 1, 2, 3] and NEAREST == 3
+    assert all(MEANING_NEAREST <= h.standing < MEANING_ALONE for h in (*near, fourth))
+    assert all(h.relevant and h.guessed for h in near) and not fourth.relevant
+    assert f"or {MEANING_NEAREST:+.1f} as one of the {NEAREST} nearest turns" in near[1].why
+
+
+def test_the_guesses_come_together_past_recall_but_not_with_a_turn_the_words_agree_on():
     everything = [0.8] * 16
     everything[2], everything[6], everything[8] = 0.9, 0.895, 0.893
     similarity = dict(enumerate(everything))
-    hits = {h.number: h for h in rank(Scores(words=3, cue=MY), range(16), similarity, everything, "meaning")}
-    nearest, second, third = hits[3], hits[7], hits[9]
-    assert [nearest.place, second.place, third.place] == [0, 1, 2] and NEAREST == 2
-    assert all(MEANING_NEAREST <= h.standing < MEANING_ALONE for h in (nearest, second, third))
-    assert nearest.relevant and second.relevant and not third.relevant
-    assert f"or {MEANING_NEAREST:+.1f} as one of the {NEAREST} nearest turns" in second.why
+    guesses = [h for h in rank(Scores(words=3, cue=MY), range(16), similarity, everything, "both") if h.relevant]
+    assert [h.number for h in guesses] == [3, 7, 9]
+    assert all(comes_with(guesses[0], h, place) for place, h in enumerate(guesses[1:], 1))
+    # "what was my locker code?" sharing both words with turn 3: the words vouch for it, the others stay guesses
+    everything[2] = 0.92  # ahead of them by meaning too, more than look-alikes are
+    similarity = dict(enumerate(everything))
+    scores = Scores(by_turn={2: 3.0}, shared={2: 2}, weight=3.0, words=2, known_words=2, cue=MY)
+    best, *others = [h for h in rank(scores, range(16), similarity, everything, "both") if h.relevant]
+    assert best.number == 3 and best.words_agree and not best.guessed
+    assert others and not any(comes_with(best, h, place) for place, h in enumerate(others, 1))
 
 
 @pytest.mark.parametrize(
