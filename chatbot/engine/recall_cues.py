@@ -101,11 +101,16 @@ KOREAN_BEFORE = "전에"
 #: a Korean how-to, advice or permission question ("설정하는 방법", "외우는 법", "우려도 돼?", "기타 배워 볼까?"):
 #: its recall word and its first person ask for something new ("비밀번호 다시 설정하는 방법", "나 뭐 먹을까?")
 KOREAN_HOW_TO = re.compile(r"방법|는 ?법|팁|어떻게|추천|(?:도|면) ?(?:돼|되|좋|괜찮)|(?:볼|할|갈|살|될|울|을)까")
-#: the endings of a half-remembered past, ending a sentence ("뭐였지?", "했죠?", "했었죠?", "며칠이더라", "바뀌었지"):
-#: a question about what was said or decided; not a past inside a clause ("오더라도", "키웠지만") nor a general past
-#: question ("언제 죽었나요?", "태어나셨나요?"), and 었어 only asked ("뭐였어?", not "재밌었어")
+#: the syllables that close on ㅆ, the past (했, 였, 나왔, 샀, 됐, 그랬, 한댔 ...), save 있 ("is there", present) and 겠
+#: (a guess: "맛있겠지")
+_KOREAN_PAST_SYLLABLES = "".join(
+    chr(c) for c in range(0xAC00, 0xD7A4) if (c - 0xAC00) % 28 == 20 and chr(c) not in "있겠"
+)
+#: the endings of a half-remembered past, ending a sentence ("뭐였지?", "했죠?", "했었죠?", "며칠이더라", "나왔지?",
+#: "한댔지?"): a question about what was said or decided; not a past inside a clause ("오더라도", "키웠지만") nor a
+#: general past question ("언제 죽었나요?", "태어나셨나요?"), and 었어 only asked ("뭐였어?", not "재밌었어")
 KOREAN_PAST = re.compile(
-    r"[\uac00-\ud7a3]*(?:(?:(?:였|었|았|했|뒀|렸|웠|셨)(?:었)?(?:지요|지|죠|더라)|더라)(?=\s*(?:[?.!~]|$))"
+    rf"[\uac00-\ud7a3]*(?:(?:[{_KOREAN_PAST_SYLLABLES}](?:었)?(?:지요|지|죠|더라)|더라)(?=\s*(?:[?.!~]|$))"
     r"|(?:였|었|았)어(?=\s*\?))"
 )
 #: a name held by at most this many turns is specific to them: "Okafor", "Nightjar" (a name every turn holds is the
