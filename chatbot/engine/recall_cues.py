@@ -13,7 +13,7 @@ The cues, per language (compared lower-cased, word by word):
 
 - **English**: first-person words (:data:`ENGLISH_SELF`) and recall words (:data:`ENGLISH_RECALL`: remember,
   again, earlier, told ...; "before" only ending its clause) outside a how-to (:data:`HOW_TO`: "how can I remember
-  names?" asks for something new), a past question about us ("did I", "was I", "did we", :data:`ENGLISH_PAST`), and
+  names?" asks for something new; "remind me how to ..." asks back), a past question about us ("did I", "was I", "did we", :data:`ENGLISH_PAST`), and
   a demonstrative right before a word at most two turns hold ("that restaurant": :data:`DEFINITE`), which presumes
   the thing is known. "The" is none: nearly every question has one before some word of a long session.
 - **Korean**: first-person words (:data:`KOREAN_SELF`: 내, 제가, 우리 ...), recall words outside a how-to
@@ -62,6 +62,9 @@ WHY = re.compile(r"\bwhy\b")
 ENGLISH_RECALL = frozenset(
     _words("remember remind reminded again earlier before previously mentioned told said already noted")
 )
+#: recall words that ask back even in a how-to: "remind me how to reach the man who does our books" asks for what
+#: was said ("how can I remember names?" asks for something new)
+ENGLISH_RECALL_ALWAYS = frozenset(_words("remind reminded"))
 #: recall words that are also prepositions: a cue only where they end their clause ("what I said before?"), not
 #: before what they govern ("what should I eat before a run?")
 ENGLISH_RECALL_AT_END = frozenset(_words("before"))
@@ -170,7 +173,7 @@ def back_reference(text: str, holding: Callable[[str], int] = lambda term: 0) ->
     for i, token in enumerate(tokens):
         if (token in ENGLISH_SELF or token in KOREAN_SELF) and not anyones and asks:
             return Cue("first person", token)
-        recall = None if asks_new else _recall_word(token, i, lower, found[i].end())
+        recall = _recall_word(token, i, lower, found[i].end(), bool(asks_new))
         if recall:
             return Cue("recall word", recall)
         if token in DEFINITE and any(0 < _holding(t, holding) <= DEFINITE_TURNS for t in tokens[i + 1 : i + 3]):
@@ -185,9 +188,13 @@ def back_reference(text: str, holding: Callable[[str], int] = lambda term: 0) ->
     return Cue("name", name) if name else None
 
 
-def _recall_word(token: str, i: int, lower: str, end: int) -> str | None:
+def _recall_word(token: str, i: int, lower: str, end: int, how_to: bool) -> str | None:
     """The recall word ``token`` (the ``i``-th word of the lower-cased message ``lower``, ending at ``end``) is, if it
-    is one where it stands: "before" ending its clause, 전에 opening the message."""
+    is one where it stands: "before" ending its clause, 전에 opening the message; in a ``how_to``, "remind" only."""
+    if token in ENGLISH_RECALL_ALWAYS:
+        return token
+    if how_to:
+        return None
     if token in ENGLISH_RECALL_AT_END:
         return None if _CLAUSE_GOES_ON.match(lower, end) else token
     if token in ENGLISH_RECALL:

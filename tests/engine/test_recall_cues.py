@@ -31,6 +31,7 @@ def holding(term: str) -> int:
         ("What was my locker code again?", Cue("first person", "my")),
         ("Where does our standup take place?", Cue("first person", "our")),
         ("Remind me of the flight number.", Cue("recall word", "remind")),
+        ("remind me how to call the man who does our books", Cue("recall word", "remind")),  # even in a how-to
         ("When did we pick that?", Cue("first person", "we")),
         ("What do you type to get online at that cabin?", Cue("definite", "that cabin")),
         ("Which restaurant was it, from before?", Cue("recall word", "before")),
