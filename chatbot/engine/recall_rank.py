@@ -127,7 +127,7 @@ class Hit:
         alone = f"{self.alone_level:+.1f}" if self.alone_level < math.inf else "never (a request to write something)"
         if self.near:
             alone += f", or {MEANING_NEAREST:+.1f} as one of the {NEAREST} nearest turns of a message that points back"
-            alone += " (a guess: recalled with the other guesses)" if self.guessed else ""
+            alone += "; a guess, recalled with the other guesses" if self.guessed else ""
         if self.by == "meaning":
             return f"{meaning}, recalled from {alone}"
         return f"{words}; {meaning} (agree from {self.agree_level:+.1f}, alone {alone})"

@@ -210,6 +210,7 @@ def test_a_question_asking_back_recalls_its_three_nearest_turns_at_a_lower_stand
     assert all(MEANING_NEAREST <= h.standing < MEANING_ALONE for h in (*near, fourth))
     assert all(h.relevant and h.guessed for h in near) and not fourth.relevant
     assert f"or {MEANING_NEAREST:+.1f} as one of the {NEAREST} nearest turns" in near[1].why
+    assert "a guess, recalled with the other guesses" in near[1].why and "guess" not in fourth.why
 
 
 def test_the_guesses_come_together_past_recall_but_not_with_a_turn_the_words_agree_on():
