@@ -244,8 +244,9 @@ def _recall(app: App, arg: str, confirm: Confirm | None) -> Effects:
         lines.append(f"  ... and {len(hits) - RECALL_SHOWN} more turn(s) with a lower score")
     if request.recalled:
         lines.append(
-            f"it would recall turn(s) {_numbers(request.recalled)}: {request.recall_tokens} tokens added to the system "
-            "message (as the request counts them)"
+            # the part /diff and /timeline show: with the learned correction, as the request's total counts it
+            f"it would recall turn(s) {_numbers(request.recalled)}: {request.parts.recalled} tokens added to the "
+            "system message (as the request counts them)"
         )
     else:
         lines.append(f"it would recall nothing: {_why_nothing(hits, request, k)}")

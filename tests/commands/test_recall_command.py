@@ -40,6 +40,16 @@ def test_recall_lists_the_turns_that_match_with_the_evidence_and_what_would_come
     )
 
 
+def test_recall_counts_the_recalled_block_as_diff_and_timeline_do_with_the_learned_correction(chat_app):
+    text = "which numbers open my gym locker?"
+    for _ in range(20):  # the provider counted 30% more than the estimate, request after request
+        chat_app.chat.conversation.counter.calibrate(1000, 1300)
+    request = chat_app.chat.next_request(text)
+    assert request.parts.recalled != request.recall_tokens  # raw tokens, before the correction
+    out = commands.run(chat_app, f"/recall {text}").text
+    assert out.splitlines()[-1].startswith(f"it would recall turn(s) 1: {request.parts.recalled} tokens added")
+
+
 def test_recall_of_an_unrelated_message_says_nothing_would_come_back(chat_app):
     out = commands.run(chat_app, "/recall write a poem about the sea").text
     assert out.splitlines()[-1] == "it would recall nothing: no earlier turn shares a word with it"
