@@ -1,10 +1,12 @@
 """Every held-out recall probe set keeps one shape and API (so a bench takes any of them), passes its own checks,
-and asks about other facts, in other questions, with other people than every set written before it."""
+catches what breaks its rules in its own data, and asks about other facts, in other questions, with other people than
+every set written before it; each set's look-alikes and tools are pinned in one table."""
 
 from __future__ import annotations
 
 import inspect
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -98,3 +100,104 @@ def test_each_set_names_other_people_than_the_sets_before_it(later: int) -> None
     assert not [name for name in probes.PEOPLE if name in theirs]
     named_before = (*EARLIER_PEOPLE, *(name for m in earlier for name in getattr(m, "PEOPLE", ())))
     assert not [name for name in named_before if re.search(rf"(?<![A-Za-z]){name}(?![A-Za-z])", ours)]
+
+
+#: one look-alike of each conversation a set pins: (conversation, which twin, its proof, its look-alike's proof)
+TWINS = {
+    "probes_heldout": [("english", 0, "DL 388", "UA 1472")],
+    "probes_heldout2": [("english", 0, "2591", "7306"), ("korean", 2, "2월 11일", "음력 8월 3일")],
+    "probes_heldout3": [
+        ("english", 0, "604-555-0139", "604-555-0176"),
+        ("korean", 3, "4월 26일", "4월 12일"),
+        ("mixed", 0, "정민호", "오세린"),
+        ("code", 0, "9187", "7051"),
+    ],
+    "probes_heldout4": [
+        ("english", 0, "Saturday 18 May", "Thursday 9 May"),
+        ("korean", 0, "010-2264-7315", "010-5832-9047"),
+        ("mixed", 0, "184772", "184503"),
+        ("code", 0, "8899", "5055"),
+    ],
+    "probes_heldout5": [
+        ("english", 0, "07911 402 663", "0113 496 0219"),
+        ("korean", 0, "010-3915-2207", "010-7741-3068"),
+        ("mixed", 0, "4185", "4172"),
+        ("code", 0, "9091", "8089"),
+    ],
+    "probes_heldout6": [
+        ("english", 0, "07456 213 877", "07823 554 190"),
+        ("korean", 1, "26.5도", "7.5도"),
+        ("mixed", 0, "canister 6", "box 17"),
+        ("code", 1, "fix/slot-advisory-lock", "feat/sms-reminders"),
+    ],
+}
+#: the tools the code conversation of each set from the third on calls
+TOOLS = {
+    "probes_heldout3": {"run_shell", "run_tests", "read_file"},
+    "probes_heldout4": {"run_shell", "run_tests", "read_file", "run_cell"},
+    "probes_heldout5": {"run_shell", "run_tests", "read_file", "grep"},
+    "probes_heldout6": {"run_shell", "run_tests", "read_file", "grep"},
+}
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_a_twin_question_names_the_right_fact_and_its_look_alike(name: str) -> None:
+    convs = {c.name: c for c in load(name).conversations()}
+    for conv, which, proof, twin_proof in TWINS[name]:
+        twin = convs[conv].twins[which]
+        assert (twin.proof, twin.twin_proof) == (proof, twin_proof), conv
+
+
+@pytest.mark.parametrize("name", sorted(TOOLS))
+def test_the_code_conversation_calls_these_tools(name: str) -> None:
+    code = load(name).conversations()[3]
+    assert {t.tool for t in code.turns if t.tool} == TOOLS[name]
+
+
+def _with_fact(conv: Any, at: int, **questions: str) -> Any:
+    """``conv`` with the questions of its ``at``-th fact changed."""
+    fact = conv.facts[at]
+    bad = replace(fact, questions={**fact.questions, **questions})
+    return replace(conv, facts=(*conv.facts[:at], bad, *conv.facts[at + 1 :]))
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_a_paraphrase_sharing_a_word_with_its_fact_is_caught(name: str) -> None:
+    probes = load(name)
+    for conv in probes.conversations():
+        broken = _with_fact(conv, 1, paraphrase=conv.facts[1].questions["keyword"])
+        assert any("paraphrase shares" in line for line in probes.validate([broken])), conv.name
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_a_proof_repeated_in_a_filler_turn_is_caught(name: str) -> None:
+    probes = load(name)
+    for conv in probes.conversations():
+        leak = probes.Turn(f"So that was {conv.facts[0].proof}, right?", "Yes.")
+        broken = replace(conv, turns=(*conv.turns[:39], leak, *conv.turns[40:]))
+        assert any("also in turns [40]" in line for line in probes.validate([broken])), conv.name
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_an_endings_question_with_the_facts_own_word_forms_is_caught(name: str) -> None:
+    probes = load(name)
+    for conv in probes.conversations()[1:3]:  # Korean, and Korean with English
+        broken = _with_fact(conv, 11, endings=conv.facts[11].said)
+        assert any("endings question" in line for line in probes.validate([broken])), conv.name
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_an_unrelated_question_sharing_a_fact_word_is_caught(name: str) -> None:
+    probes = load(name)
+    for conv in probes.conversations():
+        asked = conv.facts[2].questions["keyword"]
+        broken = replace(conv, unrelated=(*conv.unrelated[:9], asked))
+        assert any(f"unrelated {asked!r} shares" in line for line in probes.validate([broken])), conv.name
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_too_few_unrelated_questions_or_twins_are_caught(name: str) -> None:
+    probes = load(name)
+    for conv in probes.conversations():
+        lines = probes.validate([replace(conv, unrelated=conv.unrelated[:9], twins=conv.twins[:3])])
+        assert any("9 unrelated" in line for line in lines) and any("3 look-alike" in line for line in lines)
