@@ -22,7 +22,7 @@ How a conversation is fed (fixed, so results are comparable):
   is a wrong-twin pull.
 - ``unrelated``: ten questions about nothing said before; a good recall brings back no turn for them.
 
-:func:`validate` checks all of this mechanically; ``tests/test_probes_heldout.py`` runs it.
+:func:`validate` checks all of this mechanically; ``tests/test_probe_sets.py`` runs it on every set.
 """
 
 from __future__ import annotations
