@@ -22,7 +22,9 @@ conversation (ten share an everyday noun with some turn, six carry a cue word an
 like one: "why is the sky blue?", "자기 전에 뭐 먹으면 좋아?"), in the held-out set's table. ``--heldout 1,2,3,4,5,6``
 adds the held-out sets (``bench/probes_heldout.py`` to ``probes_heldout6.py``, driven by ``bench/recall_drive.py``:
 report them, never tune on them; sets 1-4 became tuning sets once the next set was written): per conversation and
-question style, hits, unrelated pulls, wrong twins alone, tokens added.
+question style, hits, unrelated pulls, wrong twins alone, tokens added; and, for the same sets, what a question
+asking back about something never said brings (``recall_drive.never_said``: each set's conversations asked the
+next set's questions).
 
 Then the long conversation of bench_memory.py (100 turns that never ask for an old fact) by ``--recall K``: what
 recall costs where it is not asked for. Then the time recall adds to a turn at 10 and at 1,000 stored turns, by
@@ -43,7 +45,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import machine  # bench/ is on sys.path when a script runs from it
-from recall_drive import HELDOUT_SETS, TABLE_HEAD, gist_summarizer, heldout, sent_text, table, tuning
+from recall_drive import HELDOUT_SETS, TABLE_HEAD, gist_summarizer, heldout, never_said, sent_text, table, tuning
 from recall_probes import Probe, probes
 
 from chatbot.engine.conversation import Conversation  # noqa: E402
@@ -186,6 +188,21 @@ def meaning_ms(size: int, probe: Probe) -> tuple[float, float, float]:
     return statistics.median(times) * 1000, statistics.median(embeds) * 1000, first
 
 
+def print_never_said(numbers: list[int], modes: list[str], recall: int) -> None:
+    """The held-out sets' conversations asked about facts never said in them (:func:`recall_drive.never_said`)."""
+    if not numbers:
+        return
+    print("\nasked back about something never said (each set's conversations asked the next set's key-word and")
+    print("other-words questions, recall_drive.never_said): questions pulling a turn, tokens recalled for them")
+    print("| recall | set | asked | pulled a turn | tokens recalled |\n|---|---|---|---|---|")
+    for number in numbers:
+        for by in modes:
+            report = never_said(number, recall, recall_by=by)
+            tallies = [t for kinds in report.tallies.values() for t in kinds.values()]
+            asked, pulls, tokens = (sum(getattr(t, f) for t in tallies) for f in ("asked", "pulls", "tokens"))
+            print(f"| {by} | {number} | {asked} | {pulls} | {tokens:,} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--recall", type=int, default=DEFAULT_RECALL, help=f"turns recalled at most ({DEFAULT_RECALL})")
@@ -226,6 +243,7 @@ def main() -> None:
         print("\n".join(TABLE_HEAD))
         for by in modes:
             print("\n".join(table(heldout(args.recall, number, recall_by=by), f"{by}")))
+    print_never_said([int(n) for n in args.heldout.split(",") if n], modes, args.recall)
     print("\nbench_memory.py's 100-turn conversation (nothing asked back): prompt tokens by --recall K")
     print("| memory | K=0 | K=1 | K=2 | K=3 | K=5 |")
     print("|---|---|---|---|---|---|")

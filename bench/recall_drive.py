@@ -22,7 +22,7 @@ import probes_heldout3
 import probes_heldout4
 import probes_heldout5
 import probes_heldout6
-from probes_heldout import STYLES, questions
+from probes_heldout import STYLES, Question, questions
 from recall_probes import tuning_set
 
 from chatbot.engine.conversation import Conversation
@@ -123,6 +123,18 @@ def drive(sets: list[tuple[Any, list[Any]]], recall: int, **memory: object) -> R
             tally.hits += hit
             tally.wrong_twin += bool(not hit and q.twin_proof and q.twin_proof in sent)
     return report
+
+
+def never_said(number: int, recall: int, **memory: object) -> Report:
+    """Held-out set ``number``'s conversations asked the key-word and other-words questions of the same kind of
+    conversation of the next set (facts never said in them), each alone as turn 45, as unrelated questions: what a
+    question asking back about something never said ("what was my passport number?") brings."""
+    nxt = HELDOUT_SETS[number % len(HELDOUT_SETS) + 1]
+    pairs = []
+    for conv, theirs in zip(HELDOUT_SETS[number].conversations(), nxt.conversations(), strict=True):
+        styles = ("keyword", "paraphrase")
+        pairs.append((conv, [Question(45, "unrelated", q.text, None) for q in questions(theirs) if q.kind in styles]))
+    return drive(pairs, recall, **memory)
 
 
 def table(report: Report, label: str) -> list[str]:
