@@ -45,7 +45,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import machine  # bench/ is on sys.path when a script runs from it
-from recall_drive import HELDOUT_SETS, TABLE_HEAD, gist_summarizer, heldout, never_said, sent_text, table, tuning
+from recall_drive import (
+    HELDOUT_SETS,
+    TABLE_HEAD,
+    Report,
+    general_asking_back,
+    gist_summarizer,
+    heldout,
+    never_said,
+    sent_text,
+    table,
+    tuning,
+)
 from recall_probes import Probe, probes
 
 from chatbot.engine.conversation import Conversation  # noqa: E402
@@ -197,10 +208,19 @@ def print_never_said(numbers: list[int], modes: list[str], recall: int) -> None:
     print("| recall | set | asked | pulled a turn | tokens recalled |\n|---|---|---|---|---|")
     for number in numbers:
         for by in modes:
-            report = never_said(number, recall, recall_by=by)
-            tallies = [t for kinds in report.tallies.values() for t in kinds.values()]
-            asked, pulls, tokens = (sum(getattr(t, f) for t in tallies) for f in ("asked", "pulls", "tokens"))
-            print(f"| {by} | {number} | {asked} | {pulls} | {tokens:,} |")
+            print(f"| {by} | {number} | {_pulls(never_said(number, recall, recall_by=by))} |")
+    print("\ngeneral questions that look like asking back (recall_drive.general_asking_back: Korean general knowledge")
+    print("asked in the past, English how-tos asked as a reminder; sets 1-5), written by a reviewer who read the code")
+    print("| recall | asked | pulled a turn | tokens recalled |\n|---|---|---|---|")
+    for by in modes:
+        print(f"| {by} | {_pulls(general_asking_back(recall, recall_by=by))} |")
+
+
+def _pulls(report: Report) -> str:
+    """Table cells: the questions asked, how many pulled a turn, the tokens recalled for them."""
+    tallies = [t for kinds in report.tallies.values() for t in kinds.values()]
+    asked, pulls, tokens = (sum(getattr(t, f) for t in tallies) for f in ("asked", "pulls", "tokens"))
+    return f"{asked} | {pulls} | {tokens:,}"
 
 
 def main() -> None:

@@ -137,6 +137,83 @@ def never_said(number: int, recall: int, **memory: object) -> Report:
     return drive(pairs, recall, **memory)
 
 
+#: general questions that look like asking back (written by a reviewer who had read the ranking code: an adversarial
+#: yardstick, not a blind one): Korean general-knowledge questions asked in the half-remembered past ...
+GENERAL_PAST_KO = (
+    "세종대왕이 한글 만든 게 몇 년이었지?",
+    "임진왜란이 몇 년도에 일어났지?",
+    "한국전쟁은 언제 끝났죠?",
+    "타이타닉은 몇 년에 침몰했지?",
+    "아폴로 11호가 달에 착륙한 게 언제였지?",
+    "베를린 장벽은 언제 무너졌죠?",
+    "조선은 누가 세웠지?",
+    "2002 월드컵에서 한국이 몇 위 했지?",
+    "광복절이 몇 년에 있었지?",
+    "세계 2차 대전은 몇 년에 끝났지?",
+    "이순신 장군은 어디서 태어났죠?",
+    "비틀즈가 해체한 게 언제였죠?",
+    "아이폰 처음 나온 게 몇 년이었지?",
+    "노벨상은 누가 만들었지?",
+    "에디슨이 전구를 언제 발명했지?",
+    "훈민정음 반포가 몇 년이었죠?",
+    "한국 첫 대통령이 누구였지?",
+    "서울 올림픽이 몇 년에 열렸지?",
+    "프랑스 혁명은 몇 년에 시작됐지?",
+    "코로나 팬데믹 선언이 언제였지?",
+    "뉴턴이 만유인력을 언제 발견했죠?",
+    "삼국 통일은 어느 나라가 했지?",
+    "피카소가 게르니카를 언제 그렸지?",
+    "인류 최초로 에베레스트 오른 사람이 누구였지?",
+    "고려는 몇 년에 망했지?",
+    "셰익스피어가 햄릿을 언제 썼지?",
+    "한강의 기적이 언제부터였죠?",
+    "IMF 외환위기가 몇 년이었지?",
+    "반 고흐는 몇 살에 죽었지?",
+    "미국 독립선언은 몇 년에 했죠?",
+    "백제가 멸망한 해가 언제였지?",
+    "엘리자베스 여왕 언제 돌아가셨지?",
+    "최초의 컴퓨터 이름이 뭐였지?",
+    "다빈치가 모나리자를 언제 그렸더라?",
+    "원자폭탄이 처음 떨어진 곳이 어디였죠?",
+    "마이클 잭슨 스릴러 앨범이 몇 년에 나왔지?",
+    "우리나라 수도가 서울로 정해진 게 언제였지?",
+    "빙하기는 언제 끝났지?",
+    "어제 경기 누가 이겼지?",
+    "공룡은 왜 멸종했지?",
+    "로마 제국은 언제 멸망했죠?",
+    "하루에 물 얼마나 마셔야 했지?",
+    "파이썬은 누가 만들었죠?",
+    "리눅스는 언제 처음 나왔죠?",
+    "인터넷은 언제 생겼지?",
+    "한국에 커피가 언제 들어왔지?",
+)
+#: ... and English general how-tos asked as a reminder
+GENERAL_REMIND_EN = (
+    "remind me how to convert celsius to fahrenheit",
+    "remind me how to calculate compound interest",
+    "remind me how to tie a bowline knot",
+    "remind me how to boil an egg so the yolk stays soft",
+    "remind me how to write a list comprehension in python",
+    "remind me how to say thank you in japanese",
+    "remind me how to find the area of a circle",
+    "remind me how to do CPR on an adult",
+    "remind me how to undo the last git commit",
+    "remind me how photosynthesis works",
+)
+
+
+def general_asking_back(recall: int, **memory: object) -> Report:
+    """Held-out sets 1 to 5's conversations asked :data:`GENERAL_PAST_KO` (the Korean ones) and
+    :data:`GENERAL_REMIND_EN` (the others), each alone as turn 45, as unrelated questions: none is about the
+    conversation."""
+    pairs = []
+    for number in range(1, 6):
+        for conv in HELDOUT_SETS[number].conversations():
+            asked = GENERAL_PAST_KO if conv.name == "korean" else GENERAL_REMIND_EN
+            pairs.append((conv, [Question(45, "unrelated", text, None) for text in asked]))
+    return drive(pairs, recall, **memory)
+
+
 def table(report: Report, label: str) -> list[str]:
     """Markdown rows: one per conversation, a cell per question kind, then the tokens recall added."""
     rows = []

@@ -76,7 +76,7 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Effects:
     if request.recalled:
         lines.append(
             f"system+R: the system message carries {_turns(request.recalled)} again, verbatim "
-            f"({request.recall_tokens} tokens): recalled for this message (/recall TEXT shows why)"
+            f"({request.parts.recalled} tokens): recalled for this message (/recall TEXT shows why)"
         )
     if request.summarized:
         first = request.summary_covers - request.summarized + 1
@@ -225,7 +225,9 @@ def _recall(app: App, arg: str, confirm: Confirm | None) -> Effects:
     chat = app.chat
     conv = chat.conversation
     request = chat.next_request(text)
-    hits = search(conv, text)
+    left_out = range(request.head, request.first_turn)
+    hits = search(conv, text, left_out)  # judged among the turns left out, as the request judges them
+    hits += [h for h in search(conv, text) if h.number - 1 not in left_out]  # sent anyway: shown, not chosen from
     k, by = conv.memory.recall, conv.memory.recall_by
     lines = [f"earlier turns found for it, the best first (--recall {k}, --recall-by {by}; why each is in or out):"]
     if by != "words" and not recall_meaning.available():

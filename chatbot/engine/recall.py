@@ -126,7 +126,7 @@ def choose(
     hits = [h for h in search(conv, query, range(sent, candidates)) if h.relevant]
     for place, hit in enumerate(hits):
         if len(chosen) >= k and not comes_with(hits[0], hit, place):
-            break
+            continue  # a guess further down may still come with a best that is one
         trial = tuple(sorted((*chosen, hit.number)))
         if fits(trial):
             chosen = trial

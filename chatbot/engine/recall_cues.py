@@ -13,9 +13,10 @@ The cues, per language (compared lower-cased, word by word):
 
 - **English**: first-person words (:data:`ENGLISH_SELF`) and recall words (:data:`ENGLISH_RECALL`: remember,
   again, earlier, told ...; "before" only ending its clause) outside a how-to (:data:`HOW_TO`: "how can I remember
-  names?" asks for something new; "remind me how to ..." asks back), a past question about us ("did I", "was I", "did we", :data:`ENGLISH_PAST`), and
-  a demonstrative right before a word at most two turns hold ("that restaurant": :data:`DEFINITE`), which presumes
-  the thing is known. "The" is none: nearly every question has one before some word of a long session.
+  names?" and "remind me how to convert celsius" ask for something new), a past question about us ("did I", "was
+  I", "did we", :data:`ENGLISH_PAST`), and a demonstrative right before a word at most two turns hold ("that
+  restaurant": :data:`DEFINITE`), which presumes the thing is known. "The" is none: nearly every question has one
+  before some word of a long session.
 - **Korean**: first-person words (:data:`KOREAN_SELF`: 내, 제가, 우리 ...), recall words outside a how-to
   (:data:`KOREAN_RECALL`: 아까, 다시, 기억나 ...; 전에 only opening the message), "그" before a word at most two turns
   hold ("그 식당"), and the endings, ending a sentence, of a question about what was said that the speaker half
@@ -62,9 +63,6 @@ WHY = re.compile(r"\bwhy\b")
 ENGLISH_RECALL = frozenset(
     _words("remember remind reminded again earlier before previously mentioned told said already noted")
 )
-#: recall words that ask back even in a how-to: "remind me how to reach the man who does our books" asks for what
-#: was said ("how can I remember names?" asks for something new)
-ENGLISH_RECALL_ALWAYS = frozenset(_words("remind reminded"))
 #: recall words that are also prepositions: a cue only where they end their clause ("what I said before?"), not
 #: before what they govern ("what should I eat before a run?")
 ENGLISH_RECALL_AT_END = frozenset(_words("before"))
@@ -104,10 +102,10 @@ KOREAN_BEFORE = "전에"
 #: a Korean how-to, advice or permission question ("설정하는 방법", "외우는 법", "우려도 돼?", "기타 배워 볼까?"):
 #: its recall word and its first person ask for something new ("비밀번호 다시 설정하는 방법", "나 뭐 먹을까?")
 KOREAN_HOW_TO = re.compile(r"방법|는 ?법|팁|어떻게|추천|(?:도|면) ?(?:돼|되|좋|괜찮)|(?:볼|할|갈|살|될|울|을)까")
-#: the syllables that close on ㅆ, the past (했, 였, 나왔, 샀, 됐, 그랬, 한댔 ...), save 있 ("is there", present) and 겠
-#: (a guess: "맛있겠지")
+#: the syllables that close on ㅆ, the past (했, 였, 나왔, 샀, 됐, 그랬, 한댔 ...), save 있 and 밌 (the present: "우유
+#: 있지?", "재밌지?") and 겠 (a guess: "맛있겠지")
 _KOREAN_PAST_SYLLABLES = "".join(
-    chr(c) for c in range(0xAC00, 0xD7A4) if (c - 0xAC00) % 28 == 20 and chr(c) not in "있겠"
+    chr(c) for c in range(0xAC00, 0xD7A4) if (c - 0xAC00) % 28 == 20 and chr(c) not in "있밌겠"
 )
 #: the endings of a half-remembered past, ending a sentence ("뭐였지?", "했죠?", "했었죠?", "며칠이더라", "나왔지?",
 #: "한댔지?"): a question about what was said or decided; not a past inside a clause ("오더라도", "키웠지만") nor a
@@ -145,6 +143,10 @@ def asks_to_write(text: str) -> bool:
     return bool(WRITE.search(text.lower()))
 
 
+#: the cues that point back in so many words (:attr:`Cue.firm`)
+FIRM = frozenset(("first person", "recall word", "definite", "past question"))
+
+
 @dataclass(frozen=True)
 class Cue:
     """What in a message points back at the conversation: the kind of cue and the words that are it."""
@@ -156,6 +158,13 @@ class Cue:
     def points_back(self) -> bool:
         """Whether the message itself points back (a name only says which turn, if a turn shares it)."""
         return self.kind != "name"
+
+    @property
+    def firm(self) -> bool:
+        """Whether it points back in so many words ("my", "remember", "did I", "that cabin"): not only a Korean past
+        ending, which asks general knowledge too ("임진왜란이 몇 년도에 일어났지?"), nor the model's search, which asks
+        about whatever it is unsure of."""
+        return self.kind in FIRM
 
     def __str__(self) -> str:
         return f"{self.kind} '{self.words}'"
@@ -173,7 +182,7 @@ def back_reference(text: str, holding: Callable[[str], int] = lambda term: 0) ->
     for i, token in enumerate(tokens):
         if (token in ENGLISH_SELF or token in KOREAN_SELF) and not anyones and asks:
             return Cue("first person", token)
-        recall = _recall_word(token, i, lower, found[i].end(), bool(asks_new))
+        recall = None if asks_new else _recall_word(token, i, lower, found[i].end())
         if recall:
             return Cue("recall word", recall)
         if token in DEFINITE and any(0 < _holding(t, holding) <= DEFINITE_TURNS for t in tokens[i + 1 : i + 3]):
@@ -188,13 +197,9 @@ def back_reference(text: str, holding: Callable[[str], int] = lambda term: 0) ->
     return Cue("name", name) if name else None
 
 
-def _recall_word(token: str, i: int, lower: str, end: int, how_to: bool) -> str | None:
+def _recall_word(token: str, i: int, lower: str, end: int) -> str | None:
     """The recall word ``token`` (the ``i``-th word of the lower-cased message ``lower``, ending at ``end``) is, if it
-    is one where it stands: "before" ending its clause, 전에 opening the message; in a ``how_to``, "remind" only."""
-    if token in ENGLISH_RECALL_ALWAYS:
-        return token
-    if how_to:
-        return None
+    is one where it stands: "before" ending its clause, 전에 opening the message."""
     if token in ENGLISH_RECALL_AT_END:
         return None if _CLAUSE_GOES_ON.match(lower, end) else token
     if token in ENGLISH_RECALL:

@@ -136,7 +136,7 @@ def test_by_meaning_a_question_in_other_words_asking_back_brings_its_nearest_tur
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if line.split()[:2] == ["turn", "1"])
-    assert "recalled" in lines[at] and "a guess, recalled with the other guesses" in lines[at + 1]
+    assert "recalled" in lines[at] and lines[at + 1].endswith("nearest turns of a message that points back (a guess))")
     assert "words: share 0.00" in lines[at + 1]  # by meaning alone
     asked_now = run_chatbot(*flags, "-p", asked, cwd=tmp_path)
     assert asked_now.returncode == 0, asked_now.stderr

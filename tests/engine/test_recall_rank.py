@@ -19,7 +19,9 @@ from chatbot.engine.recall_rank import (
     MEANING_ALONE,
     MEANING_ALONE_UNCUED,
     MEANING_NEAREST,
+    MEANING_NEAREST_WEAK,
     NEAREST,
+    NEAREST_WEAK,
     ONE_WORD_COVER,
     ONE_WORD_LEAD,
     ONE_WORD_LEAD_UNCUED,
@@ -210,7 +212,21 @@ def test_a_question_asking_back_recalls_its_three_nearest_turns_at_a_lower_stand
     assert all(MEANING_NEAREST <= h.standing < MEANING_ALONE for h in (*near, fourth))
     assert all(h.relevant and h.guessed for h in near) and not fourth.relevant
     assert f"or {MEANING_NEAREST:+.1f} as one of the {NEAREST} nearest turns" in near[1].why
-    assert "a guess, recalled with the other guesses" in near[1].why and "guess" not in fourth.why
+    assert near[1].why.endswith("nearest turns of a message that points back (a guess)") and "guess" not in fourth.why
+
+
+def test_a_question_pointing_back_by_a_korean_past_ending_only_keeps_two_nearest_turns_and_no_guesses():
+    # "임진왜란이 몇 년도에 일어났지?" asks general knowledge in the past as often as what was said
+    everything = [0.8] * 16
+    everything[2], everything[6], everything[8] = 0.9, 0.895, 0.893
+    similarity = dict(enumerate(everything))
+    cue = Cue("past ending", "일어났지")
+    hits = {h.number: h for h in rank(Scores(words=3, cue=cue), range(16), similarity, everything, "meaning")}
+    nearest, second, third = hits[3], hits[7], hits[9]
+    assert (NEAREST_WEAK, MEANING_NEAREST_WEAK) == nearest.nearest == (2, 1.9)
+    assert nearest.relevant and second.relevant and not third.relevant  # two nearest from +1.9
+    assert not any(h.guessed for h in hits.values())  # each on its own merit: none comes past --recall
+    assert not comes_with(nearest, second, 2)
 
 
 def test_the_guesses_come_together_past_recall_but_not_with_a_turn_the_words_agree_on():
