@@ -102,11 +102,9 @@ KOREAN_BEFORE = "전에"
 #: a Korean how-to, advice or permission question ("설정하는 방법", "외우는 법", "우려도 돼?", "기타 배워 볼까?"):
 #: its recall word and its first person ask for something new ("비밀번호 다시 설정하는 방법", "나 뭐 먹을까?")
 KOREAN_HOW_TO = re.compile(r"방법|는 ?법|팁|어떻게|추천|(?:도|면) ?(?:돼|되|좋|괜찮)|(?:볼|할|갈|살|될|울|을)까")
-#: the syllables that close on ㅆ, the past (했, 였, 나왔, 샀, 됐, 그랬, 한댔 ...), save 있 and 밌 (the present: "우유
-#: 있지?", "재밌지?") and 겠 (a guess: "맛있겠지")
-_KOREAN_PAST_SYLLABLES = "".join(
-    chr(c) for c in range(0xAC00, 0xD7A4) if (c - 0xAC00) % 28 == 20 and chr(c) not in "있밌겠"
-)
+#: the past syllables a half-remembered ending is made of (했, 였, 었 ...): not every syllable closing on ㅆ (나왔지,
+#: 끝났죠, 일어났지): general questions ask the past with those as often ("임진왜란이 몇 년도에 일어났지?")
+_KOREAN_PAST_SYLLABLES = "였었았했뒀렸웠셨"
 #: the endings of a half-remembered past, ending a sentence ("뭐였지?", "했죠?", "했었죠?", "며칠이더라", "나왔지?",
 #: "한댔지?"): a question about what was said or decided; not a past inside a clause ("오더라도", "키웠지만") nor a
 #: general past question ("언제 죽었나요?", "태어나셨나요?"), and 었어 only asked ("뭐였어?", not "재밌었어")

@@ -124,9 +124,8 @@ def test_before_and_memory_are_recall_words_only_as_before_now_and_remembering(m
         "비가 오더라도 자전거 타야 해?",  # a past inside a clause
         "토마토 키웠지만 다 죽었어, 이유가 뭘까?",
         "어제 본 영화 진짜 재밌었어",  # a story, not a question
-        "냉장고에 우유 있지?",  # 있 closes on ㅆ too, and is the present
-        "이번 주말 날씨 좋겠지?",  # 겠 is a guess
-        "이 영화 재밌지?",  # 밌 (재미있) is the present too
+        "냉장고에 우유 있지?",  # the present
+        "이번 주말 날씨 좋겠지?",  # a guess
     ],
 )
 def test_a_korean_past_is_a_cue_only_as_an_ending_asking_what_was_said(message: str):
@@ -134,17 +133,17 @@ def test_a_korean_past_is_a_cue_only_as_an_ending_asking_what_was_said(message: 
 
 
 @pytest.mark.parametrize(
-    ("message", "ending"),
+    "message",
     [
-        ("시우 키 몇 나왔지?", "나왔지"),  # 나오다: 나왔
-        ("신랑 정장은 어느 가게에서 한댔지?", "한댔지"),  # 한다고 했지, said shortly
-        ("한 시간에 얼마 받는다 그랬지?", "그랬지"),
-        ("베이스 기타 얼마 주고 샀지?", "샀지"),
-        ("release 마감 언제로 확정됐죠?", "확정됐죠"),
+        "임진왜란이 몇 년도에 일어났지?",  # general knowledge asked in the past, with a syllable not listed
+        "베를린 장벽은 언제 무너졌죠?",
+        "리눅스는 언제 처음 나왔죠?",
     ],
 )
-def test_every_past_syllable_ending_a_question_is_a_past_ending(message: str, ending: str):
-    assert back_reference(message, holding) == Cue("past ending", ending)
+def test_a_past_ending_is_made_of_the_listed_syllables_only(message: str):
+    # every syllable closing on ㅆ would cue these, and they ask general knowledge: 13 of 46 such questions a reviewer
+    # wrote gained a cue that way
+    assert back_reference(message, holding) is None
 
 
 def test_a_name_is_a_cue_only_for_the_turns_holding_it():
