@@ -160,7 +160,8 @@ def test_names_are_found_in_time_linear_in_a_long_message():
     text = "Some Words Written With Capitals and more text here. " * 16_000  # 848 KB: 7 s copying the text per name
     start = time.perf_counter()
     assert back_reference(text) is None
-    assert time.perf_counter() - start < 2.0
+    # linear took ~1 s beside a full test run on two cores; the quadratic scan, 7 s alone
+    assert time.perf_counter() - start < 4.0
 
 
 def test_a_name_is_a_cue_only_while_few_turns_hold_it():
