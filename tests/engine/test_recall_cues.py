@@ -125,6 +125,7 @@ def test_before_and_memory_are_recall_words_only_as_before_now_and_remembering(m
         "토마토 키웠지만 다 죽었어, 이유가 뭘까?",
         "어제 본 영화 진짜 재밌었어",  # a story, not a question
         "냉장고에 우유 있지?",  # the present
+        "이 영화 재밌지?",
         "이번 주말 날씨 좋겠지?",  # a guess
     ],
 )
