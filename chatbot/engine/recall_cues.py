@@ -105,9 +105,9 @@ KOREAN_HOW_TO = re.compile(r"방법|는 ?법|팁|어떻게|추천|(?:도|면) ?(
 #: the past syllables a half-remembered ending is made of (했, 였, 었 ...): not every syllable closing on ㅆ (나왔지,
 #: 끝났죠, 일어났지): general questions ask the past with those as often ("임진왜란이 몇 년도에 일어났지?")
 _KOREAN_PAST_SYLLABLES = "였었았했뒀렸웠셨"
-#: the endings of a half-remembered past, ending a sentence ("뭐였지?", "했죠?", "했었죠?", "며칠이더라", "나왔지?",
-#: "한댔지?"): a question about what was said or decided; not a past inside a clause ("오더라도", "키웠지만") nor a
-#: general past question ("언제 죽었나요?", "태어나셨나요?"), and 었어 only asked ("뭐였어?", not "재밌었어")
+#: the endings of a half-remembered past, ending a sentence ("뭐였지?", "했죠?", "했었죠?", "며칠이더라", "바뀌었지"):
+#: a question about what was said or decided; not a past inside a clause ("오더라도", "키웠지만") nor a general past
+#: question ("언제 죽었나요?", "태어나셨나요?"), and 었어 only asked ("뭐였어?", not "재밌었어")
 KOREAN_PAST = re.compile(
     rf"[\uac00-\ud7a3]*(?:(?:[{_KOREAN_PAST_SYLLABLES}](?:었)?(?:지요|지|죠|더라)|더라)(?=\s*(?:[?.!~]|$))"
     r"|(?:였|었|았)어(?=\s*\?))"
