@@ -199,8 +199,10 @@ def meaning_ms(size: int, probe: Probe) -> tuple[float, float, float]:
     return statistics.median(times) * 1000, statistics.median(embeds) * 1000, first
 
 
-def print_never_said(numbers: list[int], modes: list[str], recall: int) -> None:
-    """The held-out sets' conversations asked about facts never said in them (:func:`recall_drive.never_said`)."""
+def print_asking_back(numbers: list[int], modes: list[str], recall: int) -> None:
+    """What questions that ask back about nothing said bring: the held-out sets' conversations asked about facts never
+    said in them (:func:`recall_drive.never_said`), and general questions that look like asking back
+    (:func:`recall_drive.general_asking_back`)."""
     if not numbers:
         return
     print("\nasked back about something never said (each set's conversations asked the next set's key-word and")
@@ -263,7 +265,7 @@ def main() -> None:
         print("\n".join(TABLE_HEAD))
         for by in modes:
             print("\n".join(table(heldout(args.recall, number, recall_by=by), f"{by}")))
-    print_never_said([int(n) for n in args.heldout.split(",") if n], modes, args.recall)
+    print_asking_back([int(n) for n in args.heldout.split(",") if n], modes, args.recall)
     print("\nbench_memory.py's 100-turn conversation (nothing asked back): prompt tokens by --recall K")
     print("| memory | K=0 | K=1 | K=2 | K=3 | K=5 |")
     print("|---|---|---|---|---|---|")

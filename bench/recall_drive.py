@@ -130,9 +130,9 @@ def never_said(number: int, recall: int, **memory: object) -> Report:
     conversation of the next set (facts never said in them), each alone as turn 45, as unrelated questions: what a
     question asking back about something never said ("what was my passport number?") brings."""
     nxt = HELDOUT_SETS[number % len(HELDOUT_SETS) + 1]
+    styles = ("keyword", "paraphrase")
     pairs = []
     for conv, theirs in zip(HELDOUT_SETS[number].conversations(), nxt.conversations(), strict=True):
-        styles = ("keyword", "paraphrase")
         pairs.append((conv, [Question(45, "unrelated", q.text, None) for q in questions(theirs) if q.kind in styles]))
     return drive(pairs, recall, **memory)
 
