@@ -1,7 +1,7 @@
 """Groq over the official ``groq`` SDK.
 
 The groq SDK has no ``stream_options`` argument; the core sends every field it does not type through ``extra_body``
-(:meth:`~chatbot.providers.openai_compat.CompatProvider._create`), so usage is asked for the same way. Groq also
+(:meth:`~chatbot.providers.openai_compat.CompatProvider._send`), so usage is asked for the same way. Groq also
 reports it in ``x_groq.usage`` of the last chunk. Imported only when the provider is made.
 
 The groq SDK's base URL is the server's root (``https://api.groq.com``): it appends ``/openai/v1`` itself. A base URL

@@ -77,7 +77,7 @@ class CompatProvider(ChatProvider):
     """A chat-completions provider over an OpenAI-shaped SDK client.
 
     Subclasses set ``name``, the SDK's client class (``client_class``) and its errors (``sdk_errors``). Every call
-    sends :meth:`request_body`'s dict (through :meth:`_create`): what ``/context json`` and ``--show-requests`` show
+    sends :meth:`request_body`'s dict (through :meth:`_send`): what ``/context json`` and ``--show-requests`` show
     is built by the same code.
     """
 
@@ -127,13 +127,6 @@ class CompatProvider(ChatProvider):
             return as_json_object(body, schema)
         return body
 
-    def _create(self, body: dict[str, Any]) -> Any:
-        """Make the call that sends ``body`` as its JSON. The SDK takes the fields it types by name; every other one
-        goes in ``extra_body``, which it merges into the JSON as given (so an option it does not know still goes)."""
-        named = {key: body[key] for key in ("model", "messages", "stream") if key in body}
-        rest = {key: value for key, value in body.items() if key not in named}
-        return self._client.chat.completions.create(**named, extra_body=rest or None)
-
     def reply_limit(self, model: str, max_tokens: int) -> dict[str, int]:
         """The reply limit under the name ``model`` accepts (reasoning models want ``max_completion_tokens``)."""
         return token_limit_param(model, max_tokens)
@@ -146,35 +139,41 @@ class CompatProvider(ChatProvider):
         return map_exception(exc, self.sdk_errors, self._context(model), streaming=streaming)
 
     def _send(self, body: dict[str, Any], resent: list[Resent]) -> tuple[Any, str]:
-        """Send ``body``, and what the user should hear ("" for nothing). When the server refuses the JSON schema the
-        options ask for, send it again in JSON mode with the schema in the prompt (see :mod:`.json_mode`); later
-        bodies for that model ask for JSON mode straight away (:meth:`request_body`). Every body sent again is added
-        to ``resent`` as it goes out (the caller's list: it is shown even when a later attempt fails)."""
-        schema = schema_in(body)
-        try:
-            return self._create(body), ""
-        except self.sdk_errors.status as exc:
-            if schema is None or not refuses_schema(exc, self.sdk_errors.status):
-                raise
-        model = str(body.get("model"))
-        self._no_schemas.add(model)
-        where = f"{self.name} ({self.base_url}, model {model})"
-        again = as_json_object(body, schema)
-        resent.append(Resent(again, SCHEMA_REFUSED))
-        return self._create(again), FALLBACK_NOTICE.format(where=where)
+        """Send ``body`` as the call's JSON, and what the user should hear ("" for nothing). A server that refuses a
+        part of it that can go another way (:meth:`_refused`) gets it again that way; every body sent again is added
+        to ``resent`` as it goes out (the caller's list: it is shown even when a later attempt fails).
 
-    def _open_stream(self, messages: Sequence[Message], call: CallOptions, resent: list[Resent]) -> tuple[Any, str]:
-        """Start a streamed request; retry once without stream_options when the server refuses them."""
-        body = self.request_body(messages, call)
-        try:
-            return self._send(body, resent)
-        except self.sdk_errors.status as exc:
-            if "stream_options" not in body or not _mentions_stream_options(exc, self.sdk_errors):
-                raise
-            self._ask_usage = False  # later requests do not pay for the refusal again (their bodies leave it out)
-        again = self.request_body(messages, call)  # streamed: it leaves stream_options out now
-        resent.append(Resent(again, STREAM_OPTIONS_REFUSED))
-        return self._send(again, resent)
+        The SDK takes the fields it types by name; every other one goes in ``extra_body``, which it merges into the
+        JSON as given (so an option it does not know still goes)."""
+        note = ""
+        while True:
+            named = {key: body[key] for key in ("model", "messages", "stream") if key in body}
+            rest = {key: value for key, value in body.items() if key not in named}
+            try:
+                return self._client.chat.completions.create(**named, extra_body=rest or None), note
+            except self.sdk_errors.status as exc:
+                again = self._refused(body, exc)
+                if again is None:
+                    raise
+                body, why, told = again
+                resent.append(Resent(body, why))
+                note = told or note
+
+    def _refused(self, body: dict[str, Any], exc: BaseException) -> tuple[dict[str, Any], str, str] | None:
+        """``body`` made again without what ``exc`` refused, why, and what the user hears; None when ``exc`` refuses
+        nothing that can go: a JSON schema (asked in JSON mode instead, the schema in the prompt: :mod:`.json_mode`;
+        later bodies for that model ask for JSON mode straight away, :meth:`request_body`), or ``stream_options``
+        (left out, and of later requests too, so they do not pay for the refusal again)."""
+        schema = schema_in(body)
+        if schema is not None and refuses_schema(exc, self.sdk_errors.status):
+            model = str(body.get("model"))
+            self._no_schemas.add(model)
+            where = f"{self.name} ({self.base_url}, model {model})"
+            return as_json_object(body, schema), SCHEMA_REFUSED, FALLBACK_NOTICE.format(where=where)
+        if "stream_options" in body and _mentions_stream_options(exc, self.sdk_errors):
+            self._ask_usage = False
+            return {key: value for key, value in body.items() if key != "stream_options"}, STREAM_OPTIONS_REFUSED, ""
+        return None
 
     def events(
         self, messages: Sequence[Message], call: CallOptions = ASK_NOTHING
@@ -190,7 +189,7 @@ class CompatProvider(ChatProvider):
         resent: list[Resent] = []  # the bodies sent again (a refused schema, refused stream_options)
         try:
             # ``with`` closes the response on every exit, including GeneratorExit when the consumer stops (Ctrl-C).
-            opened, note = self._open_stream(messages, call, resent)
+            opened, note = self._send(self.request_body(messages, call), resent)
             with opened as sdk_stream:
                 yield from resent
                 if note:
