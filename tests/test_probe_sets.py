@@ -130,6 +130,12 @@ TWINS = {
         ("mixed", 0, "canister 6", "box 17"),
         ("code", 1, "fix/slot-advisory-lock", "feat/sms-reminders"),
     ],
+    "probes_heldout7": [
+        ("english", 0, "07950 118 642", "07712 480 366"),
+        ("korean", 1, "6월 27일", "7월 12일"),
+        ("mixed", 0, "8817", "6284"),
+        ("code", 1, "fix/hold-expiry-race", "feat/vehicle-deck-quota"),
+    ],
 }
 #: the tools the code conversation of each set from the third on calls
 TOOLS = {
@@ -137,6 +143,7 @@ TOOLS = {
     "probes_heldout4": {"run_shell", "run_tests", "read_file", "run_cell"},
     "probes_heldout5": {"run_shell", "run_tests", "read_file", "grep"},
     "probes_heldout6": {"run_shell", "run_tests", "read_file", "grep"},
+    "probes_heldout7": {"run_shell", "run_tests", "read_file", "grep"},
 }
 
 

@@ -1,4 +1,4 @@
-"""The held-out recall probe sets under ``bench/`` (``probes_heldout.py`` ... ``probes_heldout6.py``), loaded by file
+"""The held-out recall probe sets under ``bench/`` (``probes_heldout.py`` ... ``probes_heldout7.py``), loaded by file
 path: ``bench/`` is no package, and a set imports the first one by its bare name."""
 
 from __future__ import annotations
@@ -11,7 +11,15 @@ from typing import Any
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 #: every held-out set, in the order they were written (each one's facts and people new against those before it)
-SETS = ("probes_heldout", "probes_heldout2", "probes_heldout3", "probes_heldout4", "probes_heldout5", "probes_heldout6")
+SETS = (
+    "probes_heldout",
+    "probes_heldout2",
+    "probes_heldout3",
+    "probes_heldout4",
+    "probes_heldout5",
+    "probes_heldout6",
+    "probes_heldout7",
+)
 #: what a recall bench uses from a probe set, so it can take any of them
 API = ("STYLES", "Turn", "Fact", "Twin", "Conversation", "Question", "questions", "conversations", "validate")
 
