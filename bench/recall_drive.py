@@ -22,6 +22,7 @@ import probes_heldout3
 import probes_heldout4
 import probes_heldout5
 import probes_heldout6
+import probes_heldout7
 from probes_heldout import STYLES, Question, questions
 from recall_probes import tuning_set
 
@@ -81,6 +82,7 @@ HELDOUT_SETS = {
     4: probes_heldout4,
     5: probes_heldout5,
     6: probes_heldout6,
+    7: probes_heldout7,
 }
 
 
