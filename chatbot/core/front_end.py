@@ -8,16 +8,15 @@ an error is the same for both, and is here.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Generator, Iterator
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
 
 from chatbot.attachments.attach import Content
 from chatbot.core.chat import Chat
 from chatbot.core.events import Notice, TakenBack, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.errors import Interrupted, OutputError
 from chatbot.providers.base import ReasoningDelta, TextDelta
-
-T = TypeVar("T")
 
 #: seconds an event may be in coming before the sink is told the user is waiting
 WAIT_DELAY = 3.0
@@ -71,8 +70,13 @@ def run_turn(chat: Chat, text: Content, sink: EventSink, *, replacing: TakenBack
     """
     events = chat.send(text, replacing=replacing)
     done: TurnDone | None = None
+    event: object = None
     try:
-        for event in watch(events, sink.waiting):
+        while True:
+            with _slow(sink.waiting, event):  # the sink hears when the next event is slow in coming
+                event = next(events, None)
+            if event is None:
+                break
             if isinstance(event, TurnDone):
                 done = event
             elif show := SHOWN.get(type(event)):
@@ -98,21 +102,14 @@ def run_turn(chat: Chat, text: Content, sink: EventSink, *, replacing: TakenBack
         events.close()  # on any other failure too, before the caller releases the session's lock
 
 
-def watch(
-    events: Iterator[T], on_wait: Callable[[T | None], None], delay: float = WAIT_DELAY
-) -> Generator[T, None, None]:
-    """Yield ``events``; call ``on_wait(last event)`` when one is more than ``delay`` seconds in coming: once, from
-    a timer thread, while the main thread stays blocked in the request (where Ctrl-C still cancels it)."""
-    last: T | None = None
-    while True:
-        timer = threading.Timer(delay, on_wait, args=(last,))
-        timer.daemon = True
-        timer.start()
-        try:
-            event = next(events)
-        except StopIteration:
-            return
-        finally:
-            timer.cancel()
-        last = event
-        yield event
+@contextmanager
+def _slow(on_wait: Callable[[object], None], last: object, delay: float = WAIT_DELAY) -> Iterator[None]:
+    """Call ``on_wait(last)`` if the block runs more than ``delay`` seconds: once, from a timer thread, while the
+    main thread stays blocked in the request (where Ctrl-C still cancels it)."""
+    timer = threading.Timer(delay, on_wait, args=(last,))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
