@@ -21,7 +21,7 @@ import base64
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from chatbot.engine.recall_index import turn_text
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 BACKLOG = 8
 #: the characters of a turn its vector is made from (the model reads 512 tokens at most anyway)
 TURN_CHARS = 1500
+#: the query vectors kept, the latest asked (a few: ``/recall`` asks one text three times, a turn's request once)
+QUERIES_KEPT = 8
 #: how to add meaning, said once when it is asked for but the extra is not installed
 INSTALL = "pip install 'chatbot[embed]'"
 
@@ -79,7 +81,19 @@ def _encoders() -> tuple[Callable[[str], Any], Callable[[str], Any]]:
 
 
 def encode(text: str, query: bool) -> np.ndarray:
-    """``text``'s unit vector (float32), as a query or as a passage."""
+    """``text``'s unit vector (float32), as a query or as a passage. A query's is made once for the last few asked:
+    ``/recall TEXT`` ranks the same text for the request and for each of its two listings."""
+    return _query(text) if query else _encode(text, False)
+
+
+@lru_cache(maxsize=QUERIES_KEPT)
+def _query(text: str) -> np.ndarray:
+    vector = _encode(text, True)
+    vector.flags.writeable = False  # shared by every caller that asks the same: none may change it
+    return vector
+
+
+def _encode(text: str, query: bool) -> np.ndarray:
     import numpy as np
 
     with _lock:  # one model, used from the turn flow and from a preview

@@ -90,3 +90,21 @@ def test_a_vector_of_another_model_or_a_damaged_one_is_made_again():
     t.recall_vector = {"model": recall_meaning.MODEL.name, "int8": "not base64!"}
     assert recall_meaning.unpack(t.recall_vector) is None
     assert recall_meaning.embed_turn(t) is True
+
+
+def test_a_question_asked_again_is_not_embedded_again(monkeypatch):
+    asked: list[str] = []
+    passage, query = recall_meaning._encoders()
+
+    def counting(text: str):
+        asked.append(text)
+        return query(text)
+
+    monkeypatch.setattr(recall_meaning, "_encoders", lambda: (passage, counting))
+    recall_meaning._query.cache_clear()
+    conv = conversation("both")
+    question = "What do I type to get online at the cabin?"
+    for _ in range(3):  # /recall TEXT: the request it would send, then what it recalls and what it leaves
+        assert [h.number for h in search(conv, question) if h.relevant] == [1]
+    assert asked == [question]
+    assert not recall_meaning.encode(question, query=True).flags.writeable  # shared: nobody may change it
