@@ -111,12 +111,14 @@ class SummaryCall:
 
     def _complete(self, messages: list[Message], model: str, cap: int) -> Completion:
         """One summary request (shown first with --show-requests, as its body goes out)."""
-        # --summary-option: the summary's own (the chat's -o are never sent); only what is set goes, as for a chat
-        call = CallOptions(model, cap, options=self.run.summary_options, stream=False)
+        # --summary-option: the summary's own (the chat's -o are never sent); only what is set goes, as for a chat.
+        # Streamed as the chat is (not with --no-stream): a slow model writes a summary for minutes, and --timeout
+        # bounds each pause of a stream, where it would bound the whole of an answer sent in one piece
+        call = CallOptions(model, cap, options=self.run.summary_options, stream=self.run.stream)
         if self.run.show_request is not None:
             self.run.show_request("summary", self.provider.request_body(messages, call))
         try:
-            return self.provider.complete(messages, **call.ask())
+            return self.provider.whole(messages, call)
         except ModelNotFoundError as exc:
             if self.run.summary_model:  # --summary-model chose the model: the hint names that flag, not --model
                 raise exc.for_flag(FLAGS["summary_model"]) from exc

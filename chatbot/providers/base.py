@@ -6,7 +6,7 @@ SDK types never leave a provider module.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -201,6 +201,34 @@ class ChatProvider(ABC):
         yield from whole.tool_calls
         yield StreamEnd(whole.usage, whole.finish_reason)
 
+    def whole(self, messages: Sequence[Message], call: CallOptions) -> Completion:
+        """A whole reply to ``messages`` for ``call`` (a summary): :meth:`complete`, unless the provider reads it as
+        it streams when ``call.stream`` asks (an HTTP one: its timeout then bounds each pause, not the whole reply,
+        which a slow model writes for minutes)."""
+        return self.complete(messages, **call.ask())
+
     def list_models(self) -> list[str]:
         """The ids of the models the endpoint serves (its models route), sorted; a provider without one has its own."""
         return [self.model] if self.model else []
+
+
+def collect(events: Iterator[StreamEvent]) -> Completion:
+    """A streamed reply's events as one :class:`Completion` (reasoning left out, as :meth:`ChatProvider.complete`
+    leaves it)."""
+    text: list[str] = []
+    calls: list[ToolCall] = []
+    notes: list[str] = []
+    resent: list[Resent] = []
+    end = StreamEnd(None, None)
+    for event in events:
+        if isinstance(event, TextDelta):
+            text.append(event.text)
+        elif isinstance(event, ToolCall):
+            calls.append(event)
+        elif isinstance(event, ProviderNote):
+            notes.append(event.text)
+        elif isinstance(event, Resent):
+            resent.append(event)
+        elif isinstance(event, StreamEnd):
+            end = event
+    return Completion("".join(text), end.usage, end.finish_reason, tuple(calls), " ".join(notes), tuple(resent))

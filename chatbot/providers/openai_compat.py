@@ -8,6 +8,7 @@ Chunks are turned into plain dicts at once, so no SDK type leaves this module or
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Generator, Mapping, Sequence
@@ -24,6 +25,7 @@ from chatbot.providers.base import (
     ProviderNote,
     Resent,
     StreamEvent,
+    collect,
 )
 from chatbot.providers.error_map import ErrorContext, SdkErrors, map_exception
 from chatbot.providers.json_mode import FALLBACK_NOTICE, SCHEMA_REFUSED, as_json_object, refuses_schema, schema_in
@@ -235,6 +237,15 @@ class CompatProvider(ChatProvider):
             return replace(whole, note=note, resent=tuple(resent))
         except self.sdk_errors.caught as exc:
             raise self._error(exc, model) from exc
+
+    def whole(self, messages: Sequence[Message], call: CallOptions) -> Completion:
+        """A whole reply (a summary), read as it streams when ``call.stream`` asks: the timeout then bounds the wait
+        for each piece, as for a chat reply, not the whole answer, which a slow local model takes minutes to write
+        (asked in one piece, it would time out and be asked again, the server still busy with the first)."""
+        if not call.stream:
+            return super().whole(messages, call)
+        with contextlib.closing(self.events(messages, call)) as events:  # closed: the HTTP response with it
+            return collect(events)
 
     def list_models(self) -> list[str]:
         """The model ids the endpoint's ``GET /models`` route lists, sorted (plain strings: no SDK type leaves)."""

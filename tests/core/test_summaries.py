@@ -357,7 +357,7 @@ def test_a_summary_call_shows_its_body_asks_the_summary_model_and_logs_its_numbe
     assert call("", TURNS, 1)
     log.close()
     messages = summary_request("", TURNS, 1)
-    body = provider.request_body(messages, CallOptions("small", SUMMARY_MAX_TOKENS, stream=False))
+    body = provider.request_body(messages, CallOptions("small", SUMMARY_MAX_TOKENS))
     assert shown == [("summary", body)] and provider.asked == [("small", SUMMARY_MAX_TOKENS)]
     (record,) = logged(tmp_path)
     assert {k: record[k] for k in ("session", "provider", "model", "kind", "strategy", "summarized", "ok")} == {

@@ -12,7 +12,7 @@ from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.providers import make_provider
 from chatbot.storage.json_store import JsonStore
-from tests.support.fake_server import FakeServer
+from tests.support.fake_server import FakeServer, is_summary
 
 
 @pytest.fixture
@@ -20,8 +20,8 @@ def wired(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "test")
     apps = []
 
-    def build(server: FakeServer, options=None, **settings) -> App:
-        provider = make_provider("openai", base_url=server.base_url, max_retries=0)
+    def build(server: FakeServer, options=None, timeout=None, **settings) -> App:
+        provider = make_provider("openai", base_url=server.base_url, max_retries=0, timeout=timeout)
         memory = MemoryConfig(summary_trigger=2, keep_turns=1)
         app = App(
             JsonStore(tmp_path / "sessions"),
@@ -44,16 +44,39 @@ def test_chat_and_summary_calls_carry_their_models_and_output_caps(wired):
         for q in ("one", "two", "three", "four"):
             list(chat.send(q))
         requests = server.record.requests
-    chats = [r for r in requests if r.get("stream")]
-    summaries = [r for r in requests if not r.get("stream")]
+    chats = [r for r in requests if not is_summary(r)]
+    summaries = [r for r in requests if is_summary(r)]
     assert len(chats) == 4 and len(summaries) == 1
     assert {r["max_tokens"] for r in chats} == {77}
     assert {r["model"] for r in chats} == {app.provider.model}
     assert summaries[0]["model"] == "small-model"
     assert summaries[0]["max_tokens"] == SUMMARY_MAX_TOKENS
+    assert summaries[0]["stream"] is True  # read as it streams, as the chat is: --timeout bounds each pause
     # the summary came before the fourth chat request, which carries it in its system message
     assert requests.index(summaries[0]) == 3
     assert "The gist." in chats[3]["messages"][0]["content"]
+
+
+def test_a_summary_slower_than_the_timeout_is_kept_when_each_pause_is_shorter(wired):
+    # a slow local model writes a summary for longer than --timeout; streamed, the timeout bounds each pause (0.2 s
+    # here), as for a chat reply, so it is not asked again and again, the server still busy with the first
+    with FakeServer(reply="A reply.", whole_reply="- the gist", whole_delay=2.0, chunks=8) as server:
+        chat = wired(server, timeout=1.0, retries=0).open("slow")
+        for q in ("one", "two", "three", "four"):
+            list(chat.send(q))
+        summaries = [r for r in server.record.requests if is_summary(r)]
+    assert len(summaries) == 1 and summaries[0]["stream"] is True
+    assert chat.conversation.summary == "- the gist" and chat.conversation.summary_covers == 2
+
+
+def test_with_no_stream_the_summary_is_asked_for_whole_too(wired):
+    with FakeServer(reply="A reply.", whole_reply="- the gist") as server:
+        chat = wired(server, stream=False).open("whole")
+        for q in ("one", "two", "three", "four"):
+            list(chat.send(q))
+        summaries = [r for r in server.record.requests if is_summary(r)]
+    assert len(summaries) == 1 and "stream" not in summaries[0]
+    assert chat.conversation.summary == "- the gist"
 
 
 def test_without_flags_no_output_cap_is_sent_and_summaries_use_the_chat_model(wired):
@@ -63,8 +86,8 @@ def test_without_flags_no_output_cap_is_sent_and_summaries_use_the_chat_model(wi
         for q in ("one", "two", "three", "four"):
             list(chat.send(q))
         requests = server.record.requests
-    chats = [r for r in requests if r.get("stream")]
-    summary = next(r for r in requests if not r.get("stream"))
+    chats = [r for r in requests if not is_summary(r)]
+    summary = next(r for r in requests if is_summary(r))
     assert all("max_tokens" not in r and "max_completion_tokens" not in r for r in chats)
     assert summary["model"] == chats[0]["model"] == app.provider.model
     assert summary["max_tokens"] == SUMMARY_MAX_TOKENS
@@ -81,7 +104,7 @@ def test_a_model_switch_reaches_chat_and_summary_calls(wired):
         requests = server.record.requests
     assert requests[0]["model"] != "switched-model"
     assert {r["model"] for r in requests[1:]} == {"switched-model"}
-    assert any(not r.get("stream") for r in requests[1:])  # the summary call is among them
+    assert any(is_summary(r) for r in requests[1:])  # the summary call is among them
     assert app.store.load("m").model == "switched-model"
 
 
@@ -95,7 +118,7 @@ def test_the_sessions_options_go_with_every_chat_request_of_the_session_continue
         again = wired(server)  # the session continued without -o: it keeps its options
         list(again.open("o").send("four"))
         requests = server.record.requests
-    chats = [r for r in requests if r.get("stream")]
+    chats = [r for r in requests if not is_summary(r)]
     assert len(chats) == 4 and len(requests) == 5  # (and one summary)
     assert [(r.get("temperature"), r.get("seed")) for r in chats] == [(0.2, 7)] * 4
 

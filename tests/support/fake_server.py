@@ -49,6 +49,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from chatbot.engine.summary_prompt import is_summary_request
 from tests.support import provider_rules
 
 # Error modes: the status and body real servers answer with.
@@ -131,8 +132,9 @@ class FakeConfig:
     models: list[str] | None = None  # what GET /models lists (None: just ``model``)
     reject: tuple[str, ...] = ()  # request fields answered with a 400 naming them, as servers do for unknown options
     cached_tokens: int | None = None  # reported as usage.prompt_tokens_details.cached_tokens (capped at the prompt)
-    whole_reply: str | None = None  # the reply to non-streamed requests (summaries); None: ``reply``
-    whole_delay: float = 0.0  # seconds before answering a non-streamed request (a slow summary model)
+    whole_reply: str | None = None  # the reply to summary requests (:func:`is_summary`); None: ``reply``
+    # seconds a summary takes (a slow summary model): before a non-streamed answer, spread over a streamed one's pieces
+    whole_delay: float = 0.0
     # models this server does not have: a request naming one is answered 404 ``model_not_found``, as OpenAI answers
     # (e.g. a --summary-model that is gone, while the chat model works)
     missing_models: tuple[str, ...] = ()
@@ -209,6 +211,12 @@ class Record:
     def last_request(self) -> dict[str, Any] | None:
         """The body of the last chat request."""
         return self.requests[-1] if self.requests else None
+
+
+def is_summary(body: dict[str, Any]) -> bool:
+    """Whether a request asks for a summary (chatbot's summary prompt; streamed or not, as the chat is)."""
+    messages = body.get("messages")
+    return isinstance(messages, list) and is_summary_request(messages)
 
 
 def split_text(text: str, n: int) -> list[str]:
@@ -320,7 +328,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(status, err, {"retry-after": "2"} if status == 429 else None)
             return
         reply = provider_rules.json_reply(body, cfg.reply if scripted is None else scripted)
-        if not body.get("stream") and cfg.whole_reply is not None:
+        if is_summary(body) and cfg.whole_reply is not None:
             reply = cfg.whole_reply
         reply, finish = cut_to_limit(body, reply)
         self.server.record.outcomes.append(finish)
@@ -434,10 +442,12 @@ class _Handler(BaseHTTPRequestHandler):
             events.insert(2, b'data: {"error": {"message": "model overloaded", "type": "server_error"}}\n\n')
         events += [b"data: " + json.dumps(e).encode() + b"\n\n" for e in self._closing(body, base, finish, reply)]
         events.append(b"data: [DONE]\n\n")
+        # a summary from a slow model comes as slowly, spread over its pieces (each pause a share of whole_delay)
+        pause = cfg.delay + (cfg.whole_delay / len(events) if is_summary(body) else 0.0)
         try:
             for data in events:
-                if cfg.delay:
-                    time.sleep(cfg.delay)
+                if pause:
+                    time.sleep(pause)
                 self._send_chunk(data)
             self._send_chunk(b"")
         except (BrokenPipeError, ConnectionResetError):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.cli import session_doc
-from tests.support.fake_server import FakeServer
+from tests.support.fake_server import FakeServer, is_summary
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -49,7 +49,7 @@ def test_ctrl_c_stops_waiting_for_the_summary_and_the_session_goes_on(spawn, tmp
             child.expect(pexpect.EOF)
         finally:
             child.close(force=True)
-        chats = [body for body in server.record.requests if body.get("stream")]
+        chats = [body for body in server.record.requests if not is_summary(body)]
     assert child.exitstatus == 0
     data = session_doc(tmp_path, "p")
     assert [t["messages"][0]["content"] for t in data["turns"]] == ["one", "two", "three", "four"]
@@ -65,7 +65,7 @@ def test_a_summary_finished_in_the_background_is_used_without_waiting(spawn, tmp
             for text in ("one", "two", "three"):
                 ask(child, text)
             child.expect("›")
-            while sum(1 for body in server.record.requests if not body.get("stream")) == 0:
+            while not any(is_summary(body) for body in server.record.requests):
                 child.expect([pexpect.TIMEOUT], timeout=0.05)  # the summary request is sent once the reply ends
             child.expect([pexpect.TIMEOUT], timeout=0.6)  # the user types while it is written (0.3 s)
             child.sendline("four")
