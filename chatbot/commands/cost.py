@@ -86,8 +86,9 @@ def totals_lines(report: dict[str, Any]) -> list[str]:
     ratio = f", {full / sent:.1f}x what was sent" if sent else ""
     lines = [
         f"sent: {sent:,} prompt tokens in {n} request(s); replies {report['completion']:,} tokens",
-        f"full memory would have sent {full:,}{ratio}: request n re-sends all n-1 turns before it, so its total "
-        f"grows with the square of the turns (about n²/2 turns' worth: {n * (n - 1) // 2:,} turn re-sends over {n})",
+        f"full memory would have sent {full:,}{ratio}, with no budget: request n re-sends all n-1 turns before it, so "
+        f"its total grows with the square of the turns (about n²/2 turns' worth: {n * (n - 1) // 2:,} turn re-sends "
+        f"over {n})",
         f"summary calls: {report['summary_calls']} ({report['summary_tokens']:,} tokens reported)",
         f"cached: {report['cached']:,} prompt tokens served from the provider's cache",
     ]
