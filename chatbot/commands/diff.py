@@ -45,7 +45,8 @@ def _number(arg: str, last: int, usage: str) -> int:
     except ValueError:
         raise UsageError(usage) from None
     if not 1 <= number <= last:
-        raise UsageError(f"there is no request {number}: this session has requests 1 to {last} (the next one)")
+        has = f"requests 1 to {last} (the next one)" if last > 1 else "only request 1 (the next one)"
+        raise UsageError(f"there is no request {number}: this session has {has}")
     return number
 
 

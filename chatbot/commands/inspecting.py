@@ -96,10 +96,11 @@ def _left_out(request: Request, stored: int) -> str:
     covered = request.summary_covers if request.summary_included else 0
     left = _span(max(request.head, covered) + 1, request.first_turn)
     line = f"{request.dropped} earlier turn(s) are stored but not sent ({left})"
-    if not request.head:
-        return line
-    latest = _span(request.first_turn + 1, stored) if request.first_turn < stored else "none: no room"
-    return f"{line}: a gap between the first, {_span(1, request.head)}, and the latest sent, {latest}"
+    if request.head:
+        latest = _span(request.first_turn + 1, stored) if request.first_turn < stored else "none: no room"
+        line += f": a gap between the first, {_span(1, request.head)}, and the latest sent, {latest}"
+    # a turn left out may still come back, recalled into the system message (the R of system+R)
+    return line + (f"; recalled from them: {_turns(request.recalled)}" if request.recalled else "")
 
 
 def _span(low: int, high: int) -> str:

@@ -188,7 +188,8 @@ def check_turn(turn: object) -> str:
         return f" must be an object, found {_type_name(turn)}"
     messages = turn.get("messages")
     if not isinstance(messages, list) or not messages:
-        return f".messages must be a non-empty list, found {_type_name(messages)}"
+        found = "an empty list" if messages == [] else _type_name(messages)
+        return f".messages must be a non-empty list, found {found}"
     for j, m in enumerate(messages):
         problem = _check_message(j, m)
         if problem:

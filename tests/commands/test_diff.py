@@ -47,6 +47,9 @@ def test_recall_coming_back_is_named_with_the_size_of_its_block(make_app):
 
 def test_diff_and_context_at_refuse_a_request_that_is_not_there(make_app):
     app = make_app()
+    app.open("empty")
+    with pytest.raises(UsageError, match=r"there is no request 99: this session has only request 1 \(the next one\)"):
+        commands.run(app, "/context at 99")
     list(app.open("x").send("one"))
     with pytest.raises(UsageError, match="there is no request 3: this session has requests 1 to 2"):
         commands.run(app, "/diff 3")

@@ -65,6 +65,8 @@ def test_context_for_a_message_marks_the_recalled_turns_in_the_system_row(chat_a
     system_row = out.splitlines()[2]
     assert system_row.split()[:2] == ["1", "system+R"] and "[+ recalled turn 1]" in system_row
     assert "system+R: the system message carries turn 1 again, verbatim (" in out
+    left_out = next(line for line in out.splitlines() if "stored but not sent" in line)
+    assert left_out.endswith("; recalled from them: turn 1")  # not left out after all: it comes back recalled
     plain = commands.run(chat_app, "/context").text
     assert "system+R" not in plain and plain.splitlines()[2].split()[1] == "system"
 

@@ -991,7 +991,7 @@ def test_the_store_never_hands_out_an_id_whose_file_or_lock_exists(tmp_path, mon
     ("turn", "problem"),
     [
         ("a turn", "turns[0] must be an object, found str"),
-        ({"messages": []}, "turns[0].messages must be a non-empty list, found list"),
+        ({"messages": []}, "turns[0].messages must be a non-empty list, found an empty list"),
         ({"messages": None}, "turns[0].messages must be a non-empty list, found null"),
         ({"messages": [{"role": "user", "content": "q"}], "usage": 3}, "turns[0].usage must be an object or null"),
         ({"messages": [{"role": "user", "content": "q"}], "latency": "1"}, "turns[0].latency must be a number"),
