@@ -158,15 +158,33 @@ def check_rule(rule: object) -> str:
         return f"'rule.strategy' must be one of {', '.join(STRATEGIES)}, found {rule['strategy']!r}"
     if "recall_by" in rule and rule["recall_by"] not in RECALL_BY:
         return f"'rule.recall_by' must be one of {', '.join(RECALL_BY)}, found {rule['recall_by']!r}"
-    for key, least in RULE_COUNTS.items():
-        value = rule.get(key, least)
-        if (value is not None or key != "max_output_tokens") and not (_is_count(value) and value >= least):
-            return f"'rule.{key}' must be a whole number of at least {least}, found {value!r}"
+    counts = _rule_counts_problem(rule)
+    if counts:
+        return counts
     model = rule.get("summary_model")
     if model is not None and not (isinstance(model, str) and model.strip()):
         return f"'rule.summary_model' must be a model's name or null, found {model!r}"
     problem = check_options(rule.get("summary_options", {}))
     return problem.replace("'options", "'rule.summary_options") if problem else ""
+
+
+def _rule_counts_problem(rule: dict[str, Any]) -> str:
+    """What is wrong with a rule's counts (each a whole number of at least its least; the turns a summary keeps
+    no more than its trigger, as the memory rule itself refuses), or ""."""
+    for key, least in RULE_COUNTS.items():
+        value = rule.get(key, least)
+        if (value is not None or key != "max_output_tokens") and not (_is_count(value) and value >= least):
+            return f"'rule.{key}' must be a whole number of at least {least}, found {value!r}"
+    # as the memory rule refuses it (a setting missing takes the config file's or today's default when the session
+    # is continued: not known here, so only a rule that holds all three is judged)
+    keep, trigger, strategy = (
+        rule.get("keep_turns"),
+        rule.get("summary_trigger"),
+        STRATEGIES.get(str(rule.get("strategy"))),
+    )
+    if keep is not None and trigger is not None and strategy is not None and strategy.summarizes and keep > trigger:
+        return f"'rule.keep_turns' ({keep}) must not be more than 'rule.summary_trigger' ({trigger})"
+    return ""
 
 
 def check_tool_sources(sources: object) -> str:

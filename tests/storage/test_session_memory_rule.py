@@ -59,10 +59,20 @@ def test_the_rule_is_kept_by_both_stores(open_test_store):
         ({"recall": True}, "'rule.recall' must be a whole number of at least 0"),
         ({"summary_model": ""}, "'rule.summary_model' must be a model's name or null"),
         ({"summary_options": {"model": "x"}}, "'rule.summary_options.model': 'model' is set by chatbot itself"),
+        # listed as healthy once, then refused when continued, naming a flag nobody gave: now refused as the file's
+        (
+            {"strategy": "summary", "summary_trigger": 8, "keep_turns": 10**30},
+            "'rule.keep_turns' (1000000000000000000000000000000) must not be more than 'rule.summary_trigger' (8)",
+        ),
+        ({"strategy": "summary", "summary_trigger": 2, "keep_turns": 3}, "'rule.keep_turns' (3) must not be more"),
     ],
 )
 def test_a_rule_a_reader_could_not_use_is_refused_by_name(rule, problem):
     assert check_session_data(document(**rule)).startswith(problem)
+
+
+def test_a_window_rule_may_keep_more_turns_than_its_unused_summary_trigger():
+    assert check_session_data(document(strategy="window", summary_trigger=2, keep_turns=3)) == ""
 
 
 def test_an_older_file_without_a_rule_loads_with_none_and_a_newer_setting_is_left_alone():
