@@ -22,7 +22,7 @@ from chatbot.engine.recall import (
     terms,
     turn_text,
 )
-from chatbot.engine.recall_index import Scores
+from chatbot.engine.recall_index import INDEX_CHARS, Scores
 from chatbot.engine.recall_terms import words
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import Turn
@@ -171,6 +171,15 @@ def counting_index() -> tuple[RecallIndex, list[str]]:
         return words(text)
 
     return RecallIndex(counting), seen
+
+
+def test_a_huge_turn_is_read_into_terms_up_to_its_first_index_chars():
+    # a pasted 10 MB file was read into terms in ~20 s, in every process that opened the session
+    index, seen = counting_index()
+    pasted = "The cabin wifi is bluefjord. " + "filler words here " * (INDEX_CHARS // 10) + "zanzibar"
+    index.sync([turn(pasted)])
+    assert len(seen[0]) == INDEX_CHARS
+    assert index.scores("bluefjord").by_turn and not index.scores("zanzibar").by_turn
 
 
 def test_the_index_grows_a_turn_at_a_time_and_reads_each_turn_once():
