@@ -7,7 +7,7 @@ command is; :mod:`~chatbot.commands.effects` what it returns, and :func:`apply` 
 from chatbot.commands.effects import Front, apply
 from chatbot.commands.inspecting import format_models
 from chatbot.commands.sessions import LISTED, format_hits, format_sessions
-from chatbot.commands.table import COMMANDS, QUIT_WORDS, as_message, is_command, run
+from chatbot.commands.table import COMMANDS, QUIT_WORDS, as_message, is_command, is_known, run
 
 __all__ = [
     "COMMANDS",
@@ -20,5 +20,6 @@ __all__ = [
     "format_models",
     "format_sessions",
     "is_command",
+    "is_known",
     "run",
 ]

@@ -25,6 +25,12 @@ def is_command(line: str) -> bool:
     return (stripped.startswith("/") and not stripped.startswith("//")) or stripped.lower() in QUIT_WORDS
 
 
+def is_known(line: str) -> bool:
+    """Whether a command line names a command there is (a pasted path, ``/usr/bin is ...``, names none)."""
+    stripped = line.strip()
+    return stripped.lower() in QUIT_WORDS or stripped.partition(" ")[0].lower() in COMMANDS
+
+
 def as_message(line: str) -> str:
     """The message an input line that is not a command sends: ``//path ...`` sends ``/path ...``."""
     return line.lstrip()[1:] if line.lstrip().startswith("//") else line

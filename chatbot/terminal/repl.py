@@ -121,10 +121,12 @@ class Repl:
         """Run until /quit or Ctrl-D. Returns the exit status."""
         self._banner()
         prompt = self._prompt_session()
+        draft = ""  # a line that named no command, given back to edit: most likely pasted text (/usr/bin is ...)
         while True:
             self._refresh_status()
+            given, draft = draft, ""  # given back once: Ctrl-C or an empty line clears it for good
             try:
-                line = prompt.prompt("› ")
+                line = prompt.prompt("› ", default=given)
             except Interrupted:
                 raise  # SIGTERM, SIGHUP: leave (the session is saved after every turn)
             except KeyboardInterrupt:
@@ -135,6 +137,7 @@ class Repl:
                 continue
             if self.handle(line):
                 break
+            draft = line if _given_back(line) else ""
         chat = self.app.chat
         saved = "saved" if chat.conversation.turns or self.app.store.exists(chat.session.id) else "empty, not saved"
         self.console.print(Text(f"session {chat.session.id} {saved}; bye", style="dim"))
@@ -151,6 +154,8 @@ class Repl:
             raise  # the terminal cannot be written: leave (a resent turn is saved)
         except ChatbotError as exc:
             self._error(exc.message)
+            if _given_back(line):  # (run gives it back at the next prompt)
+                self._notice("your text is back at the prompt: // at its start sends it as a message")
         except Interrupted:
             raise  # SIGTERM, SIGHUP: leave
         except KeyboardInterrupt:  # Ctrl-C stops a slow command (/models on a silent server), not the app
@@ -340,3 +345,10 @@ class Repl:
         except (KeyboardInterrupt, EOFError):
             return False
         return answer.strip().lower() in ("y", "yes")
+
+
+def _given_back(line: str) -> bool:
+    """Whether a line that failed as a command is given back at the next prompt: one that names no command and says
+    more than its first word, most likely pasted text ("/usr/bin is where ...", or a command mistyped with its
+    argument); a lone mistyped word ("/hepl") is not, so what the user types next is not glued to it."""
+    return commands.is_command(line) and not commands.is_known(line) and len(line.split(maxsplit=1)) > 1

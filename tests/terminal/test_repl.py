@@ -127,3 +127,16 @@ def test_term_dumb_has_no_escape_sequences(app, monkeypatch):
 def test_history_file_is_private(app, history_file):
     run_repl(app, "secret plans" + ENTER + CTRL_D)
     assert history_file.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_pasted_line_that_names_no_command_comes_back_at_the_prompt_to_edit(app):
+    # "/usr/bin is where ..." is pasted text, not a command: it is not lost, and // at its start sends it
+    HOME = "\x01"  # Ctrl-A: the start of the line
+    _, out = run_repl(app, "/usr/bin is where binaries live" + ENTER + HOME + "/" + ENTER + CTRL_D)
+    assert "unknown command /usr/bin" in out and "your text is back at the prompt" in out
+    assert [t.user_text for t in app.chat.conversation.turns] == ["/usr/bin is where binaries live"]
+
+
+def test_a_known_command_that_fails_is_not_given_back(app):
+    _, out = run_repl(app, "/load nowhere-such" + ENTER + ENTER + CTRL_D)
+    assert "back at the prompt" not in out and app.chat.conversation.turns == []
