@@ -308,7 +308,7 @@ def _make_app(
         aliases=cfg.aliases,
         prices=cfg.prices,
         allow_private_urls=args.allow_private_urls,
-        run=run_settings(args, cfg, RETRIES),
+        run=run_settings(args, cfg, RETRIES, store),
     )
     counters = lambda model: make_counter(args.tokenizer, args.provider, model, tokenizer_file)  # noqa: E731
     if toolbox is None:
