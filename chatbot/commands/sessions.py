@@ -97,7 +97,7 @@ def _rename(app: App, arg: str, confirm: Confirm | None) -> Effects:
 def _delete(app: App, arg: str, confirm: Confirm | None) -> Effects:
     if not arg:
         raise UsageError("usage: /delete ID")
-    session_id = validate_id(arg)
+    session_id = app.deletable(arg)  # the session in use is refused before the question, not after a yes
     if not app.store.exists(session_id):
         raise UsageError(f"no session {session_id}")
     if confirm is not None and not confirm(f"Delete session {session_id} for good?"):
