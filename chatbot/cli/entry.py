@@ -305,6 +305,7 @@ def _make_app(
         options=model_options(args),
         origins=origins,
         roles=cfg.roles,
+        command_line_roles=cfg.command_line_roles,
         aliases=cfg.aliases,
         prices=cfg.prices,
         allow_private_urls=args.allow_private_urls,

@@ -62,6 +62,8 @@ class AppSettings:
     system: str | None = None  # for new sessions; None: DEFAULT_SYSTEM
     options: dict[str, Any] = field(default_factory=dict)  # -o: merged into every session opened
     roles: dict[str, str] = field(default_factory=dict)  # the config file's [roles], for /role
+    # the roles /role cannot set (templates with variables, prompts): name -> why, and the command line that runs it
+    command_line_roles: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)  # the config file's [aliases]: short name -> model
     prices: dict[str, Price] = field(default_factory=dict)  # the config file's [prices], for /cost
     run: TurnSettings = TurnSettings()  # how every turn runs, handed to each chat opened (with its session's rule)
