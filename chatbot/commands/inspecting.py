@@ -385,8 +385,8 @@ def _copy(app: App, arg: str, confirm: Confirm | None) -> Effects:
 def _timeline(app: App, arg: str, confirm: Confirm | None) -> Effects:
     """``/timeline``: the rows as text, and the timeline itself for a front end that draws it in colour."""
     view, _, path = arg.partition(" ")
-    force = path.endswith(" --force")
-    path = path.removesuffix(" --force").strip()
+    force = path == "--force" or path.endswith(" --force")
+    path = path.removesuffix("--force").strip()  # "html --force" names no file: the usage below
     if arg and (view != "html" or not path):
         raise UsageError(
             "usage: /timeline (one row per turn of this session) or /timeline html FILE [--force] (as a web page; "

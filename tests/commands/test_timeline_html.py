@@ -91,5 +91,7 @@ def test_the_page_never_goes_over_the_session_in_use_nor_through_a_symlink(make_
     assert asked == [f"{tmp_path / 'old.html'} exists. Overwrite it?"]
     assert (tmp_path / "old.html").read_text().startswith("<!DOCTYPE html>")
     (tmp_path / "old.html").write_text("old")
+    with pytest.raises(UsageError, match="usage: /timeline"):
+        commands.run(app, "/timeline html --force")  # no file named --force
     commands.run(app, f"/timeline html {tmp_path / 'old.html'} --force")
     assert (tmp_path / "old.html").read_text().startswith("<!DOCTYPE html>")
