@@ -31,7 +31,7 @@ CONFIG_ENV = "CHATBOT_CONFIG"
 # flags that name what one run does (a message, a session, a command that exits), never a standing default
 NOT_CONFIG = {"help", "version", "prompt", "cont", "session", "list_sessions", "config", "list_models", "file"}
 NOT_CONFIG |= {"search", "import_sessions", "limit", "schema", "var", "show", "list_providers"}
-NOT_CONFIG |= {"timeline", "html", "compare_memory"}
+NOT_CONFIG |= {"timeline", "html", "force", "compare_memory"}
 #: config keys that read better in the plural, and the flag each is (``summary_options = { temperature = 0.1 }``)
 PLURALS = {"options": "option", "summary_options": "summary_option"}
 _SECRET = re.compile(r"(^|_)(api_key|apikey|secret|password|token)$")
@@ -77,8 +77,33 @@ class Config:
     @property
     def roles(self) -> dict[str, str]:
         """Role name -> system message, for ``/role`` in a chat: every role with a system message and no variables
-        (a template's variables are filled only by ``--role NAME -v ...``)."""
-        return {n: r.system for n, r in self.templates.items() if r.system and not (r.template and "$" in r.system)}
+        (a template's variables are filled only by ``--role NAME -v ...``; its ``$$`` is a dollar sign)."""
+        from string import Template
+
+        return {
+            name: Template(role.system).substitute({}) if role.template else role.system
+            for name, role in self.templates.items()
+            if role.system and not (role.template and template_names(role.system))
+        }
+
+    @property
+    def command_line_roles(self) -> dict[str, str]:
+        """Role name -> why ``/role`` cannot set it and the command line that runs it, for every role not in
+        :attr:`roles`: a template whose system message has variables, or one with a prompt and no system message."""
+        said = {}
+        for name, role in self.templates.items():
+            if name in self.roles:
+                continue
+            names = template_names(role.system) | template_names(role.prompt)
+            line = f"chatbot --role {name}" + "".join(f" -v {v} VALUE" for v in sorted(names - {"input"}))
+            line += " -p TEXT" if "input" in names else ""
+            if role.system:
+                used = ", ".join(f"${v}" for v in sorted(template_names(role.system)))
+                why = f"its system message has variables ({used}) that only the command line fills"
+            else:
+                why = "it is a prompt to send, with no system message"
+            said[name] = f"role {name} is a template /role cannot set: {why}; run it from the shell: {line}"
+        return said
 
     def template(self, name: str) -> Role:
         """Role ``name``; a ConfigError lists the roles there are."""
@@ -289,6 +314,13 @@ def _line_of(text: str, key: str) -> int:
     pattern = re.compile(rf"""^[ \t]*(\[[ \t]*)?["']?{re.escape(key)}["']?[ \t]*(=|\])""", re.MULTILINE)
     found = pattern.search(text)
     return text.count("\n", 0, found.start()) + 1 if found else 1
+
+
+def template_names(text: str | None) -> set[str]:
+    """The variable names a template's text uses (``$name``, ``${name}``; ``$$`` is none)."""
+    from string import Template
+
+    return set(Template(text).get_identifiers()) if text else set()
 
 
 def _roles(value: object, where: str) -> dict[str, Role]:

@@ -305,10 +305,11 @@ def _make_app(
         options=model_options(args),
         origins=origins,
         roles=cfg.roles,
+        command_line_roles=cfg.command_line_roles,
         aliases=cfg.aliases,
         prices=cfg.prices,
         allow_private_urls=args.allow_private_urls,
-        run=run_settings(args, cfg, RETRIES),
+        run=run_settings(args, cfg, RETRIES, store),
     )
     counters = lambda model: make_counter(args.tokenizer, args.provider, model, tokenizer_file)  # noqa: E731
     if toolbox is None:

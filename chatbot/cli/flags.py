@@ -168,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print session ID's timeline and cost (with --json: as data; with --html FILE: a page of bars) and exit",
     )
     sessions.add_argument("--html", metavar="FILE", help="with --timeline: write the timeline as one HTML page")
+    sessions.add_argument("--force", action="store_true", help="with --html: overwrite an existing FILE unasked")
     sessions.add_argument(
         "--compare-memory",
         metavar="ID",
@@ -296,6 +297,8 @@ def check_combinations(args: argparse.Namespace) -> None:
         raise UsageError("--show-requests works in script and one-shot modes; in a chat, /context json shows it")
     if args.html and not args.timeline:
         raise UsageError("--html FILE works with --timeline ID (the page of that session's timeline)")
+    if args.force and not args.html:
+        raise UsageError("--force works with --timeline ID --html FILE (it overwrites an existing FILE)")
     if args.limit is not None and not args.list_sessions:
         raise UsageError("--limit works with --list-sessions (how many of the newest sessions it lists)")
 

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from chatbot.cli.config import Config
     from chatbot.core.turn_settings import TurnSettings
     from chatbot.engine.memory import MemoryConfig
+    from chatbot.storage.base import SessionStore
 
 
 def memory_rule(args: argparse.Namespace) -> MemoryConfig:
@@ -32,7 +33,7 @@ def memory_rule(args: argparse.Namespace) -> MemoryConfig:
     )
 
 
-def run_settings(args: argparse.Namespace, cfg: Config, retries: int) -> TurnSettings:
+def run_settings(args: argparse.Namespace, cfg: Config, retries: int, store: SessionStore) -> TurnSettings:
     """How every turn of this run goes: reply limit, summaries' model and options, tool rounds, streaming, logs."""
     from chatbot.cli.modes import show_request
     from chatbot.core.app import parse_option
@@ -46,7 +47,7 @@ def run_settings(args: argparse.Namespace, cfg: Config, retries: int) -> TurnSet
         summary_options=dict(parse_option(key, value) for key, value in args.summary_option or []),
         max_tool_rounds=args.max_tool_rounds,
         stream=not args.no_stream,
-        log=RequestLog(args.log_requests) if args.log_requests else None,
+        log=RequestLog(args.log_requests, store.paths) if args.log_requests else None,  # never into the store
         # script and -p keep their exact order of requests (summary, then chat); the terminal writes them ahead
         background_summaries=interactive,
         retries=retries,

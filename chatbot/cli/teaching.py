@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import fields
 
 from chatbot.commands import compare, cost
@@ -32,6 +33,16 @@ def load(store: SessionStore, session_id: str) -> Session:
     return session
 
 
+def _ask(question: str) -> bool:
+    """A yes/no question on the terminal (stderr, so that stdout stays the command's output); no by default."""
+    sys.stderr.write(f"{clean(question)} [y/N] ")
+    sys.stderr.flush()
+    try:
+        return input().strip().lower() in ("y", "yes")
+    except (EOFError, KeyboardInterrupt):
+        return False
+
+
 def teaching_mode(store: SessionStore, args: argparse.Namespace, prices: dict[str, Price] | None = None) -> int:
     """Print (or write) what the flags ask for; the exit status."""
     if args.compare_memory:
@@ -44,7 +55,8 @@ def teaching_mode(store: SessionStore, args: argparse.Namespace, prices: dict[st
     budget = session.conversation.memory.max_input_tokens
     timeline = timeline_of(session.id, session.conversation.turns, budget, learned=window is not None)
     if args.html:
-        print(clean(write_html(timeline, args.html, window)))
+        ask = _ask if sys.stdin.isatty() and sys.stderr.isatty() else None  # a script says --force instead
+        print(clean(write_html(timeline, args.html, store.paths, window, force=args.force, ask=ask)))
     if args.json:
         report = cost.cost_report(session, prices)
         rows = [{"turn": r.turn, "tokens": r.tokens, "estimated": r.estimated, "parts": dict(r.segments),

@@ -15,7 +15,7 @@ import sys
 from string import Template
 from typing import NamedTuple
 
-from chatbot.cli.config import Config, Role
+from chatbot.cli.config import Config, Role, template_names
 from chatbot.errors import UsageError
 from chatbot.text import mask_password
 
@@ -38,7 +38,7 @@ def apply_role(args: argparse.Namespace, cfg: Config) -> Filled:
     if not role.template:
         _unused(variables, args.role, role)
         return Filled(role.system, None)
-    uses_input = role.prompt is not None or "input" in _names(role.system)
+    uses_input = role.prompt is not None or "input" in template_names(role.system)
     message = _input(args) if uses_input else None
     filled = fill(args.role, role, variables, message)
     if filled.prompt is not None:
@@ -48,19 +48,19 @@ def apply_role(args: argparse.Namespace, cfg: Config) -> Filled:
 
 def fill(name: str, role: Role, variables: dict[str, str], message: str | None) -> Filled:
     """``role``'s system and prompt with ``variables`` and ``$input`` (``message``) filled in."""
-    missing = sorted((_names(role.system) | _names(role.prompt)) - set(variables) - {"input"})
+    missing = sorted((template_names(role.system) | template_names(role.prompt)) - set(variables) - {"input"})
     if missing:
         flags = " ".join(f"-v {m} VALUE" for m in missing)
         raise UsageError(f"role {name} needs a value for ${missing[0]}: add {flags}")
     _unused(variables, name, role)
     values = {**variables, "input": message or ""}
-    if message is None and "input" in _names(role.system) | _names(role.prompt):
+    if message is None and "input" in template_names(role.system) | template_names(role.prompt):
         raise UsageError(f"role {name} uses $input: give the message with -p TEXT, or pipe it in")
     system = Template(role.system).substitute(values) if role.system else None
     prompt = None
     if role.prompt:
         prompt = Template(role.prompt).substitute(values)
-        if "input" not in _names(role.prompt) and message:
+        if "input" not in template_names(role.prompt) and message:
             prompt = f"{prompt}\n\n{message}"  # a prompt that does not place the input gets it after itself
     return Filled(system, prompt)
 
@@ -76,10 +76,6 @@ def show(filled: Filled, files: list[str] | None = None) -> str:
     return "\n\n".join(parts)
 
 
-def _names(text: str | None) -> set[str]:
-    return set(Template(text).get_identifiers()) if text else set()
-
-
 def _variables(pairs: list[list[str]]) -> dict[str, str]:
     variables: dict[str, str] = {}
     for name, value in pairs:
@@ -92,7 +88,9 @@ def _variables(pairs: list[list[str]]) -> dict[str, str]:
 
 
 def _unused(variables: dict[str, str], name: str, role: Role) -> None:
-    unused = sorted(set(variables) - (_names(role.system) | _names(role.prompt) if role.template else set()))
+    unused = sorted(
+        set(variables) - (template_names(role.system) | template_names(role.prompt) if role.template else set())
+    )
     if unused:
         from chatbot.cli.modes import notice
 

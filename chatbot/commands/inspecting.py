@@ -386,14 +386,20 @@ def _copy(app: App, arg: str, confirm: Confirm | None) -> Effects:
 def _timeline(app: App, arg: str, confirm: Confirm | None) -> Effects:
     """``/timeline``: the rows as text, and the timeline itself for a front end that draws it in colour."""
     view, _, path = arg.partition(" ")
-    if arg and (view != "html" or not path.strip()):
-        raise UsageError("usage: /timeline (one row per turn of this session) or /timeline html FILE (as a web page)")
+    force = path == "--force" or path.endswith(" --force")
+    path = path.removesuffix("--force").strip()  # "html --force" names no file: the usage below
+    if arg and (view != "html" or not path):
+        raise UsageError(
+            "usage: /timeline (one row per turn of this session) or /timeline html FILE [--force] (as a web page; "
+            "--force overwrites)"
+        )
     chat = app.chat
     memory, context = chat.conversation.memory, chat.conversation.counter.calibration.context
     budget = input_budget(memory.max_input_tokens, context, chat.run.max_output_tokens)  # the window, when learned
     timeline = timeline_of(chat.session.id, chat.conversation.turns, budget, learned=context is not None)
     if view == "html":
-        return Note(write_html(timeline, path.strip(), budget if context else None))
+        window = budget if context else None
+        return Note(write_html(timeline, path, app.store.paths, window, force=force, ask=confirm))
     return Chart(timeline) if timeline.rows else Show(plain(timeline))
 
 
@@ -405,7 +411,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "/recall": Command("/recall TEXT", "show which earlier turns TEXT would bring back, with scores", _recall),
     "/timeline": Command(
-        "/timeline [html FILE]",
+        "/timeline [html FILE [--force]]",
         "one row per turn: the tokens its request sent, in parts, against the budget (html: as a web page)",
         _timeline,
     ),

@@ -50,11 +50,17 @@ def _set(app: App, arg: str, confirm: Confirm | None) -> Effects:
 
 
 def _role(app: App, arg: str, confirm: Confirm | None) -> Effects:
-    roles = app.settings.roles
+    roles, templates = app.settings.roles, app.settings.command_line_roles
     if not arg:
-        if not roles:
+        if not roles and not templates:
             return Show("no roles: add a [roles] table to the config file (chatbot --config shows where)")
-        return Show("\n".join(f"{name}: {preview(text, 60)}" for name, text in sorted(roles.items())))
+        lines = [f"{name}: {preview(text, 60)}" for name, text in sorted(roles.items())]
+        lines += [
+            f"{name}: (a template /role cannot set; /role {name} says how to run it)" for name in sorted(templates)
+        ]
+        return Show("\n".join(lines))
+    if arg in templates:  # its variables have no value in a chat: said before "no role", which it is not
+        raise UsageError(templates[arg])
     if arg not in roles:
         raise UsageError(f"no role {arg!r}; /role lists them")
     app.chat.set_system(roles[arg])

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 from chatbot.commands.base import Command, Confirm
 from chatbot.commands.effects import Effects, Note, Show
 from chatbot.core.app import App
-from chatbot.errors import ChatbotError, UsageError
+from chatbot.errors import UsageError
 from chatbot.storage.base import SessionStore
-from chatbot.storage.export import export_markdown, write_private
+from chatbot.storage.export import export_markdown
+from chatbot.storage.output_files import write_file
 from chatbot.storage.session import validate_id
 from chatbot.text import preview
 
@@ -98,7 +97,7 @@ def _rename(app: App, arg: str, confirm: Confirm | None) -> Effects:
 def _delete(app: App, arg: str, confirm: Confirm | None) -> Effects:
     if not arg:
         raise UsageError("usage: /delete ID")
-    session_id = validate_id(arg)
+    session_id = app.deletable(arg)  # the session in use is refused before the question, not after a yes
     if not app.store.exists(session_id):
         raise UsageError(f"no session {session_id}")
     if confirm is not None and not confirm(f"Delete session {session_id} for good?"):
@@ -111,23 +110,8 @@ def _export(app: App, arg: str, confirm: Confirm | None) -> Effects:
     session = app.chat.session
     force = arg == "--force" or arg.endswith(" --force")
     arg = arg.removesuffix("--force").strip()
-    path = Path(os.path.expanduser(arg or f"{session.id}.md"))
-    if os.path.isdir(app.store.location) and _inside(path, Path(app.store.location)):
-        raise UsageError(f"{path} is inside the sessions directory; export somewhere else (sessions live there)")
-    if os.path.lexists(path) and not force:
-        if confirm is None or not confirm(f"{path} exists. Overwrite it?"):
-            raise UsageError(f"{path} already exists; choose another path, or add --force to overwrite it")
-        force = True
-    try:
-        write_private(path, export_markdown(session), overwrite=force)
-    except OSError as exc:
-        raise ChatbotError(f"cannot write {path}: {exc.strerror}") from None
+    path = write_file(arg or f"{session.id}.md", export_markdown(session), app.store.paths, force=force, ask=confirm)
     return Note(f"wrote the transcript of {session.id} to {path}")
-
-
-def _inside(path: Path, directory: Path) -> bool:
-    """Whether ``path`` (resolved, symlinks followed) is ``directory`` or inside it."""
-    return path.resolve().is_relative_to(directory.resolve())
 
 
 def _fork(app: App, arg: str, confirm: Confirm | None) -> Effects:

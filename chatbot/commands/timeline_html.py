@@ -9,11 +9,12 @@ loads nothing from the network, so it can go on a slide, in a page, or in a mail
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
 from chatbot.commands.timeline import LETTERS, Row, Timeline
-from chatbot.errors import UsageError
+from chatbot.storage.output_files import Ask, write_file
 
 #: each segment's colour (the terminal's palette, readable on white)
 COLOURS = {
@@ -70,13 +71,19 @@ def page(timeline: Timeline, window: int | None = None) -> str:
     )
 
 
-def write_html(timeline: Timeline, path: str, window: int | None = None) -> str:
-    """Write :func:`page` to ``path``; what was written, for the user."""
-    target = Path(path).expanduser().absolute()
-    try:
-        target.write_text(page(timeline, window), encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+def write_html(
+    timeline: Timeline,
+    path: str,
+    store_paths: Sequence[Path],
+    window: int | None = None,
+    *,
+    force: bool = False,
+    ask: Ask | None = None,
+) -> str:
+    """Write :func:`page` to ``path`` as every file the user names is written (never into the store's
+    ``store_paths``, never through a symbolic link, an existing file replaced with ``force`` or a yes to ``ask``:
+    :func:`~chatbot.storage.output_files.write_file`); what was written, for the user."""
+    target = write_file(path, page(timeline, window), store_paths, force=force, ask=ask).absolute()
     return f"wrote the timeline of session {timeline.session} ({len(timeline.rows)} requests) to {target}"
 
 

@@ -62,6 +62,8 @@ class AppSettings:
     system: str | None = None  # for new sessions; None: DEFAULT_SYSTEM
     options: dict[str, Any] = field(default_factory=dict)  # -o: merged into every session opened
     roles: dict[str, str] = field(default_factory=dict)  # the config file's [roles], for /role
+    # the roles /role cannot set (templates with variables, prompts): name -> why, and the command line that runs it
+    command_line_roles: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)  # the config file's [aliases]: short name -> model
     prices: dict[str, Price] = field(default_factory=dict)  # the config file's [prices], for /cost
     run: TurnSettings = TurnSettings()  # how every turn runs, handed to each chat opened (with its session's rule)
@@ -168,12 +170,17 @@ class App:
             self.chat.outbox.add(attachment)
         return self.chat
 
-    def delete(self, session_id: str) -> None:
-        """Delete a stored session other than the one in use."""
+    def deletable(self, session_id: str) -> str:
+        """``session_id`` checked, when it may be deleted: a valid id, not the session in use (:class:`UsageError`
+        otherwise). ``/delete`` asks it before asking the user, so that a yes is never answered with a refusal."""
         session_id = validate_id(session_id)
         if self._chat is not None and session_id == self._chat.session.id:
             raise UsageError("that is the session in use: /new or /load another one first, then /delete it")
-        self.store.delete(session_id)
+        return session_id
+
+    def delete(self, session_id: str) -> None:
+        """Delete a stored session other than the one in use (:meth:`deletable`)."""
+        self.store.delete(self.deletable(session_id))
 
     def set_model(self, model: str) -> None:
         """Switch the chat model (an alias names its model); the token counter follows the model's family (chat

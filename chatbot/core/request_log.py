@@ -15,11 +15,14 @@ import contextlib
 import json
 import os
 import time
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from chatbot.engine.turn import now_iso
 from chatbot.errors import ConfigError
 from chatbot.providers.base import Usage
+from chatbot.storage.output_files import open_appending
 
 FIELDS = (
     "time",
@@ -42,12 +45,16 @@ FIELDS = (
 
 
 class RequestLog:
-    """Appends one JSON line per model call to a file (created 0600; each line written whole with O_APPEND)."""
+    """Appends one JSON line per model call to a file (created 0600; each line written whole with O_APPEND).
 
-    def __init__(self, path: str) -> None:
+    The file is a log: an existing one is appended to, never replaced. Like every file the user names for chatbot to
+    write, it is never one of the session store's ``store_paths`` or inside one, and never a symbolic link
+    (:mod:`~chatbot.storage.output_files`)."""
+
+    def __init__(self, path: str, store_paths: Sequence[Path]) -> None:
         self.path = path
         try:
-            self._fd = os.open(os.path.expanduser(path), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            self._fd = open_appending(path, store_paths)
         except OSError as exc:
             raise ConfigError(f"cannot open the request log {path}: {exc.strerror or exc}") from None
 

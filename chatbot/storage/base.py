@@ -12,6 +12,7 @@ import secrets
 import string
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Protocol
 
 from chatbot.engine.memory import MemoryConfig
@@ -40,10 +41,13 @@ class SessionLock(Protocol):
 
 
 class SessionStore(Protocol):
-    """Where sessions live. ``location`` names it in messages; ``warnings`` are for the user at start."""
+    """Where sessions live. ``location`` names it in messages; ``warnings`` are for the user at start; ``paths``
+    are the files and folders on this machine the store keeps (none for a database server): a file chatbot writes
+    at the user's word never goes there (:mod:`~chatbot.storage.output_files`)."""
 
     location: str
     warnings: list[str]
+    paths: tuple[Path, ...]
 
     def new_id(self) -> str:
         """A short readable id not used yet."""

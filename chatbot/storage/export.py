@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 from chatbot.engine.turn import Turn
 from chatbot.storage.session import Session
 from chatbot.text import clean
@@ -76,17 +73,3 @@ def _content_text(content: object) -> str:
 
 def _quote(text: str) -> str:
     return "\n".join(f"> {line}" if line else ">" for line in text.splitlines() or [""])
-
-
-def write_private(path: Path, text: str, *, overwrite: bool = False) -> None:
-    """Write ``text`` to a new file at ``path``, readable by the user only (0600).
-
-    Never follows a symlink at ``path``; an existing file is replaced only with ``overwrite`` (FileExistsError
-    otherwise). Text that UTF-8 cannot hold (a lone surrogate) is written as "?" (the encoder's replacement).
-    """
-    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | (os.O_TRUNC if overwrite else os.O_EXCL)
-    fd = os.open(path, flags, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as f:
-        if overwrite:  # a replaced file keeps its old mode otherwise (a new one has 0600 from os.open)
-            os.fchmod(fd, 0o600)
-        f.write(text)

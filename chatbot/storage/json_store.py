@@ -87,6 +87,7 @@ class JsonStore(SessionStore):
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
         self.location = str(self.directory)
+        self.paths = (self.directory,)  # the session files, their locks and a save's temporary files
         self.warnings: list[str] = []
         self._locks: dict[str, FileLock] = {}
         # Fingerprint of each session file as this store last loaded or saved it: a save refuses to replace a

@@ -57,6 +57,7 @@ class PostgresStore(SessionStore):
     def __init__(self, url: str, rescue_dir: str | os.PathLike[str] | None = None) -> None:
         self.url = url
         self.location = pg_address.redact(url)
+        self.paths: tuple[Path, ...] = ()  # its sessions live on the database server
         self.warnings: list[str] = []
         self.rescue_dir = Path(rescue_dir) if rescue_dir else default_rescue_dir()
         self._conn: psycopg.Connection[Any] | None = None

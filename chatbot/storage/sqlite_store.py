@@ -70,6 +70,8 @@ class SqliteStore(SessionStore):
         suffixed = self.path.name.lower().endswith(sqlite_address.SUFFIXES)
         self.location = str(self.path) if suffixed else f"sqlite:{self.path}"
         self.locks_dir = self.path.with_name(f"{self.path.name}-locks")
+        journals = tuple(self.path.with_name(f"{self.path.name}-{end}") for end in ("wal", "shm", "journal"))
+        self.paths = (self.path, *journals, self.locks_dir)  # the database, SQLite's files beside it, the locks
         self._conn, self.warnings, self.indexed = sql.open_database(self.path)
         if new and sqlite_address.looks_absolute(text):
             rest = text.removeprefix("sqlite:///")

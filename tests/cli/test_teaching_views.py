@@ -103,3 +103,27 @@ def test_an_older_session_file_without_records_says_so(tmp_path):
     path.write_text(json.dumps(data))
     out = run_chatbot("--provider", "echo", "--session", "old", stdin="/context at 1\n/diff 2\n", cwd=tmp_path).stdout
     assert out.count("was stored before chatbot kept how each request was built") == 2
+
+
+def test_the_html_page_never_goes_over_a_session_and_replaces_a_file_only_with_force(tmp_path):
+    """``--timeline other --html sessions/victim.json`` is refused (victim still loads); an existing page needs
+    --force where nobody can be asked; a symbolic link is never written through."""
+    for sid in ("victim", "other"):
+        run_chatbot("--provider", "echo", "--session", sid, stdin="keep me\n", cwd=tmp_path)
+    victim = tmp_path / "sessions" / "victim.json"
+    before = victim.read_bytes()
+    refused = run_chatbot("--timeline", "other", "--html", str(victim), "--force", cwd=tmp_path)
+    assert refused.returncode == 2 and "inside the session store" in refused.stderr
+    assert victim.read_bytes() == before
+    assert "BROKEN" not in run_chatbot("--list-sessions", cwd=tmp_path).stdout
+    (tmp_path / "page.html").write_text("old")
+    kept = run_chatbot("--timeline", "other", "--html", "page.html", cwd=tmp_path)
+    assert kept.returncode == 2 and "already exists" in kept.stderr and "--force" in kept.stderr
+    assert (tmp_path / "page.html").read_text() == "old"
+    forced = run_chatbot("--timeline", "other", "--html", "page.html", "--force", cwd=tmp_path)
+    assert forced.returncode == 0 and (tmp_path / "page.html").read_text().startswith("<!DOCTYPE html>")
+    (tmp_path / "precious.txt").write_text("keep")
+    (tmp_path / "link.html").symlink_to(tmp_path / "precious.txt")
+    linked = run_chatbot("--timeline", "other", "--html", "link.html", "--force", cwd=tmp_path)
+    assert "symbolic link" in linked.stderr and (tmp_path / "precious.txt").read_text() == "keep"
+    assert "--force works with" in run_chatbot("--timeline", "other", "--force", cwd=tmp_path).stderr

@@ -124,3 +124,26 @@ def test_a_role_given_to_a_continued_session_is_named_as_the_role_when_its_syste
     assert "chatbot: --role review shapes new sessions only; this one keeps its own system message" in result.stderr
     assert "--system shapes" not in result.stderr
     assert "Last user message: Review this:\nx := 1" in result.stdout  # the template's prompt is still the message
+
+
+def test_role_in_a_chat_says_a_template_needs_the_command_line_and_how_to_run_it(config):
+    """``/role review`` is no "no role 'review'": the role is there, its variables have no value in a chat, and the
+    answer names them and the command line that fills them; ``/role`` lists the templates too."""
+    script = "/role\n/role review\n/role joke\n/system\n"
+    result = run_chatbot("--provider", "echo", "--session", "r", stdin=script, cwd=config)
+    assert "no role" not in result.stderr
+    assert "review: (a template /role cannot set; /role review says how to run it)" in result.stdout
+    assert (
+        "role review is a template /role cannot set: its system message has variables ($lang, $team) that only "
+        "the command line fills; run it from the shell: chatbot --role review -v lang VALUE -v team VALUE -p TEXT"
+    ) in result.stderr
+    assert "role joke is a template /role cannot set: it is a prompt to send, with no system message; run it from " \
+        "the shell: chatbot --role joke -v topic VALUE" in result.stderr  # fmt: skip
+    assert "You review" not in result.stdout  # the system message is untouched
+
+
+def test_a_template_system_message_without_variables_is_a_role_with_its_dollar_written_once(tmp_path):
+    (tmp_path / "config.toml").write_text('[roles.cost]\nsystem = "Prices in $$ only."\n')
+    result = run_chatbot("--provider", "echo", "--session", "c", stdin="/role cost\n/system\n", cwd=tmp_path)
+    assert "system message set from role cost" in result.stderr
+    assert "Prices in $ only." in result.stdout

@@ -109,6 +109,15 @@ def test_sessions_new_load_rename_delete(app):
     assert not app.store.exists(new_id)
 
 
+def test_delete_refuses_the_session_in_use_before_asking(app):
+    """No "Delete session main for good?" answered yes and then refused: the refusal comes first, nothing asked."""
+    send(app, "hello")
+    asked: list[str] = []
+    with pytest.raises(UsageError, match="that is the session in use: /new or /load another one first"):
+        run(app, f"/delete {app.chat.session.id}", confirm=lambda question: asked.append(question) or True)
+    assert asked == [] and app.store.exists(app.chat.session.id)
+
+
 @pytest.mark.parametrize(
     ("line", "error", "message"),
     [

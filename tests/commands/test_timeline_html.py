@@ -10,10 +10,13 @@ import shutil
 import struct
 from pathlib import Path
 
+import pytest
+
 from chatbot import commands
 from chatbot.commands.effects import Note
 from chatbot.commands.timeline import Row, Timeline
 from chatbot.commands.timeline_html import page
+from chatbot.errors import UsageError
 from tests.support.browser import dom, screenshot
 
 DOCS_PICTURE = Path(__file__).resolve().parents[2] / "docs" / "teaching-timeline.png"
@@ -61,3 +64,34 @@ def test_a_learned_window_is_a_line_of_its_own_with_its_numbers_in_the_hover_tex
     html = page(Timeline("w", rows, 1000), window=800)
     assert '<line class="window"' in html and "learned window: requests are kept under 800 tokens" in html
     assert "<title>turn 1: 500 tokens sent (system message 100, new message 400); 500 so far\nbudget 1,000" in html
+
+
+def test_the_page_never_goes_over_the_session_in_use_nor_through_a_symlink(make_app, tmp_path):
+    """/timeline html FILE writes as /export does: never into the sessions folder (the open session stays whole), never
+    through a symbolic link, an existing file replaced on a yes or with --force (a script has nobody to ask)."""
+    app = make_app()
+    chat = app.open("cur")
+    list(chat.send("hi"))
+    stored = Path(app.store.location) / "cur.json"
+    before = stored.read_bytes()
+    with pytest.raises(UsageError, match="inside the session store"):
+        commands.run(app, f"/timeline html {stored} --force", confirm=lambda question: True)
+    assert stored.read_bytes() == before and app.store.load("cur").conversation.turns
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep")
+    (tmp_path / "link.html").symlink_to(precious)
+    with pytest.raises(UsageError, match="symbolic link"):
+        commands.run(app, f"/timeline html {tmp_path / 'link.html'}", confirm=lambda question: True)
+    assert precious.read_text() == "keep"
+    (tmp_path / "old.html").write_text("old")
+    with pytest.raises(UsageError, match="already exists.*--force"):
+        commands.run(app, f"/timeline html {tmp_path / 'old.html'}")  # script mode: no question
+    asked: list[str] = []
+    commands.run(app, f"/timeline html {tmp_path / 'old.html'}", confirm=lambda q: asked.append(q) or True)
+    assert asked == [f"{tmp_path / 'old.html'} exists. Overwrite it?"]
+    assert (tmp_path / "old.html").read_text().startswith("<!DOCTYPE html>")
+    (tmp_path / "old.html").write_text("old")
+    with pytest.raises(UsageError, match="usage: /timeline"):
+        commands.run(app, "/timeline html --force")  # no file named --force
+    commands.run(app, f"/timeline html {tmp_path / 'old.html'} --force")
+    assert (tmp_path / "old.html").read_text().startswith("<!DOCTYPE html>")

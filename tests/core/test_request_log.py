@@ -66,7 +66,7 @@ def logged(tmp_path):
     def build(provider, *, stream: bool = True):
         log = tmp_path / "requests.jsonl"
         settings = AppSettings(
-            "echo", None, MemoryConfig(strategy="full"), run=TurnSettings(log=RequestLog(str(log)), stream=stream)
+            "echo", None, MemoryConfig(strategy="full"), run=TurnSettings(log=RequestLog(str(log), ()), stream=stream)
         )
         app = App(JsonStore(tmp_path / "s"), provider, settings, lambda model: TokenCounter())
         apps.append(app)
@@ -142,7 +142,7 @@ def logged_app(tmp_path):
     def build(provider, **memory):
         log = tmp_path / "log.jsonl"
         settings = AppSettings(
-            "echo", None, MemoryConfig(**memory), run=TurnSettings(log=RequestLog(str(log)), summary_model="small")
+            "echo", None, MemoryConfig(**memory), run=TurnSettings(log=RequestLog(str(log), ()), summary_model="small")
         )
         app = App(JsonStore(tmp_path / "s"), provider, settings, lambda model: TokenCounter())
         apps.append(app)
@@ -211,7 +211,7 @@ class Unmetered(EchoProvider):
 
 def test_a_call_that_asked_for_tools_is_a_tool_call_line_and_its_answer_a_chat_line(tmp_path):
     log = tmp_path / "log.jsonl"
-    settings = AppSettings("echo", None, MemoryConfig(strategy="full"), run=TurnSettings(log=RequestLog(str(log))))
+    settings = AppSettings("echo", None, MemoryConfig(strategy="full"), run=TurnSettings(log=RequestLog(str(log), ())))
     tools = Registry(function_tools(add))
     app = App(JsonStore(tmp_path / "s"), EchoProvider(delay=0), settings, lambda model: TokenCounter(), tools=tools)
     try:
@@ -284,6 +284,27 @@ def test_request_log_in_an_unwritable_place_is_one_line(tmp_path):
     assert result.returncode == 2 and "cannot open the request log" in one_error_line(result)
 
 
+def test_request_log_appends_to_a_log_but_never_writes_into_a_session_or_through_a_symlink(tmp_path):
+    """The log is appended to by design (each run adds its lines); a session file or a symbolic link is refused
+    before anything is sent, and the session it named still loads and takes its turn."""
+    run_chatbot("--provider", "echo", "--session", "other", stdin="x\n", cwd=tmp_path)
+    session = tmp_path / "sessions" / "other.json"
+    into = run_chatbot("--provider", "echo", "--session", "other", "--log-requests", str(session), "-p", "hi",
+                       cwd=tmp_path)  # fmt: skip
+    assert into.returncode == 2 and "inside the session store" in one_error_line(into)
+    assert len(json.loads(session.read_text())["turns"]) == 1
+    (tmp_path / "elsewhere.txt").write_text("keep")
+    (tmp_path / "link.jsonl").symlink_to(tmp_path / "elsewhere.txt")
+    linked = run_chatbot("--provider", "echo", "--log-requests", "link.jsonl", "-p", "hi", cwd=tmp_path)
+    assert "symbolic link" in one_error_line(linked) and (tmp_path / "elsewhere.txt").read_text() == "keep"
+    for _ in range(2):
+        done = run_chatbot("--provider", "echo", "--session", "other", "--log-requests", "log.jsonl", "-p", "hi",
+                           cwd=tmp_path)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    assert len((tmp_path / "log.jsonl").read_text().splitlines()) == 2
+    assert len(json.loads(session.read_text())["turns"]) == 3
+
+
 class BreaksAfterOnePiece(EchoProvider):
     """Streams one piece of a reply, then fails (a server error mid-stream)."""
 
@@ -295,7 +316,7 @@ class BreaksAfterOnePiece(EchoProvider):
 @pytest.mark.parametrize("how", ["failed", "interrupted"])
 def test_a_call_that_breaks_off_is_logged_with_its_model_and_time_to_first_token(make_app, tmp_path, how):
     chat = make_app(BreaksAfterOnePiece(delay=0)).open("s")
-    chat.run = TurnSettings(log=RequestLog(str(tmp_path / "requests.jsonl")))
+    chat.run = TurnSettings(log=RequestLog(str(tmp_path / "requests.jsonl"), ()))
     events = chat.send("hello")
     assert isinstance(next(e for e in events if isinstance(e, TextDelta)), TextDelta)
     if how == "failed":
@@ -314,7 +335,7 @@ def test_a_call_that_breaks_off_is_logged_with_its_model_and_time_to_first_token
 
 def test_a_call_record_is_one_compact_utf8_line_with_every_field_in_order(tmp_path, monkeypatch):
     path = tmp_path / "requests.jsonl"
-    log = RequestLog(str(path))
+    log = RequestLog(str(path), ())
     monkeypatch.setattr(time, "monotonic", lambda: 101.23456)  # the call ends 1.23456 s after it began
     log.call(
         "chat", session="café", provider="openai", model="gpt-é", strategy="full", started=100.0,
@@ -335,7 +356,7 @@ def test_a_call_record_is_one_compact_utf8_line_with_every_field_in_order(tmp_pa
 
 
 def test_a_record_with_a_field_the_log_does_not_know_is_refused(tmp_path):
-    log = RequestLog(str(tmp_path / "requests.jsonl"))
+    log = RequestLog(str(tmp_path / "requests.jsonl"), ())
     with pytest.raises(ValueError, match=r"^not a request-log field: \['colour', 'text'\]$"):
         log.write(kind="chat", text="hello", colour="red")
     log.close()
@@ -343,19 +364,19 @@ def test_a_record_with_a_field_the_log_does_not_know_is_refused(tmp_path):
 
 
 def test_a_full_disk_does_not_end_the_chat(tmp_path):
-    log = RequestLog("/dev/full")  # every write fails with ENOSPC
+    log = RequestLog("/dev/full", ())  # every write fails with ENOSPC
     log.write(kind="chat", ok=True)
     log.close()
 
 
 def test_a_log_that_cannot_be_opened_says_why_in_words(tmp_path):
     with pytest.raises(ConfigError) as caught:
-        RequestLog(str(tmp_path))  # a directory
+        RequestLog(str(tmp_path), ())  # a directory
     assert caught.value.message == f"cannot open the request log {tmp_path}: Is a directory"
 
 
 def test_closing_the_log_twice_closes_nothing_else(tmp_path):
-    log = RequestLog(str(tmp_path / "log.jsonl"))
+    log = RequestLog(str(tmp_path / "log.jsonl"), ())
     log.close()
     reused = os.open(os.devnull, os.O_RDONLY)  # most likely the number the log's file had
     saved_stdout = os.dup(1)
@@ -380,7 +401,7 @@ def test_closing_the_log_twice_closes_its_file_once_and_nothing_else(tmp_path, m
         closed.append(fd)
         real_close(fd)
 
-    log = RequestLog(str(tmp_path / "log.jsonl"))
+    log = RequestLog(str(tmp_path / "log.jsonl"), ())
     monkeypatch.setattr(request_log.os, "close", close)
     log.close()
     log.close()  # (an error path and the way out may both close it)
@@ -393,7 +414,7 @@ def test_a_log_opened_while_stdin_is_closed_is_descriptor_0_and_closing_releases
     saved_stdin = os.dup(0)
     os.close(0)
     try:
-        log = RequestLog(str(tmp_path / "log.jsonl"))
+        log = RequestLog(str(tmp_path / "log.jsonl"), ())
         assert os.fstat(0).st_ino == (tmp_path / "log.jsonl").stat().st_ino  # the lowest free descriptor
         log.close()
         with pytest.raises(OSError):

@@ -34,7 +34,7 @@ def test_export_refuses_the_sessions_directory_and_existing_files_and_writes_060
     result = run_chatbot("--provider", "echo", "--session", "s1", stdin=script, cwd=tmp_path)
     assert "Traceback" not in result.stderr
     assert len(stored_turns(tmp_path, "s1")) == 1  # the session file is intact
-    assert "inside the sessions directory" in result.stderr
+    assert "inside the session store" in result.stderr
     assert "already exists" in result.stderr and "--force" in result.stderr
     out = tmp_path / "out.md"
     assert out.read_text().startswith("# Session s1")
@@ -48,7 +48,7 @@ def test_export_does_not_follow_a_planted_symlink(tmp_path):
     (tmp_path / "link.md").symlink_to(victim)
     result = run_chatbot("--provider", "echo", "--session", "s1", stdin="hi\n/export link.md --force\n", cwd=tmp_path)
     assert victim.read_text() == "precious"
-    assert "cannot write" in result.stderr and "Traceback" not in result.stderr
+    assert "symbolic link" in result.stderr and "Traceback" not in result.stderr
 
 
 # --- usage values -----------------------------------------------------------------------------------------------

@@ -1,16 +1,10 @@
-"""The Markdown transcript (/export) as a reader gets it, byte for byte, and the private file it is written to."""
+"""The Markdown transcript (/export) as a reader gets it, byte for byte (the file it goes to: test_output_files)."""
 
 from __future__ import annotations
 
-import locale
-import os
-import stat
-
-import pytest
-
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.turn import Turn
-from chatbot.storage.export import export_markdown, write_private
+from chatbot.storage.export import export_markdown
 from chatbot.storage.json_store import JsonStore
 from chatbot.storage.session import Session
 
@@ -109,31 +103,6 @@ def test_a_tool_result_is_named_by_its_tool_and_a_call_without_function_by_a_mar
     assert "**User:**\n\ngo\n\n*Tool call* `?`: ``\n\n**Tool result** (clock):\n\n```\n\n```\n\n**Assistant:**" in md
 
 
-# --- the file it goes to ----------------------------------------------------------------------------------------
-
-
-def test_a_new_file_is_private_and_an_existing_one_is_kept_unless_overwriting(tmp_path):
-    """0600 from the start; never replacing a file unasked; replacing one makes it 0600 too."""
-    target = tmp_path / "out.md"
-    write_private(target, "first")
-    assert target.read_text() == "first" and stat.S_IMODE(target.stat().st_mode) == 0o600
-    with pytest.raises(FileExistsError):
-        write_private(target, "second")
-    assert target.read_text() == "first"
-    target.chmod(0o644)
-    write_private(target, "third", overwrite=True)
-    assert target.read_text() == "third" and stat.S_IMODE(target.stat().st_mode) == 0o600
-
-
-def test_a_new_file_is_private_whatever_the_umask(tmp_path):
-    old = os.umask(0)
-    try:
-        write_private(tmp_path / "loose.md", "text")
-    finally:
-        os.umask(old)
-    assert stat.S_IMODE((tmp_path / "loose.md").stat().st_mode) == 0o600
-
-
 def test_an_exported_transcript_holds_no_escape_sequences(tmp_path):
     from chatbot.engine.turn import Turn
 
@@ -172,30 +141,3 @@ def test_unknown_provider_and_model_multimodal_text_and_an_unnamed_tool_result(c
         "## Turn 1 (covered by the summary, interrupted)\n\n**User:**\n\nfirst\n\n**User:**\n\nlook\n\nhere\n\n"
         "**Tool result** (?):\n\n```\n42\n```\n\n*(interrupted: the reply was cut off before it finished)*\n"
     )
-
-
-def test_text_utf8_cannot_hold_is_written_as_a_question_mark(tmp_path):
-    target = tmp_path / "odd.md"
-    write_private(target, "caf\u00e9 \ud800!")
-    assert target.read_bytes() == "caf\u00e9 ?!".encode()
-
-
-def test_an_export_is_utf8_whatever_the_locale_says(tmp_path):
-    target = tmp_path / "here.md"
-    before = locale.setlocale(locale.LC_CTYPE)
-    locale.setlocale(locale.LC_CTYPE, "C")  # a locale whose text encoding is ASCII
-    try:
-        write_private(target, "caf\u00e9 \uae40\uce58")
-    finally:
-        locale.setlocale(locale.LC_CTYPE, before)
-    assert target.read_bytes() == "caf\u00e9 \uae40\uce58".encode()
-
-
-def test_a_symlink_at_the_path_is_never_followed(tmp_path):
-    aim = tmp_path / "aim.txt"
-    aim.write_text("keep")
-    link = tmp_path / "out.md"
-    link.symlink_to(aim)
-    with pytest.raises(OSError):
-        write_private(link, "over", overwrite=True)
-    assert aim.read_text() == "keep"

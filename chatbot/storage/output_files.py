@@ -1,0 +1,76 @@
+"""A file the user names for chatbot to write: a transcript (``/export``), a timeline page (``/timeline html FILE``,
+``--timeline ID --html FILE``) and the request log (``--log-requests FILE``). One guard for all of them:
+
+- never the session store's own files (a session file, the SQLite file and its journals, the lock folders) nor
+  anything inside the sessions folder: text written there breaks a session, the one in use included;
+- never through a symbolic link at the path: a link planted there would send the text to whatever it points at;
+- an existing file is replaced only with consent: the user's yes to a question, or ``--force`` where nobody can be
+  asked. The request log is the one file appended to instead (it is a log: each run adds its lines); it is never
+  replaced, so it asks for no consent.
+
+Every file is created readable by the user only (0600).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from chatbot.errors import ChatbotError, UsageError
+
+#: asks the user a yes/no question (a terminal's prompt); None where nobody can be asked (a script)
+Ask = Callable[[str], bool]
+
+
+def check_place(path: Path, store_paths: Sequence[Path]) -> None:
+    """Refuse (:class:`UsageError`) a symbolic link at ``path``, and a path that is one of ``store_paths`` (the
+    store's files and folders, :attr:`SessionStore.paths`) or lies inside one, symbolic links on the way followed."""
+    if path.is_symlink():
+        raise UsageError(f"{path} is a symbolic link; chatbot never writes through one: name the file itself")
+    resolved = path.resolve()
+    for kept in store_paths:
+        if resolved.is_relative_to(kept.resolve()):
+            raise UsageError(f"{path} is inside the session store {kept} (sessions live there); write somewhere else")
+
+
+def write_file(
+    path: str, text: str, store_paths: Sequence[Path], *, force: bool = False, ask: Ask | None = None
+) -> Path:
+    """Write ``text`` to the file the user named (``~`` expanded) after :func:`check_place`; the path written.
+
+    An existing file is replaced when ``force`` is set or ``ask`` gets a yes; otherwise :class:`UsageError` says how
+    to replace it (``--force``). A file the system refuses to write is a :class:`ChatbotError` naming it.
+    """
+    target = Path(os.path.expanduser(path))
+    check_place(target, store_paths)
+    if os.path.lexists(target) and not force:
+        if ask is None or not ask(f"{target} exists. Overwrite it?"):
+            raise UsageError(f"{target} already exists; choose another path, or add --force to overwrite it")
+        force = True
+    try:
+        write_private(target, text, overwrite=force)
+    except OSError as exc:
+        raise ChatbotError(f"cannot write {target}: {exc.strerror or exc}") from None
+    return target
+
+
+def open_appending(path: str, store_paths: Sequence[Path]) -> int:
+    """A descriptor that appends to the file the user named (created 0600), after :func:`check_place`: a log's."""
+    target = Path(os.path.expanduser(path))
+    check_place(target, store_paths)
+    return os.open(target, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+
+
+def write_private(path: Path, text: str, *, overwrite: bool = False) -> None:
+    """Write ``text`` to a new file at ``path``, readable by the user only (0600).
+
+    Never follows a symlink at ``path``; an existing file is replaced only with ``overwrite`` (FileExistsError
+    otherwise). Text that UTF-8 cannot hold (a lone surrogate) is written as "?" (the encoder's replacement).
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | (os.O_TRUNC if overwrite else os.O_EXCL)
+    fd = os.open(path, flags, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as f:
+        if overwrite:  # a replaced file keeps its old mode otherwise (a new one has 0600 from os.open)
+            os.fchmod(fd, 0o600)
+        f.write(text)

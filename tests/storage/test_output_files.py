@@ -1,0 +1,171 @@
+"""A file the user names for chatbot to write (/export, /timeline html, --html, --log-requests): never into the
+session store, never through a symbolic link, an existing one replaced only with consent, always 0600."""
+
+from __future__ import annotations
+
+import locale
+import os
+import stat
+
+import pytest
+
+from chatbot.errors import ChatbotError, UsageError
+from chatbot.storage.json_store import JsonStore
+from chatbot.storage.output_files import open_appending, write_file, write_private
+from chatbot.storage.sqlite_store import SqliteStore
+
+# --- where it may go ----------------------------------------------------------------------------------------------
+
+
+def test_a_session_file_is_refused_whatever_the_consent_and_stays_whole(tmp_path):
+    store = JsonStore(tmp_path / "s")
+    session = store.create("victim", system="sys")
+    with store.acquire("victim"):
+        store.save(session)
+    before = (tmp_path / "s" / "victim.json").read_bytes()
+    with pytest.raises(UsageError, match="inside the session store"):
+        write_file(str(tmp_path / "s" / "victim.json"), "junk", store.paths, force=True, ask=lambda q: True)
+    assert (tmp_path / "s" / "victim.json").read_bytes() == before
+
+
+def test_a_new_file_inside_the_sessions_folder_is_refused_too(tmp_path):
+    store = JsonStore(tmp_path / "s")
+    (tmp_path / "s").mkdir()
+    with pytest.raises(UsageError, match="inside the session store"):
+        write_file(str(tmp_path / "s" / "page.html"), "x", store.paths)
+    assert not (tmp_path / "s" / "page.html").exists()
+
+
+def test_a_path_through_a_linked_folder_into_the_store_is_refused(tmp_path):
+    store = JsonStore(tmp_path / "s")
+    (tmp_path / "s").mkdir()
+    (tmp_path / "door").symlink_to(tmp_path / "s")
+    with pytest.raises(UsageError, match="inside the session store"):
+        write_file(str(tmp_path / "door" / "new.json"), "x", store.paths)
+
+
+@pytest.mark.parametrize("name", ["chat.db", "chat.db-wal", "chat.db-journal", "chat.db-locks/x.lock"])
+def test_the_sqlite_file_its_journals_and_its_locks_are_refused(tmp_path, name):
+    store = SqliteStore(tmp_path / "chat.db")
+    try:
+        with pytest.raises(UsageError, match="inside the session store"):
+            write_file(str(tmp_path / name), "x", store.paths, force=True)
+        write_file(str(tmp_path / "chat.db.md"), "beside it is fine", store.paths)
+    finally:
+        store.close()
+    assert (tmp_path / "chat.db.md").read_text() == "beside it is fine"
+
+
+def test_a_symlink_at_the_path_is_refused_by_name_and_its_target_kept(tmp_path):
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep")
+    (tmp_path / "link.html").symlink_to(precious)
+    with pytest.raises(UsageError, match="symbolic link"):
+        write_file(str(tmp_path / "link.html"), "over", (), force=True, ask=lambda q: True)
+    assert precious.read_text() == "keep"
+
+
+# --- consent ---------------------------------------------------------------------------------------------------------
+
+
+def test_an_existing_file_is_replaced_on_a_yes_and_kept_on_a_no(tmp_path):
+    target = tmp_path / "out.md"
+    target.write_text("old")
+    asked = []
+    with pytest.raises(UsageError, match="already exists.*--force"):
+        write_file(str(target), "new", (), ask=lambda q: asked.append(q) or False)
+    assert target.read_text() == "old" and asked == [f"{target} exists. Overwrite it?"]
+    write_file(str(target), "new", (), ask=lambda q: True)
+    assert target.read_text() == "new"
+
+
+def test_where_nobody_can_be_asked_an_existing_file_needs_force(tmp_path):
+    target = tmp_path / "out.md"
+    target.write_text("old")
+    with pytest.raises(UsageError, match="--force"):
+        write_file(str(target), "new", ())
+    assert write_file(str(target), "new", (), force=True) == target
+    assert target.read_text() == "new" and stat.S_IMODE(target.stat().st_mode) == 0o600
+
+
+def test_a_file_the_system_refuses_is_one_error_naming_it(tmp_path):
+    with pytest.raises(ChatbotError, match=f"cannot write {tmp_path / 'none' / 'x.md'}"):
+        write_file(str(tmp_path / "none" / "x.md"), "x", ())
+
+
+# --- a log: appended to -----------------------------------------------------------------------------------------
+
+
+def test_a_log_appends_to_an_existing_file_and_creates_a_new_one_private(tmp_path):
+    old = tmp_path / "old.jsonl"
+    old.write_text("one\n")
+    for path in (old, tmp_path / "new.jsonl"):
+        fd = open_appending(str(path), ())
+        os.write(fd, b"two\n")
+        os.close(fd)
+    assert old.read_text() == "one\ntwo\n"
+    assert stat.S_IMODE((tmp_path / "new.jsonl").stat().st_mode) == 0o600
+
+
+def test_a_log_is_never_a_session_file_nor_a_symlink(tmp_path):
+    store = JsonStore(tmp_path / "s")
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "other.json").write_text("{}")
+    (tmp_path / "link.jsonl").symlink_to(tmp_path / "elsewhere.jsonl")
+    with pytest.raises(UsageError, match="inside the session store"):
+        open_appending(str(tmp_path / "s" / "other.json"), store.paths)
+    with pytest.raises(UsageError, match="symbolic link"):
+        open_appending(str(tmp_path / "link.jsonl"), store.paths)
+    assert (tmp_path / "s" / "other.json").read_text() == "{}" and not (tmp_path / "elsewhere.jsonl").exists()
+
+
+# --- the file itself --------------------------------------------------------------------------------------------
+
+
+def test_a_new_file_is_private_and_an_existing_one_is_kept_unless_overwriting(tmp_path):
+    """0600 from the start; never replacing a file unasked; replacing one makes it 0600 too."""
+    target = tmp_path / "out.md"
+    write_private(target, "first")
+    assert target.read_text() == "first" and stat.S_IMODE(target.stat().st_mode) == 0o600
+    with pytest.raises(FileExistsError):
+        write_private(target, "second")
+    assert target.read_text() == "first"
+    target.chmod(0o644)
+    write_private(target, "third", overwrite=True)
+    assert target.read_text() == "third" and stat.S_IMODE(target.stat().st_mode) == 0o600
+
+
+def test_a_new_file_is_private_whatever_the_umask(tmp_path):
+    old = os.umask(0)
+    try:
+        write_private(tmp_path / "loose.md", "text")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "loose.md").stat().st_mode) == 0o600
+
+
+def test_text_utf8_cannot_hold_is_written_as_a_question_mark(tmp_path):
+    target = tmp_path / "odd.md"
+    write_private(target, "caf\u00e9 \ud800!")
+    assert target.read_bytes() == "caf\u00e9 ?!".encode()
+
+
+def test_an_export_is_utf8_whatever_the_locale_says(tmp_path):
+    target = tmp_path / "here.md"
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")  # a locale whose text encoding is ASCII
+    try:
+        write_private(target, "caf\u00e9 \uae40\uce58")
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+    assert target.read_bytes() == "caf\u00e9 \uae40\uce58".encode()
+
+
+def test_a_symlink_at_the_path_is_never_followed(tmp_path):
+    aim = tmp_path / "aim.txt"
+    aim.write_text("keep")
+    link = tmp_path / "out.md"
+    link.symlink_to(aim)
+    with pytest.raises(OSError):
+        write_private(link, "over", overwrite=True)
+    assert aim.read_text() == "keep"
