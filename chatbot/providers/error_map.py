@@ -58,7 +58,7 @@ class ErrorContext:
     model: str
     base_url: str
     key_env: str
-    key: str = field(default="", repr=False)  # the key sent, masked in every message (empty: none to hide)
+    key: str = field(default="", repr=False)  # the key sent, masked in every message (empty: none was set)
 
 
 # Every shape of "the request is longer than the context window" seen in the wild.
@@ -215,6 +215,11 @@ def _classify(
             return AuthenticationError(
                 f"{where} refused the request ({status or code}: {detail}); {ctx.provider} sends no API key. To "
                 f"send one, use --provider openai --base-url {ctx.base_url} with the key in OPENAI_API_KEY."
+            )
+        if not ctx.key:  # a server that ignores keys was assumed (a base URL, no key set); this one checks them
+            return AuthenticationError(
+                f"{where} refused the request ({status or code}: {detail}): it needs an API key and none was set. "
+                f"Set {ctx.key_env} to this server's key (environment or .env)."
             )
         what = "was rejected" if status != 403 else "is not allowed to do this"
         return AuthenticationError(

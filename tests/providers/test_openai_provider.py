@@ -681,6 +681,29 @@ def test_a_stream_that_stalls_after_it_began_says_so(clean_env):
             list(provider.stream(MESSAGES))
 
 
+@pytest.mark.parametrize("status", [401, 403])
+def test_a_server_that_wants_a_key_when_none_was_set_says_none_was_set_and_which_variable_sends_one(
+    httpx2_mock, clean_env, status
+):
+    """With a base URL and no OPENAI_API_KEY, a stand-in is sent; a refusal blames no key that was never set."""
+    keyless = make_provider("openai", base_url=BASE, max_retries=0)
+    httpx2_mock.post(URL).respond(status, json=error_body("missing bearer token"))
+    with pytest.raises(AuthenticationError) as caught:
+        list(keyless.stream(MESSAGES))
+    assert caught.value.message == (
+        f"openai ({BASE}) refused the request ({status}: missing bearer token): it needs an API key and none was "
+        "set. Set OPENAI_API_KEY to this server's key (environment or .env)."
+    )
+
+
+def test_a_key_that_was_set_and_refused_is_still_named_as_rejected(httpx2_mock, clean_env):
+    clean_env.setenv("OPENAI_API_KEY", "sk-test-key-1234")
+    keyed = make_provider("openai", base_url=BASE, max_retries=0)
+    httpx2_mock.post(URL).respond(401, json=error_body("Incorrect API key provided"))
+    with pytest.raises(AuthenticationError, match="the API key in OPENAI_API_KEY was rejected"):
+        list(keyed.stream(MESSAGES))
+
+
 def test_a_local_server_that_wants_a_key_says_how_to_send_one(httpx2_mock, clean_env):
     """Ollama and LM Studio send no key; behind a proxy that checks one, the refusal names no empty variable."""
     local = make_provider("ollama", base_url=BASE, max_retries=0)
