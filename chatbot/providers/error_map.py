@@ -8,8 +8,10 @@ a server that echoes it (a 401 body quoting the key it refused) has it masked (:
 
 from __future__ import annotations
 
+import datetime
 import email.utils
 import json
+import math
 import re
 import time
 from collections.abc import Mapping
@@ -103,15 +105,18 @@ def _error_body(body: object) -> dict[str, Any]:
 
 
 def _seconds(value: str) -> float | None:
-    """A ``retry-after`` value: seconds, or an HTTP date."""
+    """A ``retry-after`` value: seconds, or an HTTP date (the whole seconds until then)."""
     try:
         return max(0.0, float(value))
     except ValueError:
         pass
     try:
-        return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
+        when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
+    if when.tzinfo is None:  # "-0000": an HTTP date is always UTC, never the local time
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return float(max(0, math.ceil(when.timestamp() - time.time())))  # a date says a second, not a fraction
 
 
 def retry_after_seconds(headers: Mapping[str, str] | None, message: str = "") -> float | None:
@@ -245,7 +250,10 @@ def _classify(
         return RateLimitError(f"{where}: rate limit reached ({detail}); {hint}.", retry_after=capped)
     if status is None or status >= 500:
         what = "reported an error mid-stream" if status is None else f"failed ({status})"
-        return ServerError(f"{where} {what}: {detail}. Try again in a moment.")
+        if wait is None:
+            return ServerError(f"{where} {what}: {detail}. Try again in a moment.")
+        # a 503 with Retry-After (seconds or a date): waited for like a 429's, or refused when too far
+        return ServerError(f"{where} {what}: {detail}; {_wait_text(wait)}.", retry_after=min(wait, MAX_WAIT))
     return ProviderError(f"{where} rejected the request ({status}: {detail}).")
 
 
