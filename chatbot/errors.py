@@ -217,7 +217,7 @@ class ProviderTimeout(ProviderError):
 
 
 class ConnectionFailed(ProviderError):
-    """The server could not be reached."""
+    """The server could not be reached, or closed the connection before it answered."""
 
 
 class InvalidReply(ProviderError):

@@ -30,6 +30,7 @@ from chatbot.errors import (
     ServerError,
     TokenRateLimitError,
 )
+from chatbot.text import preview
 
 
 def _text(value: object) -> str:
@@ -45,6 +46,7 @@ class SdkErrors:
     status: type[Exception]  # APIStatusError: a 4xx/5xx answer
     timeout: tuple[type[Exception], ...]  # APITimeoutError and the HTTP library's TimeoutException
     connection: tuple[type[Exception], ...]  # APIConnectionError and the HTTP library's TransportError
+    protocol: tuple[type[Exception], ...] = ()  # the HTTP library's RemoteProtocolError: an answer that is not HTTP
 
     @property
     def caught(self) -> tuple[type[Exception], ...]:
@@ -257,6 +259,27 @@ def _classify(
     return ProviderError(f"{where} rejected the request ({status}: {detail}).")
 
 
+#: how much of a non-HTTP answer's error (the junk it began with, as the HTTP library quotes it) a message shows
+NOT_HTTP_CHARS = 60
+
+
+def _no_http_answer(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext) -> ProviderError | None:
+    """The error for a server that was reached but gave no HTTP answer (the HTTP library's protocol error, under
+    ``exc`` or as it), or None for any other failure."""
+    cause = exc if isinstance(exc, sdk.protocol) else exc.__cause__
+    if not isinstance(cause, sdk.protocol):
+        return None
+    where = f"{ctx.provider} ({ctx.base_url})"
+    if str(cause).startswith("Server disconnected"):  # closed before a whole answer: restarting, or not HTTP
+        return ConnectionFailed(
+            f"{where} closed the connection without an HTTP answer. Is --base-url right (its port, http or https)?"
+        )
+    return ProviderError(  # junk, or another service on that port: asking again gets the same
+        f"{where} answered with something that is not HTTP ({preview(str(cause), NOT_HTTP_CHARS)}). "
+        "Is --base-url right (its port, http or https)?"
+    )
+
+
 def map_exception(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, *, streaming: bool = False) -> ProviderError:
     """Map any exception a provider call raised (SDK, HTTP library, bad JSON) to the project's error type, the key
     masked.
@@ -275,6 +298,9 @@ def _map(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, streaming: bool)
             "stored. Try again."
         )
         return ProviderTimeout(message) if stalled else IncompleteReply(message)
+    unheard = _no_http_answer(exc, sdk, ctx)  # reached, so never "could not reach"
+    if unheard is not None:
+        return unheard
     if isinstance(exc, sdk.timeout):
         return ProviderTimeout(
             f"{ctx.provider} ({ctx.base_url}) did not answer in time; try again"
