@@ -1,6 +1,7 @@
 """The config file: defaults for the command line's long flags, plus named roles and model aliases.
 
-TOML, at ``$CHATBOT_CONFIG`` or ``config.toml`` in the user config directory (platformdirs). A top-level key is a
+TOML, at ``$CHATBOT_CONFIG`` (which must exist) or ``config.toml`` in the user config directory (platformdirs, where
+a missing file is an empty config). A top-level key is a
 long flag with underscores (``max_input_tokens = 8000`` for ``--max-input-tokens``); ``[roles]`` maps a name to a
 system prompt, or (``[roles.NAME]``) to a template with ``system`` and ``prompt`` (:mod:`chatbot.cli.templates`);
 ``[aliases]`` maps a short name to a model; ``[prices.MODEL]`` gives a model's price for ``/cost``. Keys are read
@@ -115,12 +116,21 @@ def flag_actions(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
     return keys
 
 
-def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
-    """Read and check the config file for ``parser``'s flags; a missing file is an empty config."""
-    path = path or config_path()
+def load(parser: argparse.ArgumentParser, path: Path | None = None, environ: Mapping[str, str] = os.environ) -> Config:
+    """Read and check the config file for ``parser``'s flags (``path``, else :func:`config_path`).
+
+    A missing file at the default location is an empty config; one that ``$CHATBOT_CONFIG`` names is a ConfigError
+    (a typo there must not run everything on defaults without a word)."""
+    named = path is None and bool(environ.get(CONFIG_ENV))
+    path = path or config_path(environ)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
+        if named:
+            raise ConfigError(
+                f"the config file {path} named by ${CONFIG_ENV} does not exist; create it, or unset {CONFIG_ENV} "
+                "to use the default one"
+            ) from None
         return Config(path, exists=False)
     except OSError as exc:
         raise ConfigError(f"cannot read the config file {path}: {exc.strerror or exc}") from None

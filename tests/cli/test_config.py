@@ -152,8 +152,35 @@ def test_a_bad_config_file_stops_every_mode_with_one_line(tmp_path):
 
 def test_config_report_without_a_file(tmp_path):
     result = run_chatbot("--config", cwd=tmp_path)
-    assert "(not found: built-in defaults and the environment apply)" in result.stdout.splitlines()[0]
+    first = result.stdout.splitlines()[0]
+    assert first.startswith(f"config file: {tmp_path / '.config'}")  # the default location, private to the test
+    assert "(not found: built-in defaults and the environment apply)" in first
     assert "  roles: none" in result.stdout
+
+
+def test_no_file_at_the_default_location_runs_on_defaults_without_a_word(tmp_path):
+    result = run_chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "config" not in result.stderr
+
+
+@pytest.mark.parametrize("args", [("--provider", "echo", "-p", "hi"), ("--config",)])
+def test_a_config_file_named_by_chatbot_config_that_does_not_exist_is_an_error_naming_it(tmp_path, args):
+    missing = tmp_path / "nonexistent.toml"
+    result = run_chatbot(*args, cwd=tmp_path, env={"CHATBOT_CONFIG": str(missing)})
+    assert result.returncode == ConfigError.exit_code == 2 and result.stdout == ""
+    assert one_error_line(result) == (
+        f"chatbot: the config file {missing} named by $CHATBOT_CONFIG does not exist; create it, or unset "
+        "CHATBOT_CONFIG to use the default one"
+    )
+    assert list((tmp_path / "sessions").iterdir()) == []  # nothing ran
+
+
+def test_load_refuses_a_missing_file_only_when_chatbot_config_names_it(tmp_path):
+    with pytest.raises(ConfigError, match="named by \\$CHATBOT_CONFIG does not exist"):
+        config.load(build_parser(), environ={"CHATBOT_CONFIG": str(tmp_path / "gone.toml")})
+    assert not config.load(build_parser(), environ={}).exists  # the default location (a private folder in tests)
+    assert not config.load(build_parser(), tmp_path / "gone.toml", environ={"CHATBOT_CONFIG": "x"}).exists
 
 
 def test_a_folders_env_cannot_choose_the_config_file_or_code_to_run(tmp_path, monkeypatch):
