@@ -200,7 +200,12 @@ class ContextLengthError(ProviderError):
 
 
 class ServerError(ProviderError):
-    """The server failed (5xx, or an error event mid-stream) after the SDK's retries."""
+    """The server failed (5xx, or an error event mid-stream); ``retry_after`` is the wait it asked for, in seconds,
+    when it said (a 503 with ``Retry-After``)."""
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class IncompleteReply(ServerError):
@@ -212,7 +217,7 @@ class ProviderTimeout(ProviderError):
 
 
 class ConnectionFailed(ProviderError):
-    """The server could not be reached."""
+    """The server could not be reached, or closed the connection before it answered."""
 
 
 class InvalidReply(ProviderError):

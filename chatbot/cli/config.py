@@ -1,6 +1,7 @@
 """The config file: defaults for the command line's long flags, plus named roles and model aliases.
 
-TOML, at ``$CHATBOT_CONFIG`` or ``config.toml`` in the user config directory (platformdirs). A top-level key is a
+TOML, at ``$CHATBOT_CONFIG`` (which must exist) or ``config.toml`` in the user config directory (platformdirs, where
+a missing file is an empty config). A top-level key is a
 long flag with underscores (``max_input_tokens = 8000`` for ``--max-input-tokens``); ``[roles]`` maps a name to a
 system prompt, or (``[roles.NAME]``) to a template with ``system`` and ``prompt`` (:mod:`chatbot.cli.templates`);
 ``[aliases]`` maps a short name to a model; ``[prices.MODEL]`` gives a model's price for ``/cost``. Keys are read
@@ -140,12 +141,21 @@ def flag_actions(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
     return keys
 
 
-def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
-    """Read and check the config file for ``parser``'s flags; a missing file is an empty config."""
-    path = path or config_path()
+def load(parser: argparse.ArgumentParser, path: Path | None = None, environ: Mapping[str, str] = os.environ) -> Config:
+    """Read and check the config file for ``parser``'s flags (``path``, else :func:`config_path`).
+
+    A missing file at the default location is an empty config; one that ``$CHATBOT_CONFIG`` names is a ConfigError
+    (a typo there must not run everything on defaults without a word)."""
+    named = path is None and bool(environ.get(CONFIG_ENV))
+    path = path or config_path(environ)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
+        if named:
+            raise ConfigError(
+                f"the config file {path} named by ${CONFIG_ENV} does not exist; create it, or unset {CONFIG_ENV} "
+                "to use the default one"
+            ) from None
         return Config(path, exists=False)
     except OSError as exc:
         raise ConfigError(f"cannot read the config file {path}: {exc.strerror or exc}") from None
@@ -166,7 +176,7 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None) -> Config:
     aliases: dict[str, str] = {}
     prices: dict[str, Price] = {}
     for key, value in data.items():
-        where = f"{path}, line {_line_of(text, key)}: {key}"
+        where = _Spot(path, text, (key,))
         key = PLURALS.get(key, key)
         if key == "roles":
             roles = _roles(value, where)
@@ -310,10 +320,11 @@ def _json_or_text(text: str) -> Any:
         return text
 
 
-def _line_of(text: str, key: str) -> int:
-    pattern = re.compile(rf"""^[ \t]*(\[[ \t]*)?["']?{re.escape(key)}["']?[ \t]*(=|\])""", re.MULTILINE)
-    found = pattern.search(text)
-    return text.count("\n", 0, found.start()) + 1 if found else 1
+# A TOML key: bare, "quoted" or 'literal'; dotted keys (a.b) and table headers ([a.b], [[a.b]]) chain them.
+_KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')"""
+_DOTTED = rf"{_KEY}(?:[ \t]*\.[ \t]*{_KEY})*"
+_HEADER = re.compile(rf"[ \t]*\[\[?[ \t]*({_DOTTED})[ \t]*\]")
+_SETTING = re.compile(rf"[ \t]*({_DOTTED})[ \t]*=")
 
 
 def template_names(text: str | None) -> set[str]:
@@ -323,59 +334,118 @@ def template_names(text: str | None) -> set[str]:
     return set(Template(text).get_identifiers()) if text else set()
 
 
-def _roles(value: object, where: str) -> dict[str, Role]:
+class _Spot(NamedTuple):
+    """A key of the config file, for its error messages: ``str()`` names the file, the key's line and the key
+    (``config.toml, line 6: roles.bad.prompt``). The line is found only when an error is told."""
+
+    file: Path
+    text: str
+    keys: tuple[str, ...]
+
+    def at(self, key: object) -> _Spot:
+        """The key ``key`` inside this one (a table's)."""
+        return self._replace(keys=(*self.keys, str(key)))
+
+    def __str__(self) -> str:
+        return f"{self.file}, line {_line_of(self.text, self.keys)}: {'.'.join(self.keys)}"
+
+
+def _keys(dotted: str) -> tuple[str, ...]:
+    return tuple(part.strip("\"'") for part in re.findall(_KEY, dotted))
+
+
+def _line_of(text: str, keys: tuple[str, ...]) -> int:
+    """The line that sets the key ``keys`` (a path: ``("roles", "bad", "prompt")``) or opens its table; when none
+    does (an inline table, a multi-line value), the line of the nearest key or table holding it; else 1."""
+    line, depth = 1, 0
+    table: tuple[str, ...] = ()
+    for number, row in enumerate(text.split("\n"), 1):  # TOML's lines: only a newline ends one
+        header = _HEADER.match(row)
+        setting = None if header else _SETTING.match(row)
+        if header:
+            table = found = _keys(header[1])
+        elif setting:
+            found = (*table, *_keys(setting[1]))
+        else:
+            continue
+        if depth < len(found) <= len(keys) and keys[: len(found)] == found:
+            line, depth = number, len(found)
+    return line
+
+
+def _roles(value: object, where: _Spot) -> dict[str, Role]:
     if not isinstance(value, dict):
         raise ConfigError(f'{where}: must be a table of name = "system prompt"')
     roles = {}
     for name, role in value.items():
         if isinstance(role, dict):
-            roles[name] = _template(role, f"{where}.{name}")
+            roles[name] = _template(role, where.at(name))
         elif not isinstance(role, str) or not role.strip():
-            raise ConfigError(f"{where}.{name}: a role is a non-empty string (its system prompt)")
+            raise ConfigError(f"{where.at(name)}: a role is a non-empty string (its system prompt)")
         else:
             roles[name] = Role(system=role)
     return roles
 
 
-def _template(table: dict[str, Any], where: str) -> Role:
+def _template(table: dict[str, Any], where: _Spot) -> Role:
     """A ``[roles.NAME]`` table: ``system`` and/or ``prompt``, non-empty strings whose ``$`` start variable names."""
     from string import Template
 
     unknown = sorted(set(table) - {"system", "prompt"})
     if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (a role table holds system and prompt)")
+        raise ConfigError(f"{where.at(unknown[0])}: unknown key (a role table holds system and prompt)")
     if not table:
         raise ConfigError(f"{where}: a role table needs system, prompt or both")
     for key, text in table.items():
         if not isinstance(text, str) or not text.strip():
-            raise ConfigError(f"{where}.{key}: must be a non-empty string")
+            raise ConfigError(f"{where.at(key)}: must be a non-empty string")
         if not Template(text).is_valid():
-            raise ConfigError(f"{where}.{key}: a $ that starts no variable name ($name, ${{name}}); write $$ for $")
+            raise ConfigError(f"{where.at(key)}: a $ that starts no variable name ($name, ${{name}}); write $$ for $")
     return Role(table.get("system"), table.get("prompt"), template=True)
 
 
-def _prices(value: object, where: str) -> dict[str, Price]:
+#: the keys of a ``[prices.MODEL]`` table, each in USD per million tokens (cached: a prompt's cached tokens)
+_PRICE_KEYS = ("input", "output", "cached")
+_PER_MILLION = "USD per million tokens"
+
+
+def _prices(value: object, where: _Spot) -> dict[str, Price]:
     """``[prices.MODEL]`` tables: input, output and optionally cached, in USD per million tokens."""
-    from chatbot.engine.cost import price_from  # (dataclasses: imported only when a config file names prices)
-
     if not isinstance(value, dict):
-        raise ConfigError(f"{where} must be a table of [prices.MODEL] tables")
-    try:
-        return {str(model): price_from(table, f"{where}.{model}") for model, table in value.items()}
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
+        raise ConfigError(f"{where}: must be a table of [prices.MODEL] tables")
+    return {str(model): _price(table, where.at(model)) for model, table in value.items()}
 
 
-def _aliases(value: object, where: str) -> dict[str, str]:
+def _price(table: object, where: _Spot) -> Price:
+    """One ``[prices.MODEL]`` table; a ConfigError names the key that is wrong and what it must be."""
+    import math
+
+    from chatbot.engine.cost import Price  # (dataclasses: imported only when a config file names prices)
+
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: must be a table with input, output and optionally cached ({_PER_MILLION})")
+    for key, amount in table.items():
+        if key not in _PRICE_KEYS:
+            raise ConfigError(f"{where.at(key)}: unknown key (a price table holds input, output and cached)")
+        if not isinstance(amount, (int, float)) or isinstance(amount, bool) or not 0 <= amount < math.inf:
+            raise ConfigError(f"{where.at(key)}: must be a number of at least 0 ({_PER_MILLION}), found {amount!r}")
+    missing = [key for key in _PRICE_KEYS[:2] if key not in table]
+    if missing:
+        raise ConfigError(f"{where}: needs {' and '.join(missing)} ({_PER_MILLION}; cached is optional)")
+    cached = table.get("cached")
+    return Price(float(table["input"]), float(table["output"]), None if cached is None else float(cached))
+
+
+def _aliases(value: object, where: _Spot) -> dict[str, str]:
     if not isinstance(value, dict):
         raise ConfigError(f'{where}: must be a table of alias = "model"')
     for name, model in value.items():
         if not isinstance(model, str) or not model.strip():
-            raise ConfigError(f"{where}.{name}: an alias names a model (a non-empty string)")
+            raise ConfigError(f"{where.at(name)}: an alias names a model (a non-empty string)")
     return {name: model.strip() for name, model in value.items()}
 
 
-def _convert(action: argparse.Action, value: Any, where: str) -> Any:
+def _convert(action: argparse.Action, value: Any, where: _Spot) -> Any:
     """A TOML value as the flag would have parsed it; a ConfigError when the flag would have refused it."""
     if action.nargs == 0:  # store_true and friends
         if not isinstance(value, bool):
@@ -391,7 +461,7 @@ def _convert(action: argparse.Action, value: Any, where: str) -> Any:
     return _scalar(action, value, where)
 
 
-def _scalar(action: argparse.Action, value: Any, where: str) -> Any:
+def _scalar(action: argparse.Action, value: Any, where: _Spot) -> Any:
     if isinstance(value, (bool, list, dict)):
         raise ConfigError(f"{where}: must be a single value, found {value!r}")
     text = str(value)

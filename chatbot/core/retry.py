@@ -28,7 +28,7 @@ def retry_wait(exc: ChatbotError, attempt: int) -> float | None:
     """Seconds to wait before retrying after ``exc`` (attempt 0 is the first retry), or None: do not retry."""
     if isinstance(exc, TokenRateLimitError):
         return None  # the request alone is over the per-minute limit: waiting does not help
-    if isinstance(exc, RateLimitError) and exc.retry_after is not None:
+    if isinstance(exc, (RateLimitError, ServerError)) and exc.retry_after is not None:  # the server said how long
         return max(exc.retry_after, 0.1) if exc.retry_after <= MAX_RETRY_WAIT else None
     return float(2**attempt)  # 1 s, 2 s, 4 s...
 

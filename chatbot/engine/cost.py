@@ -55,21 +55,6 @@ def price_of(model: str, overrides: dict[str, Price] | None = None) -> Price | N
     return table.get(model) or table.get(model.rsplit("/", 1)[-1])
 
 
-def price_from(table: object, where: str) -> Price:
-    """A price from a config table ``{input = 2.5, output = 10, cached = 1.25}``; ValueError naming what is wrong."""
-    if (
-        not isinstance(table, dict)
-        or not {"input", "output"} <= set(table)
-        or set(table) - {"input", "output", "cached"}
-    ):
-        raise ValueError(f"{where} must be a table with input, output and optionally cached (USD per million tokens)")
-    values = [table["input"], table["output"], table.get("cached", 0)]
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in values):
-        raise ValueError(f"{where}: prices are numbers of at least 0 (USD per million tokens)")
-    cached = table.get("cached")
-    return Price(float(table["input"]), float(table["output"]), None if cached is None else float(cached))
-
-
 @dataclass(frozen=True)
 class TurnCost:
     """One turn's request: tokens sent (the provider's count, else the estimate), the running total, the reply's

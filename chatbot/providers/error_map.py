@@ -8,8 +8,10 @@ a server that echoes it (a 401 body quoting the key it refused) has it masked (:
 
 from __future__ import annotations
 
+import datetime
 import email.utils
 import json
+import math
 import re
 import time
 from collections.abc import Mapping
@@ -28,6 +30,7 @@ from chatbot.errors import (
     ServerError,
     TokenRateLimitError,
 )
+from chatbot.text import preview
 
 
 def _text(value: object) -> str:
@@ -43,6 +46,7 @@ class SdkErrors:
     status: type[Exception]  # APIStatusError: a 4xx/5xx answer
     timeout: tuple[type[Exception], ...]  # APITimeoutError and the HTTP library's TimeoutException
     connection: tuple[type[Exception], ...]  # APIConnectionError and the HTTP library's TransportError
+    protocol: tuple[type[Exception], ...] = ()  # the HTTP library's RemoteProtocolError: an answer that is not HTTP
 
     @property
     def caught(self) -> tuple[type[Exception], ...]:
@@ -58,7 +62,7 @@ class ErrorContext:
     model: str
     base_url: str
     key_env: str
-    key: str = field(default="", repr=False)  # the key sent, masked in every message (empty: none to hide)
+    key: str = field(default="", repr=False)  # the key sent, masked in every message (empty: none was set)
 
 
 # Every shape of "the request is longer than the context window" seen in the wild.
@@ -103,15 +107,18 @@ def _error_body(body: object) -> dict[str, Any]:
 
 
 def _seconds(value: str) -> float | None:
-    """A ``retry-after`` value: seconds, or an HTTP date."""
+    """A ``retry-after`` value: seconds, or an HTTP date (the whole seconds until then)."""
     try:
         return max(0.0, float(value))
     except ValueError:
         pass
     try:
-        return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
+        when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
+    if when.tzinfo is None:  # "-0000": an HTTP date is always UTC, never the local time
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return float(max(0, math.ceil(when.timestamp() - time.time())))  # a date says a second, not a fraction
 
 
 def retry_after_seconds(headers: Mapping[str, str] | None, message: str = "") -> float | None:
@@ -216,6 +223,11 @@ def _classify(
                 f"{where} refused the request ({status or code}: {detail}); {ctx.provider} sends no API key. To "
                 f"send one, use --provider openai --base-url {ctx.base_url} with the key in OPENAI_API_KEY."
             )
+        if not ctx.key:  # a server that ignores keys was assumed (a base URL, no key set); this one checks them
+            return AuthenticationError(
+                f"{where} refused the request ({status or code}: {detail}): it needs an API key and none was set. "
+                f"Set {ctx.key_env} to this server's key (environment or .env)."
+            )
         what = "was rejected" if status != 403 else "is not allowed to do this"
         return AuthenticationError(
             f"{where}: the API key in {ctx.key_env} {what} ({status or code}: {detail}). "
@@ -240,8 +252,32 @@ def _classify(
         return RateLimitError(f"{where}: rate limit reached ({detail}); {hint}.", retry_after=capped)
     if status is None or status >= 500:
         what = "reported an error mid-stream" if status is None else f"failed ({status})"
-        return ServerError(f"{where} {what}: {detail}. Try again in a moment.")
+        if wait is None:
+            return ServerError(f"{where} {what}: {detail}. Try again in a moment.")
+        # a 503 with Retry-After (seconds or a date): waited for like a 429's, or refused when too far
+        return ServerError(f"{where} {what}: {detail}; {_wait_text(wait)}.", retry_after=min(wait, MAX_WAIT))
     return ProviderError(f"{where} rejected the request ({status}: {detail}).")
+
+
+#: how much of a non-HTTP answer's error (the junk it began with, as the HTTP library quotes it) a message shows
+NOT_HTTP_CHARS = 60
+
+
+def _no_http_answer(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext) -> ProviderError | None:
+    """The error for a server that was reached but gave no HTTP answer (the HTTP library's protocol error, under
+    ``exc`` or as it), or None for any other failure."""
+    cause = exc if isinstance(exc, sdk.protocol) else exc.__cause__
+    if not isinstance(cause, sdk.protocol):
+        return None
+    where = f"{ctx.provider} ({ctx.base_url})"
+    if str(cause).startswith("Server disconnected"):  # closed before a whole answer: restarting, or not HTTP
+        return ConnectionFailed(
+            f"{where} closed the connection without an HTTP answer. Is --base-url right (its port, http or https)?"
+        )
+    return ProviderError(  # junk, or another service on that port: asking again gets the same
+        f"{where} answered with something that is not HTTP ({preview(str(cause), NOT_HTTP_CHARS)}). "
+        "Is --base-url right (its port, http or https)?"
+    )
 
 
 def map_exception(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, *, streaming: bool = False) -> ProviderError:
@@ -262,6 +298,9 @@ def _map(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, streaming: bool)
             "stored. Try again."
         )
         return ProviderTimeout(message) if stalled else IncompleteReply(message)
+    unheard = _no_http_answer(exc, sdk, ctx)  # reached, so never "could not reach"
+    if unheard is not None:
+        return unheard
     if isinstance(exc, sdk.timeout):
         return ProviderTimeout(
             f"{ctx.provider} ({ctx.base_url}) did not answer in time; try again"

@@ -26,6 +26,7 @@ GROQ_ERRORS = SdkErrors(
     # groq's stream does not wrap transport errors raised while reading, so httpx's own classes are mapped too.
     timeout=(groq.APITimeoutError, httpx.TimeoutException),
     connection=(groq.APIConnectionError, httpx.TransportError),
+    protocol=(httpx.RemoteProtocolError,),
 )
 
 

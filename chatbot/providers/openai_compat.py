@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from chatbot.errors import ProviderError
+from chatbot.providers import LOCAL_DUMMY_KEY
 from chatbot.providers.base import (
     ASK_NOTHING,
     CallOptions,
@@ -135,6 +136,7 @@ class CompatProvider(ChatProvider):
 
     def _context(self, model: str) -> ErrorContext:
         key = str(self._client.api_key or "")
+        key = "" if key == LOCAL_DUMMY_KEY else key  # the stand-in sent when no key was set: none to name or hide
         return ErrorContext(self.name, model, self.base_url, PROVIDERS[self.name].key_env or "", key)
 
     def _error(self, exc: BaseException, model: str, *, streaming: bool = False) -> ProviderError:

@@ -17,6 +17,7 @@ OPENAI_ERRORS = SdkErrors(
     status=openai.APIStatusError,
     timeout=(openai.APITimeoutError, httpx2.TimeoutException),
     connection=(openai.APIConnectionError, httpx2.TransportError),
+    protocol=(httpx2.RemoteProtocolError,),
 )
 
 

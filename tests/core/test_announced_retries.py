@@ -61,6 +61,12 @@ def test_a_rate_limit_waits_what_the_server_asks_up_to_the_cap():
     assert retry_wait(RateLimitError("slow down"), 1) == 2.0  # no Retry-After: the usual backoff
 
 
+def test_a_server_error_with_retry_after_waits_what_the_server_asks_up_to_the_cap():
+    assert retry_wait(ServerError("busy", retry_after=5), 0) == 5
+    assert retry_wait(ServerError("busy", retry_after=MAX_RETRY_WAIT + 0.5), 0) is None  # the user decides
+    assert retry_wait(ServerError("busy"), 1) == 2.0  # no Retry-After: the usual backoff
+
+
 def test_a_request_over_the_per_minute_token_limit_is_not_retried():
     assert retry_wait(TokenRateLimitError("too many tokens", retry_after=1), 0) is None
     call = Flaky(TokenRateLimitError("too many tokens", retry_after=1))

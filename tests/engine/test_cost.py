@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.engine.cost import PRICES, Price, costs, price_from, price_of
+from chatbot.engine.cost import PRICES, Price, costs, price_of
 
 
 def test_full_memory_sends_the_square_of_the_turns(conv_factory):
@@ -34,8 +34,3 @@ def test_a_known_model_has_a_price_the_config_file_overrides_and_an_unknown_one_
     assert price_of("openai/gpt-4o-mini") == PRICES["gpt-4o-mini"]  # a router's name for it
     assert price_of("gpt-4o-mini", {"gpt-4o-mini": Price(1, 2)}) == Price(1, 2)
     assert price_of("my-local-model") is None
-    assert price_from({"input": 1, "output": 2}, "x") == Price(1.0, 2.0, None)
-    with pytest.raises(ValueError, match="must be a table with input, output and optionally cached"):
-        price_from({"input": 1}, "prices.m")
-    with pytest.raises(ValueError, match="prices are numbers of at least 0"):
-        price_from({"input": -1, "output": 2}, "prices.m")

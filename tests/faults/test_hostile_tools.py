@@ -16,7 +16,7 @@ import pexpect
 import pytest
 
 from tests.support import hostile_mcp
-from tests.support.cli import assert_clean, chatbot_env, openai_flags, run_chatbot, session_doc
+from tests.support.cli import assert_clean, chatbot_env, openai_flags, private_config, run_chatbot, session_doc
 from tests.support.fake_server import FakeServer
 
 STUCK = '''
@@ -69,7 +69,7 @@ def test_sigterm_during_a_stuck_function_exits_143_with_the_turn_kept(tmp_path, 
         [sys.executable, "-m", "chatbot", "--provider", "echo", "--functions", str(stuck_file),
          "--session", "t", "-p", "@tool stuck {}"],
         cwd=tmp_path,
-        env=chatbot_env({"XDG_DATA_HOME": str(tmp_path / ".data"), "CHATBOT_CONFIG": str(tmp_path / "config.toml")}),
+        env=chatbot_env({"XDG_DATA_HOME": str(tmp_path / ".data"), **private_config(tmp_path)}),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert proc.stderr is not None
@@ -213,7 +213,7 @@ def test_sigterm_while_a_server_is_starting_leaves_no_server_behind(tmp_path, si
     proc = subprocess.Popen(
         [sys.executable, "-m", "chatbot", "--provider", "echo", "--mcp", server, "-p", "hi"],
         cwd=tmp_path,
-        env=chatbot_env({"XDG_DATA_HOME": str(tmp_path / ".data"), "CHATBOT_CONFIG": str(tmp_path / "config.toml")}),
+        env=chatbot_env({"XDG_DATA_HOME": str(tmp_path / ".data"), **private_config(tmp_path)}),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:

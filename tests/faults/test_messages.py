@@ -14,7 +14,7 @@ import pytest
 from chatbot.engine.memory import MemoryConfig
 from chatbot.providers.error_map import BRIEF_CHARS, ErrorContext, classify_error
 from chatbot.storage.json_store import JsonStore
-from tests.support.cli import chatbot_env, openai_flags, run_chatbot
+from tests.support.cli import chatbot_env, one_error_line, openai_flags, run_chatbot
 from tests.support.hostile_server import DONE, Answer, HostileServer, chunk, reply
 from tests.support.stores import admin
 
@@ -123,6 +123,29 @@ def test_undecodable_argument_bytes_are_refused_before_anything_is_sent(tmp_path
     assert result.returncode == 2 and b"Traceback" not in result.stderr
     assert flag.encode() in result.stderr and b"UTF-8" in result.stderr
     assert not (tmp_path / "sessions" / "s1.json").exists()
+
+
+def test_an_answer_that_is_not_http_is_one_short_line_that_says_so_not_unreachable(tmp_path):
+    junk = bytes(range(14, 256)) * 8 + b"\r\n\r\n"  # ~1,900 bytes that are no status line: one short line, not them
+    with HostileServer(Answer(raw=junk)) as server:
+        result = ask(server, tmp_path)
+    line = one_error_line(result)
+    assert result.returncode == 5 and "retrying" not in result.stderr and len(server.requests) == 1
+    assert line.startswith(f"chatbot: openai ({server.base_url}) answered with something that is not HTTP (")
+    assert "could not reach" not in line and "Is --base-url right" in line
+    assert len(line) < 250, line
+
+
+def test_a_server_that_closes_after_a_line_that_is_not_http_is_not_called_unreachable(tmp_path):
+    """An SSH server's banner, then the door shut: too little to be any answer; it may be restarting, so retried."""
+    with HostileServer(Answer(raw=b"SSH-2.0-OpenSSH_9.6\r\nProtocol mismatch.\n")) as server:
+        result = ask(server, tmp_path)
+    line = one_error_line(result)
+    assert result.returncode == 5 and len(server.requests) == 3  # two announced retries
+    assert line == (
+        f"chatbot: openai ({server.base_url}) closed the connection without an HTTP answer. Is --base-url right "
+        "(its port, http or https)?"
+    )
 
 
 @pytest.mark.parametrize("value", ["2306432640", "Wed, 21 Oct 2099 07:28:00 GMT"])

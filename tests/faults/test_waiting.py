@@ -3,7 +3,9 @@ who is slow, a notice on every retry."""
 
 from __future__ import annotations
 
+import email.utils
 import json
+import re
 import threading
 import time
 from typing import Any
@@ -61,6 +63,28 @@ def test_a_500_is_retried_with_a_notice(tmp_path):
         result = ask(server, tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "recovered\n" and "boom" in result.stderr and "retrying in" in result.stderr
+
+
+def test_a_503_whose_retry_after_is_a_near_date_is_retried_after_that_wait(tmp_path):
+    soon = email.utils.formatdate(time.time() + 6, usegmt=True)  # the seconds left when it is read: start-up varies
+    busy = Answer(status=503, headers={"Retry-After": soon}, body=b'{"error": {"message": "busy"}}')
+    with HostileServer(busy, Answer(events=reply("finally"))) as server:
+        started = time.monotonic()
+        result = ask(server, tmp_path)
+        took = time.monotonic() - started
+    assert result.returncode == 0, result.stderr
+    told = re.search(r"\(503\): busy; the server asks to wait (\d)\.0s\. — retrying in \1s \(1 of 2", result.stderr)
+    assert told, result.stderr
+    assert 1 <= int(told[1]) <= 6 and took >= int(told[1])  # the wait the date means, read and kept
+    assert result.stdout == "finally\n" and len(server.requests) == 2
+
+
+def test_a_503_whose_retry_after_is_a_far_date_is_refused_like_a_long_wait_not_retried(tmp_path):
+    busy = Answer(status=503, headers={"Retry-After": "Wed, 21 Oct 2099 07:28:00 GMT"}, body=b'{"error": "busy"}')
+    with HostileServer(busy) as server:
+        result = ask(server, tmp_path)
+    assert result.returncode == 5 and "retrying" not in result.stderr and len(server.requests) == 1
+    assert "failed (503)" in result.stderr and "over an hour" in result.stderr
 
 
 def test_a_reply_that_broke_mid_stream_is_not_retried_behind_the_users_back(tmp_path):

@@ -14,6 +14,7 @@ from chatbot.errors import (
     ConnectionFailed,
     ContextLengthError,
     ModelNotFoundError,
+    ProviderError,
     ProviderTimeout,
     RateLimitError,
     ServerError,
@@ -192,6 +193,16 @@ def test_timeout_and_unreachable(mock, provider):
     mock.post(URL).mock(side_effect=httpx.ConnectError)
     with pytest.raises(ConnectionFailed, match="groq.test"):
         list(provider.stream(MESSAGES))
+
+
+def test_an_answer_that_is_not_http_is_named_as_such(mock, provider):
+    mock.post(URL).mock(side_effect=httpx.RemoteProtocolError("illegal status line: bytearray(b'" + "\\x9b" * 500))
+    with pytest.raises(ProviderError) as info:
+        provider.complete(MESSAGES)
+    # a plain ProviderError, not a retried kind: asking again gets the same junk
+    assert type(info.value) is ProviderError and "groq.test" in info.value.message
+    assert "answered with something that is not HTTP (illegal status line:" in info.value.message
+    assert len(info.value.message) < 200
 
 
 def test_missing_key(clean_env):

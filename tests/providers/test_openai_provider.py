@@ -5,6 +5,7 @@ Also covers ``make_provider`` and the shared error mapping, whose shapes come fr
 
 from __future__ import annotations
 
+import email.utils
 import json
 import subprocess
 import sys
@@ -419,12 +420,41 @@ def test_rate_limit_carries_the_wait(httpx2_mock, provider, headers, expected):
     assert info.value.retry_after == expected
 
 
+@pytest.mark.parametrize(
+    ("value", "wait", "words"),
+    [
+        ("7", 7.0, "the server asks to wait 7.0s"),
+        ("7200", 3600.0, "over an hour"),
+        ("Wed, 21 Oct 2099 07:28:00 GMT", 3600.0, "over an hour"),  # a date far ahead: refused like 7200
+    ],
+)
+def test_a_503_carries_the_wait_its_retry_after_asks_for_in_seconds_or_as_a_date(
+    httpx2_mock, provider, value, wait, words
+):
+    httpx2_mock.post(URL).respond(503, json=error_body("overloaded"), headers={"retry-after": value})
+    with pytest.raises(ServerError) as info:
+        provider.complete(MESSAGES)
+    assert info.value.retry_after == wait and words in info.value.message
+
+
+def test_a_503_without_retry_after_carries_no_wait(httpx2_mock, provider):
+    httpx2_mock.post(URL).respond(503, json=error_body("overloaded"))
+    with pytest.raises(ServerError) as info:
+        provider.complete(MESSAGES)
+    assert info.value.retry_after is None and info.value.message.endswith("Try again in a moment.")
+
+
 def test_retry_after_forms():
     assert retry_after_seconds({"retry-after-ms": "250", "retry-after": "9"}) == 0.25
     assert retry_after_seconds({}, "Please try again in 7.66s. Need more tokens?") == pytest.approx(7.66)
     assert retry_after_seconds({}, "Please try again in 1m2.5s.") == pytest.approx(62.5)
     assert retry_after_seconds({}, "try again in 250ms") == pytest.approx(0.25)
-    assert 0 <= retry_after_seconds({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) < 1  # a past date: no wait
+    assert retry_after_seconds({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0  # a past date: no wait
+    assert retry_after_seconds({"retry-after": "Wed, 21 Oct 2099 07:28:00 GMT"}) > 2_000_000_000  # seconds to 2099
+    soon = email.utils.formatdate(time.time() + 30, usegmt=True)
+    assert 29 <= retry_after_seconds({"retry-after": soon}) <= 31
+    in_utc = email.utils.formatdate(time.time() + 30).replace("+0000", "-0000")  # "-0000": UTC, not local time
+    assert 29 <= retry_after_seconds({"retry-after": in_utc}) <= 31
     assert retry_after_seconds({"retry-after": "soon"}) is None
 
 
@@ -679,6 +709,29 @@ def test_a_stream_that_stalls_after_it_began_says_so(clean_env):
         provider = make_provider("openai", base_url=server.base_url, timeout=0.3, max_retries=0)
         with pytest.raises(ProviderTimeout, match="stopped sending while the reply was streaming"):
             list(provider.stream(MESSAGES))
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_a_server_that_wants_a_key_when_none_was_set_says_none_was_set_and_which_variable_sends_one(
+    httpx2_mock, clean_env, status
+):
+    """With a base URL and no OPENAI_API_KEY, a stand-in is sent; a refusal blames no key that was never set."""
+    keyless = make_provider("openai", base_url=BASE, max_retries=0)
+    httpx2_mock.post(URL).respond(status, json=error_body("missing bearer token"))
+    with pytest.raises(AuthenticationError) as caught:
+        list(keyless.stream(MESSAGES))
+    assert caught.value.message == (
+        f"openai ({BASE}) refused the request ({status}: missing bearer token): it needs an API key and none was "
+        "set. Set OPENAI_API_KEY to this server's key (environment or .env)."
+    )
+
+
+def test_a_key_that_was_set_and_refused_is_still_named_as_rejected(httpx2_mock, clean_env):
+    clean_env.setenv("OPENAI_API_KEY", "sk-test-key-1234")
+    keyed = make_provider("openai", base_url=BASE, max_retries=0)
+    httpx2_mock.post(URL).respond(401, json=error_body("Incorrect API key provided"))
+    with pytest.raises(AuthenticationError, match="the API key in OPENAI_API_KEY was rejected"):
+        list(keyed.stream(MESSAGES))
 
 
 def test_a_local_server_that_wants_a_key_says_how_to_send_one(httpx2_mock, clean_env):

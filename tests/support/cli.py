@@ -31,6 +31,16 @@ def chatbot_env(extra: dict[str, str | None] | None = None) -> dict[str, str]:
     return env
 
 
+def private_config(cwd: Path) -> dict[str, str | None]:
+    """The environment that gives a child ``chatbot`` the config file ``cwd/config.toml`` when the test wrote one, and
+    else none at all: the default location moved under ``cwd``, where nothing is (a file that ``CHATBOT_CONFIG``
+    names must exist), never the developer's own."""
+    path = cwd / "config.toml"
+    if path.exists():
+        return {"CHATBOT_CONFIG": str(path)}
+    return {"CHATBOT_CONFIG": None, "XDG_CONFIG_HOME": str(cwd / ".config")}
+
+
 def run_chatbot(
     *args: str,
     cwd: Path,
@@ -46,7 +56,7 @@ def run_chatbot(
     ``cwd``, so no test reads or writes the developer's own.
     """
     (cwd / "sessions").mkdir(mode=0o700, exist_ok=True)
-    private: dict[str, str | None] = {"XDG_DATA_HOME": str(cwd / ".data"), "CHATBOT_CONFIG": str(cwd / "config.toml")}
+    private: dict[str, str | None] = {"XDG_DATA_HOME": str(cwd / ".data"), **private_config(cwd)}
     data = stdin.encode() if isinstance(stdin, str) else stdin
     done = subprocess.run(
         [sys.executable, "-m", "chatbot", *args],
@@ -72,7 +82,7 @@ def spawn_chatbot(*args: str, cwd: Path, env: dict[str, str | None] | None = Non
     (cwd / "sessions").mkdir(mode=0o700, exist_ok=True)
     private: dict[str, str | None] = {
         "XDG_DATA_HOME": str(cwd / ".data"),
-        "CHATBOT_CONFIG": str(cwd / "config.toml"),
+        **private_config(cwd),
         "CHATBOT_HISTORY_FILE": str(cwd / "history"),
         "PROMPT_TOOLKIT_NO_CPR": "1",
         "TERM": "xterm-256color",

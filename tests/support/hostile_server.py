@@ -42,7 +42,8 @@ class Answer:
     """One scripted answer. ``events`` are streamed as SSE (chunked); ``body`` is sent whole instead.
 
     ``hang`` waits that many seconds before the status line; ``drop`` closes the connection after the events
-    without ending the chunked body (a reset mid-stream); ``delay`` waits before each event.
+    without ending the chunked body (a reset mid-stream); ``delay`` waits before each event. ``raw`` is sent as it
+    is, in place of any HTTP answer, and the connection closed (another service listening on that port).
     """
 
     status: int = 200
@@ -53,6 +54,7 @@ class Answer:
     hang: float = 0.0
     drop: bool = False
     delay: float = 0.0
+    raw: bytes | None = None
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -76,6 +78,10 @@ class _Handler(BaseHTTPRequestHandler):
         answer = self.server.next_answer()
         if answer.hang:
             time.sleep(answer.hang)
+        if answer.raw is not None:
+            self.wfile.write(answer.raw)
+            self.close_connection = True
+            return
         self.send_response(answer.status)
         for key, value in answer.headers.items():
             self.send_header(key, value)
