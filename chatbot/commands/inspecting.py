@@ -19,6 +19,7 @@ from chatbot.engine.recall import Hit, search
 from chatbot.engine.turn import content_text
 from chatbot.errors import UsageError
 from chatbot.providers.base import ChatProvider
+from chatbot.storage.output_files import split_force
 from chatbot.text import clean, code_blocks, json_shown, preview
 
 PREVIEW = 48  # keeps a /context row within 80 columns
@@ -386,8 +387,7 @@ def _copy(app: App, arg: str, confirm: Confirm | None) -> Effects:
 def _timeline(app: App, arg: str, confirm: Confirm | None) -> Effects:
     """``/timeline``: the rows as text, and the timeline itself for a front end that draws it in colour."""
     view, _, path = arg.partition(" ")
-    force = path == "--force" or path.endswith(" --force")
-    path = path.removesuffix("--force").strip()  # "html --force" names no file: the usage below
+    path, force = split_force(path)  # "html --force" names no file: the usage below
     if arg and (view != "html" or not path):
         raise UsageError(
             "usage: /timeline (one row per turn of this session) or /timeline html FILE [--force] (as a web page; "

@@ -10,7 +10,7 @@ from chatbot.core.app import App
 from chatbot.errors import UsageError
 from chatbot.storage.base import SessionStore
 from chatbot.storage.export import export_markdown
-from chatbot.storage.output_files import write_file
+from chatbot.storage.output_files import split_force, write_file
 from chatbot.storage.session import validate_id
 from chatbot.text import preview
 
@@ -108,8 +108,7 @@ def _delete(app: App, arg: str, confirm: Confirm | None) -> Effects:
 
 def _export(app: App, arg: str, confirm: Confirm | None) -> Effects:
     session = app.chat.session
-    force = arg == "--force" or arg.endswith(" --force")
-    arg = arg.removesuffix("--force").strip()
+    arg, force = split_force(arg)
     path = write_file(arg or f"{session.id}.md", export_markdown(session), app.store.paths, force=force, ask=confirm)
     return Note(f"wrote the transcript of {session.id} to {path}")
 

@@ -48,15 +48,15 @@ class RequestLog:
     """Appends one JSON line per model call to a file (created 0600; each line written whole with O_APPEND).
 
     The file is a log: an existing one is appended to, never replaced. Like every file the user names for chatbot to
-    write, it is never one of the session store's ``store_paths`` or inside one, and never a symbolic link
-    (:mod:`~chatbot.storage.output_files`)."""
+    write, it is never one of the session store's ``store_paths`` or inside one, and never a symbolic link but one to
+    a terminal or a pipe (``/dev/stderr``) (:mod:`~chatbot.storage.output_files`)."""
 
     def __init__(self, path: str, store_paths: Sequence[Path]) -> None:
         self.path = path
         try:
             self._fd = open_appending(path, store_paths)
-        except OSError as exc:
-            raise ConfigError(f"cannot open the request log {path}: {exc.strerror or exc}") from None
+        except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+            raise ConfigError(f"cannot open the request log {path}: {getattr(exc, 'strerror', None) or exc}") from None
 
     def write(self, **fields: Any) -> None:
         """Append one record; unknown field names are a programming error (the set is documented)."""

@@ -3,7 +3,8 @@
 
 - never the session store's own files (a session file, the SQLite file and its journals, the lock folders) nor
   anything inside the sessions folder: text written there breaks a session, the one in use included;
-- never through a symbolic link at the path: a link planted there would send the text to whatever it points at;
+- never through a symbolic link at the path: a link planted there would send the text to whatever it points at
+  (the log takes one that leads to a terminal or a pipe: ``--log-requests /dev/stderr``);
 - an existing file is replaced only with consent: the user's yes to a question, or ``--force`` where nobody can be
   asked. The request log is the one file appended to instead (it is a log: each run adds its lines); it is never
   replaced, so it asks for no consent.
@@ -14,6 +15,7 @@ Every file is created readable by the user only (0600).
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -23,15 +25,35 @@ from chatbot.errors import ChatbotError, UsageError
 Ask = Callable[[str], bool]
 
 
-def check_place(path: Path, store_paths: Sequence[Path]) -> None:
-    """Refuse (:class:`UsageError`) a symbolic link at ``path``, and a path that is one of ``store_paths`` (the
-    store's files and folders, :attr:`SessionStore.paths`) or lies inside one, symbolic links on the way followed."""
-    if path.is_symlink():
+def split_force(arg: str) -> tuple[str, bool]:
+    """A command's file argument, and whether ``--force`` follows it as a word of its own (``notes--force`` is a
+    file's name)."""
+    words = arg.strip()
+    if words == "--force" or words.endswith(" --force"):
+        return words.removesuffix("--force").strip(), True
+    return words, False
+
+
+def check_place(path: Path, store_paths: Sequence[Path], *, streams: bool = False) -> None:
+    """Refuse (:class:`UsageError`) a symbolic link at ``path`` (with ``streams``, one to a terminal or a pipe is
+    taken: a log may go to ``/dev/stderr``, itself a link), and a path that is one of ``store_paths`` (the store's files
+    and folders, :attr:`SessionStore.paths`) or lies inside one, symbolic links on the way followed."""
+    if path.is_symlink() and not (streams and _stream(path)):
         raise UsageError(f"{path} is a symbolic link; chatbot never writes through one: name the file itself")
     resolved = path.resolve()
     for kept in store_paths:
         if resolved.is_relative_to(kept.resolve()):
             raise UsageError(f"{path} is inside the session store {kept} (sessions live there); write somewhere else")
+
+
+def _stream(path: Path) -> bool:
+    """Whether ``path`` leads to a terminal or a pipe (``/dev/stderr``), not to a file a link could have been planted
+    to reach (a ``link.jsonl`` to ``~/.bashrc``)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def write_file(
@@ -43,23 +65,24 @@ def write_file(
     to replace it (``--force``). A file the system refuses to write is a :class:`ChatbotError` naming it.
     """
     target = Path(os.path.expanduser(path))
-    check_place(target, store_paths)
-    if os.path.lexists(target) and not force:
-        if ask is None or not ask(f"{target} exists. Overwrite it?"):
-            raise UsageError(f"{target} already exists; choose another path, or add --force to overwrite it")
-        force = True
     try:
+        check_place(target, store_paths)
+        if os.path.lexists(target) and not force:
+            if ask is None or not ask(f"{target} exists. Overwrite it?"):
+                raise UsageError(f"{target} already exists; choose another path, or add --force to overwrite it")
+            force = True
         write_private(target, text, overwrite=force)
-    except OSError as exc:
-        raise ChatbotError(f"cannot write {target}: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:  # a name too long, a folder not readable, a NUL byte in the name ...
+        raise ChatbotError(f"cannot write {target}: {getattr(exc, 'strerror', None) or exc}") from None
     return target
 
 
 def open_appending(path: str, store_paths: Sequence[Path]) -> int:
-    """A descriptor that appends to the file the user named (created 0600), after :func:`check_place`: a log's."""
+    """A descriptor that appends to the file the user named (created 0600), after :func:`check_place`: a log's (it
+    may be ``/dev/stderr``, a link to a terminal or a pipe). The system's refusal is raised as it comes (OSError)."""
     target = Path(os.path.expanduser(path))
-    check_place(target, store_paths)
-    return os.open(target, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+    check_place(target, store_paths, streams=True)
+    return os.open(target, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
 
 
 def write_private(path: Path, text: str, *, overwrite: bool = False) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from chatbot.errors import ChatbotError, UsageError
 from chatbot.storage.json_store import JsonStore
-from chatbot.storage.output_files import open_appending, write_file, write_private
+from chatbot.storage.output_files import open_appending, split_force, write_file, write_private
 from chatbot.storage.sqlite_store import SqliteStore
 
 # --- where it may go ----------------------------------------------------------------------------------------------
@@ -169,3 +169,35 @@ def test_a_symlink_at_the_path_is_never_followed(tmp_path):
     with pytest.raises(OSError):
         write_private(link, "over", overwrite=True)
     assert aim.read_text() == "keep"
+
+
+def test_a_name_the_system_refuses_is_one_error_naming_it_not_the_end_of_the_chat(tmp_path):
+    # a name too long (ENAMETOOLONG) escaped the check as a bare OSError and ended the whole session
+    with pytest.raises(ChatbotError, match="cannot write .*File name too long"):
+        write_file(str(tmp_path / ("a" * 300 + ".md")), "text", [])
+    with pytest.raises(ChatbotError, match="cannot write"):
+        write_file(str(tmp_path / "a\0b.md"), "text", [])
+
+
+def test_force_is_a_word_of_its_own_not_the_end_of_a_name():
+    assert split_force("notes.md --force") == ("notes.md", True)
+    assert split_force("--force") == ("", True)
+    assert split_force("notes--force") == ("notes--force", False)
+    assert split_force(" notes.md ") == ("notes.md", False)
+
+
+def test_a_log_may_go_to_a_link_to_a_pipe_but_not_to_a_file(tmp_path):
+    read, write = os.pipe()
+    try:
+        (tmp_path / "to-pipe").symlink_to(f"/proc/self/fd/{write}")
+        fd = open_appending(str(tmp_path / "to-pipe"), [])  # as /dev/stderr is, when stderr is a pipe
+        os.write(fd, b"line\n")
+        os.close(fd)
+        assert os.read(read, 100) == b"line\n"
+    finally:
+        os.close(read)
+        os.close(write)
+    (tmp_path / "bashrc").write_text("keep")
+    (tmp_path / "log.jsonl").symlink_to(tmp_path / "bashrc")
+    with pytest.raises(UsageError, match="symbolic link"):
+        open_appending(str(tmp_path / "log.jsonl"), [])
