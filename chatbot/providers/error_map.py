@@ -270,10 +270,13 @@ def _no_http_answer(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext) -> Pr
     if not isinstance(cause, sdk.protocol):
         return None
     where = f"{ctx.provider} ({ctx.base_url})"
-    if str(cause).startswith("Server disconnected"):  # closed before a whole answer: restarting, or not HTTP
+    said = str(cause)
+    if said.startswith("Server disconnected"):  # closed before a whole answer: restarting, or not HTTP
         return ConnectionFailed(
             f"{where} closed the connection without an HTTP answer. Is --base-url right (its port, http or https)?"
         )
+    if said.startswith("peer closed connection"):  # an HTTP answer cut off (the server died while sending it)
+        return ConnectionFailed(f"{where} closed the connection in the middle of its answer")
     return ProviderError(  # junk, or another service on that port: asking again gets the same
         f"{where} answered with something that is not HTTP ({preview(str(cause), NOT_HTTP_CHARS)}). "
         "Is --base-url right (its port, http or https)?"

@@ -148,6 +148,16 @@ def test_a_server_that_closes_after_a_line_that_is_not_http_is_not_called_unreac
     )
 
 
+def test_an_answer_cut_off_in_its_body_is_a_broken_connection_retried_not_junk(tmp_path):
+    """An HTTP answer whose body stops short (the server died while sending it) is no "not HTTP": asked again."""
+    cut = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n" + b'{"id": "chatcmp'
+    with HostileServer(Answer(raw=cut)) as server:
+        result = ask(server, tmp_path, "hi\n", "--no-stream")
+    line = one_error_line(result)
+    assert result.returncode == 5 and len(server.requests) == 3  # two announced retries
+    assert line == f"chatbot: openai ({server.base_url}) closed the connection in the middle of its answer"
+
+
 @pytest.mark.parametrize("value", ["2306432640", "Wed, 21 Oct 2099 07:28:00 GMT"])
 def test_retry_after_far_in_the_future_is_capped(tmp_path, value):
     body = json.dumps({"error": {"message": "slow down", "code": "rate_limit_exceeded"}}).encode()
