@@ -119,7 +119,7 @@ class RecallIndex:
         """BM25 scores of the turns (by index; only ``among`` when given) that share a term with ``query``."""
         out = Scores()
         n = len(self._turns)
-        groups = [set(w) for w in self.split(query)]
+        groups = [set(w) for w in self.split(query[:INDEX_CHARS])]  # a pasted message as a turn is read
         out.words = len(groups)
         if not n or not groups:
             return out

@@ -15,7 +15,7 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from chatbot.errors import ProviderError
+from chatbot.errors import IncompleteReply, ProviderError
 from chatbot.providers import LOCAL_DUMMY_KEY
 from chatbot.providers.base import (
     ASK_NOTHING,
@@ -247,7 +247,10 @@ class CompatProvider(ChatProvider):
         if not call.stream:
             return super().whole(messages, call)
         with contextlib.closing(self.events(messages, call)) as events:  # closed: the HTTP response with it
-            return collect(events)
+            whole = collect(events)
+        if whole.finish_reason is None and whole.text.strip():  # the stream just ended: not whole, so not kept
+            raise IncompleteReply(f"{self.name} ({self.base_url}) ended the reply without saying it was finished")
+        return whole
 
     def list_models(self) -> list[str]:
         """The model ids the endpoint's ``GET /models`` route lists, sorted (plain strings: no SDK type leaves)."""

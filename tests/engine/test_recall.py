@@ -180,6 +180,8 @@ def test_a_huge_turn_is_read_into_terms_up_to_its_first_index_chars():
     index.sync([turn(pasted)])
     assert len(seen[0]) == INDEX_CHARS
     assert index.scores("bluefjord").by_turn and not index.scores("zanzibar").by_turn
+    index.scores(pasted)  # a message as long, searched: read as far as a turn is
+    assert len(seen[-1]) == INDEX_CHARS
 
 
 def test_the_index_grows_a_turn_at_a_time_and_reads_each_turn_once():
