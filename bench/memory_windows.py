@@ -59,7 +59,7 @@ def run(base_url: str, turns: int, where: Path, name: str, reply: int | None = N
     os.environ.setdefault("OPENAI_API_KEY", "sk-bench")
     provider = make_provider("openai", model="fake-model", base_url=base_url, max_retries=0)
     log = where / f"log-{name}.jsonl"
-    run_settings = TurnSettings(log=RequestLog(str(log)), retries=2, max_output_tokens=reply)
+    run_settings = TurnSettings(log=RequestLog(str(log), ()), retries=2, max_output_tokens=reply)
     settings = AppSettings("openai", "fake-model", MemoryConfig(), run=run_settings)
     app = App(JsonStore(where / f"s-{name}"), provider, settings, lambda m: TokenCounter())
     chat = app.open("long")

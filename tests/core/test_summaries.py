@@ -337,7 +337,7 @@ def summary_call(tmp_path, provider, shown=None):
     from chatbot.storage.session import Session
 
     session = Session.new("sid", system="sys", model="echo", memory=MemoryConfig(strategy="summary"))
-    log = RequestLog(str(tmp_path / "requests.jsonl"))
+    log = RequestLog(str(tmp_path / "requests.jsonl"), ())
     show = None if shown is None else (lambda kind, body: shown.append((kind, body)))
     run = TurnSettings(log=log, summary_model="small", show_request=show)
     return session, SummaryCall(session, provider, run), log
