@@ -263,6 +263,15 @@ def _classify(
 NOT_HTTP_CHARS = 60
 
 
+#: how much of the HTTP library's own words a connection error quotes (they can quote what the server sent)
+CAUSE_CHARS = 200
+
+
+def _cause(exc: BaseException) -> str:
+    """What the HTTP library said of a failed connection, one line of at most :data:`CAUSE_CHARS`."""
+    return preview(str(exc.__cause__ or exc), CAUSE_CHARS)
+
+
 def _no_http_answer(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext) -> ProviderError | None:
     """The error for a server that was reached but gave no HTTP answer (the HTTP library's protocol error, under
     ``exc`` or as it), or None for any other failure."""
@@ -295,7 +304,7 @@ def map_exception(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, *, stre
 def _map(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, streaming: bool) -> ProviderError:
     if streaming and isinstance(exc, (*sdk.timeout, *sdk.connection)):
         stalled = isinstance(exc, sdk.timeout)
-        what = "stopped sending" if stalled else f"broke the connection ({exc.__cause__ or exc})"
+        what = "stopped sending" if stalled else f"broke the connection ({_cause(exc)})"
         message = (
             f"{ctx.provider} ({ctx.base_url}) {what} while the reply was streaming; the partial reply was not "
             "stored. Try again."
@@ -311,7 +320,7 @@ def _map(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, streaming: bool)
         )
     if isinstance(exc, sdk.connection):
         return ConnectionFailed(
-            f"could not reach {ctx.base_url} ({exc.__cause__ or exc}). Is the server running and the URL right"
+            f"could not reach {ctx.base_url} ({_cause(exc)}). Is the server running and the URL right"
             " (--base-url)? --provider echo works offline."
         )
     if isinstance(exc, sdk.status):
