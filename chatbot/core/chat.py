@@ -18,7 +18,7 @@ from typing import Any
 from chatbot.attachments.attach import Content, Outbox, compose, with_text
 from chatbot.core import saving
 from chatbot.core.budget import learn_from_usage, message_budget, tools_estimate
-from chatbot.core.events import ChatEvent, Notice, Saving, TakenBack, TurnDone, Unsent, request_notices
+from chatbot.core.events import Asking, ChatEvent, Notice, Saving, TakenBack, TurnDone, Unsent, request_notices
 from chatbot.core.retry import retrying
 from chatbot.core.rounds import (
     INCOMPLETE_MARK,
@@ -268,6 +268,7 @@ class Chat:
         if rounds:
             validate_request(messages, in_turn=True)
         estimate = self._estimate(request, rounds, tools)
+        yield Asking()
         started, first = time.monotonic(), None
         stream = retrying(lambda: self._events(messages, tools), self.run.retries)
         try:

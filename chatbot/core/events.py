@@ -47,6 +47,15 @@ class TurnDone:
 
 
 @dataclass(frozen=True)
+class Asking:
+    """A model call goes out now: the reply (``what="reply"``) or a summary of older turns (``"summary"``). Until
+    the first one, the turn is local work (counting tokens, recall, building the request); from it, a wait is the
+    server's."""
+
+    what: str = "reply"
+
+
+@dataclass(frozen=True)
 class Saving:
     """The reply is complete and the turn is being saved: a wait now is the session store's, not the model's."""
 
@@ -110,7 +119,9 @@ def unsent(exc: BaseException) -> Unsent | None:
     return message if isinstance(message, Unsent) else None
 
 
-ChatEvent = Notice | TextDelta | ReasoningDelta | ToolStarted | ToolFinished | Saving | TurnDone
+ChatEvent = Notice | TextDelta | ReasoningDelta | Asking | ToolStarted | ToolFinished | Saving | TurnDone
+#: the events that start a phase of a turn, after which a wait is someone else's (see :func:`wait_notice`)
+PHASES = (Asking, ToolStarted, ToolFinished, Saving)
 
 
 def request_notices(request: Request) -> Iterator[Notice]:
@@ -145,12 +156,19 @@ def stop_reply(events: Generator[ChatEvent, None, None], exc: BaseException) -> 
 # --- what the user is told while an event is slow in coming (run_turn's watch calls the sink) ----------------
 
 WAIT_NOTICE = "waiting for the server… (Ctrl-C cancels)"
+SUMMARY_WAIT_NOTICE = "waiting for the server to summarize older turns… (Ctrl-C cancels)"
+PREPARE_NOTICE = "preparing the request (counting tokens, finding turns to recall)… (Ctrl-C cancels)"
 SAVE_NOTICE = "saving the session: waiting for the session store (its database or disk)…"
 
 
 def wait_notice(last: object) -> str:
-    """What the user is told while the event after ``last`` is slow in coming: the tool that started, the session
-    store once the reply is done, else the model's server."""
+    """What the user is told while the event after the phase ``last`` began (one of :data:`PHASES`, or None at the
+    start of the turn) is slow in coming: this side's work until a model call goes out or after a tool finished,
+    the server's once one has, the tool that started, the session store once the reply is done."""
+    if last is None or isinstance(last, ToolFinished):
+        return PREPARE_NOTICE
+    if isinstance(last, Asking) and last.what == "summary":
+        return SUMMARY_WAIT_NOTICE
     if isinstance(last, Saving):
         return SAVE_NOTICE
     if isinstance(last, ToolStarted):

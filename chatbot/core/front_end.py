@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from chatbot.attachments.attach import Content
 from chatbot.core.chat import Chat
-from chatbot.core.events import Notice, TakenBack, ToolFinished, ToolStarted, TurnDone, stop_reply
+from chatbot.core.events import PHASES, Notice, TakenBack, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.errors import Interrupted, OutputError
 from chatbot.providers.base import ReasoningDelta, TextDelta
 
@@ -41,7 +41,8 @@ class EventSink(Protocol):
         """A tool call that starts, or its result."""
 
     def waiting(self, last: object) -> None:
-        """The event after ``last`` is slow in coming (called from a timer thread)."""
+        """The event after the phase ``last`` began is slow in coming (called from a timer thread; see
+        :func:`~chatbot.core.events.wait_notice`)."""
 
     def finish(self) -> None:
         """The reply came whole."""
@@ -70,13 +71,15 @@ def run_turn(chat: Chat, text: Content, sink: EventSink, *, replacing: TakenBack
     """
     events = chat.send(text, replacing=replacing)
     done: TurnDone | None = None
-    event: object = None
+    phase: object = None  # the turn's own work, until a model call goes out (see PHASES)
     try:
         while True:
-            with _slow(sink.waiting, event):  # the sink hears when the next event is slow in coming
+            with _slow(sink.waiting, phase):  # the sink hears when the next event is slow in coming (in which phase)
                 event = next(events, None)
             if event is None:
                 break
+            if isinstance(event, PHASES):
+                phase = event
             if isinstance(event, TurnDone):
                 done = event
             elif show := SHOWN.get(type(event)):

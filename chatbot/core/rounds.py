@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from chatbot.core.budget import message_budget, retry_budget, round_retry_budget, window_notice
-from chatbot.core.events import ChatEvent, Notice, request_notices
+from chatbot.core.events import Asking, ChatEvent, Notice, request_notices
 from chatbot.engine import memory
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.folds import Summarizer, fold
@@ -178,6 +178,7 @@ def turn_request(
     folds = Folds(conv.rolling)
     while (plan := memory.plan(conv, message, budget - extra, folds)).fold is not None:
         window = conv.counter.calibration.context
+        yield Asking("summary")  # (or waits for the one written in the background)
         folded = fold(conv, plan.fold, summarizer, folds.summary)
         conv.take_fold(folded)
         yield from (Notice(text, True) for text in folded.notices)

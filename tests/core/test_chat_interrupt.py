@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from chatbot.core.events import stop_reply
+from chatbot.core.events import Asking, stop_reply
 from chatbot.core.rounds import INTERRUPTED_MARK
 from chatbot.providers import make_provider
 from chatbot.providers.base import TextDelta
@@ -18,6 +18,7 @@ def test_ctrl_c_during_a_reply_hangs_up_on_the_server_at_once(make_app, clean_en
         app = make_app(provider, strategy="full")
         chat = app.open("s")
         events = chat.send("hello")
+        assert next(events) == Asking()  # the request goes out
         assert isinstance(next(events), TextDelta)
         ctrl_c = KeyboardInterrupt()
         stop_reply(events, ctrl_c)  # what the front ends do with Ctrl-C; they still hold it while they tell the user

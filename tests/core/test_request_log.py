@@ -14,7 +14,7 @@ from datetime import datetime
 import pytest
 
 from chatbot.core.app import App, AppSettings
-from chatbot.core.events import TurnDone
+from chatbot.core.events import Asking, TurnDone
 from chatbot.core.request_log import RequestLog
 from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
@@ -194,6 +194,7 @@ def test_a_failed_summary_is_logged_as_such(logged_app):
 def test_an_interrupted_reply_is_logged_as_such(logged_app):
     app, log = logged_app(Logged(), strategy="full")
     events = app.open("i").send("hello")
+    assert next(events) == Asking()
     assert isinstance(next(events), TextDelta)
     events.close()
     (interrupted,) = lines(log)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from chatbot import commands
-from chatbot.core.events import Unsent, stop_reply, unsent
+from chatbot.core.events import Asking, Unsent, stop_reply, unsent
 from chatbot.engine.options import option_problem
 from chatbot.engine.turn import Turn
 from chatbot.errors import ServerError, UsageError
@@ -133,6 +133,7 @@ def test_ctrl_c_before_any_answer_text_stores_nothing_and_offers_retry(make_app)
     chat = app.open("c")
     send(chat, "earlier")
     events = chat.send("question")
+    assert next(events) == Asking()
     assert isinstance(next(events), ReasoningDelta)
     kept = stop_reply(events, KeyboardInterrupt())  # Ctrl-C while the model only reasoned
     assert [t.user_text for t in chat.conversation.turns] == ["earlier"]

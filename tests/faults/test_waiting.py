@@ -131,3 +131,16 @@ def blocked_saves(conn) -> int:
         "AND application_name LIKE 'chatbot pid %'"
     ).fetchone()
     return int(row[0])
+
+
+def test_a_slow_summary_is_named_in_the_wait_notice(tmp_path):
+    from tests.support.fake_server import FakeServer
+
+    # the fourth line makes a summary due (trigger 2, keep 1); the summary takes 4 s, longer than the 3 s after which
+    # a wait is told: the user hears that the server is summarizing, not that it is slow to answer their line
+    with FakeServer(reply="A reply.", whole_reply="- the gist", whole_delay=4.0) as server:
+        flags = (*openai_flags(server.base_url), "--summary-trigger", "2", "--keep-turns", "1")
+        result = run_chatbot(*flags, stdin="one\ntwo\nthree\nfour\n", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "waiting for the server to summarize older turns… (Ctrl-C cancels)" in result.stderr
+    assert "waiting for the server…" not in result.stderr and "preparing the request" not in result.stderr
