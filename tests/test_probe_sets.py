@@ -136,6 +136,12 @@ TWINS = {
         ("mixed", 0, "8817", "6284"),
         ("code", 1, "fix/hold-expiry-race", "feat/vehicle-deck-quota"),
     ],
+    "probes_heldout8": [
+        ("english", 0, "07519 330 274", "07384 602 915"),
+        ("korean", 3, "59,000원", "185만 원"),
+        ("mixed", 1, "KQ58290.3", "KQ58314.1"),
+        ("code", 3, "PickWave.ZoneSkipping", "PickWave.SmartBatching"),
+    ],
 }
 #: the tools the code conversation of each set from the third on calls
 TOOLS = {
@@ -144,6 +150,7 @@ TOOLS = {
     "probes_heldout5": {"run_shell", "run_tests", "read_file", "grep"},
     "probes_heldout6": {"run_shell", "run_tests", "read_file", "grep"},
     "probes_heldout7": {"run_shell", "run_tests", "read_file", "grep"},
+    "probes_heldout8": {"run_shell", "run_tests", "read_file", "grep"},
 }
 
 

@@ -1,4 +1,4 @@
-"""The held-out recall probe sets under ``bench/`` (``probes_heldout.py`` ... ``probes_heldout7.py``), loaded by file
+"""The held-out recall probe sets under ``bench/`` (``probes_heldout.py`` ... ``probes_heldout8.py``), loaded by file
 path: ``bench/`` is no package, and a set imports the first one by its bare name."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ SETS = (
     "probes_heldout5",
     "probes_heldout6",
     "probes_heldout7",
+    "probes_heldout8",
 )
 #: what a recall bench uses from a probe set, so it can take any of them
 API = ("STYLES", "Turn", "Fact", "Twin", "Conversation", "Question", "questions", "conversations", "validate")
