@@ -8,8 +8,8 @@ an error is the same for both, and is here.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from chatbot.attachments.attach import Content
@@ -20,6 +20,8 @@ from chatbot.providers.base import ReasoningDelta, TextDelta
 
 #: seconds an event may be in coming before the sink is told the user is waiting
 WAIT_DELAY = 3.0
+#: how often the watch looks (a notice comes at most this late)
+WAIT_TICK = 0.1
 
 
 class EventSink(Protocol):
@@ -73,17 +75,19 @@ def run_turn(chat: Chat, text: Content, sink: EventSink, *, replacing: TakenBack
     done: TurnDone | None = None
     phase: object = None  # the turn's own work, until a model call goes out (see PHASES)
     try:
-        while True:
-            with _slow(sink.waiting, phase):  # the sink hears when the next event is slow in coming (in which phase)
+        with _Watch(sink.waiting, WAIT_DELAY) as watch:  # the sink hears when an event is slow (in which phase)
+            while True:
+                watch.begin(phase)
                 event = next(events, None)
-            if event is None:
-                break
-            if isinstance(event, PHASES):
-                phase = event
-            if isinstance(event, TurnDone):
-                done = event
-            elif show := SHOWN.get(type(event)):
-                show(sink, event)
+                watch.end()
+                if event is None:
+                    break
+                if isinstance(event, PHASES):
+                    phase = event
+                if isinstance(event, TurnDone):
+                    done = event
+                elif show := SHOWN.get(type(event)):
+                    show(sink, event)
         sink.finish()
         return done
     except KeyboardInterrupt as exc:
@@ -105,14 +109,38 @@ def run_turn(chat: Chat, text: Content, sink: EventSink, *, replacing: TakenBack
         events.close()  # on any other failure too, before the caller releases the session's lock
 
 
-@contextmanager
-def _slow(on_wait: Callable[[object], None], last: object, delay: float = WAIT_DELAY) -> Iterator[None]:
-    """Call ``on_wait(last)`` if the block runs more than ``delay`` seconds: once, from a timer thread, while the
-    main thread stays blocked in the request (where Ctrl-C still cancels it)."""
-    timer = threading.Timer(delay, on_wait, args=(last,))
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        timer.cancel()
+class _Watch:
+    """Tells ``on_wait(phase)`` once when a read of the turn's next event, begun in ``phase``, takes more than
+    ``delay`` seconds, from one thread for the whole turn, while the main thread stays blocked in the request (where
+    Ctrl-C still cancels it). One thread, not a timer a read: a reply comes in thousands of pieces, and starting a
+    thread for each cost more than the reply (a 1 MB reply: 87 s)."""
+
+    def __init__(self, on_wait: Callable[[object], None], delay: float) -> None:
+        self._on_wait, self._delay = on_wait, delay
+        self._read: tuple[float, object] | None = None  # (when, phase) while a read is under way; one assignment
+        self._over = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="chatbot wait notices", daemon=True)
+
+    def __enter__(self) -> _Watch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._over.set()
+        self._thread.join(1.0)  # (woken at once; a notice being told is finished before the caller goes on)
+
+    def begin(self, phase: object) -> None:
+        """A read begins, in ``phase``."""
+        self._read = (time.monotonic(), phase)
+
+    def end(self) -> None:
+        """The read is done."""
+        self._read = None
+
+    def _run(self) -> None:
+        told = None
+        while not self._over.wait(WAIT_TICK):
+            read = self._read
+            if read is not None and read is not told and time.monotonic() - read[0] >= self._delay:
+                told = read
+                self._on_wait(read[1])

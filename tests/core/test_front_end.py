@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from chatbot.core.events import Notice, ToolFinished, ToolStarted
+import threading
+import time
+
+from chatbot.core.events import Asking, Notice, ToolFinished, ToolStarted
 from chatbot.core.front_end import run_turn
 from chatbot.providers.base import Completion, ReasoningDelta, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
@@ -66,3 +69,37 @@ def test_each_event_of_a_turn_reaches_the_sinks_own_method_in_order(make_app):
         ("notice", "the reply was cut off at the output limit (--max-output-tokens)"),
         ("finish", None),
     ]
+
+
+class Pieces(EchoProvider):
+    """Answers in 5,000 pieces, as a long reply streams token by token; the first after ``first`` seconds."""
+
+    def __init__(self, first: float = 0.0) -> None:
+        super().__init__(delay=0)
+        self.first = first
+
+    def stream(self, messages, *, model=None, max_tokens=None, tools=None, options=None):
+        time.sleep(self.first)
+        for _ in range(5000):
+            yield TextDelta("word ")
+        yield StreamEnd(Usage(10, 5000, 5010), "stop")
+
+
+def test_a_reply_of_thousands_of_pieces_is_watched_by_one_thread_not_one_a_piece(make_app, monkeypatch):
+    started: list[threading.Thread] = []
+    start = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda self: (started.append(self), start(self))[1])
+    chat = make_app(Pieces()).open("s")
+    sink = Shown()
+    done = run_turn(chat, "q", sink)
+    assert done is not None and done.turn.answer_text == "word " * 5000
+    assert len(started) == 1  # the watch (it told nothing: no piece was slow)
+    assert not [seen for seen in sink.seen if seen[0] == "waiting"]
+
+
+def test_a_slow_first_piece_is_told_once_as_the_servers_wait(make_app, monkeypatch):
+    monkeypatch.setattr("chatbot.core.front_end.WAIT_DELAY", 0.2)
+    chat = make_app(Pieces(first=0.6)).open("s")
+    sink = Shown()
+    run_turn(chat, "q", sink)
+    assert [seen for seen in sink.seen if seen[0] == "waiting"] == [("waiting", Asking())]
