@@ -23,6 +23,7 @@ import probes_heldout4
 import probes_heldout5
 import probes_heldout6
 import probes_heldout7
+import probes_heldout8
 from probes_heldout import STYLES, Question, questions
 from recall_probes import tuning_set
 
@@ -83,6 +84,7 @@ HELDOUT_SETS = {
     5: probes_heldout5,
     6: probes_heldout6,
     7: probes_heldout7,
+    8: probes_heldout8,
 }
 
 
