@@ -19,12 +19,13 @@ Then the same conversations with look-alike facts planted, each question asked a
 the keyword questions above and three or four with no cue word (a name or the thing's words alone), the same facts
 in other words (no term shared), Korean nouns under other particles, look-alikes and 44 unrelated questions a
 conversation (ten share an everyday noun with some turn, six carry a cue word anyway: "my back hurts ...", ten look
-like one: "why is the sky blue?", "자기 전에 뭐 먹으면 좋아?"), in the held-out set's table. ``--heldout 1,2,3,4,5,6,7,8``
-adds the held-out sets (``bench/probes_heldout.py`` to ``probes_heldout8.py``, driven by ``bench/recall_drive.py``:
-report them, never tune on them; sets 1-5 became tuning sets once the next set was written, sets 6 and 7 were
-reported on, and set 8, written blind in turn, is the next to report): per conversation and question style, hits, unrelated
-pulls, wrong twins alone, tokens added; and, for the same sets, what a question asking back about something never
-said brings (``recall_drive.never_said``: each set's conversations asked the next set's questions).
+like one: "why is the sky blue?", "자기 전에 뭐 먹으면 좋아?"), in the held-out set's table.
+``--heldout 1,2,3,4,5,6,7,8`` adds the held-out sets (``bench/probes_heldout.py`` to ``probes_heldout8.py``, driven
+by ``bench/recall_drive.py``: report them, never tune on them; sets 1-5 became tuning sets once the next set was
+written, sets 6, 7 and 8, each written blind in turn, were reported on; a ninth is to be written before any further
+tuning): per conversation and question style, hits, unrelated pulls, wrong twins alone, tokens added; and, for the
+same sets, what a question asking back about something never said brings (``recall_drive.never_said``: each set's
+conversations asked the next set's questions).
 
 Then the long conversation of bench_memory.py (100 turns that never ask for an old fact) by ``--recall K``: what
 recall costs where it is not asked for. Then the time recall adds to a turn at 10 and at 1,000 stored turns, by
