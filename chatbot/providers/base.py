@@ -192,14 +192,7 @@ class ChatProvider(ABC):
         if call.stream:
             yield from self.stream(messages, **call.ask())
             return
-        whole = self.complete(messages, **call.ask())
-        yield from whole.resent
-        if whole.note:
-            yield ProviderNote(whole.note)
-        if whole.text:
-            yield TextDelta(whole.text)
-        yield from whole.tool_calls
-        yield StreamEnd(whole.usage, whole.finish_reason)
+        yield from completion_events(self.complete(messages, **call.ask()))
 
     def whole(self, messages: Sequence[Message], call: CallOptions) -> Completion:
         """A whole reply to ``messages`` for ``call`` (a summary): :meth:`complete`, unless the provider reads it as
@@ -232,3 +225,15 @@ def collect(events: Iterator[StreamEvent]) -> Completion:
         elif isinstance(event, StreamEnd):
             end = event
     return Completion("".join(text), end.usage, end.finish_reason, tuple(calls), " ".join(notes), tuple(resent))
+
+
+def completion_events(whole: Completion) -> Iterator[StreamEvent]:
+    """A whole reply told as a stream's events (what :func:`collect` takes back): what was sent again, what the user
+    should hear, the text, the tool calls, the end."""
+    yield from whole.resent
+    if whole.note:
+        yield ProviderNote(whole.note)
+    if whole.text:
+        yield TextDelta(whole.text)
+    yield from whole.tool_calls
+    yield StreamEnd(whole.usage, whole.finish_reason)

@@ -15,7 +15,7 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from chatbot.errors import IncompleteReply, ProviderError
+from chatbot.errors import ContextLengthError, IncompleteReply, ProviderError, ServerError
 from chatbot.providers import LOCAL_DUMMY_KEY
 from chatbot.providers.base import (
     ASK_NOTHING,
@@ -27,10 +27,11 @@ from chatbot.providers.base import (
     Resent,
     StreamEvent,
     collect,
+    completion_events,
 )
 from chatbot.providers.error_map import ErrorContext, SdkErrors, map_exception
 from chatbot.providers.json_mode import FALLBACK_NOTICE, SCHEMA_REFUSED, as_json_object, refuses_schema, schema_in
-from chatbot.providers.reading import StreamState, completion_from_dict, read_stream
+from chatbot.providers.reading import EmptyStream, StreamState, completion_from_dict, read_stream
 from chatbot.providers.table import PROVIDERS
 from chatbot.text import mask_password
 
@@ -64,6 +65,7 @@ def model_ids(raw: bytes, where: str) -> list[str]:
 
 #: why a request went out again without ``stream_options`` (shown above its body with --show-requests)
 STREAM_OPTIONS_REFUSED = "the server refused stream_options; sent again without them (no usage in the stream)"
+EMPTY_STREAM_RESENT = "the server streamed nothing; asked again without streaming, to hear why (a window it names)"
 
 
 def _mentions_stream_options(exc: BaseException, sdk: SdkErrors) -> bool:
@@ -202,10 +204,29 @@ class CompatProvider(ChatProvider):
                 yield from read_stream(sdk_stream, state, self._context(model))
             yield from state.tool_calls()  # whole, once the stream has ended
             yield state.end()
+        except EmptyStream as empty:
+            # a local server streams nothing for a prompt over its window and names the window only to a request not
+            # streamed: asked so once, its context error teaches the window (or, a glitch, the reply comes whole)
+            yield from self._asked_whole(messages, call, empty)
         except self.sdk_errors.caught as exc:
             if not streaming:  # what went out is told even when it failed too (once streaming, it was told)
                 yield from resent
             raise self._error(exc, model, streaming=streaming) from exc
+
+    def _asked_whole(
+        self, messages: Sequence[Message], call: CallOptions, empty: EmptyStream
+    ) -> Generator[StreamEvent, None, None]:
+        """The reply to ``call`` asked again without streaming, after a stream that came ``empty``: its events, or
+        the server's context error; any other failure is the empty stream's (it says more)."""
+        whole = replace(call, stream=False)
+        yield Resent(self.request_body(messages, whole), EMPTY_STREAM_RESENT)
+        try:
+            answer = self.complete(messages, **whole.ask())
+        except ContextLengthError:
+            raise
+        except ProviderError:
+            raise empty from None
+        yield from completion_events(answer)
 
     def stream(
         self,
@@ -234,6 +255,9 @@ class CompatProvider(ChatProvider):
             call = CallOptions(model, max_tokens, tools or (), options or {}, stream=False)
             resent: list[Resent] = []
             response, note = self._send(self.request_body(messages, call), resent)
+            if not hasattr(response, "to_dict"):  # the SDK hands back the body's text when it is not JSON
+                where = f"{self.name} ({self.base_url})"
+                raise ServerError(f"{where} answered with no chat completion (not JSON): is --base-url right?")
             # warnings off: pydantic would print its own about odd fields (junk the code below skips) over the chat
             whole = completion_from_dict(response.to_dict(warnings=False))
             return replace(whole, note=note, resent=tuple(resent))

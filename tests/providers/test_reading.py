@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import httpx
 import pytest
 
 from chatbot.errors import ProviderError, RateLimitError, ServerError
@@ -202,3 +203,24 @@ def test_an_answer_with_no_chat_chunks_is_named_by_what_it_was(httpx2_mock, prov
     with pytest.raises(ServerError) as caught:
         list(provider.stream(MESSAGES))
     assert caught.value.message == message
+
+
+def test_a_stream_that_came_empty_is_asked_again_whole_and_a_reply_that_comes_so_is_kept(httpx2_mock, provider):
+    from chatbot.providers.base import Resent
+    from chatbot.providers.openai_compat import EMPTY_STREAM_RESENT
+
+    empty = httpx.Response(200, content=b"", headers=SSE_HEADERS)
+    whole = httpx.Response(200, json=completion_body("Hello whole"))
+    route = httpx2_mock.post(URL).mock(side_effect=[empty, whole])
+    events = list(provider.stream(MESSAGES))
+    again = json.loads(route.calls[1].request.content)
+    assert json.loads(route.calls[0].request.content)["stream"] is True and "stream" not in again
+    assert events[0] == Resent(again, EMPTY_STREAM_RESENT)
+    assert events[1:] == [TextDelta("Hello whole"), StreamEnd(None, "stop")]
+
+
+def test_an_answer_that_is_no_json_to_a_request_not_streamed_is_a_server_error_not_a_crash(httpx2_mock, provider):
+    httpx2_mock.post(URL).respond(200, content=b"", headers={"content-type": "text/plain"})
+    with pytest.raises(ServerError) as caught:
+        provider.complete(MESSAGES)
+    assert caught.value.message == f"{WHERE} answered with no chat completion (not JSON): is --base-url right?"

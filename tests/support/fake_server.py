@@ -30,7 +30,9 @@ A request's ``max_tokens`` (or ``max_completion_tokens``) is honoured as servers
 many tokens (words, as usage counts them) and ends with ``finish_reason: "length"``.
 
 With ``context`` a request whose ``prompt_tokens`` (plus ``max_tokens``, except on llama.cpp) exceed it is refused
-with the context-length error of ``context_wording`` (OpenAI, vLLM or llama.cpp), naming the limit.
+with the context-length error of ``context_wording`` (OpenAI, vLLM or llama.cpp), naming the limit. The Python
+llama.cpp server (``llama-cpp-python``) refuses so only a request not streamed; a streamed one gets 200 and an event
+stream that ends before its first event.
 
 As a script (prints ``listening on http://127.0.0.1:PORT/v1`` once it is ready; run from the repository root)::
 
@@ -183,13 +185,33 @@ def _llamacpp_context(context: int, prompt: int, reply: int) -> tuple[int, dict[
     return 400, {"error": {**error, "n_prompt_tokens": prompt, "n_ctx": context}}
 
 
+def _llama_cpp_python_context(context: int, prompt: int, reply: int) -> tuple[int, dict[str, Any]]:
+    # llama_cpp/server/errors.py rewords the library's "Requested tokens (P) exceed context window of W" as OpenAI's
+    asked = reply or None
+    message = (
+        f"This model's maximum context length is {context} tokens. However, you requested {prompt + reply} tokens "
+        f"({prompt} in the messages, {asked} in the completion). "
+        "Please reduce the length of the messages or completion."
+    )
+    error = {
+        "message": message,
+        "type": "invalid_request_error",
+        "param": "messages",
+        "code": "context_length_exceeded",
+    }
+    return 400, {"error": error}
+
+
 #: a context-length error as each server words it: (context, prompt tokens, max_tokens) -> (status, body).
 #: llama.cpp checks the prompt alone (the reply shares the context as it goes); vLLM and OpenAI add max_tokens.
 CONTEXT_ERRORS: dict[str, Callable[[int, int, int], tuple[int, dict[str, Any]]]] = {
     "openai": _openai_context,
     "vllm": _vllm_context,
     "llamacpp": _llamacpp_context,
+    "llama-cpp-python": _llama_cpp_python_context,
 }
+#: the wordings whose server checks the prompt alone (the reply shares the window as it goes)
+PROMPT_ALONE = ("llamacpp", "llama-cpp-python")
 
 
 @dataclass
@@ -353,12 +375,19 @@ class _Handler(BaseHTTPRequestHandler):
         cfg = self.server.config
         assert cfg.context is not None
         prompt = prompt_count(cfg, body)
-        reply = 0 if cfg.context_wording == "llamacpp" else int(body.get("max_tokens") or 0)
-        if prompt + reply <= cfg.context:
+        asked = int(body.get("max_tokens") or 0)
+        if prompt + (0 if cfg.context_wording in PROMPT_ALONE else asked) <= cfg.context:
             return False
         self.server.record.context_errors += 1
         self.server.record.outcomes.append("context")
-        self._json(*CONTEXT_ERRORS[cfg.context_wording](cfg.context, prompt, reply))
+        if cfg.context_wording == "llama-cpp-python" and body.get("stream"):
+            self.send_response(200)  # the stream it opens ends before its first event
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.wfile.write(b"0\r\n\r\n")
+            return True
+        self._json(*CONTEXT_ERRORS[cfg.context_wording](cfg.context, prompt, asked))
         return True
 
     def _tool_call(self, body: dict[str, Any]) -> dict[str, Any] | None:
