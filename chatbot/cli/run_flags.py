@@ -55,11 +55,18 @@ def run_settings(args: argparse.Namespace, cfg: Config, retries: int, store: Ses
     )
 
 
+#: the options that name the request's reply limit, the field ``--max-output-tokens`` sets
+REPLY_LIMIT_OPTIONS = ("max_tokens", "max_completion_tokens")
+
+
 def model_options(args: argparse.Namespace) -> dict[str, Any]:
     """The model options of ``-o`` (and ``--schema``: the option ``response_format``), each checked by the one rule."""
     from chatbot.core.app import parse_option
 
     options = dict(parse_option(key, value) for key, value in args.option or [])
+    limit = next((key for key in REPLY_LIMIT_OPTIONS if key in options), None)
+    if limit is not None and args.max_output_tokens:  # (the option would replace the flag's field in every body)
+        raise UsageError(f"--max-output-tokens and -o {limit} cannot be used together: each sets the reply limit")
     if args.schema is not None:
         from chatbot.cli.reply_schema_arg import schema_option
         from chatbot.engine.options import option_problem

@@ -21,7 +21,9 @@ USAGE = "usage: /cost (what each request sent, in tokens and money) or /cost jso
 
 
 def cost_report(session: Session, prices: dict[str, Price] | None = None) -> dict[str, Any]:
-    """The session's cost as data: per turn, totals, summary calls, cache, and money when the model has a price."""
+    """The session's cost as data: per turn, totals, summary calls, cache, and money for the turns whose model has a
+    price. Each turn is priced at the model that served it (a turn stored before turns kept their model: the
+    session's); a turn of a model without a price counts in tokens only, and ``unpriced`` names those models."""
     rows = costs(session.conversation)
     model = session.model or session.provider
     price = price_of(model, prices)
@@ -40,16 +42,37 @@ def cost_report(session: Session, prices: dict[str, Price] | None = None) -> dic
         "summary_calls": totals.summary_requests,
         "summary_tokens": totals.summary_tokens,
         "cached": cached,
-        "price": None if price is None else {"input": price.input, "output": price.output, "cached": price.cached},
+        "price": _price_dict(price),
     }
-    if price is not None:
-        money = [price.of(r.sent, r.completion, r.cached) for r in rows]
-        for row, dollars in zip(report["turns"], money, strict=True):
-            row["usd"] = round(dollars, 6)
-        report["usd"] = round(sum(money) + price.of(totals.summary_tokens, 0), 6)
-        report["usd_saved_by_cache"] = round(price.saved(cached), 6)
-        report["usd_full_memory"] = round(price.of(full, report["completion"]), 6)
+    served = [turn.model or model for turn in session.conversation.turns]
+    turn_prices = {m: price_of(m, prices) for m in dict.fromkeys(served)}
+    report["models"] = {m: {"turns": served.count(m), "price": _price_dict(p)} for m, p in turn_prices.items()}
+    report["unpriced"] = [m for m, p in turn_prices.items() if p is None]
+    if any(p is not None for p in turn_prices.values()):
+        _add_money(report, rows, [turn_prices[m] for m in served], price)
     return report
+
+
+def _price_dict(price: Price | None) -> dict[str, Any] | None:
+    return None if price is None else {"input": price.input, "output": price.output, "cached": price.cached}
+
+
+def _add_money(report: dict[str, Any], rows: list[TurnCost], prices: list[Price | None], price: Price | None) -> None:
+    """Dollars on each priced turn (``usd``) and the totals over them; the summary calls at the session model's
+    price, when it has one (they are counted for the session, not per turn)."""
+    usd = saved = full = 0.0
+    for row, data, turn_price in zip(rows, report["turns"], prices, strict=True):
+        if turn_price is None:
+            continue
+        data["usd"] = round(turn_price.of(row.sent, row.completion, row.cached), 6)
+        usd += turn_price.of(row.sent, row.completion, row.cached)
+        saved += turn_price.saved(row.cached)
+        full += turn_price.of(row.full, row.completion)
+    summaries = price.of(report["summary_tokens"], 0) if price is not None else 0.0
+    report["usd"] = round(usd + summaries, 6)
+    report["usd_summary_calls_priced"] = price is not None
+    report["usd_saved_by_cache"] = round(saved, 6)
+    report["usd_full_memory"] = round(full, 6)
 
 
 def plain(report: dict[str, Any]) -> str:
@@ -57,9 +80,9 @@ def plain(report: dict[str, Any]) -> str:
     rows = [TurnCost(**{k: v for k, v in r.items() if k != "usd"}) for r in report["turns"]]
     if not rows:
         return "no turns yet: /cost adds up what each request sends once there are some"
-    priced = report["price"] is not None
+    priced = "usd" in report
     lines = [
-        f"Cost of session {report['session']} (model {report['model']}, memory {report['memory']}): the tokens each "
+        f"Cost of session {report['session']} ({_models(report)}, memory {report['memory']}): the tokens each "
         "request sent (~ an estimate: no provider count), and what full memory would have sent for the same turns",
         f"turn {'sent':>7} {'so far':>8} {'reply':>6} {'cached':>6} {'full memory':>11} {'so far':>8}"
         + ("    $ so far" if priced else ""),
@@ -70,14 +93,24 @@ def plain(report: dict[str, Any]) -> str:
         fold = "  summary made" if row.summarized else ""
         money = ""
         if priced:
-            so_far += data["usd"]
-            money = f" {so_far:>11.4f}"
+            so_far += data.get("usd", 0.0)
+            money = f" {so_far:>11.4f}" if "usd" in data else f" {'no price':>11}"
         lines.append(
             f"{row.turn:>4} {sent:>7} {row.cumulative:>8} {row.completion:>6} {row.cached:>6} {row.full:>11} "
             f"{row.full_cumulative:>8}{money}{fold}"
         )
     lines += totals_lines(report)
     return "\n".join(lines)
+
+
+def _models(report: dict[str, Any]) -> str:
+    """``model NAME``, or when turns were served by several: each with its count of turns."""
+    models = report.get("models") or {}
+    if len(models) < 2:
+        return f"model {report['model']}"
+    return "models " + ", ".join(
+        f"{name} ({data['turns']} turn{'' if data['turns'] == 1 else 's'})" for name, data in models.items()
+    )
 
 
 def totals_lines(report: dict[str, Any]) -> list[str]:
@@ -92,17 +125,32 @@ def totals_lines(report: dict[str, Any]) -> list[str]:
         f"summary calls: {report['summary_calls']} ({report['summary_tokens']:,} tokens reported)",
         f"cached: {report['cached']:,} prompt tokens served from the provider's cache",
     ]
-    if report["price"] is None:
-        lines.append(
-            f'money: no price for model {report["model"]} (tokens only); a [prices."{report["model"]}"] table in the '
-            "config file with input, output and cached (USD per million tokens) adds one"
-        )
-    else:
-        lines.append(
-            f"money: ${report['usd']:.4f} (summary calls included), the cache saved "
-            f"${report['usd_saved_by_cache']:.4f}; full memory: ${report['usd_full_memory']:.4f}"
-        )
+    lines.append(_money_line(report))
     return lines
+
+
+def _money_line(report: dict[str, Any]) -> str:
+    """Money: the priced turns' dollars, and the models whose turns count in tokens only (or why there is none)."""
+    unpriced = report.get("unpriced", [])
+    if "usd" not in report:
+        named = unpriced or [report["model"]]
+        return (
+            f"money: no price for model{'s' if len(named) > 1 else ''} {', '.join(named)} (tokens only); "
+            f'a [prices."{named[0]}"] table in the config file with '
+            "input, output and cached (USD per million tokens) adds one"
+        )
+    summaries = " (summary calls included)"
+    if not report.get("usd_summary_calls_priced", True):
+        summaries = (
+            f" (no price for model {report['model']}: summary calls not included)" if report["summary_tokens"] else ""
+        )
+    line = (
+        f"money: ${report['usd']:.4f}{summaries}, the cache saved ${report['usd_saved_by_cache']:.4f}; full memory: "
+        f"${report['usd_full_memory']:.4f}"
+    )
+    for model in unpriced:
+        line += f"; turns by {model}: no price, tokens only"
+    return line
 
 
 def run_cost(app: App, arg: str, confirm: Confirm | None) -> Effects:

@@ -33,6 +33,7 @@ from chatbot.core.summaries import SummaryAhead, SummaryCall
 from chatbot.core.tool_round import run_round, tool_line_notice, tool_notices
 from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.conversation import Conversation
+from chatbot.engine.cost import full_memory_tokens
 from chatbot.engine.memory import Request, fold_now
 from chatbot.engine.options import option_problem
 from chatbot.engine.reply_schema import check_reply
@@ -339,7 +340,9 @@ class Chat:
         save. Returns the turn done and what the store said (a notice when it is away, or back)."""
         counter = self.conversation.counter
         sent = progress.record(request, tools_estimate(self.conversation, self._offered()))
-        turn = progress.to_turn(message, request.tokens, counter, mark=mark if interrupted else "", sent=sent)
+        sent["full"] = full_memory_tokens(self.conversation, message)  # by this model's counter, kept for /cost
+        mark = mark if interrupted else ""
+        turn = progress.to_turn(message, request.tokens, counter, mark=mark, sent=sent, model=self.model)
         self.conversation.add_turn(turn)
         cost = turn.usage or {}
         estimated_prompt, est_completion = cost["estimated_prompt_tokens"], cost["estimated_completion_tokens"]

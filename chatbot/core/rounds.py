@@ -117,12 +117,13 @@ class TurnSoFar:
         *,
         mark: str = "",
         sent: dict[str, Any] | None = None,
+        model: str | None = None,
     ) -> Turn:
         """The whole exchange as one stored turn: ``message``, the tool rounds (every call paired), the answer.
 
         ``mark`` ends the answer of a turn that did not finish; ``estimated_prompt`` is the request's own estimate,
         used when no model call finished. The turn's usage holds the provider's counts and the estimates; ``sent``
-        is its request's record (:meth:`record`).
+        is its request's record (:meth:`record`); ``model`` the model that served the turn.
         """
         answer = self.answer(mark)
         usage = self.usage
@@ -139,7 +140,7 @@ class TurnSoFar:
             turn_usage["model_calls"] = self.rounds
         messages = [dict(message), *self.closed_messages(), {"role": "assistant", "content": answer}]
         latency = round(time.monotonic() - self.started_at, 3)
-        return Turn(messages, usage=turn_usage, latency=latency, interrupted=bool(mark), sent=sent)
+        return Turn(messages, usage=turn_usage, latency=latency, interrupted=bool(mark), sent=sent, model=model)
 
     def record(self, request: Request, tools: int) -> dict[str, Any]:
         """What the stored turn keeps of its request (:func:`~chatbot.engine.parts.sent_record`): the first call's

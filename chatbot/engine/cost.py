@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from chatbot.engine.conversation import Conversation
+    from chatbot.engine.turn import Message
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,18 @@ class TurnCost:
         return dict(self.__dict__)
 
 
+def full_memory_tokens(conv: Conversation, message: Message) -> int:
+    """What full memory would send for ``message`` after every stored turn: the system message, all the turns and
+    the message, counted as one request is by the conversation's counter (the model's in use). A turn keeps it as
+    ``sent["full"]`` when stored, so that its figure does not move when another model's counter comes in."""
+    counter = conv.counter
+    earlier = conv.system_tokens(False) + sum(t.tokens(counter) for t in conv.turns)
+    return counter.total(earlier + counter.count_message(message))
+
+
 def costs(conv: Conversation) -> list[TurnCost]:
-    """Each stored turn's cost, in order."""
+    """Each stored turn's cost, in order. What full memory would have sent is the figure the turn recorded when it
+    was stored; a turn stored before it was kept is counted now, by the counter in use."""
     counter = conv.counter
     out: list[TurnCost] = []
     cumulative = full_cumulative = 0
@@ -89,9 +100,12 @@ def costs(conv: Conversation) -> list[TurnCost]:
         completion = usage.get("completion_tokens")
         completion = int(completion if completion is not None else usage.get("estimated_completion_tokens") or 0)
         cumulative += sent
-        full = counter.total(earlier + counter.count_message(turn.messages[0]))  # counted as one request is
+        recorded = (turn.sent or {}).get("full")
+        full = (
+            int(recorded) if recorded is not None else counter.total(earlier + counter.count_message(turn.messages[0]))
+        )
         full_cumulative += full
-        earlier += turn.tokens(counter)
+        earlier += turn.tokens(counter)  # (for the turns after it that recorded none)
         summarized = int((turn.sent or {}).get("summarized") or 0)
         cached = int(usage.get("cached_tokens") or 0)
         out.append(

@@ -23,8 +23,9 @@ def option_problem(key: object, value: object) -> str:
 
     The key: letters, digits and '_', not a field chatbot sets itself. The value: not null (null means "remove"),
     else JSON: a string, a finite number, true/false, a list or an object of such values (null allowed inside). Not
-    NaN or infinity (JSON has no such numbers: the file could not be read back), and no text a store cannot keep: a
-    NUL character or a lone surrogate (PostgreSQL's jsonb refuses both), in a value or an object's key.
+    NaN or infinity, in any case, as a number or as text (JSON has no such numbers: the file could not be read back),
+    and no text a store cannot keep: a NUL character or a lone surrogate (PostgreSQL's jsonb refuses both), in a value
+    or an object's key.
     """
     if not isinstance(key, str) or not _KEY.fullmatch(key):
         return f"option name {key!r} must be letters, digits and '_' (e.g. temperature, top_p, seed)"
@@ -32,8 +33,21 @@ def option_problem(key: object, value: object) -> str:
         return f"{key!r} is set by chatbot itself and cannot be an option"
     if value is None:
         return f"option {key} needs a value: a number, true/false, a string, a list or a JSON object"
-    problem = _value_problem(value, 0)
+    problem = _non_finite_text(value) or _value_problem(value, 0)
     return f"option {key}: {problem}" if problem else ""
+
+
+def _non_finite_text(value: object) -> str:
+    """A whole value written as NaN or infinity in any case (``nan``, ``Inf``, ``-infinity``): JSON reads only
+    ``NaN`` and ``Infinity`` as numbers (refused below), and the rest would be sent as a string no server takes for a
+    number; refused alike, whatever the case. (Inside a list or an object a string stays a string: ``stop``.)"""
+    if not isinstance(value, str):
+        return ""
+    try:
+        number = float(value.strip())
+    except ValueError:
+        return ""
+    return "" if math.isfinite(number) else f"must be a finite number, found {value.strip()}"
 
 
 def _value_problem(value: object, depth: int) -> str:

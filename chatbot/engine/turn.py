@@ -59,6 +59,9 @@ class Turn:
     #: the turn's sentence vector for recall by meaning (``{"model", "int8"}``, see
     #: :mod:`chatbot.engine.recall_meaning`), made once and stored with the turn; None when recall goes by words
     recall_vector: dict[str, str] | None = None
+    #: the model that served this turn (``/cost`` prices the turn at its price); None in turns stored before it was
+    #: kept, which are priced at the session's model
+    model: str | None = None
     # per-counter cache of this turn's token count: building a request costs O(kept turns), not O(all turns)
     _counts: dict[Any, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     # cache of to_json(): saving a long session re-encodes only the turns that are new or changed
@@ -123,6 +126,8 @@ class Turn:
         }
         if self.recall_vector is not None:  # only where recall by meaning made one: other turns are stored as before
             data["recall_vector"] = self.recall_vector
+        if self.model is not None:  # absent in turns stored before it was kept (and in turns made outside a chat)
+            data["model"] = self.model
         return data
 
     def to_json(self) -> bytes:
@@ -142,6 +147,7 @@ class Turn:
             interrupted=bool(data.get("interrupted", False)),
             sent=data.get("sent"),
             recall_vector=data.get("recall_vector"),
+            model=data.get("model"),
         )
 
 

@@ -226,6 +226,8 @@ def check_turn(turn: object) -> str:
         return f".created_at must be a string, found {_type_name(turn['created_at'])}"
     if "interrupted" in turn and not isinstance(turn["interrupted"], bool):
         return f".interrupted must be true or false, found {_type_name(turn['interrupted'])}"
+    if "model" in turn and not (isinstance(turn["model"], str) and turn["model"]):
+        return f".model must be a non-empty string, found {turn['model']!r}"
     return _check_sent(turn.get("sent"))
 
 
@@ -239,7 +241,7 @@ def _check_sent(sent: object) -> str:
         return ""
     if not isinstance(sent, dict):
         return f".sent must be an object or null, found {_type_name(sent)}"
-    for key in ("budget", "tools", "summarized", "summary_covers", "dropped"):
+    for key in ("budget", "tools", "summarized", "summary_covers", "dropped", "full"):
         if key in sent and not _is_count(sent[key]):
             return f".sent.{key} must be a whole number of at least 0, found {sent[key]!r}"
     if sent.get("provider") is not None and not _is_count(sent["provider"]):

@@ -65,3 +65,13 @@ def test_nesting_of_objects_is_bounded_like_that_of_lists():
 def test_a_value_that_is_not_json_is_named_by_its_type():
     assert option_problem("x", {1, 2}) == "option x: set is not a JSON value"
     assert option_problem("x", {"y": (1, 2)}) == "option x: tuple is not a JSON value"
+
+
+@pytest.mark.parametrize("text", ["nan", "NaN", "nAn", "inf", "INF", "-Infinity", "+infinity", " inf "])
+def test_nan_and_infinity_written_as_text_are_refused_whatever_their_case(text):
+    assert option_problem("temperature", text) == f"option temperature: must be a finite number, found {text.strip()}"
+
+
+@pytest.mark.parametrize("value", ["info", "nano", "1e5", ["nan"], {"stop": "inf"}])
+def test_text_that_only_looks_like_a_number_word_and_strings_inside_a_value_stay_options(value):
+    assert option_problem("x", value) == ""
