@@ -154,7 +154,7 @@ def read_file(path_text: str) -> Attachment:
         raise UsageError(f"usage: /file PATH ({USAGE})")
     path = Path(path_text).expanduser()
     data, size = read_limited(path, max(r.limit for r in READERS), path_text)
-    held = secret_why(path.name, data)
+    held = secret_why(path.name, data) or secret_why(path.resolve().name, data)  # a link named notes.txt to .env
     if held:
         raise UsageError(refusal(path_text, held))
     reader = next((r for r in READERS if r.sniff(data)), TEXT)

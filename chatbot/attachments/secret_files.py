@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 PRIVATE_KEY = re.compile(rb"-----BEGIN [A-Z0-9 ]*PRIVATE KEY")  # PEM: RSA, EC, OPENSSH, ENCRYPTED, PGP ... BLOCK
+KEY_FILE = re.compile(rb"\A\s*-----BEGIN [A-Z0-9 ]*PRIVATE KEY")  # a file that is a key, whatever it is called
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,8 @@ class SecretFile:
 SECRET_FILES = (
     SecretFile((".env", ".env.*", ".envrc"), "holds secrets"),
     SecretFile(("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk"), "a private SSH key"),
-    SecretFile(("*.pem", "*.key"), "a private key", PRIVATE_KEY),
+    SecretFile(("*.pem", "*.key"), "a private key", PRIVATE_KEY),  # a bundle: the key after the certificates
+    SecretFile(("*",), "a private key", KEY_FILE),  # deploy_key, key.txt: a key names itself in its first line
     SecretFile((".netrc", "_netrc", ".git-credentials", ".pgpass"), "holds passwords"),
     SecretFile((".npmrc",), "holds a registry token", re.compile(rb"_auth|_password")),
     SecretFile((".pypirc",), "holds a registry password", re.compile(rb"(?im)^\s*password\s*[:=]")),

@@ -134,3 +134,15 @@ def test_a_folder_holding_only_secrets_is_refused_naming_them(tmp_path):
     (keys / "id_ed25519").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl\n-----END OPENSSH PRIVATE KEY-----\n")
     with pytest.raises(UsageError, match=r"keys has no text file to attach \(skipped: keys/id_ed25519 \(a private SSH"):
         read_folder(keys, "keys")
+
+
+def test_a_long_list_of_secret_files_left_out_is_cut_and_counted(tmp_path):
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    (keys / "readme.txt").write_text("the one file to attach\n")
+    for i in range(45):
+        (keys / f"k{i:02}.key").write_text("-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n")
+    folder = read_folder(keys, "keys")
+    assert texts(folder) == "the one file to attach\n"
+    assert len(folder.left_out) == 40 and folder.left_out[0] == "keys/k00.key (a private key)"
+    assert folder.left_out[-1] == "6 more (of 45 left out in all)"

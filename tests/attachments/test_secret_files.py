@@ -71,3 +71,15 @@ def test_a_private_key_named_alone_is_refused_and_a_certificate_is_attached(tmp_
     with pytest.raises(UsageError, match=r"server\.key is not attached \(a private key\)"):
         read_file(str(tmp_path / "server.key"))
     assert read_file(str(tmp_path / "server.pem")).text == CERT.decode()
+
+
+def test_a_private_key_under_any_name_is_known_by_its_first_line_and_a_text_quoting_one_is_not():
+    assert secret_why("deploy_key", KEY) == "a private key"
+    assert secret_why("notes.md", b"a key file starts with -----BEGIN OPENSSH PRIVATE KEY-----\n") == ""
+
+
+def test_a_link_with_an_innocent_name_to_a_dotenv_is_refused(tmp_path):
+    (tmp_path / ".env").write_text("GROQ_API_KEY=gsk_realsecretkey123\n")
+    (tmp_path / "notes.txt").symlink_to(tmp_path / ".env")
+    with pytest.raises(UsageError, match=r"notes\.txt is not attached \(holds secrets\)"):
+        read_file(str(tmp_path / "notes.txt"))
