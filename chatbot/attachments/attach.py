@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from chatbot.attachments.pdf import MAX_PDF_BYTES, MAX_PDF_SECONDS, is_pdf, pdf_text
+from chatbot.attachments.secret_files import refusal, secret_why
 from chatbot.attachments.word import DOCX_TYPE, MAX_DOCX_BYTES, is_word, word_text
 from chatbot.engine.tokens import image_size, image_tokens_for_size
 from chatbot.errors import UsageError
@@ -146,12 +147,16 @@ READ_SECONDS = MAX_PDF_SECONDS
 
 def read_file(path_text: str) -> Attachment:
     """A file as an attachment: text (UTF-8) fenced with its name, or what a reader of :data:`READERS` makes of it
-    (a PDF's or Word document's text, a PNG/JPEG image). One clear error otherwise. (A folder or a URL:
+    (a PDF's or Word document's text, a PNG/JPEG image). One clear error otherwise, and for a file that holds
+    secrets (a ``.env``: :mod:`~chatbot.attachments.secret_files`). (A folder or a URL:
     :func:`chatbot.attachments.sources.gather`.)"""
     if not path_text.strip():
         raise UsageError(f"usage: /file PATH ({USAGE})")
     path = Path(path_text).expanduser()
     data, size = read_limited(path, max(r.limit for r in READERS), path_text)
+    held = secret_why(path.name, data) or secret_why(path.resolve().name, data)  # a link named notes.txt to .env
+    if held:
+        raise UsageError(refusal(path_text, held))
     reader = next((r for r in READERS if r.sniff(data)), TEXT)
     if size > reader.limit:
         raise UsageError(f"{path_text} is {size:,} bytes; {reader.too_big} at most {reader.limit:,}")

@@ -4,8 +4,10 @@ read inside folders), an image is not attached with its folder.
 
 Inside a git work tree the files are the ones git lists (tracked, and untracked ones it does not ignore), so what
 ``.gitignore`` keeps out stays out; elsewhere a walk that skips hidden files and folders (``.git``, ``.env``,
-``.venv``). Other binaries, symbolic links, text that is not UTF-8, empty files, and whatever would take the folder over
-its total size are skipped; every skip is named with why, so the user sees what the model did not get.
+``.venv``). Files that hold secrets (``.env``, private keys: the table of :mod:`~chatbot.attachments.secret_files`)
+are left out wherever they are, tracked or not. Other binaries, symbolic links, text that is not UTF-8, empty files,
+and whatever would take the folder over its total size are skipped; every file left out or skipped is named with
+why, so the user sees what the model did not get.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chatbot.attachments.attach import READ_SECONDS, READERS, Reader, read_limited
+from chatbot.attachments.secret_files import secret_why
 from chatbot.errors import UsageError
 
 MAX_FOLDER_BYTES = 512 * 1024  # all its text together: the size limit of one text file
@@ -38,10 +41,12 @@ class FolderFile:
 
 @dataclass(frozen=True)
 class Folder:
-    """What a folder gave: its text files, and one line for each thing skipped (``NAME (why)``)."""
+    """What a folder gave: its text files, one line for each file left out because it holds secrets and one for
+    each thing skipped (``NAME (why)``)."""
 
     files: tuple[FolderFile, ...]
     skipped: tuple[str, ...]
+    left_out: tuple[str, ...] = ()
 
 
 def read_folder(path: Path, name: str) -> Folder:
@@ -63,21 +68,30 @@ def read_folder(path: Path, name: str) -> Folder:
     if len(paths) > MAX_FOLDER_FILES:
         paths = paths[:MAX_FOLDER_FILES]
         skipped.append(f"the files after {paths[-1]} (a folder attaches at most {MAX_FOLDER_FILES} files)")
-    files, left = [], MAX_FOLDER_BYTES
+    files, secret, left = [], [], MAX_FOLDER_BYTES
     deadline = time.monotonic() + READ_SECONDS  # for the whole folder: its PDFs together, as one PDF alone
     for rel in paths:
         text, kind, why = _read(path / rel, left, deadline)
+        held = secret_why(rel, text.encode("utf-8", "surrogatepass"))  # by its name, or by its text (a .pem)
+        if held:
+            secret.append(line(rel, held))
+            continue
         if why:
             skipped.append(line(rel, why))
             continue
         files.append(FolderFile(label(rel), text, kind))
         left -= len(text.encode("utf-8", "surrogatepass"))
     if not files:
-        reasons = "; ".join(skipped[:3]) + ("; ..." if len(skipped) > 3 else "")
+        reasons = "; ".join([*secret, *skipped][:3]) + ("; ..." if len(secret) + len(skipped) > 3 else "")
         raise UsageError(f"{name} has no text file to attach" + (f" (skipped: {reasons})" if reasons else ""))
-    if len(skipped) > SHOWN_SKIPPED:
-        skipped[SHOWN_SKIPPED - 1 :] = [f"{len(skipped) - SHOWN_SKIPPED + 1} more (of {len(skipped)} skipped in all)"]
-    return Folder(tuple(files), tuple(skipped))
+    return Folder(tuple(files), _cut(skipped, "skipped"), _cut(secret, "left out"))
+
+
+def _cut(lines: list[str], what: str) -> tuple[str, ...]:
+    """``lines`` named one by one up to :data:`SHOWN_SKIPPED`, then how many more."""
+    if len(lines) <= SHOWN_SKIPPED:
+        return tuple(lines)
+    return (*lines[: SHOWN_SKIPPED - 1], f"{len(lines) - SHOWN_SKIPPED + 1} more (of {len(lines)} {what} in all)")
 
 
 def _read(path: Path, left: int, deadline: float) -> tuple[str, str, str]:

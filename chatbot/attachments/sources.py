@@ -1,7 +1,8 @@
 """What one ``/file`` or ``-f`` names, attached: a file (text, PDF, PNG, JPEG), a folder of text files, or a web page.
 
-Each gives one or more :class:`~chatbot.attachments.attach.Attachment` and the list of what was skipped (a folder's
-binaries and ignored files); whatever cannot be attached at all is one UsageError naming it and why.
+Each gives one or more :class:`~chatbot.attachments.attach.Attachment`, the list of what was skipped (a folder's
+binaries and ignored files) and the list of what was left out for its secrets (a folder's ``.env``:
+:mod:`~chatbot.attachments.secret_files`); whatever cannot be attached at all is one UsageError naming it and why.
 """
 
 from __future__ import annotations
@@ -18,21 +19,24 @@ from chatbot.text import mask_password
 
 @dataclass(frozen=True)
 class Gathered:
-    """What one source gave: its attachments, and one line for each thing skipped (``NAME (why)``)."""
+    """What one source gave: its attachments, and one line for each thing skipped (``NAME (why)``) and each file
+    left out because it holds secrets."""
 
     source: str
     items: tuple[Attachment, ...]
     skipped: tuple[str, ...] = ()
+    left_out: tuple[str, ...] = ()
     folder: bool = False
     #: what a web page came through (" through the proxy URL ($VARIABLE)", a CA bundle), "" when nothing: told
     route: str = ""
 
     def describe(self) -> str:
-        """What was attached, then what was skipped, one line each."""
+        """What was attached, then what was left out for its secrets and what was skipped, one line each."""
         shown = ", ".join(a.describe() for a in self.items)
         head = f"attached {len(self.items)} file(s) from {self.source}: {shown}" if self.folder else f"attached {shown}"
         head += f", fetched{self.route}" if self.route else ""
-        return "\n".join([head, *(f"skipped {line}" for line in self.skipped)])
+        secret = [f"left out {line}" for line in self.left_out]
+        return "\n".join([head, *secret, *(f"skipped {line}" for line in self.skipped)])
 
 
 def gather(source: str, *, allow_private_urls: bool = False) -> Gathered:
@@ -49,5 +53,5 @@ def gather(source: str, *, allow_private_urls: bool = False) -> Gathered:
     if path.is_dir():
         folder = read_folder(path, source)
         items = tuple(Attachment(f.label, text=f.text, kind=f.kind) for f in folder.files)
-        return Gathered(source, items, folder.skipped, folder=True)
+        return Gathered(source, items, folder.skipped, folder.left_out, folder=True)
     return Gathered(source, (read_file(source),))

@@ -103,3 +103,46 @@ def test_a_folder_of_nothing_readable_is_still_one_usage_error(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(UsageError, match="empty has no text file to attach"):
         read_folder(tmp_path / "empty", "empty")
+
+
+def test_a_git_folders_secret_files_are_left_out_tracked_or_not_and_each_is_named(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "app.py").write_text("print('hi')\n")
+    (repo / "src" / ".env.local").write_text("TOKEN=TRACKED-SECRET\n")
+    (repo / "tls").mkdir()
+    (repo / "tls" / "cert.pem").write_text("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "x")  # a .env committed by mistake is still a .env
+    (repo / ".env").write_text("GROQ_API_KEY=gsk_realsecretkey123\n")  # not in .gitignore: git lists it
+    (repo / "tls" / "server.key").write_text("-----BEGIN EC PRIVATE KEY-----\nMHcC\n-----END EC PRIVATE KEY-----\n")
+    folder = read_folder(repo, "repo")
+    assert [f.label for f in folder.files] == ["repo/src/app.py", "repo/tls/cert.pem"]
+    assert "gsk_" not in texts(folder) and "SECRET" not in texts(folder) and "PRIVATE" not in texts(folder)
+    assert folder.left_out == (
+        "repo/.env (holds secrets)",
+        "repo/src/.env.local (holds secrets)",
+        "repo/tls/server.key (a private key)",
+    )
+    assert folder.skipped == ()
+
+
+def test_a_folder_holding_only_secrets_is_refused_naming_them(tmp_path):
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    (keys / "id_ed25519").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl\n-----END OPENSSH PRIVATE KEY-----\n")
+    with pytest.raises(UsageError, match=r"keys has no text file to attach \(skipped: keys/id_ed25519 \(a private SSH"):
+        read_folder(keys, "keys")
+
+
+def test_a_long_list_of_secret_files_left_out_is_cut_and_counted(tmp_path):
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    (keys / "readme.txt").write_text("the one file to attach\n")
+    for i in range(45):
+        (keys / f"k{i:02}.key").write_text("-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n")
+    folder = read_folder(keys, "keys")
+    assert texts(folder) == "the one file to attach\n"
+    assert len(folder.left_out) == 40 and folder.left_out[0] == "keys/k00.key (a private key)"
+    assert folder.left_out[-1] == "6 more (of 45 left out in all)"
