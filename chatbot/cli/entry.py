@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import os
 import shlex
 import signal
 import sys
@@ -317,7 +318,8 @@ def _make_app(
     from chatbot.storage.session import ToolSources
     from chatbot.tools.setup import absolute_files
 
-    given = ToolSources(absolute_files(args.functions), tuple(args.mcp))  # remembered by the sessions opened
+    # remembered by the sessions opened, with the folder the --mcp commands were given in: they start there again
+    given = ToolSources(absolute_files(args.functions), tuple(args.mcp), os.getcwd() if args.mcp else "")
     return App(store, provider, settings, counters, tools=toolbox.registry, tool_sources=given)
 
 

@@ -44,31 +44,39 @@ class ToolSources:
     """Where a session's tools came from: ``--functions`` files (absolute paths) and ``--mcp`` server specs (as
     typed: a URL, or a stdio command line). Kept with the session so that continuing it can attach them again.
 
+    ``folder``: the working folder the ``--mcp`` commands were given in (absolute); a remembered stdio command starts
+    there, so a relative path in it (``python examples/mcp_server.py``) means the file it meant then, wherever the
+    session is continued. "" in sessions stored before it was kept: their stdio commands are not started (nobody
+    knows which folder they belonged to).
+
     ``imported``: they came in a file ``--import-sessions`` copied, which anyone can hand over, so they run code
     nobody here chose; they are not attached until the user names them on the command line once.
     """
 
     functions: tuple[str, ...] = ()
     mcp: tuple[str, ...] = ()
+    folder: str = ""
     imported: bool = False
 
     def __bool__(self) -> bool:
         return bool(self.functions or self.mcp)
 
     def to_dict(self) -> dict[str, Any]:
-        """The document's ``tool_sources`` field (``imported`` only when they were)."""
+        """The document's ``tool_sources`` field (``folder`` only when kept, ``imported`` only when they were)."""
+        folder = {"folder": self.folder} if self.folder else {}
         imported = {"imported": True} if self.imported else {}
-        return {"functions": list(self.functions), "mcp": list(self.mcp), **imported}
+        return {"functions": list(self.functions), "mcp": list(self.mcp), **folder, **imported}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> ToolSources:
         """From a checked ``tool_sources`` field (absent in files written before it existed: none)."""
         data = data or {}
-        return cls(tuple(data.get("functions") or ()), tuple(data.get("mcp") or ()), data.get("imported") is True)
+        functions, mcp = tuple(data.get("functions") or ()), tuple(data.get("mcp") or ())
+        return cls(functions, mcp, str(data.get("folder") or ""), data.get("imported") is True)
 
     def same_tools(self, other: ToolSources) -> bool:
-        """Whether ``other`` names the same files and servers (trusted or not)."""
-        return (self.functions, self.mcp) == (other.functions, other.mcp)
+        """Whether ``other`` names the same files and servers, started in the same folder (trusted or not)."""
+        return (self.functions, self.mcp, self.folder) == (other.functions, other.mcp, other.folder)
 
     def as_flags(self) -> str:
         """The command-line flags that attach these tools (``--functions /a/tools.py --mcp 'python server.py'``)."""

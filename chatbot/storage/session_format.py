@@ -7,6 +7,7 @@ The format itself is owned by :class:`chatbot.storage.session.Session`; ``docs/s
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from chatbot.engine.calibration import check_stored
@@ -188,13 +189,17 @@ def _rule_counts_problem(rule: dict[str, Any]) -> str:
 
 
 def check_tool_sources(sources: object) -> str:
-    """What is wrong with a document's optional ``tool_sources`` (``functions`` paths, ``mcp`` specs), or ""."""
+    """What is wrong with a document's optional ``tool_sources`` (``functions`` paths, ``mcp`` specs, the ``folder``
+    they were given in), or ""."""
     if not isinstance(sources, dict):
         return f"'tool_sources' must be an object, found {_type_name(sources)}"
     for key in ("functions", "mcp"):
         items = sources.get(key, [])
         if not isinstance(items, list) or not all(isinstance(i, str) and i.strip() and "\x00" not in i for i in items):
             return f"'tool_sources.{key}' must be a list of non-empty strings, found {items!r}"
+    folder = sources.get("folder", "")
+    if not isinstance(folder, str) or "\x00" in folder or (folder and not os.path.isabs(folder)):
+        return f"'tool_sources.folder' must be an absolute path, found {folder!r}"
     if not isinstance(sources.get("imported", False), bool):
         return f"'tool_sources.imported' must be true or false, found {sources['imported']!r}"
     return ""

@@ -102,9 +102,10 @@ async def _deadline(seconds: float) -> AsyncIterator[None]:
 class McpServer:
     """One server: its connection task on the hub's loop, its tools, whether it is still alive."""
 
-    def __init__(self, hub: McpHub, address: str) -> None:
+    def __init__(self, hub: McpHub, address: str, folder: str = "") -> None:
         self.hub = hub
         self.address = address
+        self.folder = folder  # where a stdio server starts ("": this process's working folder)
         self.alive = False
         self.error = ""  # why it is not alive
         self.session: Any = None
@@ -125,7 +126,9 @@ class McpServer:
         if not argv:
             raise ToolSourceError("--mcp needs a URL or a command line")
         # bytes that are not UTF-8 make a junk line (skipped), not a dead connection
-        params = StdioServerParameters(command=argv[0], args=argv[1:], encoding_error_handler="replace")
+        params = StdioServerParameters(
+            command=argv[0], args=argv[1:], cwd=self.folder or None, encoding_error_handler="replace"
+        )
         return stdio_client(params, errlog=self._stderr)
 
     async def run(self, ready: Future[list[Any]], timeout: float) -> None:
@@ -236,9 +239,10 @@ class McpHub:
         self._thread = threading.Thread(target=self.loop.run_forever, name="chatbot-mcp", daemon=True)
         self._thread.start()
 
-    def connect(self, address: str) -> list[Tool]:
-        """Start or reach ``address`` and return its tools. Raises ToolSourceError when it cannot be reached."""
-        server = McpServer(self, address)
+    def connect(self, address: str, folder: str = "") -> list[Tool]:
+        """Start or reach ``address`` and return its tools; a stdio command starts in ``folder`` ("": this one).
+        Raises ToolSourceError when it cannot be reached."""
+        server = McpServer(self, address, folder)
         self.servers.append(server)
         ready: Future[list[Any]] = Future()
         running = asyncio.run_coroutine_threadsafe(server.run(ready, self.connect_timeout), self.loop)

@@ -40,22 +40,36 @@ def absolute_files(files: Sequence[str]) -> tuple[str, ...]:
     return tuple(os.path.abspath(os.path.expanduser(path)) for path in files)
 
 
-def why_missing(kind: str, source: str) -> str:
+def is_stdio(server: str) -> bool:
+    """Whether an ``--mcp`` spec is a stdio command line (started here, in a folder) rather than an HTTP URL."""
+    return not server.startswith(("http://", "https://"))
+
+
+def why_missing(kind: str, source: str, folder: str = "") -> str:
     """Why a ``kind`` ("functions" or "mcp") source cannot be on this machine, or "" when it may be: a functions file
-    that is not there, a stdio MCP command whose program is not found (an HTTP server is tried: connecting tells)."""
+    that is not there, a stdio MCP command whose ``folder`` (where it starts, when remembered) is gone or whose
+    program is not found there (an HTTP server is tried: connecting tells)."""
     if kind == "functions":
         return "" if os.path.isfile(source) else "no such file"
-    if source.startswith(("http://", "https://")):
+    if not is_stdio(source):
         return ""
     try:
         program = shlex.split(source)[0]
     except (ValueError, IndexError):
         return "not a command line"
+    if folder and not os.path.isdir(folder):
+        return f"its folder {folder} is gone"
+    if os.sep in program and folder:  # a relative program path is found from the folder the server starts in
+        program = os.path.join(folder, program)
     return "" if shutil.which(program) else f"no program {program} here"
 
 
-def open_tools(servers: Sequence[str], files: Sequence[str], *, timeout: float, strict: bool = True) -> Toolbox:
+def open_tools(
+    servers: Sequence[str], files: Sequence[str], *, timeout: float, strict: bool = True, folder: str = ""
+) -> Toolbox:
     """Load ``files`` and connect to ``servers``; problems with servers land in ``registry.warnings``.
+
+    A stdio server starts in ``folder`` (a remembered command, in the folder it was given in), else in this one.
 
     A file that does not load is an error when the user named it now (``strict``), a warning when it was remembered
     (the chat goes on without it). A server gets ``timeout`` seconds (at most ``CONNECT_TIMEOUT``) to start and list
@@ -77,7 +91,7 @@ def open_tools(servers: Sequence[str], files: Sequence[str], *, timeout: float, 
             toolbox.hub = McpHub(connect_timeout=min(timeout, CONNECT_TIMEOUT))
             for server in servers:
                 try:
-                    toolbox.registry.add(toolbox.hub.connect(server))
+                    toolbox.registry.add(toolbox.hub.connect(server, folder))
                 except ToolSourceError as exc:
                     toolbox.registry.warnings.append(f"{exc.message}; its tools are not available")
     except BaseException:

@@ -4,6 +4,7 @@ flags replace what is remembered; a session in this folder's own ./sessions neve
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -153,6 +154,92 @@ def test_an_imported_session_starts_none_of_its_tools_until_they_are_attached_on
     assert "session gift: its tools are not trusted" in imported.stdout and attach in imported.stdout
     for result in (latest, by_id):
         (line,) = notices(result)
-        assert line.startswith(f"chatbot: warning: tools from the session not attached (mcp {command})")
+        # the folder it was given in is someone else's: named too
+        assert line.startswith(f"chatbot: warning: tools from the session not attached (mcp {command} (in {someone}))")
         assert "imported session file" in line and line.endswith(f"continue with {attach}")
     assert notices(attached) == [] and notices(trusted) == [f"chatbot: tools from the session: mcp {command}"]
+
+
+def folder_with_server(root: Path) -> Path:
+    """A project folder with its own ``examples/mcp_server.py``: the example server, which first leaves a file
+    ``ran`` beside this folder's copy (so a test sees which folder's script a relative command ran)."""
+    (root / "examples").mkdir(parents=True)
+    (root / "examples" / "mcp_server.py").write_text(
+        "import os, runpy\n"
+        "open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ran'), 'w').close()\n"
+        f"runpy.run_path({str(EXAMPLE)!r}, run_name='__main__')\n"
+    )
+    return root / "examples" / "ran"
+
+
+RELATIVE = f"{sys.executable} examples/mcp_server.py"  # as the README has it: a path relative to the folder
+
+
+def test_a_remembered_mcp_command_runs_in_its_own_folder_not_in_a_cloned_one_it_is_continued_from(tmp_path, store):
+    proj, clone = tmp_path / "proj", tmp_path / "clone"
+    mine, theirs = folder_with_server(proj), folder_with_server(clone)
+    echo = ["--provider", "echo", *store]
+    first = run_chatbot(*echo, "--mcp", RELATIVE, "--session", "S", "-p", "hi", cwd=proj)
+    assert first.returncode == 0 and mine.exists(), first.stderr
+    mine.unlink()
+    by_id = run_chatbot(*echo, "--session", "S", "-p", '@tool calculate {"expression": "6*7"}', cwd=clone)
+    ran_by_id = mine.exists()
+    mine.unlink()
+    latest = run_chatbot(*echo, "-c", "-p", "again", cwd=clone)
+    for result in (first, by_id, latest):
+        assert_clean(result)
+        assert result.returncode == 0, result.stderr
+    assert ran_by_id and mine.exists()  # the folder's own server ran, each time
+    assert not theirs.exists()  # the clone's script never ran
+    assert "42" in by_id.stdout  # its tools answered
+    for result in (by_id, latest):
+        assert notices(result) == [f"chatbot: tools from the session: mcp {RELATIVE} (in {proj})"]
+
+
+def test_a_remembered_mcp_command_whose_folder_is_gone_is_not_started(tmp_path, store):
+    proj, elsewhere = tmp_path / "proj", tmp_path / "elsewhere"
+    folder_with_server(proj)
+    ran = folder_with_server(elsewhere)
+    echo = ["--provider", "echo", *store]
+    first = run_chatbot(*echo, "--mcp", RELATIVE, "--session", "S", "-p", "hi", cwd=proj)
+    proj.rename(tmp_path / "moved")
+    again = run_chatbot(*echo, "--session", "S", "-p", "again", cwd=elsewhere)
+    assert first.returncode == 0 and again.returncode == 0, again.stderr
+    assert_clean(again)
+    assert not ran.exists()
+    assert notices(again) == [
+        f"chatbot: warning: tools from the session missing here: mcp {RELATIVE} (its folder {proj} is gone); "
+        "the chat goes on without them"
+    ]
+
+
+def test_an_mcp_command_stored_without_its_folder_is_not_started_until_given_again(tmp_path):
+    proj = tmp_path / "proj"
+    mine = folder_with_server(proj)
+    store = tmp_path / "mine"
+    echo = ["--provider", "echo", "--store", str(store)]
+    url_server = "http://127.0.0.1:9/mcp"  # a URL has no folder: it is still tried (and is not reachable here)
+    first = run_chatbot(*echo, "--mcp", RELATIVE, "--session", "S", "-p", "hi", cwd=proj)
+    assert first.returncode == 0, first.stderr
+    mine.unlink()
+    document = json.loads((store / "S.json").read_text())
+    assert document["tool_sources"]["folder"] == str(proj)
+    del document["tool_sources"]["folder"]  # as a chatbot before the folder was kept stored it
+    document["tool_sources"]["mcp"].append(url_server)
+    (store / "S.json").write_text(json.dumps(document))
+    older = run_chatbot(*echo, "--session", "S", "-p", "again", cwd=proj)
+    ran_from_older = mine.exists()
+    given = run_chatbot(*echo, "--session", "S", "--mcp", RELATIVE, "-p", "given", cwd=proj)
+    mine.unlink()
+    after = run_chatbot(*echo, "-c", "-p", "after", cwd=tmp_path)
+    for result in (older, given, after):
+        assert result.returncode == 0, result.stderr
+    assert not ran_from_older and mine.exists()  # not started, even from its own folder, until given again
+    unplaced, attached = notices(older)
+    assert unplaced == (
+        f"chatbot: warning: tools from the session not started (mcp {RELATIVE}): stored by an older chatbot without "
+        "the folder they were given in, and a relative path in them would run what this folder holds; to use them, "
+        f"continue once from their folder with --mcp {shlex.quote(RELATIVE)}"
+    )
+    assert attached == f"chatbot: tools from the session: mcp {url_server}"
+    assert notices(after) == [f"chatbot: tools from the session: mcp {RELATIVE} (in {proj})"]

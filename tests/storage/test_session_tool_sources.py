@@ -11,7 +11,7 @@ from chatbot.storage.session import ToolSources
 from chatbot.storage.session_format import check_session_data
 
 SOURCES = ToolSources(
-    ("/home/me/tools.py", "/srv/more tools.py"), ("python server.py --notes", "https://mcp.example/x")
+    ("/home/me/tools.py", "/srv/more tools.py"), ("python server.py --notes", "https://mcp.example/x"), "/home/me/proj"
 )
 
 
@@ -37,7 +37,28 @@ def test_a_file_without_tool_sources_remembers_none(tmp_path):
     assert not store.load("old").tool_sources
 
 
-@pytest.mark.parametrize("bad", [[], {"functions": "a.py"}, {"mcp": [3]}, {"functions": [""]}, {"mcp": ["a\x00"]}])
+def test_the_folder_the_mcp_commands_were_given_in_is_kept_and_counts_as_part_of_the_tools():
+    data = SOURCES.to_dict()
+    assert data["folder"] == "/home/me/proj"
+    assert "folder" not in ToolSources(("/home/me/tools.py",)).to_dict()  # functions alone: no folder to keep
+    older = ToolSources.from_dict({"functions": [], "mcp": ["python server.py"]})  # stored before it was kept
+    assert older.folder == "" and older.mcp == ("python server.py",)
+    moved = ToolSources(SOURCES.functions, SOURCES.mcp, "/tmp/clone")
+    assert not SOURCES.same_tools(moved)  # the same command in another folder runs other code
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        [],
+        {"functions": "a.py"},
+        {"mcp": [3]},
+        {"functions": [""]},
+        {"mcp": ["a\x00"]},
+        {"folder": "proj"},  # a relative folder would move with the folder the session is continued from
+        {"folder": 3},
+    ],
+)
 def test_bad_tool_sources_are_refused_by_name(tmp_path, bad):
     store = JsonStore(tmp_path)
     with store.acquire("b"):

@@ -54,6 +54,20 @@ def test_why_a_source_cannot_be_on_this_machine(tools_file, tmp_path):
     assert why_missing("mcp", 'python "unclosed') == "not a command line"
 
 
+def test_a_remembered_command_is_looked_for_in_the_folder_it_starts_in(tmp_path, monkeypatch):
+    proj, clone = tmp_path / "proj", tmp_path / "clone"
+    (proj / "bin").mkdir(parents=True)
+    clone.mkdir()
+    server = proj / "bin" / "serve"
+    server.write_text("#!/bin/sh\n")
+    server.chmod(0o755)
+    monkeypatch.chdir(clone)  # continued from another folder, which has no bin/serve
+    assert why_missing("mcp", "bin/serve --notes", str(proj)) == ""
+    assert why_missing("mcp", "bin/serve --notes") == "no program bin/serve here"
+    assert why_missing("mcp", "sh -c 'exit 0'", str(tmp_path / "gone")) == f"its folder {tmp_path / 'gone'} is gone"
+    assert why_missing("mcp", "https://tools.example/mcp", str(tmp_path / "gone")) == ""  # a URL has no folder
+
+
 def test_functions_paths_are_remembered_absolute(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.chdir(tmp_path)
