@@ -269,3 +269,30 @@ def test_a_signal_during_a_rescue_waits_until_the_file_is_whole(tmp_path, monkey
         signal.signal(signal.SIGTERM, previous)
     [kept] = tmp_path.glob("chatbot-rescue-s1-*.json")
     assert kept.read_bytes() == session.to_json()
+
+
+def test_a_reply_finished_before_a_signal_stopped_its_frozen_save_is_shown_as_rescued_whole(
+    tmp_path, frozen_store, spawn
+):
+    pexpect = pytest.importorskip("pexpect")
+    import io
+
+    child = spawn(*ECHO, "--plain", "--store", frozen_store.url, "--session", "s1",
+                  env={**FAST, "CHATBOT_RESCUE_DIR": str(tmp_path / "r")})  # fmt: skip
+    child.logfile_read = screen = io.StringIO()
+    child.expect("›")
+    child.sendline("keep me")
+    child.expect("Last user message: keep me")
+    assert frozen_store.frozen.wait(30)
+    time.sleep(0.5)  # well inside the database wait
+    child.kill(signal.SIGTERM)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 143
+    [rescued] = sorted((tmp_path / "r").glob("*.json"))
+    [turn] = json.loads(rescued.read_text())["turns"]
+    answer = turn["messages"][-1]["content"]
+    assert "keep me" in answer and "[interrupted" not in answer  # stored whole: the reply had finished
+    shown = screen.getvalue()
+    assert "[interrupted" not in shown, shown[-600:]  # and the screen says the same
+    assert str(rescued) in shown.replace("\r\n", "")
