@@ -484,6 +484,17 @@ class Chat:
         if self.store is not None:
             self._stored = saving.save(self.session, self.store, self._stored)
 
+    @property
+    def store_away(self) -> bool:
+        """Whether the last save found the store away (a database): it keeps the turns to save, or rescue, as it
+        closes."""
+        return self._store_away
+
+    def unsaved(self) -> bool:
+        """Whether the store lacks turns of this session as they are now because a save failed since they were
+        recorded (not counting a store that is away: :attr:`store_away`). A front end asks before it says "saved"."""
+        return self.store is not None and not self._store_away and not saving.holds_all(self.session, self._stored)
+
     def rescue(self, reason: str) -> str:
         """Write what the store does not hold of this session to a rescue file and return the line that tells the
         user why (``reason``) and where, or why nowhere took it. Never raises: it is what a failing caller does last."""

@@ -7,6 +7,7 @@ an error is the same for both, and is here.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from typing import Any, Protocol
 
 from chatbot.attachments.attach import Content
 from chatbot.core.chat import Chat
-from chatbot.core.events import PHASES, Notice, TakenBack, ToolFinished, ToolStarted, TurnDone, stop_reply
+from chatbot.core.events import PHASES, Notice, Saving, TakenBack, ToolFinished, ToolStarted, TurnDone, stop_reply
 from chatbot.errors import Interrupted, OutputError
 from chatbot.providers.base import ReasoningDelta, TextDelta
 
@@ -92,7 +93,11 @@ def run_turn(chat: Chat, text: Content, sink: EventSink, *, replacing: TakenBack
         return done
     except KeyboardInterrupt as exc:
         stop_reply(events, exc)  # stores the partial answer, marked as interrupted (by the user, or by a signal)
-        sink.stop(exc)
+        if isinstance(phase, Saving):  # it came while the turn was saved: the reply is whole, and stored (or
+            with contextlib.suppress(Exception):  # rescued) whole, so it is shown whole (the terminal may be gone)
+                sink.finish()
+        else:
+            sink.stop(exc)
         raise
     except OSError as exc:  # the output went away (EIO), was closed (a pipe's reader left) or is full
         broken = isinstance(exc, BrokenPipeError)

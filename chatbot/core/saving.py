@@ -24,6 +24,11 @@ def held(session: Session) -> Held:
     return tuple(t.to_json() for t in session.conversation.turns)
 
 
+def holds_all(session: Session, stored: Held) -> bool:
+    """Whether a store that holds ``stored`` holds every turn of ``session`` as it is now (no save failed since)."""
+    return len(stored) == len(session.conversation.turns) and _unchanged(session, stored) == len(stored)
+
+
 def save(session: Session, store: SessionStore, stored: Held) -> Held:
     """Write ``session`` to ``store`` (atomically); returns what the store holds now.
 

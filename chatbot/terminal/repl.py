@@ -26,8 +26,17 @@ from chatbot.commands.timeline import Timeline, plain
 from chatbot.core.app import App
 from chatbot.core.events import TakenBack, TurnDone, Unsent, unsent
 from chatbot.core.front_end import run_turn
-from chatbot.errors import BudgetError, ChatbotError, Interrupted, InvalidReply, OutputError
+from chatbot.errors import (
+    BudgetError,
+    ChatbotError,
+    Interrupted,
+    InvalidReply,
+    OutputError,
+    SaveFailed,
+    StoreUnavailable,
+)
 from chatbot.providers.base import ToolCall
+from chatbot.storage.rescue import import_hint
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.editor import EMPTY, add_editor_key, edit_text
 from chatbot.terminal.render import make_console
@@ -138,9 +147,32 @@ class Repl:
             if self.handle(line):
                 break
             draft = line if _given_back(line) else ""
+        return self._goodbye()
+
+    def _goodbye(self) -> int:
+        """The last line, true to what the store holds, and the exit status: a save's (3, as in script mode) when the
+        last turns could not be saved. What a failed save left out is tried once more first (space freed since)."""
         chat = self.app.chat
-        saved = "saved" if chat.conversation.turns or self.app.store.exists(chat.session.id) else "empty, not saved"
-        self.console.print(Text(f"session {chat.session.id} {saved}; bye", style="dim"))
+        sid = chat.session.id
+        away = f"session {sid}: the store is away; the last turns are saved as it closes, or rescued (named next); bye"
+        if chat.store_away:  # (its close tries once more; a rescue is told and makes the status 3)
+            self._notice(away)
+            return 0
+        try:
+            if chat.unsaved():
+                chat.save()
+        except StoreUnavailable:
+            self._notice(away)
+            return 0
+        except SaveFailed as exc:
+            if exc.rescued:
+                kept = f"they are kept in {exc.rescued} ({import_hint(Path(exc.rescued))})"
+            else:
+                kept = f"no rescue file could be written either ({exc.message})"
+            self._error(f"session {sid}: the last turns could not be saved; {kept}; bye")
+            return exc.exit_code
+        saved = "saved" if chat.conversation.turns or self.app.store.exists(sid) else "empty, not saved"
+        self.console.print(Text(f"session {sid} {saved}; bye", style="dim"))
         return 0
 
     def handle(self, line: str) -> bool:

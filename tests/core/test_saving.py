@@ -105,3 +105,17 @@ def test_a_signal_after_the_save_reached_its_store_is_raised_as_it_is(tmp_path, 
         opened.save()
     assert caught.value is signal and caught.value.note == ""
     assert not (tmp_path / "r").exists()
+
+
+def test_a_chat_is_unsaved_from_a_failed_save_until_a_save_goes_through(opened):
+    assert not opened.unsaved()
+    path = opened.store.path("s1")
+    written = path.read_bytes()
+    path.write_bytes(written + b"\n")  # changed from outside: this process's saves are refused
+    opened.conversation.add_turn(turn("three"))
+    with pytest.raises(SaveFailed):
+        opened.save()
+    assert opened.unsaved()
+    path.unlink()  # gone: the next save writes it again
+    opened.save()
+    assert not opened.unsaved()

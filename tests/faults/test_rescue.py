@@ -269,3 +269,59 @@ def test_a_signal_during_a_rescue_waits_until_the_file_is_whole(tmp_path, monkey
         signal.signal(signal.SIGTERM, previous)
     [kept] = tmp_path.glob("chatbot-rescue-s1-*.json")
     assert kept.read_bytes() == session.to_json()
+
+
+def test_a_reply_finished_before_a_signal_stopped_its_frozen_save_is_shown_as_rescued_whole(
+    tmp_path, frozen_store, spawn
+):
+    pexpect = pytest.importorskip("pexpect")
+    import io
+
+    child = spawn(*ECHO, "--plain", "--store", frozen_store.url, "--session", "s1",
+                  env={**FAST, "CHATBOT_RESCUE_DIR": str(tmp_path / "r")})  # fmt: skip
+    child.logfile_read = screen = io.StringIO()
+    child.expect("›")
+    child.sendline("keep me")
+    child.expect("Last user message: keep me")
+    assert frozen_store.frozen.wait(30)
+    time.sleep(0.5)  # well inside the database wait
+    child.kill(signal.SIGTERM)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 143
+    [rescued] = sorted((tmp_path / "r").glob("*.json"))
+    [turn] = json.loads(rescued.read_text())["turns"]
+    answer = turn["messages"][-1]["content"]
+    assert "keep me" in answer and "[interrupted" not in answer  # stored whole: the reply had finished
+    shown = screen.getvalue()
+    assert "[interrupted" not in shown, shown[-600:]  # and the screen says the same
+    assert str(rescued) in shown.replace("\r\n", "")
+
+
+def test_leaving_the_terminal_while_the_store_is_away_says_so_and_the_close_rescues_the_turn(
+    tmp_path, frozen_store, spawn
+):
+    pexpect = pytest.importorskip("pexpect")
+    import io
+
+    child = spawn(*ECHO, "--plain", "--store", frozen_store.url, "--session", "s1", env=FAST)
+    child.timeout = 40  # (the close waits for the database once more)
+    child.logfile_read = screen = io.StringIO()
+    child.expect("›")
+    child.sendline("keep me")
+    assert frozen_store.frozen.wait(30)
+    time.sleep(0.5)
+    child.sendintr()  # Ctrl-C stops the wait, not the chat: the store keeps the turn for its close
+    child.expect("Nothing you saw is lost")
+    child.expect("›")
+    started = time.monotonic()
+    child.sendeof()
+    child.expect("session s1: the store is away")
+    child.expect(pexpect.EOF)
+    took = time.monotonic() - started
+    child.close()
+    assert "saved; bye" not in screen.getvalue()
+    assert took < 15, took  # the close's one reconnection (5 s), not another 15 s save first
+    [kept] = (tmp_path / ".data").rglob("s1.json")
+    assert "keep me" in kept.read_text() and str(kept) in screen.getvalue().replace("\r\n", "")
+    assert child.exitstatus == 3

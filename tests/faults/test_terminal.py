@@ -101,3 +101,32 @@ def test_a_bug_mid_reply_gives_the_terminal_back_and_keeps_the_turn(spawn, tmp_p
     assert rescued["turns"][0]["messages"][0]["content"] == "remember the milk"
     shown = screen.getvalue()  # the live display hid the cursor while the reply streamed: it was ended, so it is back
     assert shown.rfind("\x1b[?25h") > shown.rfind("\x1b[?25l") > 0
+
+
+def test_the_goodbye_says_the_last_turns_were_not_saved_and_the_exit_status_is_a_save_failures(spawn, tmp_path):
+    rescue_dir = tmp_path / "rescue"
+    child = spawn("--provider", "echo", "--plain", "--session", "conc2", env={"CHATBOT_RESCUE_DIR": str(rescue_dir)})
+    child.logfile_read = screen = io.StringIO()
+    child.expect("›")
+    child.sendline("first")
+    child.expect("tokens")
+    child.expect("›")
+    stored = tmp_path / "sessions" / "conc2.json"
+    edited = json.loads(stored.read_text())
+    edited["title"] = "edited by hand"  # from outside: every later save of this process is refused
+    stored.write_text(json.dumps(edited))
+    child.sendline("second")
+    child.expect("cannot save session conc2")
+    child.expect("›")
+    child.sendeof()
+    child.expect("the last turns could not be saved; they are kept in")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 3  # as script mode's: a save failure (SessionError)
+    shown = screen.getvalue().replace("\r\n", "")  # long paths are folded at the screen's width
+    assert "saved; bye" not in shown
+    named = [p for p in sorted(rescue_dir.iterdir()) if p.name in shown.split("could not be saved")[-1]]
+    assert len(named) == 1
+    rescued = json.loads(named[0].read_text())
+    assert [t["messages"][0]["content"] for t in rescued["turns"]] == ["second"]
+    assert [t["messages"][0]["content"] for t in json.loads(stored.read_text())["turns"]] == ["first"]
