@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from chatbot.errors import ChatbotError, SaveFailed, UsageError
-from chatbot.text import clean, is_blank, json_shown
+from chatbot.text import clean, is_blank, json_shown, preview
 
 if TYPE_CHECKING:
     from chatbot.attachments.attach import Content
@@ -211,7 +211,20 @@ def uses_repl(args: argparse.Namespace) -> bool:
 
 
 def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
-    """One-shot mode: send ``text`` as the next turn of the session and print the reply (or JSON, or its code)."""
+    """One-shot mode: send ``text`` as the next turn of the session and print the reply (or JSON, or its code).
+
+    A ``text`` that starts with ``/`` is refused, as one that names no command is at the terminal's prompt: it is
+    more likely a command (``-p /undo``) than a message; ``//`` sends a message that starts with ``/``."""
+    from chatbot import commands
+
+    if text.lstrip().startswith("/") and not text.lstrip().startswith("//"):
+        name = preview(text.split(maxsplit=1)[0], 40)
+        run_it = f" (run commands in a chat, or pipe them: echo {name} | chatbot -c)" if commands.is_known(text) else ""
+        raise UsageError(
+            f"-p sends a message, not a command: {name!r} was not sent{run_it}; "
+            "start it with // to send a message that begins with /"
+        )
+    text = commands.as_message(text)
     if args.json or args.extract:
         from chatbot.cli.oneshot import print_extract, print_json
 

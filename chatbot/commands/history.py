@@ -18,8 +18,14 @@ IN_A_SCRIPT = "in a script, /edit takes the new text"
 
 
 def _reset(app: App, arg: str, confirm: Confirm | None) -> Effects:
-    count = app.chat.reset()
-    return Note(f"forgot {count} turn(s) and the summary; the system message stays")
+    chat = app.chat
+    stored = len(chat.conversation.turns)
+    # there is no way back from a reset, so a terminal asks first; a script's /reset is the line the user wrote
+    question = f"Erase the {stored} stored turn(s) of session {chat.session.id} and its summary for good?"
+    if stored and confirm is not None and not confirm(f"{question} (/new starts afresh and keeps them)"):
+        return Note("not reset; nothing erased")
+    count = chat.reset()
+    return Note(f"erased {count} turn(s) and the summary of session {chat.session.id}; the system message stays")
 
 
 def _undo(app: App, arg: str, confirm: Confirm | None) -> Effects:
@@ -179,7 +185,9 @@ COMMANDS: dict[str, Command] = {
         "change the last message and resend it (replaces that turn); with N: resend message N in a new branch",
         _edit,
     ),
-    "/reset": Command("/reset", "forget this session's turns and summary (keeps the system message)", _reset),
+    "/reset": Command(
+        "/reset", "erase this session's turns and summary, asking first (keeps the system message)", _reset
+    ),
     "/system": Command("/system [TEXT]", "show or set the system message", _system),
     "/summary": Command(
         "/summary [now|clear|redo]",

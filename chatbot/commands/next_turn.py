@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
 
 from chatbot.attachments.sources import gather
 from chatbot.commands.base import Command, Confirm
@@ -19,12 +21,25 @@ def _file(app: App, arg: str, confirm: Confirm | None) -> Effects:
         if not waiting:
             return Show("no files attached; /file PATH attaches one to your next message")
         return Show("attached to your next message: " + ", ".join(a.describe() for a in waiting))
-    gathered = gather(arg, allow_private_urls=app.settings.allow_private_urls)
+    gathered = gather(unquoted(arg), allow_private_urls=app.settings.allow_private_urls)
     for attachment in gathered.items:
         chat.outbox.add(attachment)
     lines = gathered.describe().split("\n")
     lines[0] += "; it goes with your next message" if len(gathered.items) == 1 else "; they go with your next message"
     return Note("\n".join(lines))
+
+
+def unquoted(arg: str) -> str:
+    """/file's argument as the path it names: as typed when that exists (``my file.txt``, spaces and all), else
+    unquoted as a shell would (``"my file.txt"``, ``'my file.txt'``, ``my\\ file.txt``: what a terminal pastes for a
+    dropped file) when that makes one word; else as typed, for the error to name."""
+    if os.path.lexists(os.path.expanduser(arg)):
+        return arg
+    try:
+        words = shlex.split(arg)
+    except ValueError:  # an unclosed quote: not shell quoting, perhaps a name with a quote in it
+        return arg
+    return words[0] if len(words) == 1 else arg
 
 
 def _editor(app: App, arg: str, confirm: Confirm | None) -> Effects:

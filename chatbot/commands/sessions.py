@@ -95,13 +95,20 @@ def _rename(app: App, arg: str, confirm: Confirm | None) -> Effects:
 
 
 def _delete(app: App, arg: str, confirm: Confirm | None) -> Effects:
+    arg, force = split_force(arg)
     if not arg:
-        raise UsageError("usage: /delete ID")
+        raise UsageError("usage: /delete ID [--force]")
     session_id = app.deletable(arg)  # the session in use is refused before the question, not after a yes
     if not app.store.exists(session_id):
         raise UsageError(f"no session {session_id}")
-    if confirm is not None and not confirm(f"Delete session {session_id} for good?"):
-        return Note("not deleted")
+    if not force:
+        if confirm is None:  # a script: nobody to ask, and a deletion is for good, so only when the line says so
+            raise UsageError(
+                f"not deleted: /delete asks first and a script has nobody to ask; /delete {session_id} --force "
+                "deletes without a question"
+            )
+        if not confirm(f"Delete session {session_id} for good?"):
+            return Note("not deleted")
     app.delete(session_id)
     return Note(f"deleted session {session_id}")
 
@@ -134,7 +141,7 @@ COMMANDS: dict[str, Command] = {
     "/load": Command("/load ID", "switch to session ID", _load),
     "/fork": Command("/fork [N] [ID]", "copy this session (or its turns 1..N) into a new one and switch to it", _fork),
     "/rename": Command("/rename TITLE", "give this session a title", _rename),
-    "/delete": Command("/delete ID", "delete session ID", _delete),
+    "/delete": Command("/delete ID [--force]", "delete session ID (asks first; --force: no question)", _delete),
     "/export": Command(
         "/export [PATH] [--force]", "write a Markdown transcript (default: ID.md; --force overwrites)", _export
     ),

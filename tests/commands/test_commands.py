@@ -61,6 +61,31 @@ def test_reset_forgets_turns_and_summary_keeps_system(app):
     assert app.store.load("main").conversation.turns == []
 
 
+def test_reset_asks_with_the_count_and_a_no_erases_nothing(app):
+    for i in range(3):
+        send(app, f"q{i}")
+    asked: list[str] = []
+    out = run(app, "/reset", confirm=lambda question: asked.append(question) or False).text
+    assert asked == [
+        "Erase the 3 stored turn(s) of session main and its summary for good? (/new starts afresh and keeps them)"
+    ]
+    assert out == "not reset; nothing erased"
+    assert len(app.chat.conversation.turns) == 3 and len(app.store.load("main").conversation.turns) == 3
+
+
+def test_reset_with_a_yes_erases_and_says_what(app):
+    send(app, "q0")
+    out = run(app, "/reset", confirm=lambda question: True).text
+    assert out == "erased 1 turn(s) and the summary of session main; the system message stays"
+    assert app.store.load("main").conversation.turns == []
+
+
+def test_reset_of_a_session_without_turns_asks_nothing(app):
+    asked: list[str] = []
+    out = run(app, "/reset", confirm=lambda question: asked.append(question) or True).text
+    assert asked == [] and out.startswith("erased 0 turn(s)")
+
+
 def test_summary_shows_text_and_coverage(app):
     assert "no summary yet" in run(app, "/summary").text
     for i in range(4):
@@ -116,6 +141,28 @@ def test_delete_refuses_the_session_in_use_before_asking(app):
     with pytest.raises(UsageError, match="that is the session in use: /new or /load another one first"):
         run(app, f"/delete {app.chat.session.id}", confirm=lambda question: asked.append(question) or True)
     assert asked == [] and app.store.exists(app.chat.session.id)
+
+
+def test_delete_without_anyone_to_ask_refuses_and_says_how_to_delete_without_a_question(app):
+    app.open("other")
+    send(app, "x")
+    app.open("main")
+    with pytest.raises(UsageError) as info:
+        run(app, "/delete other")  # confirm=None: a script
+    assert info.value.message == (
+        "not deleted: /delete asks first and a script has nobody to ask; /delete other --force deletes without a "
+        "question"
+    )
+    assert app.store.exists("other")
+
+
+def test_delete_force_deletes_without_asking(app):
+    app.open("other")
+    send(app, "x")
+    app.open("main")
+    asked: list[str] = []
+    assert run(app, "/delete other --force", confirm=asked.append).text == "deleted session other"
+    assert asked == [] and not app.store.exists("other")
 
 
 @pytest.mark.parametrize(
@@ -213,3 +260,26 @@ def test_every_command_lives_in_one_room_and_help_lists_them_room_by_room(app):
     assert len(names) == len(set(names)) and list(COMMANDS) == ["/help", "/quit", "/exit", *names]
     out = run(app, "/help").text
     assert out.index("/sessions") < out.index("/undo") < out.index("/file") < out.index("/context")
+
+
+@pytest.mark.parametrize(
+    "typed", ['"my file.txt"', "'my file.txt'", "my\\ file.txt", "my file.txt", "  'my file.txt'  "]
+)
+def test_file_takes_a_path_quoted_escaped_or_spaced_as_typed(app, tmp_path, monkeypatch, typed):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my file.txt").write_text("dropped\n")
+    assert run(app, f"/file {typed}").text.startswith("attached my file.txt (1 lines)")
+    assert [(a.name, a.text) for a in app.chat.outbox.items()] == [("my file.txt", "dropped\n")]
+
+
+@pytest.mark.parametrize("name", ["it's.txt", 'say "hi".txt', "back\\slash.txt"])
+def test_file_takes_a_name_with_quotes_or_backslashes_that_exists_as_typed(app, tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text("x\n")
+    assert run(app, f"/file {name}").text.startswith(f"attached {name}")
+
+
+def test_file_names_the_unquoted_path_it_could_not_read(app, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UsageError, match="cannot read att/nope.txt"):
+        run(app, '/file "att/nope.txt"')

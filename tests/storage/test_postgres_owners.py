@@ -218,7 +218,7 @@ def test_through_the_cli_another_role_finds_nothing_and_its_session_of_the_same_
     chat = ("--provider", "echo", "--store", bob_url)
     again = run_chatbot(*chat, "-c", "-p", "what did I say?", cwd=tmp_path, env=env)
     assert SECRET not in again.stdout + again.stderr
-    commands = "/load plans\n/delete plans\n/search tangerine\n"
+    commands = "/load plans\n/delete plans --force\n/search tangerine\n"
     other = run_chatbot(*chat, "--session", "notes", stdin=commands, cwd=tmp_path, env=env)
     assert SECRET not in other.stdout + other.stderr and "matching turn" not in other.stdout
     assert "no session plans" in other.stdout + other.stderr and "no turn in" in other.stdout
