@@ -49,8 +49,9 @@ def check_place(path: Path, store_paths: Sequence[Path], *, streams: bool = Fals
     for kept in store_paths:
         if resolved.is_relative_to(kept.resolve()):
             raise UsageError(f"{path} is inside the session store {kept} (sessions live there); write somewhere else")
-    if os.path.lexists(path):
-        check_names(os.lstat(path), path, store_paths)
+    named = os.lstat(path) if os.path.lexists(path) else None
+    if named and named.st_nlink > 1:  # a file of one name is the store's only inside it (refused above)
+        check_names(named, path, store_paths)
 
 
 def check_names(found: os.stat_result, path: Path, store_paths: Sequence[Path]) -> None:
