@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli import run_chatbot
+from tests.support.hard_links import STORES, link_to_a_session, victim_loads
 
 FACTS = [
     "My locker code is 4711 and I keep my bike in the basement, next to the stairs.",
@@ -127,3 +128,14 @@ def test_the_html_page_never_goes_over_a_session_and_replaces_a_file_only_with_f
     linked = run_chatbot("--timeline", "other", "--html", "link.html", "--force", cwd=tmp_path)
     assert "symbolic link" in linked.stderr and (tmp_path / "precious.txt").read_text() == "keep"
     assert "--force works with" in run_chatbot("--timeline", "other", "--force", cwd=tmp_path).stderr
+
+
+@pytest.mark.parametrize("kind", STORES)
+def test_the_html_page_never_goes_through_a_hard_link_to_the_stores_file(tmp_path, kind):
+    """``--timeline other --html notes.html --force`` where notes.html is another name for a session file (or for the
+    SQLite file) is refused: the session still loads."""
+    run_chatbot(*STORES[kind], "--provider", "echo", "--session", "other", stdin="hi\n", cwd=tmp_path)
+    link = link_to_a_session(tmp_path, kind, "notes.html")
+    refused = run_chatbot(*STORES[kind], "--timeline", "other", "--html", "notes.html", "--force", cwd=tmp_path)
+    assert refused.returncode == 2 and "notes.html is another name (a hard link)" in refused.stderr
+    assert victim_loads(tmp_path, kind) and not link.read_bytes().startswith(b"<!DOCTYPE")

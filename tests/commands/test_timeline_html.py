@@ -18,6 +18,8 @@ from chatbot.commands.timeline import Row, Timeline
 from chatbot.commands.timeline_html import page
 from chatbot.errors import UsageError
 from tests.support.browser import dom, screenshot
+from tests.support.cli import run_chatbot
+from tests.support.hard_links import STORES, link_to_a_session, victim_loads
 
 DOCS_PICTURE = Path(__file__).resolve().parents[2] / "docs" / "teaching-timeline.png"
 #: the session of docs/teaching.md's step 7: thirty notes under summary memory, with recall
@@ -95,3 +97,15 @@ def test_the_page_never_goes_over_the_session_in_use_nor_through_a_symlink(make_
         commands.run(app, "/timeline html --force")  # no file named --force
     commands.run(app, f"/timeline html {tmp_path / 'old.html'} --force")
     assert (tmp_path / "old.html").read_text().startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize("kind", STORES)
+def test_the_page_never_goes_through_a_hard_link_to_the_stores_file(tmp_path, kind):
+    """``/timeline html notes.html --force`` in a chat, notes.html another name for a session file (or for the SQLite
+    file): refused with one line, and the session still loads."""
+    link = link_to_a_session(tmp_path, kind, "notes.html")
+    script = "hi\n/timeline html notes.html --force\n"
+    result = run_chatbot(*STORES[kind], "--provider", "echo", "--session", "s1", stdin=script, cwd=tmp_path)
+    assert "notes.html is another name (a hard link) for a file of the session store" in result.stderr
+    assert "wrote the timeline" not in result.stderr and "Traceback" not in result.stderr
+    assert victim_loads(tmp_path, kind) and not link.read_bytes().startswith(b"<!DOCTYPE")

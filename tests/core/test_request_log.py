@@ -26,6 +26,7 @@ from chatbot.storage.json_store import JsonStore
 from chatbot.tools.registry import Registry
 from tests.support.cli import one_error_line, run_chatbot
 from tests.support.fake_server import FakeServer
+from tests.support.hard_links import STORES, link_to_a_session, victim_loads
 from tests.support.tool_fixtures import add, function_tools
 
 PAUSE = 0.1
@@ -283,6 +284,17 @@ def test_request_log_in_an_unwritable_place_is_one_line(tmp_path):
     result = run_chatbot("--provider", "echo", "--log-requests", str(tmp_path / "no" / "dir.jsonl"), "-p", "hi",
                          cwd=tmp_path)  # fmt: skip
     assert result.returncode == 2 and "cannot open the request log" in one_error_line(result)
+
+
+@pytest.mark.parametrize("kind", STORES)
+def test_request_log_never_appends_through_a_hard_link_to_the_stores_file(tmp_path, kind):
+    """``--log-requests notes.log`` where notes.log is another name for a session file (or for the SQLite file) is
+    refused before anything is sent: nothing is appended and the session still loads."""
+    link = link_to_a_session(tmp_path, kind, "notes.log")
+    before = link.read_bytes()
+    refused = run_chatbot(*STORES[kind], "--provider", "echo", "--log-requests", "notes.log", "-p", "hi", cwd=tmp_path)
+    assert refused.returncode == 2 and "notes.log is another name (a hard link)" in one_error_line(refused)
+    assert link.read_bytes() == before and victim_loads(tmp_path, kind)
 
 
 def test_request_log_appends_to_a_log_but_never_writes_into_a_session_or_through_a_symlink(tmp_path):

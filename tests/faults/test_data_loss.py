@@ -19,6 +19,7 @@ from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.turn import Turn
 from chatbot.storage.json_store import JsonStore
 from tests.support.cli import chatbot_env, openai_flags, run_chatbot
+from tests.support.hard_links import STORES, link_to_a_session, victim_loads
 from tests.support.hostile_server import DONE, Answer, HostileServer, chunk, reply
 
 
@@ -49,6 +50,18 @@ def test_export_does_not_follow_a_planted_symlink(tmp_path):
     result = run_chatbot("--provider", "echo", "--session", "s1", stdin="hi\n/export link.md --force\n", cwd=tmp_path)
     assert victim.read_text() == "precious"
     assert "symbolic link" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("kind", STORES)
+def test_export_refuses_a_hard_link_to_the_stores_file_and_the_session_still_loads(tmp_path, kind):
+    """``ln sessions/victim.json notes.md`` (or ``ln chat.db notes.md``): ``/export notes.md --force`` wrote the
+    transcript into the session, which then no longer loaded."""
+    link = link_to_a_session(tmp_path, kind, "notes.md")
+    script = "hi\n/export notes.md --force\n"
+    result = run_chatbot(*STORES[kind], "--provider", "echo", "--session", "s1", stdin=script, cwd=tmp_path)
+    assert "notes.md is another name (a hard link) for a file of the session store" in result.stderr
+    assert "wrote the transcript" not in result.stderr and "Traceback" not in result.stderr
+    assert victim_loads(tmp_path, kind) and not link.read_bytes().startswith(b"# Session")
 
 
 # --- usage values -----------------------------------------------------------------------------------------------

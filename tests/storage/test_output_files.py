@@ -65,6 +65,46 @@ def test_a_symlink_at_the_path_is_refused_by_name_and_its_target_kept(tmp_path):
     assert precious.read_text() == "keep"
 
 
+def test_a_hard_link_to_a_session_file_is_refused_as_the_stores_whatever_the_consent(tmp_path):
+    """``ln sessions/victim.json notes.md`` makes notes.md the session file itself: it is named as the store's."""
+    store = JsonStore(tmp_path / "s")
+    session = store.create("victim", system="sys")
+    with store.acquire("victim"):
+        store.save(session)
+    before = (tmp_path / "s" / "victim.json").read_bytes()
+    os.link(tmp_path / "s" / "victim.json", tmp_path / "notes.md")
+    asked: list[str] = []
+    with pytest.raises(UsageError, match="notes.md is another name \\(a hard link\\) for a file of the session store"):
+        write_file(str(tmp_path / "notes.md"), "junk", store.paths, force=True, ask=lambda q: asked.append(q) or True)
+    assert (tmp_path / "s" / "victim.json").read_bytes() == before and asked == []
+    assert store.load("victim").id == "victim"
+
+
+def test_a_hard_link_to_the_sqlite_file_is_refused_and_the_database_still_opens(tmp_path):
+    store = SqliteStore(tmp_path / "chat.db")
+    try:
+        session = store.create("victim", system="sys")
+        with store.acquire("victim"):
+            store.save(session)
+        os.link(tmp_path / "chat.db", tmp_path / "db.md")
+        with pytest.raises(UsageError, match="a file of the session store"):
+            write_file(str(tmp_path / "db.md"), "junk", store.paths, force=True)
+        assert store.load("victim").id == "victim"
+    finally:
+        store.close()
+    assert (tmp_path / "chat.db").read_bytes().startswith(b"SQLite format 3\0")
+
+
+def test_a_file_with_other_names_outside_the_store_is_refused_before_any_question(tmp_path):
+    """A hard link to a file the store does not know (another store's session, say) is refused all the same."""
+    (tmp_path / "elsewhere.json").write_text("keep")
+    os.link(tmp_path / "elsewhere.json", tmp_path / "out.md")
+    asked: list[str] = []
+    with pytest.raises(UsageError, match="out.md has other names \\(a hard link, possibly to a session\\)"):
+        write_file(str(tmp_path / "out.md"), "junk", (), ask=lambda q: asked.append(q) or True)
+    assert (tmp_path / "elsewhere.json").read_text() == "keep" and asked == []
+
+
 # --- consent ---------------------------------------------------------------------------------------------------------
 
 
@@ -119,6 +159,20 @@ def test_a_log_is_never_a_session_file_nor_a_symlink(tmp_path):
     assert (tmp_path / "s" / "other.json").read_text() == "{}" and not (tmp_path / "elsewhere.jsonl").exists()
 
 
+def test_a_log_is_never_a_hard_link_to_a_session_nor_to_any_file_with_other_names(tmp_path):
+    store = JsonStore(tmp_path / "s")
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "other.json").write_text("{}")
+    os.link(tmp_path / "s" / "other.json", tmp_path / "hard.log")
+    (tmp_path / "mine.txt").write_text("keep")
+    os.link(tmp_path / "mine.txt", tmp_path / "also.log")
+    with pytest.raises(UsageError, match="a file of the session store"):
+        open_appending(str(tmp_path / "hard.log"), store.paths)
+    with pytest.raises(UsageError, match="has other names"):
+        open_appending(str(tmp_path / "also.log"), store.paths)
+    assert (tmp_path / "s" / "other.json").read_text() == "{}" and (tmp_path / "mine.txt").read_text() == "keep"
+
+
 # --- the file itself --------------------------------------------------------------------------------------------
 
 
@@ -169,6 +223,40 @@ def test_a_symlink_at_the_path_is_never_followed(tmp_path):
     with pytest.raises(OSError):
         write_private(link, "over", overwrite=True)
     assert aim.read_text() == "keep"
+
+
+def test_the_file_as_opened_is_checked_before_it_is_cut(tmp_path):
+    """The check on the path could be passed by a swap before the open: the opened file is checked again (its links,
+    its identity with the store's files), and only then truncated."""
+    store = JsonStore(tmp_path / "s")
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "victim.json").write_text('{"keep": 1}')
+    os.link(tmp_path / "s" / "victim.json", tmp_path / "out.md")
+    with pytest.raises(UsageError, match="a file of the session store"):
+        write_private(tmp_path / "out.md", "junk", overwrite=True, store_paths=store.paths)
+    with pytest.raises(UsageError, match="has other names"):
+        write_private(tmp_path / "out.md", "junk", overwrite=True)
+    assert (tmp_path / "s" / "victim.json").read_text() == '{"keep": 1}'
+
+
+def test_a_hard_link_planted_while_the_question_waits_is_refused_when_the_file_is_opened(tmp_path):
+    """The path passes its check, then, while the user reads "Overwrite it?", the file is swapped for a hard link to
+    the session: the opened file is checked again and the session keeps its text."""
+    store = JsonStore(tmp_path / "s")
+    (tmp_path / "s").mkdir()
+    victim = tmp_path / "s" / "victim.json"
+    victim.write_text('{"keep": 1}')
+    target = tmp_path / "page.html"
+    target.write_text("an old page")
+
+    def swap_then_say_yes(question: str) -> bool:
+        os.link(victim, tmp_path / "planted")
+        os.replace(tmp_path / "planted", target)
+        return True
+
+    with pytest.raises(UsageError, match="a file of the session store"):
+        write_file(str(target), "junk", store.paths, ask=swap_then_say_yes)
+    assert victim.read_text() == '{"keep": 1}'
 
 
 def test_a_name_the_system_refuses_is_one_error_naming_it_not_the_end_of_the_chat(tmp_path):
