@@ -190,6 +190,9 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None, environ: Map
             raise ConfigError(f"{where}: unknown key (keys are long flags with underscores, e.g. max_input_tokens)")
         else:
             action = actions[key]
+            if action.dest in values:  # store and sessions_dir, option and options: one setting, two names
+                other = next(k for k in data if getattr(actions.get(PLURALS.get(k, k)), "dest", None) == action.dest)
+                raise ConfigError(f"{where}: the same setting as the key {other}; give one")
             values[action.dest] = _relative_to(path.parent, action.dest, _convert(action, value, where))
     return Config(path, exists=True, values=values, roles=roles, aliases=aliases, prices=prices)
 

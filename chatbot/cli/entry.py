@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chatbot.cli.flags import build_parser, check_combinations
+from chatbot.cli.flags import build_parser, check_combinations, refuse_conflicts
 from chatbot.cli.modes import notice, stderr_line
-from chatbot.errors import ChatbotError, Interrupted, OutputError, UsageError
+from chatbot.errors import ChatbotError, ConfigError, Interrupted, OutputError, UsageError
 from chatbot.text import clean
 
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ def _main(argv: Sequence[str] | None) -> int:
             raise problem
         if closed:
             raise OutputError("standard output is closed; chatbot needs somewhere to write its replies")
+        refuse_conflicts(args)  # before --config too: it would report a setting the other flag dropped
         if args.config:
             print(config.report(parser, argv, args, settings))
             return 0
@@ -155,6 +156,7 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
             print(clean(show(role, args.file)))
             return 0
     check_combinations(args)
+    check_base_url(args, cfg)
     system = role.system if role is not None else _system_text(args)
     if args.list_models:
         return modes.list_models(args, cfg.model(args.model))  # an alias ([aliases]) marks the model it names
@@ -171,6 +173,33 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
         return status if status is not None else session_mode(store, args, system, cfg, attachments)
     finally:
         store.close()  # a PostgreSQL store saves (or rescues to a file, and says so) what a lost connection held
+
+
+def check_base_url(args: argparse.Namespace, cfg: Config) -> None:
+    """Refuse a malformed base URL before anything is read or sent, naming where it came from: ``--base-url`` (a
+    usage error), the config file or the provider's variable (``$OPENAI_BASE_URL``)."""
+    import os
+
+    from chatbot.providers.endpoint import url_problem
+    from chatbot.providers.table import PROVIDERS
+    from chatbot.text import mask_password
+
+    info = PROVIDERS[args.provider]
+    error: type[ChatbotError]
+    typed = getattr(args, "given", None) is None or "base_url" in args.given
+    if args.base_url is not None and typed:
+        url, source, error = args.base_url, "--base-url", UsageError
+    elif not info.default_base_url:
+        return  # echo: no server, so no base URL is read (one kept in a file or variable belongs to another)
+    elif args.base_url is not None:  # the config file's (its values are the flags' defaults)
+        url, source, error = args.base_url, f"base_url in {cfg.path}", ConfigError
+    elif info.base_url_env and os.environ.get(info.base_url_env):
+        url, source, error = os.environ[info.base_url_env], f"${info.base_url_env}", ConfigError
+    else:
+        return
+    problem = url_problem(url)
+    if problem:
+        raise error(f"{source} {mask_password(url)!r} cannot be used: {problem}")
 
 
 def store_mode(store: SessionStore, args: argparse.Namespace) -> int | None:
@@ -203,10 +232,12 @@ def session_mode(
     store: SessionStore, args: argparse.Namespace, system: str | None, cfg: Config, attachments: list[Attachment]
 ) -> int:
     """Open (or create) the session and run the terminal, script or one-shot mode on it."""
+    from chatbot.cli.continued import with_session_provider
     from chatbot.storage.session import validate_id
 
     if args.session is not None:
         validate_id(args.session)  # refused before any request or file access
+    args = with_session_provider(store, args)  # a continued session goes on with its own provider and model
     with contextlib.ExitStack() as run:  # closed in reverse: the app (its lock), then the tools
         toolbox = _open_tools(args)
         if toolbox is not None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 from chatbot import __version__
 from chatbot.engine.strategies import COUNTS, DEFAULT_RECALL, DEFAULT_RECALL_BY, RECALL_BY, STRATEGIES
@@ -46,6 +48,34 @@ def positive(text: str) -> int:
 def natural(text: str) -> int:
     """A whole number of at least 0."""
     return _count(text, 0)
+
+
+class _StoreSetting(argparse.Action):
+    """``--store`` and ``--sessions-dir``: one setting under two names. Which names were typed is kept
+    (``store_flags``), so that both together are refused rather than one silently dropped."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.store_flags = {*getattr(namespace, "store_flags", ()), option_string}
+
+
+#: the flags that each name a whole run of their own (send a message, list, search, show, import): one at a time
+ACTIONS = (
+    ("-p/--prompt", "prompt"),
+    ("--list-sessions", "list_sessions"),
+    ("--search", "search"),
+    ("--timeline", "timeline"),
+    ("--compare-memory", "compare_memory"),
+    ("--import-sessions", "import_sessions"),
+    ("--list-models", "list_models"),
+    ("--list-providers", "list_providers"),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -123,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     sessions.add_argument("-c", "--continue", dest="cont", action="store_true", help="resume the most recent session")
     sessions.add_argument(
         "--store",
+        action=_StoreSetting,
         metavar="URL",
         default=env("CHATBOT_STORE") or env("CHATBOT_SESSIONS_DIR") or None,
         help="where sessions live: a directory (or file://DIR) of JSON files, one SQLite file (sqlite:///PATH.db, or "
@@ -131,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sessions.add_argument(
         "--sessions-dir",
+        action=_StoreSetting,
         dest="store",
         metavar="DIR",
         default=argparse.SUPPRESS,  # the same setting as --store DIR; its default is --store's
@@ -277,9 +309,20 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def refuse_conflicts(args: argparse.Namespace) -> None:
+    """Refuse two flags that each decide the same thing (two things to do; two places for sessions), before even
+    ``--config`` reports the settings: one of them would be silently dropped."""
+    given = [flag for flag, dest in ACTIONS if getattr(args, dest, None) not in (None, False)]
+    if len(given) > 1:
+        raise UsageError(f"{' and '.join(given)} cannot be used together: each is a run of its own; give one")
+    if {"--store", "--sessions-dir"} <= getattr(args, "store_flags", set()):
+        raise UsageError("--store and --sessions-dir cannot be used together: both say where sessions live; give one")
+
+
 def check_combinations(args: argparse.Namespace) -> None:
     """Refuse flags that cannot go together (or need another) before anything is read, sent or stored."""
     _refuse_undecodable(args)
+    refuse_conflicts(args)
     if args.prompt is not None and is_blank(args.prompt):
         raise UsageError("-p needs a message to send")
     for flag, used in (("--json", args.json), ("-x/--extract", args.extract), ("-f/--file", args.file)):

@@ -51,9 +51,17 @@ def key_problem(key: str) -> str:
 
 
 def _base_url(info: ProviderInfo, base_url: str | None) -> str | None:
-    url = base_url or (os.environ.get(info.base_url_env) if info.base_url_env else None) or None
-    if url is not None and not url.startswith(("http://", "https://")):
-        raise ConfigError(f"base URL {url!r} must start with http:// or https:// (e.g. http://localhost:11434/v1)")
+    from chatbot.providers.endpoint import url_problem
+    from chatbot.text import mask_password
+
+    from_env = "" if base_url or not info.base_url_env else os.environ.get(info.base_url_env, "")
+    url = base_url or from_env or None
+    if url is None:
+        return None
+    problem = url_problem(url)
+    if problem:
+        where = f" (from ${info.base_url_env})" if from_env else ""
+        raise ConfigError(f"base URL {mask_password(url)!r}{where} cannot be used: {problem}")
     return url
 
 

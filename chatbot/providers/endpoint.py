@@ -39,6 +39,27 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def url_problem(url: str) -> str:
+    """What is wrong with ``url`` as a base URL ("" when nothing): it needs http:// or https://, a host, and a port
+    (when it names one) that is a number from 1 to 65535. Checked before any request, so that a typo is one line
+    naming where the URL came from, not an HTTP library's error."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # urlsplit refuses only an unbalanced IPv6 bracket
+        return "its host has an unclosed [ (an IPv6 address is written http://[::1]:8080/v1)"
+    if parts.scheme.lower() not in ("http", "https"):
+        return "it must start with http:// or https:// (e.g. http://localhost:11434/v1)"
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in url):
+        return "it holds a space or a control character"
+    if not parts.hostname:
+        return "it names no host (e.g. http://localhost:11434/v1)"
+    after_host = parts.netloc.rpartition("@")[2].rpartition("]")[2]  # past the user and an IPv6 address
+    port = after_host.partition(":")[2]  # "" when none is named (http://host:/ too: the scheme's own)
+    if port and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        return f"its port {port!r} is not a number from 1 to 65535"
+    return ""
+
+
 def proxy_for(url: str, environ: Mapping[str, str] = os.environ) -> tuple[str, str] | None:
     """(proxy URL, the variable that set it) the HTTP client sends ``url`` through, or None (none, or NO_PROXY)."""
     parts = urlsplit(url)

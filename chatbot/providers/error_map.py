@@ -47,11 +47,12 @@ class SdkErrors:
     timeout: tuple[type[Exception], ...]  # APITimeoutError and the HTTP library's TimeoutException
     connection: tuple[type[Exception], ...]  # APIConnectionError and the HTTP library's TransportError
     protocol: tuple[type[Exception], ...] = ()  # the HTTP library's RemoteProtocolError: an answer that is not HTTP
+    invalid_url: tuple[type[Exception], ...] = ()  # the HTTP library's InvalidURL: a base URL it cannot parse
 
     @property
     def caught(self) -> tuple[type[Exception], ...]:
         """Everything a provider call may raise that must be mapped (ValueError: a stream that is not JSON)."""
-        return (self.base, *self.timeout, *self.connection, ValueError)
+        return (self.base, *self.timeout, *self.connection, *self.invalid_url, ValueError)
 
 
 @dataclass(frozen=True)
@@ -313,6 +314,8 @@ def _map(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, streaming: bool)
     unheard = _no_http_answer(exc, sdk, ctx)  # reached, so never "could not reach"
     if unheard is not None:
         return unheard
+    if isinstance(exc, sdk.invalid_url):  # (url_problem checks a base URL first: this is the HTTP library's word)
+        return ProviderError(f"{ctx.base_url} is not a URL the HTTP client accepts ({exc}); check the base URL")
     if isinstance(exc, sdk.timeout):
         return ProviderTimeout(
             f"{ctx.provider} ({ctx.base_url}) did not answer in time; try again"

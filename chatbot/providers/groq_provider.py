@@ -27,6 +27,7 @@ GROQ_ERRORS = SdkErrors(
     timeout=(groq.APITimeoutError, httpx.TimeoutException),
     connection=(groq.APIConnectionError, httpx.TransportError),
     protocol=(httpx.RemoteProtocolError,),
+    invalid_url=(httpx.InvalidURL,),
 )
 
 

@@ -15,7 +15,7 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from chatbot.errors import ContextLengthError, IncompleteReply, ProviderError, ServerError
+from chatbot.errors import ConfigError, ContextLengthError, IncompleteReply, ProviderError, ServerError
 from chatbot.providers import LOCAL_DUMMY_KEY
 from chatbot.providers.base import (
     ASK_NOTHING,
@@ -109,7 +109,12 @@ class CompatProvider(ChatProvider):
             options["timeout"] = timeout
         if max_retries is not None:
             options["max_retries"] = max_retries
-        self._client = self.client_class(**options)
+        try:
+            self._client = self.client_class(**options)
+        except self.sdk_errors.invalid_url as exc:  # one the URL check let through: still a line, not a traceback
+            from chatbot.text import mask_password
+
+            raise ConfigError(f"base URL {mask_password(str(base_url))!r} cannot be used: {exc}") from None
         self.model = model
         # Cleared after a server rejects stream_options, so later requests do not pay for the retry again.
         self._ask_usage = True

@@ -18,6 +18,7 @@ OPENAI_ERRORS = SdkErrors(
     timeout=(openai.APITimeoutError, httpx2.TimeoutException),
     connection=(openai.APIConnectionError, httpx2.TransportError),
     protocol=(httpx2.RemoteProtocolError,),
+    invalid_url=(httpx2.InvalidURL,),
 )
 
 

@@ -1,0 +1,69 @@
+"""A continued session goes on with the provider and model that served it: the defaults ($CHATBOT_PROVIDER, the
+config file, groq) are for new sessions; a --provider or --model typed wins, and is kept."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.support.cli import assert_clean, run_chatbot
+from tests.support.fake_server import FakeServer
+
+
+def stored(tmp_path: Path, session_id: str) -> tuple[str, str]:
+    data = json.loads((tmp_path / "sessions" / f"{session_id}.json").read_text())
+    return data["provider"], data["model"]
+
+
+def test_a_session_continued_by_id_keeps_its_provider_without_the_default_providers_key(tmp_path: Path) -> None:
+    assert run_chatbot("--provider", "echo", "--session", "k9", "-p", "hi", cwd=tmp_path).returncode == 0
+    result = run_chatbot("--session", "k9", "-p", "again", cwd=tmp_path)  # groq is the default; no GROQ_API_KEY
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    assert "Last user message: again" in result.stdout  # echo answered
+    assert stored(tmp_path, "k9") == ("echo", "echo")
+
+
+def test_continue_keeps_the_newest_sessions_provider_over_the_environments(tmp_path: Path) -> None:
+    assert run_chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path).returncode == 0
+    result = run_chatbot("-c", "-p", "again", cwd=tmp_path, env={"CHATBOT_PROVIDER": "openai"})
+    assert result.returncode == 0, result.stderr
+    assert "Last user message: again" in result.stdout
+
+
+def test_a_continued_session_keeps_its_model_over_the_config_files(tmp_path: Path) -> None:
+    with FakeServer(reply="ok") as server:
+        (tmp_path / "config.toml").write_text(
+            f'provider = "openai"\nbase_url = "{server.base_url}"\nmodel = "config-model"\n'
+        )
+        env = {"OPENAI_API_KEY": "k"}
+        first = run_chatbot("--model", "own-model", "--session", "m", "-p", "hi", cwd=tmp_path, env=env)
+        assert first.returncode == 0, first.stderr
+        again = run_chatbot("--session", "m", "-p", "again", cwd=tmp_path, env=env)
+        assert again.returncode == 0, again.stderr
+        assert [body["model"] for body in server.record.requests] == ["own-model", "own-model"]
+    assert stored(tmp_path, "m") == ("openai", "own-model")
+
+
+def test_a_provider_typed_on_a_continued_session_wins_and_is_kept(tmp_path: Path) -> None:
+    assert run_chatbot("--provider", "echo", "--session", "p", "-p", "hi", cwd=tmp_path).returncode == 0
+    with FakeServer(reply="from the server") as server:
+        switched = run_chatbot("--provider", "openai", "--base-url", server.base_url, "--session", "p", "-p", "x",
+                               cwd=tmp_path)  # fmt: skip
+        assert (switched.returncode, switched.stdout.strip()) == (0, "from the server"), switched.stderr
+        assert server.record.requests[-1]["model"] == "gpt-4o-mini"  # openai's default, not echo's model
+    assert stored(tmp_path, "p") == ("openai", "gpt-4o-mini")
+
+
+def test_a_model_typed_on_a_continued_session_wins_and_is_kept(tmp_path: Path) -> None:
+    assert run_chatbot("--provider", "echo", "--session", "q", "-p", "hi", cwd=tmp_path).returncode == 0
+    assert run_chatbot("--session", "q", "--model", "other", "-p", "x", cwd=tmp_path).returncode == 0
+    assert stored(tmp_path, "q") == ("echo", "other")
+    assert run_chatbot("--session", "q", "-p", "y", cwd=tmp_path).returncode == 0
+    assert stored(tmp_path, "q") == ("echo", "other")
+
+
+def test_a_new_session_still_takes_the_default_provider(tmp_path: Path) -> None:
+    result = run_chatbot("--session", "fresh", "-p", "hi", cwd=tmp_path)
+    assert result.returncode == 5
+    assert "GROQ_API_KEY is not set" in result.stderr
