@@ -23,6 +23,7 @@ from chatbot.engine.tokens import (
     OPENAI_FORMAT,
     TokenCounter,
     TokenizerCounter,
+    _Resume,
     chat_format_for,
     make_counter,
     rough_count,
@@ -64,6 +65,19 @@ def test_empty_and_blank_text():
     assert rough_count("") == 0
     assert rough_count(" ") == 0  # a lone space rides on the next word
     assert rough_count("\n\n") == 1
+
+
+def test_a_long_text_that_starts_like_a_recent_one_counts_as_a_fresh_scan_does():
+    # a summary growing fold by fold, as the system message and with a recall block: each counted from the last
+    # text's marks must give the number a scan from the start gives (the float sum added in the same order)
+    corpus = [p for kind in KINDS for p in paragraphs(kind)]
+    resume = _Resume()
+    summary = "Summary so far:"
+    for i, paragraph in enumerate(corpus[:60]):
+        summary += f"\n- turn {i + 1}: user: {paragraph[:300]!r}\n  left out: {len(paragraph)} characters"
+        for text in (summary, f"You help.\n\n{summary}", f"{summary}\n\n## recalled\n> {paragraph}", summary[:-7]):
+            assert resume.count(text) == _Resume().count(text)
+    assert len(summary) > 5 * 2000  # long enough that most counts resumed
 
 
 def test_simple_counts():
