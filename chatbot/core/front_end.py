@@ -83,8 +83,7 @@ def run_turn(chat: Chat, text: Content, sink: EventSink, *, replacing: TakenBack
                 watch.end()
                 if event is None:
                     break
-                if isinstance(event, PHASES):
-                    phase = event
+                phase = _phase(event, phase)
                 if isinstance(event, TurnDone):
                     done = event
                 elif show := SHOWN.get(type(event)):
@@ -93,11 +92,7 @@ def run_turn(chat: Chat, text: Content, sink: EventSink, *, replacing: TakenBack
         return done
     except KeyboardInterrupt as exc:
         stop_reply(events, exc)  # stores the partial answer, marked as interrupted (by the user, or by a signal)
-        if isinstance(phase, Saving):  # it came while the turn was saved: the reply is whole, and stored (or
-            with contextlib.suppress(Exception):  # rescued) whole, so it is shown whole (the terminal may be gone)
-                sink.finish()
-        else:
-            sink.stop(exc)
+        _show_stopped(sink, exc, phase)
         raise
     except OSError as exc:  # the output went away (EIO), was closed (a pipe's reader left) or is full
         broken = isinstance(exc, BrokenPipeError)
@@ -112,6 +107,21 @@ def run_turn(chat: Chat, text: Content, sink: EventSink, *, replacing: TakenBack
         raise
     finally:
         events.close()  # on any other failure too, before the caller releases the session's lock
+
+
+def _phase(event: object, phase: object) -> object:
+    """The phase the turn is in once ``event`` came (see :data:`~chatbot.core.events.PHASES`)."""
+    return event if isinstance(event, PHASES) else phase
+
+
+def _show_stopped(sink: EventSink, exc: KeyboardInterrupt, phase: object) -> None:
+    """End the display of a turn Ctrl-C or a signal stopped: marked, unless it came while the turn was saved (the
+    reply is whole, and stored or rescued whole, so it is shown whole; the terminal may be gone)."""
+    if not isinstance(phase, Saving):
+        sink.stop(exc)
+        return
+    with contextlib.suppress(Exception):
+        sink.finish()
 
 
 class _Watch:
