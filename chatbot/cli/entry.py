@@ -178,8 +178,6 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
 def check_base_url(args: argparse.Namespace, cfg: Config) -> None:
     """Refuse a malformed base URL before anything is read or sent, naming where it came from: ``--base-url`` (a
     usage error), the config file or the provider's variable (``$OPENAI_BASE_URL``)."""
-    import os
-
     from chatbot.providers.endpoint import url_problem
     from chatbot.providers.table import PROVIDERS
     from chatbot.text import mask_password

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from chatbot.engine.conversation import Conversation
+    from chatbot.engine.tokens import TokenCounter
     from chatbot.engine.turn import Message
 
 
@@ -82,7 +83,12 @@ def full_memory_tokens(conv: Conversation, message: Message) -> int:
     the message, counted as one request is by the conversation's counter (the model's in use). A turn keeps it as
     ``sent["full"]`` when stored, so that its figure does not move when another model's counter comes in."""
     counter = conv.counter
-    earlier = conv.system_tokens(False) + sum(t.tokens(counter) for t in conv.turns)
+    return _full_request(counter, conv.system_tokens(False) + sum(t.tokens(counter) for t in conv.turns), message)
+
+
+def _full_request(counter: TokenCounter, earlier: int, message: Message) -> int:
+    """Full memory's request for ``message`` after ``earlier`` raw tokens (the system message and every turn before
+    it), counted as one request is."""
     return counter.total(earlier + counter.count_message(message))
 
 
@@ -101,9 +107,7 @@ def costs(conv: Conversation) -> list[TurnCost]:
         completion = int(completion if completion is not None else usage.get("estimated_completion_tokens") or 0)
         cumulative += sent
         recorded = (turn.sent or {}).get("full")
-        full = (
-            int(recorded) if recorded is not None else counter.total(earlier + counter.count_message(turn.messages[0]))
-        )
+        full = int(recorded) if recorded is not None else _full_request(counter, earlier, turn.messages[0])
         full_cumulative += full
         earlier += turn.tokens(counter)  # (for the turns after it that recorded none)
         summarized = int((turn.sent or {}).get("summarized") or 0)

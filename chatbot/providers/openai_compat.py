@@ -112,8 +112,6 @@ class CompatProvider(ChatProvider):
         try:
             self._client = self.client_class(**options)
         except self.sdk_errors.invalid_url as exc:  # one the URL check let through: still a line, not a traceback
-            from chatbot.text import mask_password
-
             raise ConfigError(f"base URL {mask_password(str(base_url))!r} cannot be used: {exc}") from None
         self.model = model
         # Cleared after a server rejects stream_options, so later requests do not pay for the retry again.

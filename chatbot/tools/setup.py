@@ -42,7 +42,9 @@ def absolute_files(files: Sequence[str]) -> tuple[str, ...]:
 
 def is_stdio(server: str) -> bool:
     """Whether an ``--mcp`` spec is a stdio command line (started here, in a folder) rather than an HTTP URL."""
-    return not server.startswith(("http://", "https://"))
+    from chatbot.tools.mcp_client import is_http  # (the client's module: the MCP SDK loads only when one starts)
+
+    return not is_http(server)
 
 
 def why_missing(kind: str, source: str, folder: str = "") -> str:
