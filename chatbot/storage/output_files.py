@@ -131,10 +131,12 @@ def write_private(path: Path, text: str, *, overwrite: bool = False, store_paths
     flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | (0 if overwrite else os.O_EXCL)
     fd = _checked(os.open(path, flags, 0o600), path, store_paths)
     with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as f:
-        if overwrite:  # a replaced file keeps its old mode and its text otherwise (a new one has 0600 from os.open)
+        # A replaced file keeps its old mode and its text otherwise (a new one has 0600 from os.open). A device or a
+        # pipe (/dev/null, a terminal) is left as it is: it has nothing to cut, and its mode is the system's (run as
+        # root, a chmod here once made /dev/null unusable for every other user on the machine).
+        if overwrite and stat.S_ISREG(os.fstat(fd).st_mode):
             os.fchmod(fd, 0o600)
-            if stat.S_ISREG(os.fstat(fd).st_mode):  # a device (/dev/null) has nothing to cut
-                os.ftruncate(fd, 0)
+            os.ftruncate(fd, 0)
         f.write(text)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import locale
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -187,6 +188,21 @@ def test_a_new_file_is_private_and_an_existing_one_is_kept_unless_overwriting(tm
     target.chmod(0o644)
     write_private(target, "third", overwrite=True)
     assert target.read_text() == "third" and stat.S_IMODE(target.stat().st_mode) == 0o600
+
+
+def test_a_device_written_over_keeps_its_mode():
+    """``--html /dev/null --force`` as root once left /dev/null 0600 (initdb, run as postgres, then failed): a
+    device's mode is the system's. A terminal of the test's own (a pty) stands for /dev/null here."""
+    main, follower = os.openpty()
+    try:
+        device = os.ttyname(follower)
+        os.chmod(device, 0o620)  # the terminal's usual mode; a new pty may start at 0600 in a container
+        write_private(Path(device), "text", overwrite=True)
+        assert os.read(main, 100).replace(b"\r", b"") == b"text"
+        assert stat.S_IMODE(os.stat(device).st_mode) == 0o620
+    finally:
+        os.close(main)
+        os.close(follower)
 
 
 def test_a_new_file_is_private_whatever_the_umask(tmp_path):
