@@ -129,8 +129,7 @@ def built_of(turn: Turn) -> Built | None:
     sent = turn.sent or {}
     if not isinstance(sent.get(REFS), dict) or "turns" not in sent[REFS]:  # none kept, or an empty one
         return None
-    parts, tools, provider = Parts.from_dict(sent.get("parts") or {}), int(sent.get("tools") or 0), _count(sent)
-    return Built.from_refs(sent[REFS], parts, tools, provider)
+    return Built.from_refs(sent[REFS], *_figures(sent))
 
 
 @dataclass(frozen=True)
@@ -157,13 +156,18 @@ def request_tokens(turn: Turn) -> RequestTokens:
         reported = usage.get("prompt_tokens")
         tokens = reported if reported is not None else usage.get("estimated_prompt_tokens")
         return RequestTokens(int(tokens or 0), reported is None)
-    return RequestTokens.of(Parts.from_dict(sent.get("parts") or {}), int(sent.get("tools") or 0), _count(sent))
+    return RequestTokens.of(*_figures(sent))
 
 
-def _count(sent: dict[str, Any]) -> int | None:
-    # the provider's count kept in a turn's ``sent`` record (None: the server sent none)
+def _figures(sent: dict[str, Any]) -> tuple[Parts, int, int | None]:
+    # what a turn's ``sent`` record kept of its request's size: its parts, the tool definitions' tokens beside them,
+    # the provider's own count (None: the server sent none)
     provider = sent.get("provider")
-    return None if provider is None else int(provider)
+    return (
+        Parts.from_dict(sent.get("parts") or {}),
+        int(sent.get("tools") or 0),
+        None if provider is None else int(provider),
+    )
 
 
 def summary_text(conv: Conversation, built: Built) -> str:
