@@ -20,15 +20,19 @@ from chatbot.attachments.pdf import MAX_PDF_BYTES, MAX_PDF_SECONDS, is_pdf, pdf_
 from chatbot.attachments.secret_files import refusal, secret_why
 from chatbot.attachments.word import DOCX_TYPE, MAX_DOCX_BYTES, is_word, word_text
 from chatbot.engine.tokens import image_size, image_tokens_for_size
+from chatbot.engine.turn import content_text
 from chatbot.errors import UsageError
 from chatbot.storage.files import NotRegularFile, read_regular
-from chatbot.text import hides_text
+from chatbot.text import hides_text, preview
 
 MAX_TEXT_BYTES = 512 * 1024  # larger text would not fit any sensible budget; the budget check still applies below
 MAX_IMAGE_BYTES = 20 * 1024 * 1024  # OpenAI's limit for one image
 IMAGE_TYPES = {b"\x89PNG\r\n\x1a\n": "image/png", b"\xff\xd8\xff": "image/jpeg"}
 
 Content = str | list[dict[str, Any]]
+
+#: characters of a title made from a first message: as many as a listing shows of an untitled session's first message
+TITLE_CHARS = 50
 
 #: what /file and -f take, for usage lines
 USAGE = "a text file, PDF, Word document (.docx), PNG or JPEG, a folder of text files, or an http(s) URL"
@@ -217,6 +221,12 @@ class Outbox:
         """Drop what is waiting; returns how many there were."""
         count, self._items = len(self._items), []
         return count
+
+    def title(self, text: Content) -> str:
+        """What a session whose first message is ``text`` with what is waiting is called: the start of what the user
+        typed, never a file's contents (which come first in the message); with nothing typed, the files' names."""
+        typed = preview(content_text(text), TITLE_CHARS)
+        return typed or preview(", ".join(a.name for a in self._items), TITLE_CHARS)
 
     def take(self, text: Content) -> Content:
         """The next message's content: ``text`` with everything waiting (which is then cleared)."""

@@ -334,6 +334,7 @@ def _make_app(
         system=system,
         options=model_options(args),
         origins=origins,
+        model_typed=given is None or "model" in given,  # else the config file's, or the continued session's own
         roles=cfg.roles,
         command_line_roles=cfg.command_line_roles,
         aliases=cfg.aliases,

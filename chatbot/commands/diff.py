@@ -39,14 +39,29 @@ DIFF_USAGE = "usage: /diff [N]: request N (default: the next one) against the re
 AT_USAGE = "usage: /context at N [json]: the request of turn N as the model saw it (json: its exact messages)"
 
 
-def _number(arg: str, last: int, usage: str) -> int:
+def _number(arg: str, last: int) -> int:
+    """``/diff``'s request number: 1 to ``last``, the next request (before the user's message)."""
     try:
         number = int(arg)
     except ValueError:
-        raise UsageError(usage) from None
+        raise UsageError(DIFF_USAGE) from None
     if not 1 <= number <= last:
-        has = f"requests 1 to {last} (the next one)" if last > 1 else "only request 1 (the next one)"
-        raise UsageError(f"there is no request {number}: this session has {has}")
+        has = f"requests 1 to {last}" if last > 1 else "only request 1"
+        raise UsageError(f"there is no request {number}: this session has {has} ({last}: the next one, not sent yet)")
+    return number
+
+
+def _turn_number(arg: str, turns: int) -> int:
+    """``/context at``'s turn number: 1 to ``turns``, the stored turns (``/context`` shows the next request)."""
+    has = f"{turns} turn{'s' * (turns != 1)}" if turns else "no turns yet"
+    which = f"/context at 1 to /context at {turns}" if turns > 1 else "/context at 1" if turns else ""
+    hint = f" ({which}; /context shows the next request)" if which else " (/context shows the next request)"
+    try:
+        number = int(arg)
+    except ValueError:
+        raise UsageError(f"{arg!r} is not a turn number: the session has {has}{hint}") from None
+    if not 1 <= number <= turns:
+        raise UsageError(f"no turn {number}: the session has {has}{hint}")
     return number
 
 
@@ -56,7 +71,8 @@ def built(app: App, number: int) -> Built | None:
     if number <= len(conv.turns):
         return built_of(conv.turns[number - 1])
     request = app.chat.next_request("")
-    return Built.from_refs(request.refs, request.parts)
+    tools = app.chat.tool_definition_tokens() if app.chat.run.max_tool_rounds else 0  # offered, as a turn keeps it
+    return Built.from_refs(request.refs, request.parts, tools)
 
 
 def _not_recorded(number: int) -> str:
@@ -75,7 +91,7 @@ def context_at(app: App, arg: str) -> Effects:
     words = arg.split()
     if not words or len(words) > 2 or (len(words) == 2 and words[1].lower() != "json"):
         raise UsageError(AT_USAGE)
-    number = _number(words[0], len(conv.turns), AT_USAGE.replace("the next one", "stored turns only"))
+    number = _turn_number(words[0], len(conv.turns))
     record = built_of(conv.turns[number - 1])
     if record is None:
         return Show(_not_recorded(number))
@@ -83,7 +99,8 @@ def context_at(app: App, arg: str) -> Effects:
     if len(words) == 2:
         return Show(json_shown(messages))
     counter = conv.counter
-    lines = [f"Request {number}, as the model saw it (rebuilt from the turns, summary and recall it named):"]
+    which = _which(number, len(conv.turns))
+    lines = [f"Request {which}, as the model saw it (rebuilt from the turns, summary and recall it named):"]
     lines.append(f"{'#':>3}  {'role':<10} {'tokens':>6}  preview")
     for i, message in enumerate(messages, start=1):
         text = content_text(message.get("content"))
@@ -93,9 +110,26 @@ def context_at(app: App, arg: str) -> Effects:
         if message.get("tool_calls"):
             text = f"[calls {', '.join(c['function']['name'] for c in message['tool_calls'])}] {text}"
         lines.append(f"{i:>3}  {role:<10} {counter.count_message(message):>6}  {preview(text, PREVIEW)}")
-    lines.append(f"total {record.parts.total} tokens, estimated when it was sent (budget {_budget(app, number)})")
+    rows = "" if record.tokens.estimated else ", the rows estimated"
+    lines.append(f"total {_counted(record)}{rows} (budget {_budget(app, number)})")
     lines += _what_it_held(conv, record)
     return Show("\n".join(lines))
+
+
+def _which(number: int, turns: int) -> str:
+    """``3, the last of 3``: where request ``number`` stands among the ``turns`` stored turns' requests."""
+    if turns == 1:
+        return f"{number}, the only one so far"
+    edge = "the first" if number == 1 else "the last" if number == turns else ""
+    return f"{number}, {edge} of {turns}" if edge else f"{number} of {turns}"
+
+
+def _counted(record: Built) -> str:
+    """A request's total as every view shows it (:class:`~chatbot.engine.request_record.RequestTokens`)."""
+    tokens = record.tokens
+    if tokens.estimated:
+        return f"{tokens.total} tokens, estimated when it was sent"
+    return f"{tokens.total} tokens as the provider counted them"
 
 
 def _budget(app: App, number: int) -> str:
@@ -132,14 +166,12 @@ def run_diff(app: App, arg: str, confirm: Confirm | None) -> Effects:
     """``/diff [N]``: request N (default: the next) against request N-1, by parts."""
     conv = app.chat.conversation
     last = len(conv.turns) + 1
-    number = _number(arg, last, DIFF_USAGE) if arg else last
+    number = _number(arg, last) if arg else last
     after = built(app, number)
     if after is None:
         return Show(_not_recorded(number))
     if number == 1:
-        return Show(
-            f"request 1 is the first: it holds the system message and the first message ({after.parts.total} tokens)"
-        )
+        return Show(f"request 1 is the first: it holds the system message and the first message ({_counted(after)})")
     before = built(app, number - 1)
     if before is None:
         return Show(_not_recorded(number - 1) + f"; /context at {number} shows request {number}")
@@ -149,16 +181,19 @@ def run_diff(app: App, arg: str, confirm: Confirm | None) -> Effects:
 def diff_lines(conv: Conversation, before: Built, after: Built, *, next_one: bool = False) -> list[str]:
     """Request ``after`` against ``before``: the parts' tokens, then each change with its tokens."""
     what = f"request {after.number}" + (" (the next one, before your message)" if next_one else "")
-    total_before, total_after = before.parts.total, after.parts.total
+    old, new = before.tokens, after.tokens
+    how = "estimated" if old.estimated or new.estimated else "as the provider counted them"
     lines = [
-        f"{what[0].upper()}{what[1:]} against request {before.number}: {total_before} → {total_after} tokens "
-        f"({total_after - total_before:+d}, estimated); the model gets each whole, the app chose what changed",
+        f"{what[0].upper()}{what[1:]} against request {before.number}: {old.total} → {new.total} tokens "
+        f"({new.total - old.total:+d}, {how}); the model gets each whole, the app chose what changed",
         f"  {'part':<13}{'before':>7}{'after':>7}{'change':>8}",
     ]
     for name in PART_NAMES:
-        old, new = getattr(before.parts, name), getattr(after.parts, name)
-        if old or new:
-            lines.append(f"  {name.replace('_', ' '):<13}{old:>7}{new:>7}{new - old:>+8d}")
+        was, now = getattr(before.parts, name), getattr(after.parts, name)
+        if was or now:
+            lines.append(f"  {name.replace('_', ' '):<13}{was:>7}{now:>7}{now - was:>+8d}")
+    if before.tools or after.tools:
+        lines.append(f"  {'tools':<13}{before.tools:>7}{after.tools:>7}{after.tools - before.tools:>+8d}")
     if next_one:
         lines.append("  (new: your next message is not written yet)")
     return lines + _changes(conv, before, after)

@@ -6,7 +6,7 @@ import re
 
 from chatbot.commands.base import Command, Confirm
 from chatbot.commands.effects import Effects, Note, Show
-from chatbot.core.app import App
+from chatbot.core.app import App, Opened
 from chatbot.errors import UsageError
 from chatbot.storage.base import SessionStore
 from chatbot.storage.export import export_markdown
@@ -82,9 +82,29 @@ def _load(app: App, arg: str, confirm: Confirm | None) -> Effects:
         raise UsageError("usage: /load ID (see /sessions)")
     if not app.store.exists(validate_id(arg)):
         raise UsageError(f"no session {arg}; /sessions lists them, /new starts one")
-    chat = app.open(arg)
-    turns = len(chat.conversation.turns)
-    return Note(f"loaded session {chat.session.id} ({turns} turn(s))")
+    opened = app.opened(arg)
+    chat = opened.chat
+    loaded = Note(f"loaded session {chat.session.id} ({len(chat.conversation.turns)} turn(s))")
+    return (loaded, Note(moved_notice(opened))) if opened.moved else loaded
+
+
+def moved_notice(opened: Opened) -> str:
+    """What ``/load`` says of a session that another provider or model than its own answers in this chat (a chat's
+    provider stays the one it was started with: its key and client): which one made it, which one answers now, and
+    how to go on with its own."""
+    session, chat = opened.chat.session, opened.chat
+    made = f"{opened.provider}, model {opened.model}" if opened.model else opened.provider
+    now = f"{session.provider}, model {chat.model}"
+    if opened.provider == session.provider:  # the same provider: /model switches back in this chat
+        back = f"/model {opened.model}"
+    else:
+        model = f" --model {opened.model}" if opened.model else ""
+        back = f"/quit, then chatbot --session {session.id} --provider {opened.provider}{model}"
+    here = session.provider if opened.provider != session.provider else chat.model
+    return (
+        f"session {session.id} was made with {made}; this chat answers it with {now} (a turn sent here is stored "
+        f"as {here}'s, and the session goes on with it); to go on with {made} instead: {back}"
+    )
 
 
 def _rename(app: App, arg: str, confirm: Confirm | None) -> Effects:

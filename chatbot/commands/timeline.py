@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from chatbot.engine.parts import PART_NAMES, Parts
+from chatbot.engine.request_record import request_tokens
 from chatbot.engine.turn import Turn
 
 #: characters a bar takes for the whole budget
@@ -77,15 +78,13 @@ def timeline_of(session_id: str, turns: list[Turn], budget: int, *, learned: boo
 
 
 def _row(number: int, turn: Turn) -> Row:
-    usage = turn.usage or {}
     sent = turn.sent
+    counted = request_tokens(turn)  # the one figure /diff and /context at N show for this request too
     if not sent:  # stored before requests were recorded: the total alone, as the turn's usage has it
-        reported = usage.get("prompt_tokens")
-        tokens = int(reported if reported is not None else usage.get("estimated_prompt_tokens") or 0)
-        return Row(number, tokens, reported is None, (("unknown", tokens),), None, ("total only: parts not kept",))
+        tokens = counted.total
+        return Row(number, tokens, counted.estimated, (("unknown", tokens),), None, ("total only: parts not kept",))
     parts = Parts.from_dict(sent.get("parts") or {})
     tools = int(sent.get("tools") or 0)
-    provider = sent.get("provider")
     segments = (*((name, getattr(parts, name)) for name in PART_NAMES), ("tools", tools))
     marks = []
     if sent.get("summarized"):
@@ -96,8 +95,8 @@ def _row(number: int, turn: Turn) -> Row:
     recalled = (sent.get("refs") or {}).get("recalled") or []
     if recalled:
         marks.append(f"recalled turn{'s' if len(recalled) > 1 else ''} {', '.join(map(str, recalled))}")
-    total = provider if provider is not None else parts.total + tools
-    return Row(number, int(total), provider is None, segments, int(sent.get("budget") or 0) + tools, tuple(marks))
+    budget = int(sent.get("budget") or 0) + tools
+    return Row(number, counted.total, counted.estimated, segments, budget, tuple(marks))
 
 
 def cells(row: Row, scale: int, width: int = WIDTH) -> list[tuple[str, int]]:

@@ -69,6 +69,24 @@ class AppSettings:
     run: TurnSettings = TurnSettings()  # how every turn runs, handed to each chat opened (with its session's rule)
     allow_private_urls: bool = False  # /file may fetch pages from loopback and private addresses (url_guard)
     origins: dict[str, str] = field(default_factory=dict)  # rule setting -> "flag", "config" or "default"
+    # whether ``model`` was typed (--model): only a typed model moves a session opened by /load off its own; one
+    # from the config file or the environment is a default for new sessions
+    model_typed: bool = True
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A session opened: its chat, and the provider and model it was stored with (empty for a new session), which
+    may not be what answers it now (:meth:`App.opened`)."""
+
+    chat: Chat
+    provider: str = ""
+    model: str = ""
+
+    @property
+    def moved(self) -> bool:
+        """Whether another provider or model than the one it was made with answers the session now."""
+        return bool(self.provider) and (self.provider, self.model) != (self.chat.session.provider, self.chat.model)
 
 
 class App:
@@ -107,6 +125,11 @@ class App:
 
     def open(self, session_id: str | None = None, *, latest: bool = False) -> Chat:
         """Resume ``session_id`` (or the newest with ``latest``), or create it / a new one. Takes its lock."""
+        return self.opened(session_id, latest=latest).chat
+
+    def opened(self, session_id: str | None = None, *, latest: bool = False) -> Opened:
+        """:meth:`open`, with the provider and model the session was stored with: the chat's provider answers it,
+        whichever served it before (``/load`` says so when they differ)."""
         if latest:
             session_id = self.store.latest()
             if session_id is None:
@@ -115,9 +138,10 @@ class App:
         if session_id is not None:
             session_id = validate_id(session_id)
         lock = self.store.acquire(session_id) if session_id else None
+        stored = ("", "")
         try:
             if session_id and self.store.exists(session_id):
-                session = self._load(session_id)
+                session, stored = self._load(session_id)
             else:
                 session = self._create(session_id)
                 while lock is None:
@@ -131,7 +155,7 @@ class App:
                 lock.release()
             raise
         self._switch_to(session, lock, rule)
-        return self.chat
+        return Opened(self.chat, *stored)
 
     def new(self) -> Chat:
         """Start a new session (the current one stays saved)."""
@@ -216,11 +240,15 @@ class App:
     def _model_for(self, session: Session | None = None) -> str:
         # --model wins; else a resumed session's own model, but only with the provider that served it (an echo
         # session resumed on groq must not ask groq for model "echo"); else the provider's default
+        # (a model from the config file or the environment is a default for new sessions only)
         stored = session.model if session and session.provider == self.settings.provider_name else ""
-        return self.settings.model or stored or self.provider.model
+        typed = self.settings.model if self.settings.model_typed else None
+        return typed or stored or self.settings.model or self.provider.model
 
-    def _load(self, session_id: str) -> Session:
+    def _load(self, session_id: str) -> tuple[Session, tuple[str, str]]:
+        """The stored session, set to be answered by this app's provider; with the provider and model it named."""
         session = self.store.load(session_id, self.settings.memory)  # its own rule replaces this memory below
+        made_with = (session.provider, session.model)
         # --model wins over the stored model; the counter (its chat format, its calibration) follows the model.
         # --system only shapes new sessions: a resumed one keeps its own (/system changes it).
         model = self._model_for(session)
@@ -230,7 +258,7 @@ class App:
             session.set_option(key, value)
         if self.tool_sources is not None:
             session.tool_sources = self.tool_sources
-        return session
+        return session, made_with
 
     def _create(self, session_id: str | None) -> Session:
         model = self._model_for()

@@ -133,7 +133,7 @@ class Chat:
         raises inside it), the partial answer marked. ``replacing``, the turn /retry or /edit took back, is put back
         unless this one is stored. An error that stops it before anything is stored carries the message to resend
         (:func:`~chatbot.core.events.unsent`)."""
-        message: Message = {"role": "user", "content": self.outbox.take(text)}
+        message = self._message(text)
         conv, limits = self.conversation, self._limits()
         before = len(turns := conv.turns)
         try:
@@ -161,6 +161,13 @@ class Chat:
         self._ahead.start(conv)
         yield from self._notices_after(done)
         yield done
+
+    def _message(self, text: Content) -> Message:
+        """The next user message: ``text`` with the files waiting for it. The first message that carries files names
+        an untitled session by what was typed: its content starts with the files, which a listing would show."""
+        if self.outbox.items() and not self.conversation.turns and not self.session.title:
+            self.session.title = self.outbox.title(text)
+        return {"role": "user", "content": self.outbox.take(text)}
 
     def _notices_before(self, message: Message) -> Generator[ChatEvent, None, None]:
         """What the user hears before ``message``'s request is made: tools that do not fit, an @tool line that calls

@@ -85,6 +85,12 @@ class Built:
     tools: int = 0
     system: str = ""  # the system message's fingerprint ("" in a record made before it was kept)
     head: int = 0  # turns 1 to ``head`` sent verbatim too, before a gap (first-last memory)
+    provider: int | None = None  # the provider's own count of the request (None: it sent none, or not sent yet)
+
+    @property
+    def tokens(self) -> RequestTokens:
+        """The request's prompt tokens, as every view of it shows them (:class:`RequestTokens`)."""
+        return RequestTokens.of(self.parts, self.tools, self.provider)
 
     @property
     def number(self) -> int:
@@ -98,7 +104,9 @@ class Built:
         return (*range(1, self.head + 1), *tail) if self.head else tail
 
     @classmethod
-    def from_refs(cls, data: dict[str, Any], parts: Parts | None = None, tools: int = 0) -> Built:
+    def from_refs(
+        cls, data: dict[str, Any], parts: Parts | None = None, tools: int = 0, provider: int | None = None
+    ) -> Built:
         """From :func:`refs`' record."""
         limit = data.get("result_limit")
         return cls(
@@ -112,6 +120,7 @@ class Built:
             tools,
             str(data.get("system") or ""),
             int(data.get("head") or 0),
+            provider,
         )
 
 
@@ -120,7 +129,45 @@ def built_of(turn: Turn) -> Built | None:
     sent = turn.sent or {}
     if not isinstance(sent.get(REFS), dict) or "turns" not in sent[REFS]:  # none kept, or an empty one
         return None
-    return Built.from_refs(sent[REFS], Parts.from_dict(sent.get("parts") or {}), int(sent.get("tools") or 0))
+    return Built.from_refs(sent[REFS], *_figures(sent))
+
+
+@dataclass(frozen=True)
+class RequestTokens:
+    """The prompt tokens of one request, the one figure ``/timeline``, ``/diff`` and ``/context at N`` show for it:
+    the provider's own count when the server sent one, else (``estimated``) the estimate of its parts with the tool
+    definitions offered beside them."""
+
+    total: int
+    estimated: bool
+
+    @classmethod
+    def of(cls, parts: Parts, tools: int, provider: int | None) -> RequestTokens:
+        """The figure for a request of ``parts`` and ``tools`` tokens of definitions, ``provider`` its count."""
+        return cls(parts.total + tools, True) if provider is None else cls(provider, False)
+
+
+def request_tokens(turn: Turn) -> RequestTokens:
+    """The prompt tokens of ``turn``'s request (its first, when it called tools): :class:`RequestTokens` from its
+    ``sent`` record; a turn stored before that record was kept has its usage's figure."""
+    sent = turn.sent
+    if not sent:
+        usage = turn.usage or {}
+        reported = usage.get("prompt_tokens")
+        tokens = reported if reported is not None else usage.get("estimated_prompt_tokens")
+        return RequestTokens(int(tokens or 0), reported is None)
+    return RequestTokens.of(*_figures(sent))
+
+
+def _figures(sent: dict[str, Any]) -> tuple[Parts, int, int | None]:
+    # what a turn's ``sent`` record kept of its request's size: its parts, the tool definitions' tokens beside them,
+    # the provider's own count (None: the server sent none)
+    provider = sent.get("provider")
+    return (
+        Parts.from_dict(sent.get("parts") or {}),
+        int(sent.get("tools") or 0),
+        None if provider is None else int(provider),
+    )
 
 
 def summary_text(conv: Conversation, built: Built) -> str:

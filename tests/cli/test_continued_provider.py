@@ -67,3 +67,39 @@ def test_a_new_session_still_takes_the_default_provider(tmp_path: Path) -> None:
     result = run_chatbot("--session", "fresh", "-p", "hi", cwd=tmp_path)
     assert result.returncode == 5
     assert "GROQ_API_KEY is not set" in result.stderr
+
+
+def test_load_of_another_providers_session_says_who_made_it_who_answers_and_how_to_go_on_with_its_own(
+    tmp_path: Path,
+) -> None:
+    with FakeServer(reply="ok") as server:
+        made = run_chatbot("--provider", "openai", "--model", "gpt-4o-mini", "--base-url", server.base_url,
+                           "--session", "oa", "-p", "hi", cwd=tmp_path, env={"OPENAI_API_KEY": "k"})  # fmt: skip
+        assert made.returncode == 0, made.stderr
+    chat = run_chatbot("--provider", "echo", stdin="/load oa\nwho answers?\n", cwd=tmp_path)
+    assert chat.returncode == 0, chat.stderr
+    assert (
+        "session oa was made with openai, model gpt-4o-mini; this chat answers it with echo, model echo (a turn sent "
+        "here is stored as echo's, and the session goes on with it); to go on with openai, model gpt-4o-mini "
+        "instead: /quit, then chatbot --session oa --provider openai --model gpt-4o-mini"
+    ) in chat.stderr
+    assert "Last user message: who answers?" in chat.stdout  # echo answered, as it said
+    assert stored(tmp_path, "oa") == ("echo", "echo")
+
+
+def test_load_keeps_a_sessions_own_model_over_the_config_files_and_says_when_a_typed_one_answers(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "config.toml").write_text('provider = "echo"\nmodel = "config-model"\n')
+    assert run_chatbot("--model", "own-model", "--session", "m", "-p", "hi", cwd=tmp_path).returncode == 0
+    kept = run_chatbot(stdin="/load m\n/model\n", cwd=tmp_path)
+    assert kept.returncode == 0, kept.stderr
+    assert "model: own-model (provider echo)" in kept.stdout
+    assert "was made with" not in kept.stderr
+    typed = run_chatbot("--model", "typed-model", stdin="/load m\n", cwd=tmp_path)
+    assert typed.returncode == 0, typed.stderr
+    assert (
+        "session m was made with echo, model own-model; this chat answers it with echo, model typed-model (a turn "
+        "sent here is stored as typed-model's, and the session goes on with it); to go on with echo, model "
+        "own-model instead: /model own-model"
+    ) in typed.stderr

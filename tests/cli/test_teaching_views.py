@@ -50,7 +50,7 @@ def test_diff_at_the_fold_names_the_folded_turns_and_the_new_summary(stored):
 def test_context_at_a_turn_shows_the_summary_that_request_sent_after_a_redo(stored):
     before = stored("--session", "t", stdin="/context at 6\n").stdout
     out = stored("--session", "t", stdin="/summary redo\n/context at 6\n/context at 6 json\n").stdout
-    at = out[out.index("Request 6, as the model saw it") :]
+    at = out[out.index("Request 6, the last of 6, as the model saw it") :]
     rows = before[: before.index("verbatim: ")]
     assert at.startswith(rows)  # the same request, row for row, though the summary was rewritten
     assert "system+S: summary version 1 of turns 1-3 (replaced since: this is the text it sent)" in at

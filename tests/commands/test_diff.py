@@ -3,6 +3,8 @@ recall coming and going; /context at N rebuilds a past request, and says when a 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from chatbot import commands
@@ -45,17 +47,52 @@ def test_recall_coming_back_is_named_with_the_size_of_its_block(make_app):
     assert plain(commands.run(app, "/timeline").timeline).splitlines()[-1].endswith("recalled turn 1")
 
 
-def test_diff_and_context_at_refuse_a_request_that_is_not_there(make_app):
+def test_diff_refuses_a_request_that_is_not_there_and_names_the_next_one(make_app):
     app = make_app()
-    app.open("empty")
-    with pytest.raises(UsageError, match=r"there is no request 99: this session has only request 1 \(the next one\)"):
-        commands.run(app, "/context at 99")
     list(app.open("x").send("one"))
-    with pytest.raises(UsageError, match="there is no request 3: this session has requests 1 to 2"):
+    with pytest.raises(UsageError, match=r"there is no request 3: this session has requests 1 to 2 \(2: the next one"):
         commands.run(app, "/diff 3")
-    with pytest.raises(UsageError, match="usage: /context at N"):
-        commands.run(app, "/context at two")
+    with pytest.raises(UsageError, match="usage: /diff"):
+        commands.run(app, "/diff two")
     assert commands.run(app, "/diff 1").text.startswith("request 1 is the first: ")
+
+
+@pytest.mark.parametrize(
+    ("arg", "said"),
+    [
+        ("0", "no turn 0: the session has 3 turns (/context at 1 to /context at 3; /context shows the next request)"),
+        ("4", "no turn 4: the session has 3 turns (/context at 1 to /context at 3; /context shows the next request)"),
+        ("-1", "no turn -1: the session has 3 turns"),
+        ("two", "'two' is not a turn number: the session has 3 turns (/context at 1 to /context at 3;"),
+        ("1.5", "'1.5' is not a turn number: the session has 3 turns"),
+    ],
+)
+def test_context_at_a_turn_that_is_not_there_says_how_many_turns_the_session_has(make_app, arg, said):
+    app = make_app(strategy="full")
+    chat = app.open("three")
+    for text in ("one", "two", "three"):
+        list(chat.send(text))
+    with pytest.raises(UsageError) as refused:
+        commands.run(app, f"/context at {arg}")
+    assert refused.value.message.startswith(said)
+
+
+def test_context_at_names_the_first_and_the_last_turn_and_an_empty_session_has_none(make_app):
+    app = make_app(strategy="full")
+    chat = app.open("edges")
+    nothing = r"^no turn 1: the session has no turns yet \(/context shows the next request\)$"
+    with pytest.raises(UsageError, match=nothing):
+        commands.run(app, "/context at 1")
+    list(chat.send("one"))
+    assert commands.run(app, "/context at 1").text.startswith("Request 1, the only one so far, as the model saw it")
+    for text in ("two", "three"):
+        list(chat.send(text))
+    assert commands.run(app, "/context at 1").text.startswith("Request 1, the first of 3, as the model saw it")
+    assert commands.run(app, "/context at 2").text.startswith("Request 2 of 3, as the model saw it")
+    last = commands.run(app, "/context at 3").text
+    assert last.startswith("Request 3, the last of 3, as the model saw it")
+    users = [line for line in last.splitlines() if line.split()[1:2] == ["user"]]
+    assert users[-1].endswith("three")  # its new message is turn 3's, not the next one's
 
 
 def test_context_at_and_diff_say_when_the_system_message_changed_since(make_app):
@@ -67,3 +104,20 @@ def test_context_at_and_diff_say_when_the_system_message_changed_since(make_app)
     assert "system: changed since (/system): shown as it is now" in commands.run(app, "/context at 1").text
     assert "system: changed" not in commands.run(app, "/context at 2").text
     assert "* the system message changed (/system)" in commands.run(app, "/diff 2").text
+
+
+def test_diff_context_at_and_timeline_give_each_request_of_a_folded_session_the_same_tokens(make_app):
+    app = make_app(strategy="summary", summary_trigger=6, keep_turns=2)
+    chat = app.open("folded")
+    for n in range(1, 11):
+        list(chat.send(f"message number {n} about topic {n} with some words"))
+    rows = commands.run(app, "/timeline").timeline.rows
+    assert any(row.marks and row.marks[0].startswith("summary made") for row in rows)  # it did fold
+    shown = {row.turn: row.tokens for row in rows}
+    for n in range(2, 11):
+        head = commands.run(app, f"/diff {n}").text.splitlines()[0]
+        totals = re.search(r": (\d+) → (\d+) tokens", head)
+        assert totals is not None, head
+        assert (int(totals[1]), int(totals[2])) == (shown[n - 1], shown[n]), head
+        at = commands.run(app, f"/context at {n}").text.splitlines()
+        assert [line for line in at if line.startswith("total ")][0].startswith(f"total {shown[n]} tokens")
