@@ -41,6 +41,7 @@ from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.editor import EMPTY, add_editor_key, edit_text
 from chatbot.terminal.render import make_console
 from chatbot.terminal.sink import TerminalSink
+from chatbot.terminal.tables import fitted
 from chatbot.terminal.timeline_view import timeline_text
 from chatbot.text import clean, is_blank, preview, visible
 
@@ -197,10 +198,10 @@ class Repl:
     # --- what a command's effects do here (:class:`chatbot.commands.Front`) --------------------------------------
 
     def show(self, shown: Show) -> None:
-        """Asked-for output: the readable view when there is one (/context json)."""
+        """Asked-for output: the readable view when there is one (/context json); a table fits the width."""
         text = shown.readable if shown.readable is not None else shown.text
         if text:
-            self.console.print(Text(clean(text)))
+            self.console.print(fitted(clean(text)))  # a table's rows cut at the edge, not wrapped
 
     def note(self, text: str) -> None:
         """A confirmation, dim."""
