@@ -2,12 +2,14 @@
 
 Enter sends; Alt-Enter (or Esc then Enter) inserts a newline, and pasted text stays one message; Ctrl-X Ctrl-E
 writes the message in $EDITOR (:mod:`chatbot.terminal.editor`). Ctrl-C while a reply streams cancels it (the app
-stays); Ctrl-C at the prompt clears the line; Ctrl-D or /quit exits.
+stays); Ctrl-C at the prompt clears the line; Ctrl-D or /quit exits, and Ctrl-D while a reply streams exits once it is
+done (:mod:`chatbot.terminal.typeahead`).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -43,6 +45,7 @@ from chatbot.terminal.render import make_console
 from chatbot.terminal.sink import TerminalSink
 from chatbot.terminal.tables import fitted
 from chatbot.terminal.timeline_view import timeline_text
+from chatbot.terminal.typeahead import ctrl_d_typed
 from chatbot.text import clean, is_blank, preview, visible
 
 HISTORY_MAX_BYTES = 512 * 1024
@@ -145,10 +148,17 @@ class Repl:
                 break
             if is_blank(line):
                 continue
-            if self.handle(line):
+            if self.handle(line) or self._ctrl_d_typed():
                 break
             draft = line if _given_back(line) else ""
         return self._goodbye()
+
+    def _ctrl_d_typed(self) -> bool:
+        """Ctrl-D was pressed while the last line was handled (a reply streamed): told, the chat ends."""
+        if self._pt_io["input"] is not None or not ctrl_d_typed(sys.stdin.fileno()):
+            return False
+        self._notice("Ctrl-D during the reply: the chat ends here")
+        return True
 
     def _goodbye(self) -> int:
         """The last line, true to what the store holds, and the exit status: a save's (3, as in script mode) when the
@@ -262,6 +272,8 @@ class Repl:
         self.unsent = None
         if done is not None:
             self._usage_line(done)
+        if self.one_shot and self._pt_io["input"] is None:
+            ctrl_d_typed(sys.stdin.fileno())  # the process ends anyway: a Ctrl-D pressed meanwhile is not the shell's
         return InvalidReply.exit_code if done is not None and done.invalid_json else 0  # (told in a notice)
 
     # --- output -----------------------------------------------------------------------------------------------
