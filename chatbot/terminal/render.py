@@ -39,6 +39,7 @@ from rich.segment import ControlType, Segment
 from rich.text import Text
 
 from chatbot.terminal.blocks import BlockSplitter
+from chatbot.terminal.reflow import rows
 
 __all__ = [
     "MarkdownStream",
@@ -168,11 +169,9 @@ def _markdown_lines(console: Console, markup: str, code_theme: str) -> list[list
 class _Region(LiveRender):
     """The live tail's region, which finds its top again after the terminal was resized.
 
-    rich goes back up as many rows as it drew lines. A terminal made narrower re-wraps each line longer than its new
-    width onto more rows, so going up by the count of lines stopped short and left the region's first lines on the
-    screen above the redrawn tail: a partial line shown twice. Here the rows are counted at the width the terminal
-    has now, from the width of each line drawn (a terminal that does not re-wrap, such as xterm, cuts such lines
-    instead: then the count errs by the rows cut, only just after the resize).
+    rich goes back up as many rows as it drew lines; a terminal made narrower re-wraps the longer ones onto more rows
+    (:mod:`chatbot.terminal.reflow`), and the region's first lines stayed above the redrawn tail: a partial line shown
+    twice. Here the rows are counted at the width the terminal has now, from the width of each line drawn.
     """
 
     def __init__(self, console: Console) -> None:
@@ -189,8 +188,8 @@ class _Region(LiveRender):
 
     def _rows(self) -> int:
         """How many rows the lines last drawn take now."""
-        width = max(1, self._console.size.width)
-        return sum(max(1, -(-cells // width)) for cells in self._widths)
+        width = self._console.size.width
+        return sum(rows(cells, width) for cells in self._widths)
 
     def position_cursor(self) -> Control:
         """Back to the region's first row, erasing every row it takes on the way."""

@@ -41,6 +41,7 @@ from chatbot.providers.base import ToolCall
 from chatbot.storage.rescue import import_hint
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.editor import EMPTY, add_editor_key, edit_text
+from chatbot.terminal.reflow import keep_prompt_whole_on_resize
 from chatbot.terminal.render import make_console
 from chatbot.terminal.sink import TerminalSink
 from chatbot.terminal.tables import fitted
@@ -349,6 +350,7 @@ class Repl:
                 multiline=False,
                 **{k: v for k, v in self._pt_io.items() if v is not None},
             )
+            keep_prompt_whole_on_resize(self._prompt.app)
         return self._prompt
 
     def _refresh_status(self) -> None:
