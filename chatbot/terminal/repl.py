@@ -156,7 +156,7 @@ class Repl:
 
     def _ctrl_d_typed(self) -> bool:
         """Ctrl-D was pressed while the last line was handled (a reply streamed): told, the chat ends."""
-        if self._pt_io["input"] is not None or not ctrl_d_typed(sys.stdin.fileno()):
+        if self._pt_io["input"] is not None or not ctrl_d_typed(sys.stdin):
             return False
         self._notice("Ctrl-D during the reply: the chat ends here")
         return True
@@ -274,7 +274,7 @@ class Repl:
         if done is not None:
             self._usage_line(done)
         if self.one_shot and self._pt_io["input"] is None:
-            ctrl_d_typed(sys.stdin.fileno())  # the process ends anyway: a Ctrl-D pressed meanwhile is not the shell's
+            ctrl_d_typed(sys.stdin)  # the process ends anyway: a Ctrl-D pressed meanwhile is not the shell's
         return InvalidReply.exit_code if done is not None and done.invalid_json else 0  # (told in a notice)
 
     # --- output -----------------------------------------------------------------------------------------------

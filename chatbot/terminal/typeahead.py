@@ -14,11 +14,16 @@ import os
 import select
 import struct
 import termios
+from typing import IO
 
 
-def ctrl_d_typed(fd: int) -> bool:
-    """Whether Ctrl-D was pressed on the terminal ``fd`` and not read yet; every such Ctrl-D is read here. Text
-    typed ahead is left for the prompt."""
+def ctrl_d_typed(stream: IO[str] | int) -> bool:
+    """Whether Ctrl-D was pressed on the terminal ``stream`` (a file or its descriptor) and not read yet; every such
+    Ctrl-D is read here. Text typed ahead is left for the prompt."""
+    try:
+        fd = stream if isinstance(stream, int) else stream.fileno()
+    except (OSError, ValueError):  # replaced by something that is no file, or closed
+        return False
     typed = False
     while _end_of_input_waits(fd):
         os.read(fd, 1)  # (reads nothing: it takes the end of input)

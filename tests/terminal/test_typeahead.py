@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import select
 from collections.abc import Iterator
@@ -46,3 +47,7 @@ def test_not_a_terminal_is_never_asked():
     os.close(write)  # a pipe at its end is readable: still no Ctrl-D of a user
     assert not ctrl_d_typed(read)
     os.close(read)
+
+
+def test_a_stream_that_is_no_file_is_never_asked():
+    assert not ctrl_d_typed(io.StringIO())
