@@ -45,7 +45,10 @@ def show_request(kind: str, body: dict[str, Any], resent: str = "") -> None:
 
 
 class PlainSink:
-    """One turn as plain text: the reply on ``out``, notices (and reasoning, when shown) on stderr."""
+    """One turn as plain text: the reply on ``out``, notices (and reasoning, when shown) on stderr.
+
+    Reasoning never goes where the answer goes (``chatbot -p ... > answer.txt`` keeps the answer alone); on a terminal
+    it is dim, and its last line is ended before anything else is written, so a notice or the answer starts a line."""
 
     output = "the reply to standard output"
 
@@ -54,17 +57,25 @@ class PlainSink:
         self.out = out
         self.show_reasoning = show_reasoning
         self.wrote = False
+        self.owed = ""  # what ends the reasoning's last line on stderr ("\n" while it is open)
 
     def text(self, text: str) -> None:
+        self._end_reasoning()
         self.out.write(clean(text))
         self.out.flush()
         self.wrote = True
 
     def reasoning(self, text: str) -> None:
-        if self.show_reasoning:
-            sys.stderr.write(clean(text))
+        shown = clean(text)
+        if not self.show_reasoning or not shown:
+            return
+        with contextlib.suppress(OSError):
+            sys.stderr.write(f"\x1b[2m{shown}\x1b[0m" if _dim_stderr() else shown)
+            sys.stderr.flush()
+        self.owed = "" if shown.endswith("\n") else "\n"
 
     def notice(self, told: Notice) -> None:
+        self._end_reasoning()
         notice(told.text, warning=told.warning)
 
     def tool(self, event: ToolStarted | ToolFinished) -> None:
@@ -72,6 +83,7 @@ class PlainSink:
         from chatbot.text import preview
         from chatbot.tools.base import describe_call
 
+        self._end_reasoning()
         if isinstance(event, ToolStarted):
             notice(f"tool call: {describe_call(event.call.name, event.call.arguments)}")
         else:
@@ -81,19 +93,37 @@ class PlainSink:
     def waiting(self, last: object) -> None:
         from chatbot.core.events import wait_notice
 
+        self._end_reasoning()
         notice(wait_notice(last))
 
     def finish(self) -> None:
+        self._end_reasoning()
         if self.wrote:
             self.out.write("\n")
             self.out.flush()
 
     def stop(self, exc: BaseException) -> None:
+        self._end_reasoning()
         if self.wrote and isinstance(exc, ChatbotError):
             # a failed attempt's partial line is ended and marked, so a retry's reply does not glue onto it
             with contextlib.suppress(OSError):
                 self.out.write(f"\n{failed_mark(self.app, exc)}\n")
                 self.out.flush()
+
+    def _end_reasoning(self) -> None:
+        owed, self.owed = self.owed, ""
+        if owed:
+            with contextlib.suppress(OSError):
+                sys.stderr.write(owed)
+                sys.stderr.flush()
+
+
+def _dim_stderr() -> bool:
+    """Whether stderr is a terminal that takes the escape for dim text (not ``TERM=dumb``)."""
+    import os
+
+    dumb = os.environ.get("TERM", "").strip().lower() in ("dumb", "unknown")
+    return not dumb and sys.stderr.isatty()
 
 
 def send_plain(

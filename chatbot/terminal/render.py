@@ -31,12 +31,15 @@ from markdown_it.token import Token
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.control import Control
 from rich.live import Live
+from rich.live_render import LiveRender
 from rich.markdown import CodeBlock, Markdown
-from rich.segment import Segment
+from rich.segment import ControlType, Segment
 from rich.text import Text
 
 from chatbot.terminal.blocks import BlockSplitter
+from chatbot.terminal.reflow import rows
 
 __all__ = [
     "MarkdownStream",
@@ -123,23 +126,84 @@ class _Markdown(Markdown):
 
 def _is_blank(line: list[Segment]) -> bool:
     """A line with nothing visible: only spaces, and no background (a code block's padding has one)."""
-    return all(not segment.text.strip() and not (segment.style and segment.style.bgcolor) for segment in line)
+    return all(not segment.text.strip() and not _has_background(segment) for segment in line)
+
+
+def _trimmed(line: list[Segment]) -> list[Segment]:
+    """``line`` without the spaces rich pads it with to the full width (a background, as a code block's, stays).
+
+    A padded line is as wide as the terminal was: once the terminal is made narrower, a terminal that re-wraps its
+    lines (most do: VTE, kitty, iTerm2, Windows Terminal, tmux) shows each such line as two, the second one blank.
+    """
+    end = len(line)
+    while end and not line[end - 1].control and not line[end - 1].text.strip() and not _has_background(line[end - 1]):
+        end -= 1
+    kept = line[:end]
+    if kept and not kept[-1].control and not _has_background(kept[-1]):
+        last = kept[-1]
+        kept[-1] = Segment(last.text.rstrip(" "), last.style)
+    return kept
+
+
+def _has_background(segment: Segment) -> bool:
+    return bool(segment.style and segment.style.bgcolor)
 
 
 def _markdown_lines(console: Console, markup: str, code_theme: str) -> list[list[Segment]]:
-    """Render one block of Markdown to lines, without blank lines around it.
+    """Render one block of Markdown to lines, without blank lines around it and without padding at their ends.
 
     rich's Markdown emits a blank line before a document that starts with a list or table (and tables have
     empty edges); blocks are printed one at a time, so such margins are dropped here and exactly one blank
     line is put between blocks by the caller, as in a document rendered whole.
     """
-    lines = console.render_lines(_Markdown(markup, code_theme=code_theme, hyperlinks=False), pad=False)  # URLs shown
+    rendered = console.render_lines(_Markdown(markup, code_theme=code_theme, hyperlinks=False), pad=False)  # URLs shown
+    lines = [_trimmed(line) for line in rendered]
     start, end = 0, len(lines)
     while start < end and _is_blank(lines[start]):
         start += 1
     while end > start and _is_blank(lines[end - 1]):
         end -= 1
     return lines[start:end]
+
+
+class _Region(LiveRender):
+    """The live tail's region, which finds its top again after the terminal was resized.
+
+    rich goes back up as many rows as it drew lines; a terminal made narrower re-wraps the longer ones onto more rows
+    (:mod:`chatbot.terminal.reflow`), and the region's first lines stayed above the redrawn tail: a partial line shown
+    twice. Here the rows are counted at the width the terminal has now, from the width of each line drawn.
+    """
+
+    def __init__(self, console: Console) -> None:
+        super().__init__(Text(), vertical_overflow="crop")  # a safety net only: _tail_view already fits the screen
+        self._console = console
+        self._widths: list[int] = []  # the cells of each line last drawn
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        segments = [s for s in super().__rich_console__(console, options) if isinstance(s, Segment)]  # (all are)
+        height = self._shape[1] if self._shape else 0
+        widths = [Segment.get_line_length(line) for line in Segment.split_lines(segments)]
+        self._widths = (widths + [0] * height)[:height]
+        yield from segments
+
+    def _rows(self) -> int:
+        """How many rows the lines last drawn take now."""
+        width = self._console.size.width
+        return sum(rows(cells, width) for cells in self._widths)
+
+    def position_cursor(self) -> Control:
+        """Back to the region's first row, erasing every row it takes on the way."""
+        if self._shape is None:
+            return Control()
+        up = ((ControlType.CURSOR_UP, 1), (ControlType.ERASE_IN_LINE, 2)) * (self._rows() - 1)
+        return Control(ControlType.CARRIAGE_RETURN, (ControlType.ERASE_IN_LINE, 2), *up)
+
+    def restore_cursor(self) -> Control:
+        """Erase the region (the cursor is on the line after it) and stand where it began."""
+        if self._shape is None:
+            return Control()
+        up = ((ControlType.CURSOR_UP, 1), (ControlType.ERASE_IN_LINE, 2)) * self._rows()
+        return Control(ControlType.CARRIAGE_RETURN, *up)
 
 
 class MarkdownStream:
@@ -314,10 +378,11 @@ class MarkdownStream:
                 console=self.console,
                 transient=True,
                 auto_refresh=False,
-                vertical_overflow="crop",  # a safety net only: _tail_view already fits the screen
+                vertical_overflow="crop",
                 redirect_stdout=False,
                 redirect_stderr=False,
             )
+            self._live._live_render = _Region(self.console)  # (rich has no parameter for it)
             self._live.start()
         self._live.update(self._tail_view(), refresh=True)
         self._last_refresh = self._clock()

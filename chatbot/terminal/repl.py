@@ -2,12 +2,14 @@
 
 Enter sends; Alt-Enter (or Esc then Enter) inserts a newline, and pasted text stays one message; Ctrl-X Ctrl-E
 writes the message in $EDITOR (:mod:`chatbot.terminal.editor`). Ctrl-C while a reply streams cancels it (the app
-stays); Ctrl-C at the prompt clears the line; Ctrl-D or /quit exits.
+stays); Ctrl-C at the prompt clears the line; Ctrl-D or /quit exits, and Ctrl-D while a reply streams exits once it is
+done (:mod:`chatbot.terminal.typeahead`).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -39,9 +41,12 @@ from chatbot.providers.base import ToolCall
 from chatbot.storage.rescue import import_hint
 from chatbot.terminal.clipboard import osc52
 from chatbot.terminal.editor import EMPTY, add_editor_key, edit_text
+from chatbot.terminal.reflow import keep_prompt_whole_on_resize
 from chatbot.terminal.render import make_console
 from chatbot.terminal.sink import TerminalSink
+from chatbot.terminal.tables import fitted
 from chatbot.terminal.timeline_view import timeline_text
+from chatbot.terminal.typeahead import ctrl_d_typed
 from chatbot.text import clean, is_blank, preview, visible
 
 HISTORY_MAX_BYTES = 512 * 1024
@@ -144,10 +149,17 @@ class Repl:
                 break
             if is_blank(line):
                 continue
-            if self.handle(line):
+            if self.handle(line) or self._ctrl_d_typed():
                 break
             draft = line if _given_back(line) else ""
         return self._goodbye()
+
+    def _ctrl_d_typed(self) -> bool:
+        """Ctrl-D was pressed while the last line was handled (a reply streamed): told, the chat ends."""
+        if self._pt_io["input"] is not None or not ctrl_d_typed(sys.stdin):
+            return False
+        self._notice("Ctrl-D during the reply: the chat ends here")
+        return True
 
     def _goodbye(self) -> int:
         """The last line, true to what the store holds, and the exit status: a save's (3, as in script mode) when the
@@ -197,10 +209,10 @@ class Repl:
     # --- what a command's effects do here (:class:`chatbot.commands.Front`) --------------------------------------
 
     def show(self, shown: Show) -> None:
-        """Asked-for output: the readable view when there is one (/context json)."""
+        """Asked-for output: the readable view when there is one (/context json); a table fits the width."""
         text = shown.readable if shown.readable is not None else shown.text
         if text:
-            self.console.print(Text(clean(text)))
+            self.console.print(fitted(clean(text)))  # a table's rows cut at the edge, not wrapped
 
     def note(self, text: str) -> None:
         """A confirmation, dim."""
@@ -261,6 +273,8 @@ class Repl:
         self.unsent = None
         if done is not None:
             self._usage_line(done)
+        if self.one_shot and self._pt_io["input"] is None:
+            ctrl_d_typed(sys.stdin)  # the process ends anyway: a Ctrl-D pressed meanwhile is not the shell's
         return InvalidReply.exit_code if done is not None and done.invalid_json else 0  # (told in a notice)
 
     # --- output -----------------------------------------------------------------------------------------------
@@ -336,6 +350,7 @@ class Repl:
                 multiline=False,
                 **{k: v for k, v in self._pt_io.items() if v is not None},
             )
+            keep_prompt_whole_on_resize(self._prompt.app)
         return self._prompt
 
     def _refresh_status(self) -> None:

@@ -54,3 +54,20 @@ def test_ctrl_c_at_the_prompt_clears_the_line_and_commands_work(spawn, tmp_path)
         not (tmp_path / "sessions" / "pty2.json").exists()
         or "half typed" not in (tmp_path / "sessions" / "pty2.json").read_text()
     )
+
+
+def test_ctrl_d_while_a_reply_streams_ends_the_chat_once_the_reply_is_done(spawn, tmp_path):
+    child = spawn("--provider", "echo", "--session", "eof", env={"CHATBOT_ECHO_DELAY": "0.05"})
+    child.expect("›")
+    child.sendline("hello")
+    child.expect("stateless")  # the reply is streaming
+    child.sendeof()  # a real Ctrl-D, while nothing reads the keyboard
+    child.expect("Last user message: hello")  # the reply goes on to its end
+    child.expect("tokens: prompt")
+    child.expect("Ctrl-D during the reply: the chat ends here")
+    child.expect("session eof saved; bye")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    turns = session_doc(tmp_path, "eof")["turns"]
+    assert [(t["messages"][0]["content"], t["interrupted"]) for t in turns] == [("hello", False)]

@@ -61,6 +61,18 @@ class Terminal:
                     self.col += 1
         return self
 
+    def resize(self, width: int) -> Terminal:
+        """Made ``width`` wide, re-wrapping each line longer than that onto more rows, cursor kept on its character,
+        as most terminals do (VTE, kitty, iTerm2, tmux)."""
+        lines: list[list[str]] = []
+        for n, line in enumerate(self.lines):
+            if n == self.row:
+                at = min(self.col, max(len(line), 1) - 1) if self.col >= width else self.col
+                self.row, self.col = len(lines) + at // width, at % width
+            lines.extend([line[i : i + width] for i in range(0, len(line), width)] or [[]])
+        self.lines, self.width = lines, width
+        return self
+
     def _down(self) -> None:
         self.row += 1
         self.col = 0
@@ -220,6 +232,43 @@ def test_live_region_never_exceeds_the_screen() -> None:
         assert live is not None
         assert live._live_render.last_render_height <= HEIGHT - 1
     stream.finish()
+
+
+def test_a_terminal_made_narrower_while_the_tail_streams_shows_each_line_once() -> None:
+    # the user's case: a long paragraph streams in a 120-column terminal, which is made 80 columns wide meanwhile
+    words = [f"w{i}" for i in range(150)]
+    intro = "Intro paragraph 1 is short.\n\n- item 2.1: a point\n- item 2.2: another\n\n"
+    text = intro + "Last paragraph 3: " + " ".join(words)
+    console = make_console(file=io.StringIO(), force_terminal=True, width=120, height=HEIGHT)
+    terminal = Terminal(width=120)
+    stream = MarkdownStream(console, refresh_per_second=1e9)
+    written = 0
+    for n, chunk in enumerate(chunked(text, random.Random(7), 6)):
+        if n == 60:  # the tail is on screen, over more than one line: the terminal is made narrower
+            assert stream._live is not None
+            terminal.feed(output(console)[written:]).resize(80)
+            written = len(output(console))
+            console.width = 80
+        stream.feed(chunk)
+    stream.finish()
+    screen = terminal.feed(output(console)[written:]).text()
+    assert screen.count("Last paragraph 3:") == 1
+    assert sorted(markers(screen)) == ["item 2.1", "item 2.2", "paragraph 1", "paragraph 3"]
+    assert " ".join(screen.split()).endswith(" ".join(words))
+    # lines printed before the resize are not padded to the old width: no blank row after each once re-wrapped
+    assert "is short.\n\n- item 2.1" not in screen.replace("•", "-")
+    assert "\n\n\n" not in screen
+
+
+def test_printed_lines_carry_no_padding_to_the_width() -> None:
+    console = terminal_console()
+    stream = MarkdownStream(console)
+    stream.feed("# Title\n\nA paragraph 1.\n\n- item 2.1\n\n> quoted\n\n```text\ncode 3 line 1\n```\n")
+    stream.finish()
+    plain = SGR.sub("", output(console))
+    lines = plain.splitlines()
+    assert not [line for line in lines if line.endswith(" ") and "code 3" not in line and line.strip()]
+    assert max(len(line) for line in lines) == WIDTH  # (a code block keeps its background to the edge)
 
 
 def test_code_fence_spanning_chunks_is_highlighted_once() -> None:

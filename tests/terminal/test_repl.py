@@ -140,3 +140,34 @@ def test_a_pasted_line_that_names_no_command_comes_back_at_the_prompt_to_edit(ap
 def test_a_known_command_that_fails_is_not_given_back(app):
     _, out = run_repl(app, "/load nowhere-such" + ENTER + ENTER + CTRL_D)
     assert "back at the prompt" not in out and app.chat.conversation.turns == []
+
+
+@pytest.mark.parametrize("width", [120, 80, 40])
+def test_sessions_fit_the_terminal_width_one_line_a_session(app, width):
+    for name in ("first", "second"):
+        app.open(name)
+        list(app.chat.send(f"a long first message that makes a long title for the {name} session indeed"))
+    app.open("r")
+    out = io.StringIO()
+    console = make_console(file=out, width=width, force_terminal=True, color_system=None)
+    with create_pipe_input() as pipe:
+        pipe.send_text("/sessions" + ENTER + CTRL_D)
+        Repl(app, pt_input=pipe, pt_output=DummyOutput(), console=console).run()
+    lines = out.getvalue().splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith("  id "))
+    header, *rows = lines[start : start + 3]
+    assert [row.split()[0] for row in rows] == ["second", "first"]  # the newest first, each on one line of its own
+    assert max(len(line) for line in lines) <= width
+    assert len(rows[0]) == width and rows[0].endswith("…")  # one column too wide at 120: cut, the cut marked
+    assert lines[start + 3].startswith("* r ")
+
+
+def test_prose_output_wider_than_the_terminal_wraps_whole(app):
+    words = " ".join(f"word{i}" for i in range(40))
+    out = io.StringIO()
+    console = make_console(file=out, width=40)
+    with create_pipe_input() as pipe:
+        pipe.send_text(f"/system {words}" + ENTER + "/system" + ENTER + CTRL_D)
+        Repl(app, pt_input=pipe, pt_output=DummyOutput(), console=console).run()
+    assert words in " ".join(out.getvalue().split())  # nothing cut
+    assert "…" not in out.getvalue()
