@@ -25,7 +25,11 @@ def rows(cells: int, width: int) -> int:
 def keep_prompt_whole_on_resize(app: Application[Any]) -> None:
     """Make the prompt ``app`` erase all it drew when the terminal is resized (prompt_toolkit goes up by the rows it
     drew, so the start of a long line typed, re-wrapped by a narrower terminal, stayed above the prompt drawn again)."""
-    on_resize = app._on_resize  # (what both the resize signal and prompt_toolkit's polling of the size call)
+    # (what both the resize signal and prompt_toolkit's polling of the size call); a release of prompt_toolkit without
+    # these internals keeps its own resize, which misses only this case, rather than failing at the prompt
+    on_resize = getattr(app, "_on_resize", None)
+    if on_resize is None or not all(hasattr(app.renderer, name) for name in ("_last_screen", "_cursor_pos")):
+        return
 
     def _on_resize() -> None:
         renderer = app.renderer

@@ -206,6 +206,12 @@ class _Region(LiveRender):
         return Control(ControlType.CARRIAGE_RETURN, *up)
 
 
+def _stands_on(live: Live) -> bool:
+    """Whether this release of rich has what :class:`_Region` stands on (the live region attribute, its shape). One
+    that differs keeps rich's own region, which misses only the resize case, rather than failing mid-reply."""
+    return isinstance(getattr(live, "_live_render", None), LiveRender) and hasattr(live._live_render, "_shape")
+
+
 class MarkdownStream:
     """Renders an answer that arrives as text deltas as Markdown, without flicker or duplicated lines.
 
@@ -382,7 +388,8 @@ class MarkdownStream:
                 redirect_stdout=False,
                 redirect_stderr=False,
             )
-            self._live._live_render = _Region(self.console)  # (rich has no parameter for it)
+            if _stands_on(self._live):  # (rich has no parameter for it)
+                self._live._live_render = _Region(self.console)
             self._live.start()
         self._live.update(self._tail_view(), refresh=True)
         self._last_refresh = self._clock()
