@@ -77,7 +77,7 @@ def test_store_flag_and_env_pick_a_directory(tmp_path):
     )
     assert (tmp_path / "a" / "x.json").exists() and (tmp_path / "b" / "y.json").exists()
     bad = chatbot("--store", "redis://localhost", "--list-sessions", cwd=tmp_path)
-    assert bad.returncode == 2 and "unknown store redis://" in bad.stderr
+    assert bad.returncode == 2 and "--store redis://…: unknown store" in bad.stderr
 
 
 def test_a_db_path_env_or_url_is_one_sqlite_file_and_never_a_folder(tmp_path):

@@ -77,7 +77,9 @@ def test_a_folder_named_like_a_database_or_a_url_naming_no_file_is_refused_with_
     for bad in ("sqlite://host/x.db", "sqlite:", "sqlite:///", "sqlite::memory:"):
         with pytest.raises(ConfigError, match=r"sqlite:///relative/path\.db, sqlite:////absolute/path\.db"):
             open_store(bad)
-    with pytest.raises(ConfigError, match=r"unknown store redis://…: use a directory or file://DIR, sqlite:///PATH"):
+    with pytest.raises(
+        ConfigError, match=r"--store redis://…: unknown store; use a directory or file://DIR, sqlite:///PATH"
+    ):
         open_store("redis://localhost")
 
 
