@@ -109,9 +109,13 @@ def _system_text(args: argparse.Namespace) -> str | None:
     """The system message for new sessions: --system or --system-file (--role: :mod:`chatbot.cli.templates`)."""
     if args.system_file:
         from chatbot.attachments.attach import MAX_TEXT_BYTES, decode_text, read_limited
+        from chatbot.attachments.secret_files import refusal, secret_of
 
         name = f"--system-file {args.system_file}"
-        data, size = read_limited(Path(args.system_file).expanduser(), MAX_TEXT_BYTES, name)
+        path = Path(args.system_file).expanduser()
+        data, size = read_limited(path, MAX_TEXT_BYTES, name)
+        if held := secret_of(path, data):  # a .env, a private key: never sent, as no attachment of one is
+            raise UsageError(refusal(name, held, "read as the system message"))
         if size > MAX_TEXT_BYTES:
             raise UsageError(f"{name} is {size:,} bytes; a system message can be at most {MAX_TEXT_BYTES:,}")
         text = decode_text(data, args.system_file)
