@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from chatbot.cli import flags
 from chatbot.errors import ConfigError
 from chatbot.providers.table import PROVIDERS
 
@@ -514,9 +515,9 @@ def _convert(action: argparse.Action, value: Any, where: _Spot) -> Any:
 
 
 def _scalar(action: argparse.Action, value: Any, where: _Spot) -> Any:
-    expected = _expected(action)
-    if _kind(value) != ("a number" if expected.startswith(("a number", "a whole")) else "a string"):
-        raise ConfigError(f"{where}: must be {expected}, found {value!r} ({_kind(value)})")
+    kind = "a number" if action.type in _NUMBERS else "a string"  # what the flag reads, as TOML writes it
+    if _kind(value) != kind:
+        raise ConfigError(f"{where}: must be {_expected(action)}, found {value!r} ({_kind(value)})")
     text = str(value)
     try:
         converted = action.type(text) if callable(action.type) else text
@@ -551,19 +552,20 @@ def _kind(value: object) -> str:
     return type(value).__name__  # a TOML date or time
 
 
+#: the flags' number types, and what each asks for (any other flag reads a string)
+_NUMBERS: dict[object, str] = {
+    flags.positive: "a whole number of at least 1",
+    flags.natural: "a whole number of at least 0",
+    flags.seconds: "a number of seconds",
+    int: "a whole number",
+    float: "a number",
+}
+
+
 def _expected(action: argparse.Action) -> str:
     """What a flag's value must be in the file: a number for a flag that reads one, else a string (its metavar)."""
-    from chatbot.cli import flags
-
-    numbers: dict[object, str] = {
-        flags.positive: "a whole number of at least 1",
-        flags.natural: "a whole number of at least 0",
-        flags.seconds: "a number of seconds",
-        int: "a whole number",
-        float: "a number",
-    }
-    if action.type in numbers:
-        return numbers[action.type]
+    if action.type in _NUMBERS:
+        return _NUMBERS[action.type]
     if action.dest == "store":  # its metavar, URL, leaves out the plain path
         return "a string (a directory, sqlite:///PATH.db or a postgresql:// URL)"
     if action.choices is not None:
