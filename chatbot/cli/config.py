@@ -115,7 +115,7 @@ class Config:
         """Role ``name``; a ConfigError lists the roles there are."""
         if name not in self.templates:
             known = ", ".join(sorted(self.templates)) or f"none: add a [roles] table to {self.path}"
-            raise ConfigError(f"no role {name!r} (roles: {known})")
+            raise ConfigError(f"--role: no role {name!r} (roles: {known})")
         return self.templates[name]
 
     def role(self, name: str) -> str:

@@ -118,6 +118,7 @@ def test_every_key_has_its_type_checked_naming_the_key_the_value_and_what_it_mus
         ('\nstore = "mysql://x"\n', "unknown store; use a directory"),
         ('system_file = "nope.txt"\n', "cannot read --system-file"),
         ("json = true\nextract = true\n", "cannot be used together"),
+        ('role = "nope"\n', "--role: no role 'nope' (roles: none"),
     ],
 )
 def test_a_setting_refused_after_loading_names_the_config_file_and_line(tmp_path, text, expected):
