@@ -1,4 +1,6 @@
 """Files that hold secrets, never attached: a folder leaves them out (and says so), a file named alone is refused.
+Nor is one read as a system message (``--system-file``) or a reply schema (``--schema``): whatever sends a file's
+text to the model asks here first.
 
 A ``.env`` is where API keys live (chatbot reads its own keys from one), and git does not list it as ignored unless
 someone wrote it into ``.gitignore``: attaching a project folder must not send it to the model, nor keep it in the
@@ -10,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from pathlib import Path
 
 PRIVATE_KEY = re.compile(rb"-----BEGIN [A-Z0-9 ]*PRIVATE KEY")  # PEM: RSA, EC, OPENSSH, ENCRYPTED, PGP ... BLOCK
 KEY_FILE = re.compile(rb"\A\s*-----BEGIN [A-Z0-9 ]*PRIVATE KEY")  # a file that is a key, whatever it is called
@@ -48,9 +51,21 @@ def secret_why(name: str, data: bytes) -> str:
     return ""
 
 
-def refusal(name: str, why: str) -> str:
-    """The one line that refuses a secret file named on its own (``-f .env``), and what to do instead."""
-    return (
-        f"{name} is not attached ({why}): secrets are never sent to the model; paste the lines you want to ask about "
-        "into your message, without the keys"
-    )
+def secret_of(path: Path, data: bytes) -> str:
+    """Why the file at ``path`` holding ``data`` is never sent, by its own name or the name of the file a link there
+    leads to (``notes.txt`` linked to ``.env``); "" when it may be."""
+    return secret_why(path.name, data) or secret_why(path.resolve().name, data)
+
+
+#: what a file named on its own would have been used as, and what to do instead
+USES = {
+    "attached": "paste the lines you want to ask about into your message, without the keys",
+    "read as the system message": "write the system message in a file of its own, without the keys",
+    "read as a reply schema": "write the schema in a file of its own",
+}
+
+
+def refusal(name: str, why: str, use: str = "attached") -> str:
+    """The one line that refuses a secret file named on its own (``-f .env``, ``--system-file .env``: ``use`` is
+    one of :data:`USES`), and what to do instead."""
+    return f"{name} is not {use} ({why}): secrets are never sent to the model; {USES[use]}"

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from chatbot.cli import flags
 from chatbot.errors import ConfigError
 from chatbot.providers.table import PROVIDERS
 
@@ -67,10 +68,14 @@ class Config:
         roles: dict[str, Role] | None = None,
         aliases: dict[str, str] | None = None,
         prices: dict[str, Price] | None = None,
+        text: str = "",
+        keys: dict[str, str] | None = None,
     ) -> None:
         self.path = path
         self.exists = exists
         self.values: dict[str, Any] = values or {}
+        self.text = text  # the file as read: an error about a setting found later names the setting's line
+        self.keys: dict[str, str] = keys or {}  # dest -> the key the file wrote it as (store, sessions_dir, options)
         self.templates: dict[str, Role] = roles or {}
         self.aliases: dict[str, str] = aliases or {}
         self.prices: dict[str, Price] = prices or {}  # [prices.MODEL]: what /cost prices a model at
@@ -110,7 +115,7 @@ class Config:
         """Role ``name``; a ConfigError lists the roles there are."""
         if name not in self.templates:
             known = ", ".join(sorted(self.templates)) or f"none: add a [roles] table to {self.path}"
-            raise ConfigError(f"no role {name!r} (roles: {known})")
+            raise ConfigError(f"--role: no role {name!r} (roles: {known})")
         return self.templates[name]
 
     def role(self, name: str) -> str:
@@ -120,6 +125,12 @@ class Config:
     def model(self, name: str | None) -> str | None:
         """``name``, or the model it is an alias of (``[aliases]``)."""
         return self.aliases.get(name, name) if name else name
+
+    def where(self, dest: str) -> str:
+        """Where the file sets ``dest`` (``/home/me/.config/chatbot/config.toml, line 3: store``); "" when it does
+        not."""
+        key = self.keys.get(dest)
+        return str(_Spot(self.path, self.text, (key,))) if key else ""
 
 
 def config_path(environ: Mapping[str, str] = os.environ) -> Path:
@@ -167,14 +178,16 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None, environ: Map
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        raise ConfigError(_syntax_error(path, text, str(exc))) from None
     except RecursionError:  # tomllib reads nested arrays and tables by recursion: [[[[...]]]] exhausts the stack
-        raise ConfigError(f"{path}: not a usable config file: its values are nested too deeply") from None
+        line = _deepest_line(text)
+        raise ConfigError(f"{path}, line {line}: not a usable config file: values nested too deeply") from None
     actions = flag_actions(parser)
     values: dict[str, Any] = {}
     roles: dict[str, Role] = {}
     aliases: dict[str, str] = {}
     prices: dict[str, Price] = {}
+    keys: dict[str, str] = {}
     for key, value in data.items():
         where = _Spot(path, text, (key,))
         key = PLURALS.get(key, key)
@@ -194,7 +207,31 @@ def load(parser: argparse.ArgumentParser, path: Path | None = None, environ: Map
                 other = next(k for k in data if getattr(actions.get(PLURALS.get(k, k)), "dest", None) == action.dest)
                 raise ConfigError(f"{where}: the same setting as the key {other}; give one")
             values[action.dest] = _relative_to(path.parent, action.dest, _convert(action, value, where))
-    return Config(path, exists=True, values=values, roles=roles, aliases=aliases, prices=prices)
+            keys[action.dest] = where.keys[0]
+    return Config(path, True, values, roles, aliases, prices, text=text, keys=keys)
+
+
+def _syntax_error(path: Path, text: str, told: str) -> str:
+    """tomllib's complaint in the form of every other config error: the file, then the line (and column)."""
+    spot = re.search(r" \(at line (\d+), column (\d+)\)$", told)
+    if spot is not None:
+        return f"{path}, line {spot[1]}, column {spot[2]}: not valid TOML: {told[: spot.start()]}"
+    end = " (at end of document)"
+    if told.endswith(end):  # an unclosed string, list or table: the file's last line
+        last = len(text.rstrip("\n").split("\n"))
+        return f"{path}, line {last}: not valid TOML: {told.removesuffix(end)} at the end of the file"
+    return f"{path}: not valid TOML: {told}"
+
+
+def _deepest_line(text: str) -> int:
+    """The line where brackets and braces nest deepest (strings not told apart: it only points the user there)."""
+    depth, deepest, line = 0, -1, 1
+    for number, row in enumerate(text.split("\n"), 1):
+        for char in row:
+            depth += 1 if char in "[{" else -1 if char in "]}" else 0
+            if depth > deepest:
+                deepest, line = depth, number
+    return line
 
 
 def _relative_to(folder: Path, dest: str, value: Any) -> Any:
@@ -248,6 +285,19 @@ ENVIRONMENT = {
     "timeout": ("CHATBOT_TIMEOUT",),
     "store": ("CHATBOT_STORE", "CHATBOT_SESSIONS_DIR"),  # --sessions-dir is the same setting as --store
 }
+
+
+def blame(message: str, parser: argparse.ArgumentParser, config: Config, given: set[str]) -> str:
+    """``message`` with where the config file sets each flag it names that the command line did not type (an error
+    found after loading, ``--keep-turns (5) must not be more than --summary-trigger (2)``, then names the lines)."""
+    options = {option: action.dest for action in parser._actions for option in action.option_strings}
+    spots = []
+    for flag in re.findall(r"(?<![\w-])--?[A-Za-z][\w-]*", message):
+        dest = options.get(flag, "")
+        spot = "" if dest in given or env_sets(dest, config) else config.where(dest)
+        if spot and spot not in spots:
+            spots.append(spot)
+    return f"{message} (set in the config file: {'; '.join(spots)})" if spots else message
 
 
 def env_sets(dest: str, config: Config, environ: Mapping[str, str] = os.environ) -> str:
@@ -452,21 +502,22 @@ def _convert(action: argparse.Action, value: Any, where: _Spot) -> Any:
     """A TOML value as the flag would have parsed it; a ConfigError when the flag would have refused it."""
     if action.nargs == 0:  # store_true and friends
         if not isinstance(value, bool):
-            raise ConfigError(f"{where}: must be true or false, found {value!r}")
+            raise ConfigError(f"{where}: must be true or false, found {value!r} ({_kind(value)})")
         return value
     if isinstance(action, argparse._AppendAction):
         if action.nargs == 2:  # KEY VALUE pairs (-o): a table
             if not isinstance(value, dict):
-                raise ConfigError(f"{where}: must be a table of name = value")
-            return [[str(k), json.dumps(v)] for k, v in value.items()]
+                raise ConfigError(f"{where}: must be a table of name = value, found {value!r} ({_kind(value)})")
+            return [[str(k), json.dumps(_option(k, v, where.at(k)))] for k, v in value.items()]
         items = value if isinstance(value, list) else [value]
         return [_scalar(action, item, where) for item in items]
     return _scalar(action, value, where)
 
 
 def _scalar(action: argparse.Action, value: Any, where: _Spot) -> Any:
-    if isinstance(value, (bool, list, dict)):
-        raise ConfigError(f"{where}: must be a single value, found {value!r}")
+    kind = "a number" if action.type in _NUMBERS else "a string"  # what the flag reads, as TOML writes it
+    if _kind(value) != kind:
+        raise ConfigError(f"{where}: must be {_expected(action)}, found {value!r} ({_kind(value)})")
     text = str(value)
     try:
         converted = action.type(text) if callable(action.type) else text
@@ -476,3 +527,47 @@ def _scalar(action: argparse.Action, value: Any, where: _Spot) -> Any:
         choices = ", ".join(map(str, action.choices))
         raise ConfigError(f"{where}: {value!r} is not one of {choices}")
     return converted
+
+
+def _option(key: str, value: object, where: _Spot) -> object:
+    """A model option of an ``option`` table, checked by the rule every option meets (the file's line named)."""
+    from chatbot.engine.options import option_problem
+
+    problem = option_problem(key, value)
+    if problem:
+        raise ConfigError(f"{where}: {problem}")
+    return value
+
+
+def _kind(value: object) -> str:
+    """What a TOML value is, in the words of an error message."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, dict)):
+        return "a list" if isinstance(value, list) else "a table"
+    return type(value).__name__  # a TOML date or time
+
+
+#: the flags' number types, and what each asks for (any other flag reads a string)
+_NUMBERS: dict[object, str] = {
+    flags.positive: "a whole number of at least 1",
+    flags.natural: "a whole number of at least 0",
+    flags.seconds: "a number of seconds",
+    int: "a whole number",
+    float: "a number",
+}
+
+
+def _expected(action: argparse.Action) -> str:
+    """What a flag's value must be in the file: a number for a flag that reads one, else a string (its metavar)."""
+    if action.type in _NUMBERS:
+        return _NUMBERS[action.type]
+    if action.dest == "store":  # its metavar, URL, leaves out the plain path
+        return "a string (a directory, sqlite:///PATH.db or a postgresql:// URL)"
+    if action.choices is not None:
+        return "a string: one of " + ", ".join(map(str, action.choices))
+    return f"a string ({action.metavar or action.dest.upper()})"

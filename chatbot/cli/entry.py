@@ -53,6 +53,7 @@ def _main(argv: Sequence[str] | None) -> int:
     dotenv = _load_dotenv()  # provider keys only: a folder's .env decides nothing else
     parser = build_parser()
     problem: ChatbotError | None = None
+    settings = config.Config(Path("config.toml"), exists=False)  # until the file is read
     try:
         settings = config.load(parser)
         config.apply(parser, settings)  # the file's values become defaults: flags still win
@@ -71,7 +72,10 @@ def _main(argv: Sequence[str] | None) -> int:
         args.given = config.given_on_command_line(parser, argv)  # a flag typed beats a session's own memory rule
         return run(args, settings)
     except ChatbotError as exc:
-        stderr_line(f"chatbot: {clean(exc.message)}")
+        told = exc.message
+        if settings.values:  # a flag's value from the file: the file's line is named
+            told = config.blame(told, parser, settings, config.given_on_command_line(parser, argv))
+        stderr_line(f"chatbot: {clean(told)}")
         if isinstance(exc, OutputError):
             quiet_stdout()  # the interpreter's last flush of stdout would fail again, with a traceback
         return exc.exit_code
@@ -105,9 +109,13 @@ def _system_text(args: argparse.Namespace) -> str | None:
     """The system message for new sessions: --system or --system-file (--role: :mod:`chatbot.cli.templates`)."""
     if args.system_file:
         from chatbot.attachments.attach import MAX_TEXT_BYTES, decode_text, read_limited
+        from chatbot.attachments.secret_files import refusal, secret_of
 
         name = f"--system-file {args.system_file}"
-        data, size = read_limited(Path(args.system_file).expanduser(), MAX_TEXT_BYTES, name)
+        path = Path(args.system_file).expanduser()
+        data, size = read_limited(path, MAX_TEXT_BYTES, name)
+        if held := secret_of(path, data):  # a .env, a private key: never sent, as no attachment of one is
+            raise UsageError(refusal(name, held, "read as the system message"))
         if size > MAX_TEXT_BYTES:
             raise UsageError(f"{name} is {size:,} bytes; a system message can be at most {MAX_TEXT_BYTES:,}")
         text = decode_text(data, args.system_file)
@@ -190,7 +198,7 @@ def check_base_url(args: argparse.Namespace, cfg: Config) -> None:
     elif not info.default_base_url:
         return  # echo: no server, so no base URL is read (one kept in a file or variable belongs to another)
     elif args.base_url is not None:  # the config file's (its values are the flags' defaults)
-        url, source, error = args.base_url, f"base_url in {cfg.path}", ConfigError
+        url, source, error = args.base_url, cfg.where("base_url") or f"base_url in {cfg.path}", ConfigError
     elif info.base_url_env and os.environ.get(info.base_url_env):
         url, source, error = os.environ[info.base_url_env], f"${info.base_url_env}", ConfigError
     else:

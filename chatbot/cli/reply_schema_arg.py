@@ -25,8 +25,11 @@ def schema_option(text: str) -> dict[str, Any]:
     # as llm reads it: a comma (or a newline) makes it the concise form, even when a file of that name exists
     if not text.lstrip().startswith("{") and "," not in text and "\n" not in text and path.is_file():
         from chatbot.attachments.attach import decode_text, read_limited
+        from chatbot.attachments.secret_files import refusal, secret_of
 
         data, size = read_limited(path, MAX_SCHEMA_BYTES, f"--schema {text}")
+        if held := secret_of(path, data):  # a .env, a private key: never sent, as no attachment of one is
+            raise UsageError(refusal(f"--schema {text}", held, "read as a reply schema"))
         if size > MAX_SCHEMA_BYTES:
             raise UsageError(f"--schema {text} is {size:,} bytes; a schema file can be at most {MAX_SCHEMA_BYTES:,}")
         body = decode_text(data, text)

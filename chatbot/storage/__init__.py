@@ -123,7 +123,7 @@ def store_kind(location: str | os.PathLike[str]) -> StoreKind:
                 break
             return kind
     scheme = text.split("://", 1)[0]
-    raise ConfigError(f"unknown store {scheme}://…: use {', '.join(k.example for k in STORES[::-1])}")
+    raise ConfigError(f"--store {scheme}://…: unknown store; use {', '.join(k.example for k in STORES[::-1])}")
 
 
 def open_store(location: str | os.PathLike[str]) -> SessionStore:

@@ -9,6 +9,7 @@
   session file itself, wherever it lies; one that is a file of the store is named as the store's. The path is checked
   first (before any question), then the file as opened (without following a link, without truncating it), so a swap
   between the check and the open does not get through;
+- never a folder: it is named as one, with a file in it to name instead (``/tmp`` -> ``/tmp/chat.html``);
 - an existing file is replaced only with consent: the user's yes to a question, or ``--force`` where nobody can be
   asked. The request log is the one file appended to instead (it is a log: each run adds its lines); it is never
   replaced, so it asks for no consent.
@@ -39,16 +40,19 @@ def split_force(arg: str) -> tuple[str, bool]:
     return words, False
 
 
-def check_place(path: Path, store_paths: Sequence[Path], *, streams: bool = False) -> None:
+def check_place(path: Path, store_paths: Sequence[Path], *, streams: bool = False, example: str = "chat.md") -> None:
     """Refuse (:class:`UsageError`) a symbolic link at ``path`` (with ``streams``, one to a terminal or a pipe is
     taken: a log may go to ``/dev/stderr``, itself a link), and a path that is one of ``store_paths`` (the store's files
-    and folders, :attr:`SessionStore.paths`) or lies inside one, symbolic links on the way followed."""
+    and folders, :attr:`SessionStore.paths`) or lies inside one, symbolic links on the way followed. A folder is
+    refused with a file in it to name instead (``example``, the name suggested)."""
     if path.is_symlink() and not (streams and _stream(path)):
         raise UsageError(f"{path} is a symbolic link; chatbot never writes through one: name the file itself")
     resolved = path.resolve()
     for kept in store_paths:
         if resolved.is_relative_to(kept.resolve()):
             raise UsageError(f"{path} is inside the session store {kept} (sessions live there); write somewhere else")
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder; name a file in it, e.g. {path / example}")
     named = os.lstat(path) if os.path.lexists(path) else None
     if named and named.st_nlink > 1:  # a file of one name is the store's only inside it (refused above)
         check_names(named, path, store_paths)
@@ -99,8 +103,9 @@ def write_file(
     to replace it (``--force``). A file the system refuses to write is a :class:`ChatbotError` naming it.
     """
     target = Path(os.path.expanduser(path))
+    example = "chat.html" if text.startswith("<!DOCTYPE html>") else "chat.md"  # a timeline page, else a transcript
     try:
-        check_place(target, store_paths)
+        check_place(target, store_paths, example=example)
         if os.path.lexists(target) and not force:
             if ask is None or not ask(f"{target} exists. Overwrite it?"):
                 raise UsageError(f"{target} already exists; choose another path, or add --force to overwrite it")
@@ -115,7 +120,7 @@ def open_appending(path: str, store_paths: Sequence[Path]) -> int:
     """A descriptor that appends to the file the user named (created 0600), after :func:`check_place`: a log's (it
     may be ``/dev/stderr``, a link to a terminal or a pipe). The system's refusal is raised as it comes (OSError)."""
     target = Path(os.path.expanduser(path))
-    check_place(target, store_paths, streams=True)
+    check_place(target, store_paths, streams=True, example="requests.jsonl")
     linked = target.is_symlink()  # check_place let through only a link to a terminal or a pipe
     flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (0 if linked else os.O_NOFOLLOW)
     return _checked(os.open(target, flags, 0o600), target, store_paths, linked=linked)

@@ -173,6 +173,15 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, list[str], bool]:
     return conn, warnings, indexed
 
 
+def empty_database() -> tuple[sqlite3.Connection, bool]:
+    """An empty store in memory, and whether it has the search index: what a store file that does not exist yet
+    reads as (no sessions), so that a look at one (a listing, a search, a timeline) makes no file."""
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    conn.create_function("chatbot_count", 2, count, deterministic=True)
+    _create(conn)
+    return conn, "turns_search" in {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+
+
 def _private_file(path: Path) -> list[str]:
     """Make the file (0600) and its folder (0700) when missing; a file of the user's that others can read is warned
     about, not changed. Refuses what is not a regular file, or not a SQLite database, unread by SQLite."""

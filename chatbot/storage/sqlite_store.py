@@ -72,12 +72,17 @@ class SqliteStore(SessionStore):
         self.locks_dir = self.path.with_name(f"{self.path.name}-locks")
         journals = tuple(self.path.with_name(f"{self.path.name}-{end}") for end in ("wal", "shm", "journal"))
         self.paths = (self.path, *journals, self.locks_dir)  # the database, SQLite's files beside it, the locks
-        self._conn, self.warnings, self.indexed = sql.open_database(self.path)
+        self.warnings: list[str] = []
+        if new:  # made by the first lock or save: a look at a store that is not there (a listing) makes no file
+            self._conn, self.indexed = sql.empty_database()
+        else:
+            self._conn, self.warnings, self.indexed = sql.open_database(self.path)
+        self._made = not new
         if new and sqlite_address.looks_absolute(text):
             rest = text.removeprefix("sqlite:///")
             self.warnings.append(
-                f"made a new session store {self.path}: sqlite:///{rest} is relative to this folder; "
-                f"sqlite:////{rest} (four slashes) is /{rest}"
+                f"no session store at {self.path} yet (a session saved makes it): sqlite:///{rest} is relative to "
+                f"this folder; sqlite:////{rest} (four slashes) is /{rest}"
             )
         if not self.indexed:
             self.warnings.append(f"this SQLite has no FTS5: /search in {self.path} reads every turn")
@@ -86,9 +91,13 @@ class SqliteStore(SessionStore):
         self._revision: dict[str, int] = {}  # per session: the revision this store last loaded or saved
         self._stored: dict[str, list[bytes]] = {}  # per session: the cached JSON of each stored turn, in order
 
-    def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work`` on the connection: a database SQLite cannot read is one line, never a traceback."""
+    def _run(self, work: Callable[[sqlite3.Connection], T], write: bool = False) -> T:
+        """Run ``work`` on the connection: a database SQLite cannot read is one line, never a traceback. The file is
+        made for a ``write``; until then, reads go to an empty store in memory (or to the file once another process
+        made it)."""
         with self._mutex:
+            if not self._made and (write or self.path.exists()):
+                self._make()
             try:
                 return work(self._conn)
             except sqlite3.OperationalError as exc:  # busy, a full disk, a read-only file...: the file is sound
@@ -100,6 +109,13 @@ class SqliteStore(SessionStore):
                 raise SessionError(f"the session store {self.path} failed: {sql.first_line(exc)}") from None
             except sqlite3.DatabaseError as exc:  # not a database, or a damaged one
                 raise sql.damaged(self.path, exc) from None
+
+    def _make(self) -> None:
+        """Open the store's file, making it (0600, in a 0700 folder) when it is still missing."""
+        conn, warnings, self.indexed = sql.open_database(self.path)
+        self._conn.close()  # the empty one in memory
+        self._conn, self._made = conn, True
+        self.warnings += warnings
 
     @contextlib.contextmanager
     def _transaction(self, conn: sqlite3.Connection, write: bool = False) -> Iterator[None]:
@@ -126,6 +142,7 @@ class SqliteStore(SessionStore):
         if held is not None and held.held:
             return held
         path = self.lock_path(session_id)
+        self._run(lambda conn: None, write=True)  # a session opened to be written: its store is made now, not later
         if not self.locks_dir.is_dir():
             self.warnings += files.open_private_directory(self.locks_dir)
         fd = files.lock_with_pid(path, timeout)
@@ -283,7 +300,7 @@ class SqliteStore(SessionStore):
         if touch:
             session.updated_at = now_iso()
         with files.signals_deferred():  # Ctrl-C, SIGTERM and SIGHUP wait for the commit and this store's record of it
-            self._run(lambda conn: self._write(conn, session))
+            self._run(lambda conn: self._write(conn, session), write=True)
 
     def _write(self, conn: sqlite3.Connection, session: Session) -> None:
         sid = session.id
@@ -339,7 +356,7 @@ class SqliteStore(SessionStore):
                     conn.execute("DELETE FROM turns WHERE session_id = ?", (sid,))
                     conn.execute("DELETE FROM sessions WHERE id = ?", (sid,))
 
-            self._run(remove)
+            self._run(remove, write=True)
             self._revision.pop(sid, None)
             self._stored.pop(sid, None)
 

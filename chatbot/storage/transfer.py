@@ -64,9 +64,12 @@ class ImportReport:
 
 def import_sessions(directory: str | os.PathLike[str], store: SessionStore) -> ImportReport:
     """Copy every session file of ``directory`` into ``store`` (see the module docstring for what happens to each)."""
-    from chatbot.storage import open_store, store_kind
+    from chatbot.storage import open_store, sqlite_address, store_kind
 
-    if store_kind(directory).name != "json":  # another store: every session of it
+    kind = store_kind(directory).name
+    if kind == "sqlite" and not sqlite_address.path_of(os.fspath(directory)).exists():  # (opening it makes nothing)
+        raise UsageError(f"--import-sessions: {os.fspath(directory)} does not exist: there is no SQLite file to read")
+    if kind != "json":  # another store: every session of it
         source_store = open_store(directory)
         try:
             return _from_store(source_store, store)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.attachments.attach import read_file
-from chatbot.attachments.secret_files import secret_why
+from chatbot.attachments.secret_files import refusal, secret_of, secret_why
 from chatbot.errors import UsageError
 
 KEY = b"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
@@ -83,3 +83,13 @@ def test_a_link_with_an_innocent_name_to_a_dotenv_is_refused(tmp_path):
     (tmp_path / "notes.txt").symlink_to(tmp_path / ".env")
     with pytest.raises(UsageError, match=r"notes\.txt is not attached \(holds secrets\)"):
         read_file(str(tmp_path / "notes.txt"))
+
+
+def test_a_secret_refused_for_another_use_says_that_use_and_what_to_do_instead(tmp_path):
+    (tmp_path / ".env").write_text("GROQ_API_KEY=gsk_realsecretkey123\n")
+    (tmp_path / "prompt.txt").symlink_to(tmp_path / ".env")
+    assert secret_of(tmp_path / "prompt.txt", b"") == "holds secrets" and secret_of(tmp_path / "a.txt", b"hi") == ""
+    assert refusal("--system-file .env", "holds secrets", "read as the system message") == (
+        "--system-file .env is not read as the system message (holds secrets): secrets are never sent to the model; "
+        "write the system message in a file of its own, without the keys"
+    )

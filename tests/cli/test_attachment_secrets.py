@@ -71,6 +71,26 @@ def test_a_dotenv_named_with_f_is_refused_in_one_line_and_nothing_is_sent(tmp_pa
     assert KEY not in result.stderr + result.stdout and (proj / ".env").exists()
 
 
+def test_a_secret_file_is_never_read_as_the_system_message_or_a_reply_schema(tmp_path):
+    proj = project(tmp_path)
+    (proj / "notes.txt").symlink_to(proj / ".env")  # an innocent name leading to one
+    runs = {
+        ("--system-file", "proj/.env"): "--system-file proj/.env is not read as the system message (holds secrets)",
+        ("--system-file", "proj/notes.txt"): "--system-file proj/notes.txt is not read as the system message (holds",
+        ("--schema", "proj/.env"): "--schema proj/.env is not read as a reply schema (holds secrets)",
+        (): f"--system-file {proj / '.env'} is not read as the system message (holds secrets)",
+    }
+    with FakeServer() as server:
+        for flags, said in runs.items():
+            if not flags:  # the config file's, relative to it
+                (tmp_path / "config.toml").write_text('system_file = "proj/.env"\n')
+            result = run_chatbot(*openai_flags(server.base_url), *flags, "-p", "hi", cwd=tmp_path)
+            assert result.returncode == 2 and one_error_line(result).startswith(f"chatbot: {said}"), result.stderr
+            assert "secrets are never sent to the model" in result.stderr and KEY not in result.stderr + result.stdout
+        assert server.record.requests == []
+    assert KEY not in stored(tmp_path)
+
+
 def test_a_dotenv_named_with_file_is_refused_and_the_chat_goes_on(tmp_path):
     project(tmp_path)
     with FakeServer(reply="still here") as server:

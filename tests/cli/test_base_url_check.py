@@ -37,7 +37,7 @@ def test_a_malformed_base_url_in_the_config_file_names_the_file_and_hides_its_pa
     result = run_chatbot("-p", "hi", cwd=tmp_path)
     assert result.returncode == 2
     line = one_error_line(result)
-    assert f"base_url in {tmp_path / 'config.toml'}" in line and "port '8o80'" in line
+    assert f"{tmp_path / 'config.toml'}, line 2: base_url" in line and "port '8o80'" in line
     assert "secret" not in result.stderr
 
 

@@ -57,7 +57,7 @@ def test_every_long_flag_is_a_config_key_without_code(tmp_path):
     ("text", "expected"),
     [
         ('provider = "echo"\nmodle = "x"\n', "line 2: modle: unknown key"),
-        ('max_input_tokens = "lots"\n', "line 1: max_input_tokens: 'lots' is not a whole number"),
+        ("max_input_tokens = 1.5\n", "line 1: max_input_tokens: '1.5' is not a whole number"),
         ("window_turns = -1\n", "window_turns: -1 is less than 0"),
         ('memory = "forever"\n', "memory: 'forever' is not one of full, window, summary"),
         ('\n\ngroq_api_key = "gsk-x"\n', "line 3: groq_api_key: API keys never go in the config file"),
@@ -71,6 +71,64 @@ def test_bad_files_name_the_file_line_and_key(tmp_path, text, expected):
     with pytest.raises(ConfigError) as caught:
         load(tmp_path, text)
     assert str(tmp_path / "config.toml") in caught.value.message and expected in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('provider = "echo"\nmemory = = 3\n', "line 2, column 10: not valid TOML: Invalid value"),
+        ('provider = "echo"\nstore = [\n', "line 2: not valid TOML: Invalid value at the end of the file"),
+        ('provider = "echo"\n\nx = ' + "[" * 3000 + "]" * 3000 + "\n", "line 3: not a usable config file"),
+    ],
+)
+def test_toml_that_cannot_be_read_is_told_with_the_file_and_the_line(tmp_path, text, expected):
+    with pytest.raises(ConfigError) as caught:
+        load(tmp_path, text)
+    assert caught.value.message.startswith(f"{tmp_path / 'config.toml'}, {expected}"), caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("store = 5\n", "store: must be a string (a directory, sqlite:///PATH.db or a postgresql:// URL), found 5 (a"),
+        ("system = 1.5\n", "system: must be a string (TEXT), found 1.5 (a number)"),
+        ("model = true\n", "model: must be a string (MODEL), found True (true or false)"),
+        ('mcp = ["server", 5]\n', "mcp: must be a string (SERVER), found 5 (a number)"),
+        ("functions = [[]]\n", "functions: must be a string (FILE.py), found [] (a list)"),
+        ("base_url = {a = 1}\n", "base_url: must be a string (BASE_URL), found {'a': 1} (a table)"),
+        ("memory = 5\n", "memory: must be a string: one of full, window, summary, first-last, found 5 (a number)"),
+        ('max_input_tokens = "5"\n', "max_input_tokens: must be a whole number of at least 1, found '5' (a string)"),
+        ('timeout = "9"\n', "timeout: must be a number of seconds, found '9' (a string)"),
+        ("recall = [1]\n", "recall: must be a whole number of at least 0, found [1] (a list)"),
+        ('plain = "yes"\n', "plain: must be true or false, found 'yes' (a string)"),
+        ("option = [1]\n", "option: must be a table of name = value, found [1] (a list)"),
+        ("option = {stream = true}\n", "option.stream: 'stream' is set by chatbot itself and cannot be an option"),
+    ],
+)
+def test_every_key_has_its_type_checked_naming_the_key_the_value_and_what_it_must_be(tmp_path, text, expected):
+    with pytest.raises(ConfigError) as caught:
+        load(tmp_path, text)
+    assert caught.value.message.startswith(f"{tmp_path / 'config.toml'}, line 1: {expected}"), caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("keep_turns = 5\nsummary_trigger = 2\n", "config.toml, line 1: keep_turns; {f}, line 2: summary_trigger)"),
+        ('\nstore = "mysql://x"\n', "unknown store; use a directory"),
+        ('system_file = "nope.txt"\n', "cannot read --system-file"),
+        ("json = true\nextract = true\n", "cannot be used together"),
+        ('role = "nope"\n', "--role: no role 'nope' (roles: none"),
+    ],
+)
+def test_a_setting_refused_after_loading_names_the_config_file_and_line(tmp_path, text, expected):
+    (tmp_path / "config.toml").write_text(text)
+    result = run_chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path)
+    line = one_error_line(result)
+    assert result.returncode == 2 and expected.replace("{f}", str(tmp_path / "config.toml")) in line, line
+    key = text.strip().splitlines()[0].split(" ")[0]
+    row = 1 + text.splitlines().index(text.strip().splitlines()[0])
+    assert f"(set in the config file: {tmp_path / 'config.toml'}, line {row}: {key}" in line, line
 
 
 @pytest.mark.parametrize(

@@ -224,3 +224,15 @@ def test_extract_and_json_never_print_escape_sequences(tmp_path):
     assert ESC not in extracted.stdout and "rm -rf x" in extracted.stdout and "link" in extracted.stdout
     assert all(ord(c) < 128 for c in as_json.stdout) and ESC not in as_json.stdout
     assert ESC in json.loads(as_json.stdout)["reply"]  # the reply itself is reported as received, escaped in JSON
+
+
+def test_a_folder_given_for_an_output_file_is_named_as_one_with_a_file_in_it_to_name(tmp_path):
+    assert run_chatbot("--provider", "echo", "--session", "s", "-p", "hi", cwd=tmp_path).returncode == 0
+    (tmp_path / "out").mkdir()
+    page = run_chatbot("--timeline", "s", "--html", "out", "--force", cwd=tmp_path)
+    assert one_error_line(page) == "chatbot: out is a folder; name a file in it, e.g. out/chat.html"
+    log = run_chatbot("--provider", "echo", "--log-requests", "out", "-p", "hi", cwd=tmp_path)
+    assert one_error_line(log) == "chatbot: out is a folder; name a file in it, e.g. out/requests.jsonl"
+    chat = run_chatbot("--provider", "echo", "--session", "s", stdin="/export out\n", cwd=tmp_path)
+    assert "out is a folder; name a file in it, e.g. out/chat.md" in chat.stdout + chat.stderr
+    assert list((tmp_path / "out").iterdir()) == []

@@ -77,12 +77,12 @@ def test_store_flag_and_env_pick_a_directory(tmp_path):
     )
     assert (tmp_path / "a" / "x.json").exists() and (tmp_path / "b" / "y.json").exists()
     bad = chatbot("--store", "redis://localhost", "--list-sessions", cwd=tmp_path)
-    assert bad.returncode == 2 and "unknown store redis://" in bad.stderr
+    assert bad.returncode == 2 and "--store redis://…: unknown store" in bad.stderr
 
 
 def test_a_db_path_env_or_url_is_one_sqlite_file_and_never_a_folder(tmp_path):
     listed = chatbot("--store", "checkpoint.db", "--list-sessions", cwd=tmp_path)
-    assert listed.returncode == 0 and (tmp_path / "checkpoint.db").is_file()
+    assert listed.returncode == 0 and not (tmp_path / "checkpoint.db").exists()  # a look makes nothing
     env = {"CHATBOT_STORE": "sqlite:///checkpoint.db"}  # seed 000's URL: the same file
     assert chatbot("--provider", "echo", "--session", "a", "-p", "hi", cwd=tmp_path, env=env).returncode == 0
     again = chatbot("--provider", "echo", "-c", "-p", "again", cwd=tmp_path, env=env)
@@ -97,6 +97,18 @@ def test_a_db_path_env_or_url_is_one_sqlite_file_and_never_a_folder(tmp_path):
     refused = chatbot("--store", "old.sqlite", "--list-sessions", cwd=tmp_path)
     assert refused.returncode == 2 and "old.sqlite is a folder, not a SQLite file" in refused.stderr
     assert len(refused.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("store", ["sqlite:{}/new/chat.db", "{}/new/chat.sqlite", "file://{}/new/sessions"])
+def test_a_read_only_look_at_a_store_that_is_not_there_finds_no_sessions_and_leaves_nothing(store, tmp_path):
+    where = store.format(tmp_path)
+    looks = (["--list-sessions"], ["--search", "hello"], ["--timeline", "a"], ["--compare-memory", "a"])
+    for look in looks:
+        result = chatbot("--provider", "echo", "--store", where, *look, cwd=tmp_path)
+        assert result.returncode in (0, 3), result.stderr
+        said = result.stdout + result.stderr
+        assert "no sessions in" in said or "no turn in" in said or "no session a in" in said, said
+    assert [p.name for p in tmp_path.iterdir()] == []  # no file, no folder, no lock folder
 
 
 def store_args(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> list[str]:

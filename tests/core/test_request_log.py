@@ -384,8 +384,8 @@ def test_a_full_disk_does_not_end_the_chat(tmp_path):
 
 def test_a_log_that_cannot_be_opened_says_why_in_words(tmp_path):
     with pytest.raises(ConfigError) as caught:
-        RequestLog(str(tmp_path), ())  # a directory
-    assert caught.value.message == f"cannot open the request log {tmp_path}: Is a directory"
+        RequestLog(str(tmp_path / "gone" / "log.jsonl"), ())  # in a folder that is not there
+    assert caught.value.message == f"cannot open the request log {tmp_path}/gone/log.jsonl: No such file or directory"
 
 
 def test_closing_the_log_twice_closes_nothing_else(tmp_path):

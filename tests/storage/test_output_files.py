@@ -37,6 +37,18 @@ def test_a_new_file_inside_the_sessions_folder_is_refused_too(tmp_path):
     assert not (tmp_path / "s" / "page.html").exists()
 
 
+@pytest.mark.parametrize(("text", "example"), [("# a transcript\n", "chat.md"), ("<!DOCTYPE html>\n<p>", "chat.html")])
+def test_a_folder_given_for_a_file_is_named_as_one_with_a_file_in_it_to_name(tmp_path, text, example):
+    for given in (str(tmp_path), f"{tmp_path}/"):
+        for force in (False, True):
+            with pytest.raises(UsageError) as caught:
+                write_file(given, text, (), force=force, ask=lambda q: True)
+            assert caught.value.message == f"{tmp_path} is a folder; name a file in it, e.g. {tmp_path / example}"
+    with pytest.raises(UsageError, match=f"^{tmp_path} is a folder; name a file in it, e.g. {tmp_path}/requests.jsonl"):
+        open_appending(str(tmp_path), ())
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_path_through_a_linked_folder_into_the_store_is_refused(tmp_path):
     store = JsonStore(tmp_path / "s")
     (tmp_path / "s").mkdir()

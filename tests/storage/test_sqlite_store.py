@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from chatbot.engine.turn import Turn
-from chatbot.errors import ConfigError, SessionError
+from chatbot.errors import ConfigError, SessionError, SessionNotFound
 from chatbot.storage import open_store, sqlite_schema, sqlite_store
 from chatbot.storage.json_store import JsonStore
 from chatbot.storage.session import Session
@@ -54,20 +54,40 @@ def test_sqlite_urls_and_db_paths_open_one_file_and_never_make_a_folder_of_its_n
     assert relative.warnings == []
     nested = open_store("sqlite:///tmp/x/chat.db")  # reads like /tmp/x/chat.db, so a new file there is said
     assert nested.path == tmp_path / "tmp" / "x" / "chat.db" and nested.warnings == [
-        f"made a new session store {tmp_path}/tmp/x/chat.db: sqlite:///tmp/x/chat.db is relative to this folder; "
-        "sqlite:////tmp/x/chat.db (four slashes) is /tmp/x/chat.db"
+        f"no session store at {tmp_path}/tmp/x/chat.db yet (a session saved makes it): sqlite:///tmp/x/chat.db is "
+        "relative to this folder; sqlite:////tmp/x/chat.db (four slashes) is /tmp/x/chat.db"
     ]
+    nested.acquire("a").release()  # a session opened to be written makes the file
     nested.close()
-    assert open_store("sqlite:///tmp/x/chat.db").warnings == []  # said once: when it was made
+    assert open_store("sqlite:///tmp/x/chat.db").warnings == []  # said while it was not there
     shutil.rmtree(tmp_path / "tmp")
+    relative.acquire("a").release()
     assert (tmp_path / "checkpoint.db").is_file()
     for location in (f"sqlite:///{tmp_path}/a.db", f"sqlite:{tmp_path}/b.sqlite", "c.sqlite3", "D.DB"):
         store = open_store(location)
-        assert isinstance(store, SqliteStore) and store.path.is_file(), location
+        assert isinstance(store, SqliteStore), location
+        filled(store, "s", at("2026-01-01T00:00:00+00:00", "hello"))
+        assert store.path.is_file(), location
         store.close()
     assert open_store(f"sqlite:{tmp_path}/plain").location == f"sqlite:{tmp_path}/plain"  # reopens as a SQLite file
-    assert not [p for p in tmp_path.iterdir() if p.is_dir()]  # no folder named after a file, no lock folder yet
+    assert not [p for p in tmp_path.iterdir() if p.is_dir() and not p.name.endswith("-locks")]  # none named as a file
     relative.close()
+
+
+def test_a_look_at_a_store_that_is_not_there_reads_no_sessions_and_makes_no_file(tmp_path):
+    store = open_store(f"sqlite:{tmp_path}/new/chat.db")
+    assert store.list_sessions() == [] and store.count_sessions() == 0 and store.search("hello") == []
+    assert store.choose_latest() == (None, []) and not store.exists("a")
+    with pytest.raises(SessionNotFound):
+        store.load("a")
+    with pytest.raises(SessionNotFound):
+        store.delete("a")
+    assert list(tmp_path.iterdir()) == []
+    other = open_store(f"sqlite:{tmp_path}/new/chat.db")  # another process makes it meanwhile: this one reads it
+    filled(other, "a", at("2026-01-01T00:00:00+00:00", "hello there"))
+    other.close()
+    assert [info.id for info in store.list_sessions()] == ["a"] and store.search("hello")[0].session_id == "a"
+    store.close()
 
 
 def test_a_folder_named_like_a_database_or_a_url_naming_no_file_is_refused_with_the_forms_that_work(tmp_path):
@@ -77,7 +97,9 @@ def test_a_folder_named_like_a_database_or_a_url_naming_no_file_is_refused_with_
     for bad in ("sqlite://host/x.db", "sqlite:", "sqlite:///", "sqlite::memory:"):
         with pytest.raises(ConfigError, match=r"sqlite:///relative/path\.db, sqlite:////absolute/path\.db"):
             open_store(bad)
-    with pytest.raises(ConfigError, match=r"unknown store redis://…: use a directory or file://DIR, sqlite:///PATH"):
+    with pytest.raises(
+        ConfigError, match=r"--store redis://…: unknown store; use a directory or file://DIR, sqlite:///PATH"
+    ):
         open_store("redis://localhost")
 
 
@@ -139,7 +161,9 @@ def test_a_database_of_another_program_or_a_newer_chatbot_is_refused_untouched(t
         open_store(str(other))
     assert other.read_bytes() == before
     newer = tmp_path / "newer.db"
-    open_store(str(newer)).close()
+    made = open_store(str(newer))
+    made.acquire("a").release()  # (a store is made by a session opened to be written)
+    made.close()
     with sqlite3.connect(newer) as conn:
         conn.execute("UPDATE chatbot_schema SET version = 99")
     with pytest.raises(SessionError, match=r"made by a newer chatbot \(schema 99; this one reads 1\)"):

@@ -58,7 +58,7 @@ def test_a_scheme_no_store_answers_to_is_refused_naming_every_form():
     with pytest.raises(ConfigError) as err:
         store_kind("mysql://root@db/chat")
     assert err.value.message == (
-        "unknown store mysql://…: use a directory or file://DIR, sqlite:///PATH.db, postgresql://USER@HOST/DB"
+        "--store mysql://…: unknown store; use a directory or file://DIR, sqlite:///PATH.db, postgresql://USER@HOST/DB"
     )
 
 

@@ -215,6 +215,13 @@ def test_a_path_that_is_neither_a_folder_nor_a_file_is_a_usage_error(tmp_path):
         import_sessions(tmp_path / "nothing", JsonStore(tmp_path / "store"))
 
 
+def test_a_sqlite_file_that_is_not_there_is_a_usage_error_and_is_not_made(tmp_path):
+    for source in (f"sqlite:{tmp_path}/gone.db", str(tmp_path / "gone.sqlite")):
+        with pytest.raises(UsageError, match=r"does not exist: there is no SQLite file to read"):
+            import_sessions(source, JsonStore(tmp_path / "store"))
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_rescue_file_whose_session_id_is_not_valid_is_refused(tmp_path):
     src = tmp_path / "src"
     src.mkdir()
