@@ -11,10 +11,10 @@ SDK's raw server-sent events instead and names each of these for what it is.
 from __future__ import annotations
 
 import json
-from collections.abc import Generator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from typing import Any
 
-from chatbot.errors import ServerError
+from chatbot.errors import ProviderError, ServerError
 from chatbot.providers.base import (
     Completion,
     ReasoningDelta,
@@ -213,6 +213,36 @@ class EmptyStream(ServerError):
     window. Asked the same without streaming, such a server says so, naming the window."""
 
 
+#: The most a server may send for one server-sent event: a stream's chunk is a few hundred bytes, and a proxy that
+#: buffers a whole reply into one event sends its size. The SDK's decoder has no limit of its own: a server sending one
+#: endless line (or data: lines with no blank line between) grew chatbot by ~40 MB a second, with --timeout never
+#: firing, since bytes kept coming.
+MAX_EVENT_BYTES = 16 * 1024 * 1024
+
+
+class _Bounded:
+    """An SDK's SSE decoder, held to :data:`MAX_EVENT_BYTES` between two events it yields."""
+
+    def __init__(self, decoder: Any, where: str) -> None:
+        self._decoder, self._where, self._since = decoder, where, 0
+
+    def iter_bytes(self, chunks: Iterator[bytes]) -> Iterator[Any]:
+        """The decoder's events from ``chunks``; a :class:`ProviderError` once an event runs over the limit."""
+        for sse in self._decoder.iter_bytes(self._counted(chunks)):
+            self._since = 0
+            yield sse
+
+    def _counted(self, chunks: Iterator[bytes]) -> Iterator[bytes]:
+        for piece in chunks:
+            self._since += len(piece)
+            if self._since > MAX_EVENT_BYTES:
+                raise ProviderError(
+                    f"{self._where} sent over {MAX_EVENT_BYTES // 2**20} MB without ending a server-sent event: "
+                    "not a chat stream (reading stopped). Is --base-url right?"
+                )
+            yield piece
+
+
 def read_stream(sdk_stream: Any, state: StreamState, ctx: ErrorContext) -> Generator[StreamEvent, None, None]:
     """The events of an SDK stream object, read from its raw server-sent events (``state`` keeps usage/finish)."""
     response = sdk_stream.response
@@ -226,7 +256,10 @@ def read_stream(sdk_stream: Any, state: StreamState, ctx: ErrorContext) -> Gener
             f"{where} answered with an HTML page (status {response.status_code}), not a chat stream. Is --base-url "
             "right (it usually ends in /v1)? A captive portal or a proxy may be in the way."
         )
-    for sse in sdk_stream._iter_events():  # the SDK's SSE decoder (both SDKs share it); its JSON step is ours
+    # the SDK's SSE decoder (both SDKs share it), bounded, read through the SDK's own loop (which names its timeouts
+    # and dropped connections as the SDK's errors); its JSON step is ours
+    sdk_stream._decoder = _Bounded(sdk_stream._decoder, where)
+    for sse in sdk_stream._iter_events():
         data = sse.data
         if not data.strip():
             continue  # retry:, event: ping, an empty data: line — valid SSE that carries no chunk

@@ -30,6 +30,29 @@ def assert_one_clean_error(result) -> None:
     assert result.returncode != 0
 
 
+def test_a_server_sending_one_endless_line_is_cut_off_at_the_event_limit_not_read_into_memory(tmp_path):
+    """A chunk's data that never ends (no newline) grew chatbot by ~40 MB a second, --timeout never firing."""
+    endless = [b'data: {"choices":[{"index":0,"delta":{"content":"', *[b"a" * 2**20] * 40]  # 40 MB, one line
+    with HostileServer(Answer(events=endless)) as server:
+        result = ask(server, tmp_path, "hi\n", "--timeout", "30")
+    assert_one_clean_error(result)
+    assert result.returncode == 5
+    assert "sent over 16 MB without ending a server-sent event: not a chat stream" in result.stderr
+
+
+def test_a_long_reply_of_many_events_is_read_whole_whatever_its_total_size(tmp_path, monkeypatch):
+    """The limit is per event: a reply of many events, together far over it, comes whole."""
+    from chatbot.providers import make_provider, reading
+
+    monkeypatch.setattr(reading, "MAX_EVENT_BYTES", 4096)
+    pieces = [chunk("x" * 1000) for _ in range(50)]  # ~1 kB an event, ~50 kB in all
+    with HostileServer(Answer(events=[*pieces, chunk(None, "stop"), DONE])) as server:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        provider = make_provider("openai", model="m", base_url=server.base_url, max_retries=0)
+        text = "".join(e.text for e in provider.stream([{"role": "user", "content": "hi"}]) if hasattr(e, "text"))
+    assert text == "x" * 50_000
+
+
 @pytest.mark.parametrize("junk", [b"[1,2,3]", b"null", b'"hi"', b"42"])
 def test_chunks_that_are_json_but_not_objects_are_named(tmp_path, junk):
     with HostileServer(Answer(events=[chunk("ok "), b"data: " + junk + b"\n\n", *reply("fine")])) as server:
