@@ -4,8 +4,10 @@ Not every OpenAI-compatible model takes ``response_format`` of type ``json_schem
 "This model does not support response format `json_schema`", OpenAI's older models with "Invalid parameter:
 'response_format' of type 'json_schema' is not supported with this model." Both still take ``json_object`` (JSON
 mode, which wants the word "json" in the messages), so the request is repeated that way with the schema written
-into the system message, and the user is told once. The reply is checked against the schema either way (above the
-provider), so a model that ignores the prompt is still caught.
+into the system message, and the user is told once. llama-cpp-python's server refuses it with a 500 wrapping its
+request validation ("response_format ... Input should be 'text' or 'json_object'"); a FastAPI server may say 422.
+The reply is checked against the schema either way (above the provider), so a model that ignores the prompt is still
+caught.
 """
 
 from __future__ import annotations
@@ -37,14 +39,20 @@ def schema_in(body: Mapping[str, Any]) -> dict[str, Any] | None:
     return dict(schema) if isinstance(schema, Mapping) else {}
 
 
+#: the statuses a refusal of ``json_schema`` comes with: 400 (Groq, OpenAI), 422 (a server's request validation),
+#: 500 (llama-cpp-python, which wraps its validation error in one: retried as a server failure, it only failed again)
+REFUSAL_STATUSES = (400, 422, 500)
+#: the words of a refusal (pydantic's "Input should be 'text' or 'json_object'" among them)
+REFUSING = ("not support", "unsupported", "not supported", "unknown", "invalid value", "input should be")
+
+
 def refuses_schema(exc: BaseException, status_error: type[BaseException]) -> bool:
-    """Whether ``exc`` is a 400 that says the server (or model) does not support ``json_schema`` response formats."""
-    if not isinstance(exc, status_error) or getattr(exc, "status_code", None) != 400:
+    """Whether ``exc`` says the server (or model) does not support ``json_schema`` response formats."""
+    if not isinstance(exc, status_error) or getattr(exc, "status_code", None) not in REFUSAL_STATUSES:
         return False
     text = f"{exc} {getattr(exc, 'body', '')}".lower()
     names_it = "json_schema" in text or "response_format" in text or "response format" in text
-    refuses = any(w in text for w in ("not support", "unsupported", "not supported", "unknown", "invalid value"))
-    return names_it and refuses
+    return names_it and any(word in text for word in REFUSING)
 
 
 def as_json_object(body: Mapping[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:

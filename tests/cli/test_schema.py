@@ -10,6 +10,7 @@ from chatbot.engine.reply_schema import concise_schema, reply_problem
 from chatbot.errors import InvalidReply, UsageError
 from tests.support.cli import assert_clean, one_error_line, openai_flags, run_chatbot, session_doc
 from tests.support.fake_server import FakeServer
+from tests.support.hostile_server import Answer, HostileServer, reply
 
 DOG = {
     "type": "object",
@@ -81,6 +82,33 @@ def test_a_schema_file_and_inline_json_are_sent_as_given(tmp_path):
             assert json.loads(result.stdout) == {"colours": ["red"]}
         sent = [r["response_format"]["json_schema"]["schema"] for r in server.record.requests]
     assert sent == [schema, schema]
+
+
+#: llama-cpp-python's server's answer to a json_schema response format, as it sent it (a 500 wrapping the validation)
+LLAMA_REFUSAL = {
+    "error": {
+        "message": "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+        "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', 'ctx': {'expected': \"'text' "
+        'or \'json_object\'"}}\n\n  File "/srv/llama_cpp/server/app.py", line 376, in create_chat_completion\n'
+        "    POST /v1/chat/completions",
+        "type": "internal_server_error",
+        "param": None,
+        "code": None,
+    }
+}
+
+
+def test_llama_cpp_pythons_500_refusing_json_schema_is_asked_for_json_object_not_retried(tmp_path):
+    """Its refusal was taken for a failing server: retried twice, then given up (a user trial, exit 5)."""
+    dog = '{"name": "Rex", "age": 3}'
+    answers = [Answer(status=500, body=json.dumps(LLAMA_REFUSAL).encode(), content_type="application/json")]
+    with HostileServer(*answers, Answer(events=reply(dog))) as server:
+        result = run_chatbot(*openai_flags(server.base_url), "--schema", "name, age int", "-p", "a dog", cwd=tmp_path)
+        sent = server.requests
+    assert result.returncode == 0, result.stderr
+    assert [r["response_format"]["type"] for r in sent] == ["json_schema", "json_object"]
+    assert "does not take JSON schemas" in result.stderr and "retrying" not in result.stderr
+    assert json.loads(result.stdout) == {"name": "Rex", "age": 3}
 
 
 def test_a_server_without_schemas_is_asked_for_json_object_once_and_the_user_is_told(tmp_path):

@@ -14,7 +14,7 @@ import pytest
 
 from chatbot.errors import ContextLengthError, ServerError
 from chatbot.providers import make_provider
-from chatbot.providers.base import ChatProvider, TextDelta
+from chatbot.providers.base import ChatProvider, ProviderNote, Resent, TextDelta
 from tests.support.llama_server import llama_server as start_llama
 from tests.support.sse import end, texts
 
@@ -78,3 +78,16 @@ def test_context_length_exceeded(provider: ChatProvider) -> None:
     # streamed: it answers 200 and an empty stream; the provider reports a failure rather than an empty reply
     with pytest.raises(ServerError, match="context window"):
         list(provider.stream(too_long, max_tokens=8))
+
+
+def test_a_json_schema_it_refuses_is_asked_again_in_json_mode(provider: ChatProvider) -> None:
+    """llama-cpp-python's server takes response formats ``text`` and ``json_object`` only, and refuses
+    ``json_schema`` with a 500: the request goes again in JSON mode, the schema in the system message, once."""
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    asked = {"response_format": {"type": "json_schema", "json_schema": {"name": "reply", "schema": schema}}}
+    events = list(provider.stream([{"role": "user", "content": "Name a dog."}], max_tokens=30, options=asked))
+    resent = [e for e in events if isinstance(e, Resent)]
+    notes = [e.text for e in events if isinstance(e, ProviderNote)]
+    assert [r.body["response_format"] for r in resent] == [{"type": "json_object"}]
+    assert len(notes) == 1 and "does not take JSON schemas" in notes[0]
+    assert end(events).finish_reason in ("stop", "length")
