@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from chatbot.errors import ChatbotError
 from chatbot.providers.table import PROVIDERS
 
 if TYPE_CHECKING:
@@ -39,16 +38,16 @@ def with_session_provider(store: SessionStore, args: argparse.Namespace) -> argp
 
 def _stored(store: SessionStore, args: argparse.Namespace) -> tuple[str, str] | None:
     """(provider, model) stored with the session this run continues; None for a new session, an older file that
-    names no provider, or one this version does not know (the app then opens it, or says why it cannot)."""
+    names no provider, or one this version does not know (the app then opens it). A damaged one is its
+    :class:`~chatbot.errors.SessionError`."""
     session_id = args.session
     if args.cont:
         session_id = store.choose_latest()[0]  # (the sessions it skips are named when the session is opened)
     if session_id is None or not store.exists(session_id):
         return None
-    try:
-        session = store.load(session_id)
-    except ChatbotError:
-        return None  # damaged: opening it says so
+    # a damaged session is said to be so here, before a provider is made for it: made first, the default provider's
+    # missing key was the error a user read (a user trial: "GROQ_API_KEY is not set" for a broken session file)
+    session = store.load(session_id)
     if session.provider not in PROVIDERS:
         return None
     return session.provider, session.model

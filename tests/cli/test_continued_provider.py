@@ -24,6 +24,20 @@ def test_a_session_continued_by_id_keeps_its_provider_without_the_default_provid
     assert stored(tmp_path, "k9") == ("echo", "echo")
 
 
+def test_a_damaged_session_continued_is_named_as_damaged_not_as_the_default_providers_missing_key(
+    tmp_path: Path,
+) -> None:
+    assert run_chatbot("--provider", "echo", "--session", "covers", "-p", "hi", cwd=tmp_path).returncode == 0
+    path = tmp_path / "sessions" / "covers.json"
+    data = json.loads(path.read_text())
+    data["summary"] = {"text": "x", "covers": 99}
+    path.write_text(json.dumps(data))
+    result = run_chatbot("--session", "covers", "-p", "again", cwd=tmp_path)  # groq is the default; no GROQ_API_KEY
+    assert_clean(result)
+    assert result.returncode == 3, result.stderr
+    assert "summary.covers" in result.stderr and "GROQ_API_KEY" not in result.stderr
+
+
 def test_continue_keeps_the_newest_sessions_provider_over_the_environments(tmp_path: Path) -> None:
     assert run_chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path).returncode == 0
     result = run_chatbot("-c", "-p", "again", cwd=tmp_path, env={"CHATBOT_PROVIDER": "openai"})
