@@ -20,6 +20,7 @@ Every file is created readable by the user only (0600).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from collections.abc import Callable, Sequence
@@ -123,7 +124,7 @@ def open_appending(path: str, store_paths: Sequence[Path]) -> int:
     check_place(target, store_paths, streams=True, example="requests.jsonl")
     linked = target.is_symlink()  # check_place let through only a link to a terminal or a pipe
     flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (0 if linked else os.O_NOFOLLOW)
-    return _checked(os.open(target, flags, 0o600), target, store_paths, linked=linked)
+    return _checked(_opened(target, flags), target, store_paths, linked=linked)
 
 
 def write_private(path: Path, text: str, *, overwrite: bool = False, store_paths: Sequence[Path] = ()) -> None:
@@ -134,7 +135,7 @@ def write_private(path: Path, text: str, *, overwrite: bool = False, store_paths
     after). Text that UTF-8 cannot hold (a lone surrogate) is written as "?" (the encoder's replacement).
     """
     flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | (0 if overwrite else os.O_EXCL)
-    fd = _checked(os.open(path, flags, 0o600), path, store_paths)
+    fd = _checked(_opened(path, flags), path, store_paths)
     with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as f:
         # A replaced file keeps its old mode and its text otherwise (a new one has 0600 from os.open). A device or a
         # pipe (/dev/null, a terminal) is left as it is: it has nothing to cut, and its mode is the system's (run as
@@ -143,6 +144,19 @@ def write_private(path: Path, text: str, *, overwrite: bool = False, store_paths
             os.fchmod(fd, 0o600)
             os.ftruncate(fd, 0)
         f.write(text)
+
+
+def _opened(path: Path, flags: int) -> int:
+    """``os.open(path, flags, 0o600)``, except that a named pipe no program reads is refused at once: opened to write,
+    it waits for a reader, and /export, /timeline html or --log-requests hung with no word (a user trial)."""
+    try:
+        fd = os.open(path, flags | os.O_NONBLOCK, 0o600)  # a pipe without a reader: ENXIO instead of a wait
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise UsageError(f"{path} is a named pipe that no program is reading: start the reader first") from None
+        raise
+    os.set_blocking(fd, True)  # writes wait for a slow reader as usual
+    return fd
 
 
 def _checked(fd: int, path: Path, store_paths: Sequence[Path], *, linked: bool = False) -> int:

@@ -217,6 +217,22 @@ def test_a_device_written_over_keeps_its_mode():
         os.close(follower)
 
 
+def test_a_named_pipe_nobody_reads_is_refused_at_once_and_one_being_read_gets_the_text(tmp_path):
+    """Opened to write, a pipe waits for a reader: /export, /timeline html and --log-requests hung with no word."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with pytest.raises(UsageError, match="named pipe that no program is reading"):
+        write_file(str(pipe), "text", [], force=True)
+    with pytest.raises(UsageError, match="named pipe that no program is reading"):
+        open_appending(str(pipe), [])
+    reader = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        write_file(str(pipe), "text", [], force=True)
+        assert os.read(reader, 100) == b"text"
+    finally:
+        os.close(reader)
+
+
 def test_a_new_file_is_private_whatever_the_umask(tmp_path):
     old = os.umask(0)
     try:
