@@ -38,6 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``chatbot`` script. Returns the exit status."""
     try:
         return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C before the run began (reading .env or the config file): nothing to save yet
+        return 130
     except Exception as exc:  # a bug no layer expected: one line, the traceback in a log file, status 70
         from chatbot.cli.crash import report
 

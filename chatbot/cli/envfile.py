@@ -20,6 +20,9 @@ from chatbot.providers.table import PROVIDERS
 #: the only variables a .env may set: the key variable of each provider
 KEY_VARIABLES = frozenset(info.key_env for info in PROVIDERS.values() if info.key_env)
 _MAX_NAMED = 8  # ignored names listed in the notice; more are counted
+#: A .env holds a few keys; python-dotenv parses ~2 s a megabyte, so a folder's 16 MB .env made every run there,
+#: --version included, take half a minute. A larger one is not read (and said so).
+MAX_BYTES = 1024 * 1024
 
 
 class DotEnv(NamedTuple):  # (not a dataclass: --version and --help must not pay for importing dataclasses)
@@ -57,6 +60,8 @@ def load(path: str = ".env", environ: MutableMapping[str, str] = os.environ) -> 
     """Take the provider keys of ``path`` into ``environ`` (never overriding a set variable); ignore the rest."""
     if not os.path.isfile(path):
         return DotEnv()
+    if (size := _size(path)) > MAX_BYTES:
+        return DotEnv(problem=f"it is {size / 2**20:.0f} MB; a .env of provider keys is a few hundred bytes")
     from dotenv import dotenv_values
 
     try:
@@ -73,6 +78,13 @@ def load(path: str = ".env", environ: MutableMapping[str, str] = os.environ) -> 
             environ[name] = value.strip()
             taken.add(name)
     return DotEnv(frozenset(taken), tuple(ignored), unusable=tuple(unusable))
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0  # (read below, which says why it cannot be)
 
 
 def _shown(name: str) -> str:

@@ -3,8 +3,11 @@ its name) is ignored with one warning, and every run in the folder goes on, ``--
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from chatbot.cli import envfile
-from tests.support.cli import run_chatbot
+from tests.support.cli import chatbot_env, run_chatbot
 
 WARNING = ".env: ignored GROQ_API_KEY: the value holds a NUL byte, which no environment variable can"
 
@@ -39,3 +42,33 @@ def test_every_run_in_a_folder_whose_env_holds_a_nul_byte_goes_on(tmp_path):
         warnings = [line for line in result.stderr.splitlines() if ".env" in line]
         assert warnings == [f"chatbot: warning: {WARNING}"]
     assert version.stdout.startswith("chatbot ") and "stateless" in chat.stdout
+
+
+def test_a_env_too_large_for_keys_is_not_read_and_every_run_goes_on_at_once(tmp_path):
+    """A 16 MB .env of comments made every run in the folder take half a minute (python-dotenv's parse)."""
+    (tmp_path / ".env").write_text("OPENAI_API_KEY=sk-from-a-huge-file\n" + "# comment\n" * 200_000)  # ~2 MB
+    environ: dict[str, str] = {}
+    ((line, warning),) = envfile.load(str(tmp_path / ".env"), environ).notices()
+    assert environ == {} and warning
+    assert (
+        line
+        == "cannot read .env (it is 2 MB; a .env of provider keys is a few hundred bytes); nothing was taken from it"
+    )
+    result = run_chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path)
+    assert result.returncode == 0 and "Last user message: hi" in result.stdout
+    assert "cannot read .env (it is 2 MB" in result.stderr
+
+
+def test_ctrl_c_while_the_env_is_read_ends_with_status_130_and_no_traceback(tmp_path):
+    """Before the run begins (.env, the config file) Ctrl-C printed a whole traceback; a user trial hit it."""
+    code = (
+        "from chatbot.cli import entry, envfile\n"
+        "def interrupted(*args, **kwargs):\n"
+        "    raise KeyboardInterrupt\n"
+        "envfile.load = interrupted\n"  # Ctrl-C as it comes while .env is read
+        "raise SystemExit(entry.main(['--provider', 'echo', '-p', 'hi']))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=chatbot_env(), capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 130 and "Traceback" not in result.stderr and result.stdout == ""
