@@ -33,21 +33,28 @@ def parse_usage(data: object) -> Usage | None:
     """A :class:`Usage` from a wire ``usage`` dict, or None when there is none worth reporting."""
     if not isinstance(data, Mapping):
         return None
-    # a count is a whole number of at least 0: anything else (-500, 1.5, true, "12") is ignored, never stored
-    prompt = _count(data.get("prompt_tokens"))
-    completion = _count(data.get("completion_tokens"))
-    if prompt is None and completion is None:
+    # a count is a whole number from 0 to MAX_COUNT: a usage holding anything else (-500, 1.5, true, "12", 10**12) is
+    # not the server's count of this request, and none is stored (the local estimate stands in, as for a server that
+    # sends no usage); /timeline and /cost showed a 50-token request as a trillion, priced at $6,000,000
+    given = [data.get(key) for key in ("prompt_tokens", "completion_tokens", "total_tokens") if key in data]
+    if not given or any(_count(value) is None for value in given):
         return None
-    prompt, completion = prompt or 0, completion or 0
+    prompt = _count(data.get("prompt_tokens")) or 0
+    completion = _count(data.get("completion_tokens")) or 0
     total = _count(data.get("total_tokens"))
     # OpenAI and Groq report the cached prefix as ``prompt_tokens_details.cached_tokens``; it is part of the prompt
     details = data.get("prompt_tokens_details")
     cached = _count(details.get("cached_tokens")) if isinstance(details, Mapping) else None
+    cached = None if cached is None else min(cached, prompt)  # (the cache serves part of the prompt, never more)
     return Usage(prompt, completion, total if total is not None else prompt + completion, cached)
 
 
+#: more tokens than any model's window holds in one request (the largest are a few million)
+MAX_COUNT = 100_000_000
+
+
 def _count(value: object) -> int | None:
-    return value if type(value) is int and value >= 0 else None
+    return value if type(value) is int and 0 <= value <= MAX_COUNT else None
 
 
 def chunk_usage(chunk: Mapping[str, Any]) -> Usage | None:

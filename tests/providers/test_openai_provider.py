@@ -241,14 +241,16 @@ def test_a_whole_reply_with_odd_fields_prints_no_warning_of_the_sdks(httpx2_mock
 @pytest.mark.parametrize(
     ("wire", "parsed"),
     [
-        ({"prompt_tokens": -500, "completion_tokens": 3, "total_tokens": -497}, Usage(0, 3, 3)),
-        ({"prompt_tokens": 1.5, "completion_tokens": 2}, Usage(0, 2, 2)),
-        ({"prompt_tokens": True, "completion_tokens": 2, "total_tokens": 9}, Usage(0, 2, 9)),
+        ({"prompt_tokens": -500, "completion_tokens": 3, "total_tokens": -497}, None),
+        ({"prompt_tokens": 1.5, "completion_tokens": 2}, None),
+        ({"prompt_tokens": True, "completion_tokens": 2, "total_tokens": 9}, None),
         ({"prompt_tokens": "12", "completion_tokens": "3"}, None),
+        ({"prompt_tokens": 999_999_999_999, "completion_tokens": 3, "total_tokens": 1_000_000_000_002}, None),
         ({"prompt_tokens": 0, "completion_tokens": 0}, Usage(0, 0, 0)),
+        ({"prompt_tokens": 50, "completion_tokens": 3}, Usage(50, 3, 53)),
     ],
 )
-def test_a_usage_count_that_is_not_a_whole_number_of_at_least_zero_is_ignored(wire, parsed):
+def test_a_usage_with_a_count_that_is_no_token_count_of_a_request_is_not_taken(wire, parsed):
     assert parse_usage(wire) == parsed
 
 
