@@ -36,7 +36,7 @@ def parse_usage(data: object) -> Usage | None:
     # a count is a whole number from 0 to MAX_COUNT: a usage holding anything else (-500, 1.5, true, "12", 10**12) is
     # not the server's count of this request, and none is stored (the local estimate stands in, as for a server that
     # sends no usage); /timeline and /cost showed a 50-token request as a trillion, priced at $6,000,000
-    given = [data.get(key) for key in ("prompt_tokens", "completion_tokens", "total_tokens") if key in data]
+    given = [data[key] for key in ("prompt_tokens", "completion_tokens", "total_tokens") if data.get(key) is not None]
     if not given or any(_count(value) is None for value in given):
         return None
     prompt = _count(data.get("prompt_tokens")) or 0

@@ -248,6 +248,7 @@ def test_a_whole_reply_with_odd_fields_prints_no_warning_of_the_sdks(httpx2_mock
         ({"prompt_tokens": 999_999_999_999, "completion_tokens": 3, "total_tokens": 1_000_000_000_002}, None),
         ({"prompt_tokens": 0, "completion_tokens": 0}, Usage(0, 0, 0)),
         ({"prompt_tokens": 50, "completion_tokens": 3}, Usage(50, 3, 53)),
+        ({"prompt_tokens": 50, "completion_tokens": 3, "total_tokens": None}, Usage(50, 3, 53)),  # null: not said
     ],
 )
 def test_a_usage_with_a_count_that_is_no_token_count_of_a_request_is_not_taken(wire, parsed):
