@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from chatbot.cli.flags import build_parser, check_combinations, refuse_conflicts
 from chatbot.cli.modes import notice, stderr_line
-from chatbot.errors import ChatbotError, ConfigError, Interrupted, OutputError, UsageError
+from chatbot.errors import AuthenticationError, ChatbotError, ConfigError, Interrupted, OutputError, UsageError
 from chatbot.text import clean
 
 if TYPE_CHECKING:
@@ -381,9 +381,20 @@ def _provider(args: argparse.Namespace, cfg: Config) -> ChatProvider:
     from chatbot.providers.endpoint import endpoint_notices
 
     # the app retries itself (Chat), so that every retry is announced; the SDK's own retries are silent
-    provider = make_provider(
-        args.provider, model=cfg.model(args.model), base_url=args.base_url, timeout=args.timeout, max_retries=0
-    )
+    try:
+        provider = make_provider(
+            args.provider, model=cfg.model(args.model), base_url=args.base_url, timeout=args.timeout, max_retries=0
+        )
+    except AuthenticationError as exc:
+        given = getattr(args, "given", None)  # (None: run() called without main(): every setting counts as typed)
+        if args.base_url is None or given is None or "provider" in given:
+            raise
+        # --base-url alone: a user pointing at a local server meets the default provider's missing key (a user trial)
+        raise AuthenticationError(
+            f"{exc.message} (--base-url without --provider uses {args.provider}, the default provider; for another "
+            "OpenAI-compatible server, such as llama.cpp, Ollama or vLLM, add --provider openai: a local one needs no "
+            "key)"
+        ) from None
     # a base URL equal to the config file's came from there (the file's values are the flags' defaults)
     from_file = args.base_url is not None and cfg.values.get("base_url") == args.base_url
     source = f"base_url in {cfg.path}" if from_file else "--base-url"

@@ -62,3 +62,17 @@ def test_well_formed_base_urls_still_reach_the_server(url: str, tmp_path: Path) 
         result = run_chatbot("--provider", "openai", "--base-url", url.format(port=server.port), "-p", "hi",
                              cwd=tmp_path)  # fmt: skip
     assert (result.returncode, result.stdout.strip()) == (0, "fine"), result.stderr
+
+
+def test_a_base_url_without_a_provider_says_how_to_reach_an_openai_compatible_server(tmp_path: Path) -> None:
+    """--base-url alone meets the default provider (groq) and its missing key: the error says what to add."""
+    with FakeServer(reply="hello from a local server") as server:
+        alone = run_chatbot("--base-url", server.base_url, "--model", "x", "-p", "hi", cwd=tmp_path)
+        told = one_error_line(alone)
+        assert alone.returncode != 0 and "GROQ_API_KEY is not set" in told
+        assert "--base-url without --provider uses groq, the default provider" in told and "--provider openai" in told
+        added = run_chatbot(
+            "--provider", "openai", "--base-url", server.base_url, "--model", "x", "-p", "hi", cwd=tmp_path
+        )
+    assert added.returncode == 0, added.stderr
+    assert added.stdout.strip() == "hello from a local server"
