@@ -314,6 +314,8 @@ def _open_session(app: App, args: argparse.Namespace) -> Chat:
         for info in skipped:
             notice(f"-c skips session {info.id}, which cannot be loaded: {info.broken}", warning=True)
     chat = app.open(session_id, latest=session_id is None and args.cont)
+    if resumed and app.rule is not None and app.rule.changed:  # a flag given once is the session's from now on
+        notice(f"session {chat.session.id} keeps from now on: {', '.join(app.rule.changed)}")
     if local and not local_sessions.is_known(here, chat.session.id):
         if resumed:
             notice(local_sessions.first_resume_notice(here, chat.session), warning=True)

@@ -60,6 +60,8 @@ class Rule:
     memory: MemoryConfig
     run: TurnSettings
     origins: Mapping[str, str]  # setting -> "flag", "session", "config" or "default"
+    #: the settings a flag changed from what the session had stored, as "--flag new (was old)": kept from now on
+    changed: tuple[str, ...] = ()
 
     def stored(self) -> dict[str, Any]:
         """What the session keeps."""
@@ -94,7 +96,12 @@ def resolve(stored: Mapping[str, Any], memory: MemoryConfig, run: TurnSettings, 
     values["summary_options"] = dict(values["summary_options"])
     new_memory = replace(memory, **{k: values[k] for k in RULE_FIELDS if k not in RUN_FIELDS})
     new_run = replace(run, **{k: values[k] for k in RUN_FIELDS})
-    return Rule(new_memory, new_run, chosen)
+    changed = tuple(
+        f"{FLAGS[k]} {_shown(values[k])} (was {_shown(stored[k])})"
+        for k in RULE_FIELDS
+        if chosen[k] == "flag" and k in stored and stored[k] != values[k]
+    )
+    return Rule(new_memory, new_run, chosen, changed)
 
 
 def _shown(value: Any) -> str:

@@ -110,3 +110,19 @@ def test_a_session_stored_before_the_rule_was_kept_continues_with_the_defaults_a
     assert users(bodies(continued.stderr, "chat")[-1]) == ["one", "two", "three", "four"]  # summary memory, trigger 8
     rule = json.loads(path.read_text())["rule"]
     assert rule["strategy"] == "summary" and rule["window_turns"] == 6 and rule["max_input_tokens"] == 6000
+
+
+def test_a_flag_that_changes_a_continued_sessions_rule_says_the_session_keeps_it(tmp_path: Path) -> None:
+    """Kept silently, a flag given once went on shaping every later turn (a user trial: a budget of 300 tried once)."""
+    made = run_chatbot("--provider", "echo", "--session", "flip", "--memory", "first-last", "-p", "a", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    changed = run_chatbot(
+        "--session", "flip", "--memory", "summary", "--max-input-tokens", "5000", "-p", "b", cwd=tmp_path
+    )
+    assert_clean(changed)
+    told = [line for line in changed.stderr.splitlines() if "keeps from now on" in line]
+    assert told == [
+        "chatbot: session flip keeps from now on: --memory summary (was first-last), --max-input-tokens 5000 (was 6000)"
+    ]
+    same = run_chatbot("--session", "flip", "--memory", "summary", "-p", "c", cwd=tmp_path)  # what it has: no word
+    assert same.returncode == 0 and "keeps from now on" not in same.stderr
