@@ -18,6 +18,10 @@ from chatbot.errors import UsageError
 from chatbot.providers.table import PROVIDERS
 from chatbot.text import is_blank
 
+#: the largest count a flag takes: more tokens than any model reads, more turns than any conversation has (past it,
+#: 10**24 was taken, and the budget's figures turned to float noise: "one character is about 2.5e22 tokens")
+MOST = 100_000_000
+
 
 def _count(text: str, least: int) -> int:
     try:
@@ -26,6 +30,8 @@ def _count(text: str, least: int) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < least:
         raise argparse.ArgumentTypeError(f"{text} is less than {least}")
+    if value > MOST:
+        raise argparse.ArgumentTypeError(f"{text} is more than {MOST:,} (no model reads so many tokens)")
     return value
 
 

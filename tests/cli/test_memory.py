@@ -3,6 +3,8 @@ model that fails while the chat model works."""
 
 from __future__ import annotations
 
+import pytest
+
 from chatbot.engine.tokens import TokenCounter
 from tests.support.cli import assert_clean, run_chatbot, session_doc
 from tests.support.fake_server import FakeServer
@@ -114,3 +116,11 @@ def test_every_count_of_the_memory_strategies_is_a_flag_with_its_default_and_lea
         assert getattr(MemoryConfig(), name) == count.default
         below = run_chatbot("--provider", "echo", count.flag, str(count.least - 1), "-p", "hi", cwd=tmp_path)
         assert below.returncode == 2 and f"{count.flag}: {count.least - 1} is less than {count.least}" in below.stderr
+
+
+@pytest.mark.parametrize("flag", ["--max-input-tokens", "--max-output-tokens", "--window-turns"])
+def test_a_count_past_any_models_reach_is_refused_in_one_line(tmp_path, flag):
+    """10**24 was taken as a budget, and its figures turned to float noise (a user trial)."""
+    result = run_chatbot("--provider", "echo", flag, str(10**24), "-p", "hi", cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"{flag}: {10**24} is more than 100,000,000 (no model reads so many tokens)" in result.stderr
