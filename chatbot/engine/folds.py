@@ -17,10 +17,14 @@ and changes nothing: what a fold came to is a value (:class:`Folded`) that the c
   asked to be rewritten tighter (:func:`summary_ask`); asked for in words, about 3 words to 4 tokens.
 - **Transactional, piece by piece**: a piece's summary is kept only when it is non-empty and shorter than what it
   replaces; a piece that fails ends the fold (the pieces kept before it stay) and starts the backoff.
+- **A summary cut off at its cap** is kept up to its last complete sentence or line (:func:`whole_part`), the user
+  told: a small model that rambles on past its summary loses its unfinished end, not the whole summary. A cut that
+  leaves no real text (a reasoning model that spent the cap thinking, one sentence cut in its middle) is refused.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -98,6 +102,25 @@ CONTEXT_RETRIES = 2
 FEWEST_WORDS = 40
 #: a text shorter than this (characters) is not shortened further to fit a summary request
 SHORTEST_CUT = 200
+
+
+#: where a sentence ends: a full stop, question or exclamation mark (closing quotes or brackets may follow) before a
+#: space or a line break; one at the very end of a cut text may be mid-number ("3." of "3.5"), so it does not count
+_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*(?=\s)")
+
+
+def whole_part(text: str) -> tuple[str, str]:
+    """What a summary cut off at its cap keeps: (its text up to the last complete sentence or line, whichever ends
+    later; "sentence" or "line"), or ("", "") when that leaves no real text: nothing with a letter or a digit, or
+    less than half of what came (one long sentence cut in its middle would lose more than it keeps). Pure."""
+    line = text.rfind("\n")
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    sentence = ends[-1] if ends else -1
+    cut, kind = (sentence, "sentence") if sentence >= line else (line, "line")
+    kept = text[: max(cut, 0)].strip()
+    if not any(c.isalnum() for c in kept) or 2 * len(kept) < len(text.strip()):
+        return "", ""
+    return kept, kind
 
 
 def reply_room(size: int) -> int:
