@@ -15,8 +15,9 @@ and changes nothing: what a fold came to is a value (:class:`Folded`) that the c
   (:func:`summary_share`), a quarter: room for the previous summary, the turns of a piece and the answer, and in a
   chat request three quarters left for the system message and the turns kept verbatim. A summary over its share is
   asked to be rewritten tighter (:func:`summary_ask`); asked for in words, about 3 words to 4 tokens.
-- **Transactional, piece by piece**: a piece's summary is kept only when it is non-empty and shorter than what it
-  replaces; a piece that fails ends the fold (the pieces kept before it stay) and starts the backoff.
+- **Transactional, piece by piece**: a piece's summary is kept only when it is non-empty, does not repeat its
+  request (a pretrained model continues the prompt instead of following it) and is shorter than what it replaces;
+  a piece that fails ends the fold (the pieces kept before it stay) and starts the backoff.
 - **A summary cut off at its cap** is kept up to its last complete sentence or line (:func:`whole_part`), the user
   told: a small model that rambles on past its summary loses its unfinished end, not the whole summary. A cut that
   leaves no real text (a reasoning model that spent the cap thinking, one sentence cut in its middle) is refused.
@@ -29,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chatbot.engine.summary_prompt import SUMMARY_WORDS, summary_request
+from chatbot.engine.summary_prompt import SUMMARY_WORDS, echoes_request, summary_request
 from chatbot.engine.tokens import rough_count
 from chatbot.engine.turn import Message, content_text
 from chatbot.errors import ChatbotError, ContextLengthError
@@ -268,10 +269,13 @@ def _smaller(conv: Conversation, window: int | None, limit: int, refused: int) -
 
 
 def _refusal(conv: Conversation, summary: RollingSummary, new: str, folded: int) -> str:
-    """Why a summary that came back is not kept, or "": it must be non-empty and shorter than what it replaces."""
+    """Why a summary that came back is not kept, or "": it must be non-empty, not a repeat of its request
+    (:func:`~chatbot.engine.summary_prompt.echoes_request`) and shorter than what it replaces."""
     counter = conv.counter
     if not new:
         return "the summary came back empty"
+    if echoes_request(new):
+        return "the summary repeats its request instead of summarizing it, so it was not kept"
     start = summary.covers
     replaced = counter.count(summary.text) + sum(t.tokens(counter) for t in conv.turns[start : start + folded])
     if counter.count(new) >= replaced:
