@@ -201,3 +201,29 @@ def test_a_server_that_reads_the_system_message_teaches_the_ratio_of_the_whole_r
     low = int(request.uncorrected * 0.8)  # a server that counts a fifth fewer, system message in: still learned
     learn_from_usage(conv, request, Usage(low, 10, low + 10), 0)
     assert conv.counter.calibration.ratios[-1] < 0.81
+
+
+def test_a_server_that_drops_the_system_message_is_not_asked_over_its_window_again(tmp_path, monkeypatch):
+    # llama-cpp-python's gemma format, played by the fake: the summary rides in the system message the server drops
+    from chatbot.core.app import App, AppSettings
+    from chatbot.core.turn_settings import TurnSettings
+    from chatbot.engine.summary_prompt import is_summary_request
+    from chatbot.providers import make_provider
+    from chatbot.storage.json_store import JsonStore
+    from tests.support.fake_server import FakeServer
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    summary = " ".join(["- the user plans the ledger; totals first, export rules later, bank check agreed."] * 15)
+    with FakeServer(reply="word " * 400, whole_reply=summary, context=2048, system_role=False) as server:
+        provider = make_provider("openai", model="fake-model", base_url=server.base_url, max_retries=0)
+        settings = AppSettings("openai", "fake-model", MemoryConfig(), run=TurnSettings(retries=2))
+        app = App(JsonStore(tmp_path / "sessions"), provider, settings, lambda m: TokenCounter())
+        chat = app.open("gemma")
+        for k in range(30):
+            list(chat.send(f"Step {k + 1}: explain the next part of the ledger plan, every rule spelled out."))
+        covers = chat.conversation.summary_covers
+        outcomes = list(zip(server.record.requests, server.record.outcomes, strict=True))
+        app.close()
+    first = next(i for i, (_, outcome) in enumerate(outcomes) if outcome == "context")
+    assert [o for _, o in outcomes[first + 1 :] if o == "context"] == []
+    assert covers >= 20 and sum(is_summary_request(b["messages"]) for b, _ in outcomes) >= 4
