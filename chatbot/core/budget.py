@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from chatbot.engine.calibration import Calibration
+from chatbot.engine.calibration import MAX_MARGIN, Calibration
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.folds import reply_room as summary_reply_room
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, Request
@@ -71,9 +71,34 @@ def learn_from_usage(conv: Conversation, request: Request, usage: Usage, tool_to
     """Let the counter learn from a reply's ``prompt_tokens`` for ``request``, sent with tool definitions of
     ``tool_tokens`` (0 when none were offered): the server counted them, so the local count holds them too.
 
-    ``prompt_tokens`` counts the cached prefix too (a cache discounts tokens, it does not remove them).
+    ``prompt_tokens`` counts the cached prefix too (a cache discounts tokens, it does not remove them). When the
+    server's count shows that its template left the system message out, the request is learned from without it
+    (:func:`left_out_system`).
     """
-    conv.counter.calibrate(request.uncorrected + tool_tokens, usage.prompt_tokens, tool_tokens)
+    local = request.uncorrected + tool_tokens
+    conv.counter.calibrate(local - left_out_system(conv, request, local, usage.prompt_tokens), usage.prompt_tokens,
+                           tool_tokens)  # fmt: skip
+
+
+def left_out_system(conv: Conversation, request: Request, local: int, prompt: int) -> int:
+    """The raw tokens of ``request``'s system message when the server counted it as left out, else 0.
+
+    llama-cpp-python's ``gemma`` chat format drops the system message (Gemma has no system role), and with it the
+    rolling summary. Learned against the whole request, a system message holding a summary of ~1,000 tokens taught
+    ratios of 0.46 and up: the turns of later requests, counted at that rate, went over the window again and again.
+    Taken as left out: once a correction is learned, a system message of at least a tenth of the request, and a
+    server count no more than the rest of the request counts at that correction (with ``MAX_MARGIN``); a server that
+    counts the system message counts at least a tenth more. ``local``: the request's uncorrected count, tools in.
+    """
+    calibration = conv.counter.calibration
+    first = request.messages[0] if request.messages else {}
+    if not calibration.ratios or first.get("role") != "system":
+        return 0
+    fixed = conv.counter.chat_format.per_request
+    system, whole = conv.count_system(first), local - fixed
+    if system * 10 < whole or prompt - fixed > calibration.correction * (whole - system) * (1 + MAX_MARGIN):
+        return 0
+    return system
 
 
 def learn_window(calibration: Calibration, exc: ContextLengthError) -> bool:

@@ -3,11 +3,12 @@ ends, the summary the next request will need is written on a background thread, 
 no turn waits for it.
 
 The engine still decides everything: :func:`chatbot.engine.memory.next_summary` names the exact inputs of the next
-request's fold, and the fold itself (the checks that a summary is whole, non-empty and shorter than what it
-replaces, the fallback, the backoff) stays in the engine. This module only runs the summarizer early and hands its
-result to that fold when the fold asks for exactly the same inputs. So a summary written ahead is kept only when a
-synchronous one with the same text would have been, and one that failed, or that the user stopped waiting for,
-leaves what a failed synchronous summary leaves.
+request's fold, and the fold itself (the checks that a summary is non-empty and shorter than what it replaces, the
+fallback, the backoff) stays in the engine, as does what a summary cut off at its cap keeps
+(:func:`~chatbot.engine.folds.whole_part`). This module only runs the summarizer early and hands its result to that
+fold when the fold asks for exactly the same inputs. So a summary written ahead is kept only when a synchronous one
+with the same text would have been, and one that failed, or that the user stopped waiting for, leaves what a failed
+synchronous summary leaves.
 
 Script mode and ``-p`` do not write ahead (``enabled=False``): their requests stay in their exact order.
 """
@@ -24,7 +25,7 @@ from chatbot.core.retry import RETRYABLE, retry_wait
 from chatbot.core.rule import FLAGS
 from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.folds import Written, summary_messages
+from chatbot.engine.folds import Written, summary_messages, whole_part
 from chatbot.engine.memory import Summarizer, next_summary
 from chatbot.engine.turn import Message
 from chatbot.errors import ChatbotError, ContextLengthError, ModelNotFoundError, SummaryError
@@ -87,10 +88,7 @@ class SummaryCall:
         )
         self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
         if finish == "length":
-            # a summary cut mid-sentence would silently lose whatever came last
-            error = SummaryError(f"the summary was cut off at {cap} tokens")
-            error.notices = tuple(told)  # type: ignore[attr-defined]
-            raise error
+            return _cut_off(completion.text, cap, told)
         return Written(completion.text, tuple(told))
 
     def _retrying(self, messages: list[Message], model: str, cap: int, told: list[str]) -> Completion:
@@ -136,6 +134,17 @@ class SummaryCall:
                 estimate=(estimate, None),
                 **more,
             )
+
+
+def _cut_off(text: str, cap: int, told: list[str]) -> Written:
+    """A summary the server cut at its ``cap``: kept up to its last complete sentence or line, and said so (its
+    unfinished end would otherwise pass for the summary's last point); refused when that leaves no real text."""
+    kept, kind = whole_part(text)
+    if not kept:
+        error = SummaryError(f"the summary was cut off at {cap} tokens with no full sentence to keep")
+        error.notices = tuple(told)  # type: ignore[attr-defined]
+        raise error
+    return Written(kept, (*told, f"the summary was cut off at {cap} tokens; kept up to its last full {kind}"))
 
 
 class _Job:

@@ -15,17 +15,22 @@ and changes nothing: what a fold came to is a value (:class:`Folded`) that the c
   (:func:`summary_share`), a quarter: room for the previous summary, the turns of a piece and the answer, and in a
   chat request three quarters left for the system message and the turns kept verbatim. A summary over its share is
   asked to be rewritten tighter (:func:`summary_ask`); asked for in words, about 3 words to 4 tokens.
-- **Transactional, piece by piece**: a piece's summary is kept only when it is non-empty and shorter than what it
-  replaces; a piece that fails ends the fold (the pieces kept before it stay) and starts the backoff.
+- **Transactional, piece by piece**: a piece's summary is kept only when it is non-empty, does not repeat its
+  request (a pretrained model continues the prompt instead of following it) and is shorter than what it replaces;
+  a piece that fails ends the fold (the pieces kept before it stay) and starts the backoff.
+- **A summary cut off at its cap** is kept up to its last complete sentence or line (:func:`whole_part`), the user
+  told: a small model that rambles on past its summary loses its unfinished end, not the whole summary. A cut that
+  leaves no real text (a reasoning model that spent the cap thinking, one sentence cut in its middle) is refused.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chatbot.engine.summary_prompt import SUMMARY_WORDS, summary_request
+from chatbot.engine.summary_prompt import SUMMARY_WORDS, echoes_request, summary_request
 from chatbot.engine.tokens import rough_count
 from chatbot.engine.turn import Message, content_text
 from chatbot.errors import ChatbotError, ContextLengthError
@@ -98,6 +103,25 @@ CONTEXT_RETRIES = 2
 FEWEST_WORDS = 40
 #: a text shorter than this (characters) is not shortened further to fit a summary request
 SHORTEST_CUT = 200
+
+
+#: where a sentence ends: a full stop, question or exclamation mark (closing quotes or brackets may follow) before a
+#: space or a line break; one at the very end of a cut text may be mid-number ("3." of "3.5"), so it does not count
+_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*(?=\s)")
+
+
+def whole_part(text: str) -> tuple[str, str]:
+    """What a summary cut off at its cap keeps: (its text up to the last complete sentence or line, whichever ends
+    later; "sentence" or "line"), or ("", "") when that leaves no real text: nothing with a letter or a digit, or
+    less than half of what came (one long sentence cut in its middle would lose more than it keeps). Pure."""
+    line = text.rfind("\n")
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    sentence = ends[-1] if ends else -1
+    cut, kind = (sentence, "sentence") if sentence >= line else (line, "line")
+    kept = text[: max(cut, 0)].strip()
+    if not any(c.isalnum() for c in kept) or 2 * len(kept) < len(text.strip()):
+        return "", ""
+    return kept, kind
 
 
 def reply_room(size: int) -> int:
@@ -245,10 +269,13 @@ def _smaller(conv: Conversation, window: int | None, limit: int, refused: int) -
 
 
 def _refusal(conv: Conversation, summary: RollingSummary, new: str, folded: int) -> str:
-    """Why a summary that came back is not kept, or "": it must be non-empty and shorter than what it replaces."""
+    """Why a summary that came back is not kept, or "": it must be non-empty, not a repeat of its request
+    (:func:`~chatbot.engine.summary_prompt.echoes_request`) and shorter than what it replaces."""
     counter = conv.counter
     if not new:
         return "the summary came back empty"
+    if echoes_request(new):
+        return "the summary repeats its request instead of summarizing it, so it was not kept"
     start = summary.covers
     replaced = counter.count(summary.text) + sum(t.tokens(counter) for t in conv.turns[start : start + folded])
     if counter.count(new) >= replaced:

@@ -60,7 +60,8 @@ MAX_EARLY_FOLDS = 3
 #: room for one more turn only: long turns then cost a summary call on almost every turn.
 FOLD_HEADROOM = 0.5
 #: A summary is asked for in at most ~250 words. The cap leaves room for reasoning models (gpt-oss spends part of
-#: max_tokens thinking) while stopping one that rambles; a summary cut off at the cap is refused, not kept.
+#: max_tokens thinking) while stopping one that rambles; a summary cut off at the cap is kept up to its last full
+#: sentence or line (:func:`chatbot.engine.folds.whole_part`), and refused when that leaves nothing.
 SUMMARY_MAX_TOKENS = 2048
 
 

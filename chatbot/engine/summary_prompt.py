@@ -117,6 +117,17 @@ def is_summary_request(messages: Sequence[Message]) -> bool:
     return text.startswith(_OPENING) and f"\n\n{PREVIOUS_SUMMARY_LABEL}\n" in text and NEW_TURNS_LABEL in text
 
 
+def echoes_request(summary: str) -> bool:
+    """Whether a summary that came back repeats its request instead of summarizing it: a line of it opens the
+    instructions or is one of their labels. A pretrained model (Gemma 3 270M on llama.cpp) continues its prompt
+    rather than follow it: kept, such a text would stand for the turns it covers while holding none of them.
+
+    A ``--- turn N`` line alone is not enough: a reply can hold one (it is how recalled turns are shown), and a
+    summary that copied it is quoted where it rides, not refused."""
+    starts = (_OPENING, PREVIOUS_SUMMARY_LABEL, NEW_TURNS_LABEL)
+    return any(line.lstrip().startswith(starts) for line in summary.splitlines())
+
+
 def summary_request_parts(text: str) -> tuple[str, str, str]:
     """A summary request's message cut at its labels: (instructions, previous summary, the turns to merge)."""
     instructions, _, rest = text.partition(f"\n\n{PREVIOUS_SUMMARY_LABEL}\n")

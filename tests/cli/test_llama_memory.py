@@ -2,16 +2,26 @@
 lines, the default memory settings) against llama.cpp's server with a 2,048-token window, with and without tools.
 
 What is checked is what must hold whatever the tiny model says, by the server's own counts (``--log-requests``:
-``request_tokens.provider`` and ``max_tokens`` of every call, chat and summary): once the server has refused a request
-for its length, every later request with its reply limit fits the window, and none is refused again; every turn is
-stored; a turn left out of a request is either in the summary or a warning said why (a summary that failed); no
-traceback, exit 0. Whether a summary is kept is the model's doing, and Gemma 3 270M behind llama-cpp-python's
-``gemma`` chat format keeps none: that format drops the system message (Gemma has no system role), so the model never
-sees the summary instructions and echoes the turns until the cap cuts it (a summary cut off is refused). The test
-asserts that the fold is asked, logged and within the window, not that it is kept.
+``request_tokens.provider`` and ``max_tokens`` of every call, chat and summary): the conversation meets the window or
+summaries keep every request under it; once the server has refused a request for its length, every later request
+with its reply limit fits the window, and none is refused again; every turn is stored; a turn left out of a request
+is either in the summary or a warning said why (a summary that failed or was not kept); the summary kept repeats no
+part of its request; no traceback, exit 0.
 
-Slow: about 25 minutes a test on two shared cores (run side by side, one server each), most of it in summaries that
-run to the cap (2,048 tokens before the window is known: ~85 s each).
+Gemma 3 270M here is the pretrained model: the summary request reaches it whole (one user message: llama-cpp-python's
+``gemma`` format drops system messages), but it continues its prompt rather than follow it, and runs on until the
+window cuts it. A cut summary is kept up to its last full sentence or line, one that repeats its request is not.
+Measured (40 turns, without tools and with: the same counts): 10 summaries asked, 8 cut, 5 kept and 5 refused as
+repeats of their request; no request refused for length (the kept summaries keep every request under the window), no
+turn dropped; the summary at the end covers 29 turns, and its text is the model's invention, not a summary. Runs
+while this was built kept 6 (no check for a repeat yet) and 1 (the calibration below not fixed yet); before cut
+summaries were kept, none was (every summary came back cut). The test asserts that one is kept; what it says is the
+model's doing. The summary rides in the system message, which the ``gemma`` format drops: the calibration learns
+from the rest of such a request (chatbot.core.budget.left_out_system), or a kept summary of ~1,000 tokens taught a
+ratio of 0.46 and 21 requests were refused after the window was learned.
+
+Slow: 11 to 25 minutes a test on two shared cores (one server each), most of it in summaries that run on until the
+window cuts them (~85 s each).
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from typing import Any
 
 import pytest
 
+from chatbot.engine.summary_prompt import echoes_request
 from tests.support.cli import run_chatbot
 from tests.support.llama_server import llama_server
 
@@ -34,9 +45,6 @@ TURNS = 40
 #: a reply of at most this many tokens (Gemma 270M always writes that much when asked for detail): with the notes of
 #: each message, eight turns overflow the window; Gemma writes 5-15 tokens a second on two shared cores
 REPLY = 64
-#: not fixed yet: a chat request under a learned window is planned right up to it by the calibrated count, which can
-#: run a few tokens under the server's (1,984 by the count was 1,989 by llama.cpp's, with 64 for the reply: 2,053)
-KNOWN_BUG = "a chat request under a learned window has no safety margin: over the window by the server's count"
 NOTES = (
     "My notes so far: rent is 900 a month, food about 300, transport {t}, savings 150, and the car insurance is due "
     "in March. I want every rule written out so that I can follow it without thinking, including what to do when a "
@@ -66,32 +74,55 @@ def converse(base_url: str, cwd: Path, *more: str) -> tuple[Any, list[dict[str, 
         cwd=cwd, stdin=script, timeout=1800,
     )  # fmt: skip
     print(f"{TURNS} turns in {time.monotonic() - started:.0f}s")
+    (cwd / "stderr.txt").write_text(done.stderr)  # beside the request log, for a reader of a failed run
     (session,) = (cwd / "sessions").glob("*.json")
-    return done, [json.loads(line) for line in log.read_text().splitlines()], json.loads(session.read_text())
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    print(tally(done.stderr, records))
+    return done, records, json.loads(session.read_text())
+
+
+def tally(stderr: str, records: list[dict[str, Any]]) -> dict[str, int]:
+    """What the folds came to, for the record (``-s`` shows it): summaries asked, cut at their cap, kept (those cut
+    kept up to their last full sentence or line among them), failed, and requests refused for their length."""
+    summaries = [r for r in records if r["kind"] == "summary"]
+    return {
+        "summaries asked": len(summaries),
+        "cut at the cap": sum(r["finish_reason"] == "length" for r in summaries),
+        "folds kept": stderr.count("into the rolling summary"),
+        "kept cut": stderr.count("kept up to its last full"),
+        "failed": stderr.count("summarizing failed ("),
+        "repeats its request": stderr.count("repeats its request"),
+        "not shorter": stderr.count("was not shorter"),
+        "refused for length": sum(r["error"] == "ContextLengthError" for r in records),
+    }
 
 
 def check(done: Any, records: list[dict[str, Any]], session: dict[str, Any]) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
     assert len(session["turns"]) == TURNS
+    covers = session["summary"]["covers"]
     errors = [n for n, r in enumerate(records) if r["error"] == "ContextLengthError"]
-    assert errors, "the conversation never met the window: nothing was tested"
-    after = records[errors[0] + 1 :]
+    # the conversation met the window, or summaries kept every request under it
+    assert errors or covers, "the conversation never met the window and kept no summary: nothing was tested"
+    after = records[errors[0] + 1 :] if errors else []
     assert [r for r in after if r["error"] == "ContextLengthError"] == []  # refused once, then kept under it
     summaries = [r for r in records if r["kind"] == "summary"]
     assert len(summaries) >= 3  # folded again and again
     # a turn left out of a request is in the summary, or the warning of a summary that failed said why
     chats = [r for r in records if r["kind"] in ("chat", "tool_call") and r["ok"]]
-    told = done.stderr.count("summarizing failed") + done.stderr.count("the summary was not shorter")
+    told = done.stderr.count("summarizing failed") + done.stderr.count("so it was not kept")
     assert sum(r["dropped"] > 0 for r in chats) <= told, done.stderr[-3000:]
-    covers = session["summary"]["covers"]
     if covers:
         assert f"Summary of turns 1-{covers} of {TURNS}" in done.stdout
+    # a summary kept holds no repeat of its request (the pretrained model continues its prompt: such text is refused)
+    assert not echoes_request(session["summary"]["text"])
+    assert covers > 0  # a summary was kept: cut summaries are kept up to their last full sentence or line
     # by the server's own count, the prompt and the reply it may write fit the window (llama.cpp does not refuse
-    # them, it cuts the reply at the window: vLLM refuses)
+    # them, it cuts the reply at the window: vLLM refuses): a request under the learned window keeps a hundredth of
+    # it to spare for a count that runs under the server's
     over = [r for r in after if r["ok"] and r["request_tokens"]["provider"] + r["max_tokens"] > WINDOW]
-    if over:
-        pytest.xfail(f"{KNOWN_BUG}: {over}")
+    assert over == []
 
 
 def test_a_long_conversation_stays_within_a_small_window(small_window: str, tmp_path: Path) -> None:

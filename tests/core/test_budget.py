@@ -17,7 +17,8 @@ from chatbot.core.budget import (
     window_share,
 )
 from chatbot.engine.conversation import Conversation
-from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig
+from chatbot.engine.folds import Folded, RollingSummary
+from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig, Request
 from chatbot.engine.tokens import TokenCounter
 from chatbot.errors import ContextLengthError
 from chatbot.providers.base import Usage
@@ -166,3 +167,63 @@ def test_a_summary_request_counted_with_a_tokenizer_leaves_the_window_its_rough_
 
     messages = [{"role": "user", "content": ""}] * 10  # no text: 10 tokens each for the chat format
     assert summary_max_tokens(messages, 1000, TokenizerCounter("none")) == 1000 - math.ceil(100 * 1.1)
+
+
+def summarized(prompt_of: str) -> tuple[Conversation, Request, int]:
+    """A conversation whose system message carries a long summary, after one ratio of 1.0 was learned; its next
+    request and the server's count of it: ``whole`` (a server that reads the system message) or ``rest`` (one whose
+    template drops it: llama-cpp-python's gemma format)."""
+    from chatbot.engine.turn import Turn
+
+    conv = Conversation("be brief", MemoryConfig(strategy="summary", summary_trigger=8, keep_turns=2))
+    for i in range(3):
+        conv.add_turn(
+            Turn([{"role": "user", "content": f"message {i} " + "word " * 150}, {"role": "assistant", "content": "ok"}])
+        )
+    conv.counter.calibrate(1000, 1000)
+    conv.take_fold(Folded(RollingSummary("- the user budgets rent and food " * 100, 1), 1, True, kept=True))
+    request = conv.build_request("and now?")
+    system = conv.count_system(request.messages[0])
+    assert request.summary_included and system * 3 > request.uncorrected  # the summary is a good share of it
+    return conv, request, request.uncorrected - (system if prompt_of == "rest" else 0)
+
+
+def test_a_server_that_drops_the_system_message_teaches_its_count_of_the_rest_not_a_low_ratio():
+    conv, request, prompt = summarized("rest")
+    learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), 0)
+    assert conv.counter.calibration.ratios == [1.0, 1.0]  # not (rest / whole): the turns count as they did
+
+
+def test_a_server_that_reads_the_system_message_teaches_the_ratio_of_the_whole_request():
+    conv, request, prompt = summarized("whole")
+    learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), 0)
+    assert conv.counter.calibration.ratios == [1.0, 1.0]
+    low = int(request.uncorrected * 0.8)  # a server that counts a fifth fewer, system message in: still learned
+    learn_from_usage(conv, request, Usage(low, 10, low + 10), 0)
+    assert conv.counter.calibration.ratios[-1] < 0.81
+
+
+def test_a_server_that_drops_the_system_message_is_not_asked_over_its_window_again(tmp_path, monkeypatch):
+    # llama-cpp-python's gemma format, played by the fake: the summary rides in the system message the server drops
+    from chatbot.core.app import App, AppSettings
+    from chatbot.core.turn_settings import TurnSettings
+    from chatbot.engine.summary_prompt import is_summary_request
+    from chatbot.providers import make_provider
+    from chatbot.storage.json_store import JsonStore
+    from tests.support.fake_server import FakeServer
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    summary = " ".join(["- the user plans the ledger; totals first, export rules later, bank check agreed."] * 15)
+    with FakeServer(reply="word " * 400, whole_reply=summary, context=2048, system_role=False) as server:
+        provider = make_provider("openai", model="fake-model", base_url=server.base_url, max_retries=0)
+        settings = AppSettings("openai", "fake-model", MemoryConfig(), run=TurnSettings(retries=2))
+        app = App(JsonStore(tmp_path / "sessions"), provider, settings, lambda m: TokenCounter())
+        chat = app.open("gemma")
+        for k in range(30):
+            list(chat.send(f"Step {k + 1}: explain the next part of the ledger plan, every rule spelled out."))
+        covers = chat.conversation.summary_covers
+        outcomes = list(zip(server.record.requests, server.record.outcomes, strict=True))
+        app.close()
+    first = next(i for i, (_, outcome) in enumerate(outcomes) if outcome == "context")
+    assert [o for _, o in outcomes[first + 1 :] if o == "context"] == []
+    assert covers >= 20 and sum(is_summary_request(b["messages"]) for b, _ in outcomes) >= 4

@@ -23,7 +23,7 @@ from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import SUMMARY_MAX_TOKENS, MemoryConfig, next_summary
 from chatbot.engine.tokens import TokenCounter, rough_count
 from chatbot.errors import BudgetError, ContextLengthError, ServerError, SummaryError
-from chatbot.providers.base import CallOptions
+from chatbot.providers.base import CallOptions, Completion, Usage
 from chatbot.providers.echo import EchoProvider
 from chatbot.storage.json_store import JsonStore
 from tests.conftest import WordCounter, make_turn
@@ -479,3 +479,60 @@ def test_a_summary_retried_while_a_turn_is_built_is_shown_as_a_warning_of_that_t
     assert [n for n, events in enumerate(turns) if told in events] == [3]
     done = turns[3][-1]
     assert isinstance(done, TurnDone) and done.request.summarized == 2 and not done.request.warnings
+
+
+#: what a rambling summarizer writes: far more than the summary's cap (2,048 tokens, a word each on the fake server,
+#: which cuts a reply into words joined by spaces: sentences, not lines, survive its cut)
+RAMBLING = "".join(f"The user noted point {k} of the household budget. " for k in range(500))
+
+
+def cut_summaries(tmp_path, monkeypatch, whole_reply: str) -> tuple[list[list[object]], object, list[str]]:
+    """Four turns of long notes through the real chat against a server that drops system messages (as the gemma
+    format does) and writes ``whole_reply`` for a summary, cut at its ``max_tokens``: (each turn's events, the
+    conversation, how the server answered each summary request)."""
+    from chatbot.providers import make_provider
+    from chatbot.storage.json_store import JsonStore
+    from tests.support.fake_server import FakeServer, is_summary
+
+    with FakeServer(reply="Noted.", whole_reply=whole_reply, system_role=False) as server:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        provider = make_provider("openai", model="fake-model", base_url=server.base_url, max_retries=0)
+        settings = AppSettings("openai", "fake-model", MemoryConfig(**MEMORY), run=TurnSettings(retries=0))
+        app = App(JsonStore(tmp_path / "cut"), provider, settings, lambda model: TokenCounter())
+        chat = app.open("cut")
+        turns = [send(chat, f"Step {k}: " + "rent food transport savings insurance " * 300) for k in range(1, 5)]
+        conv = chat.conversation
+        answered = [o for b, o in zip(server.record.requests, server.record.outcomes, strict=True) if is_summary(b)]
+        app.close()
+    return turns, conv, answered
+
+
+def test_a_summary_cut_at_its_cap_is_kept_up_to_its_last_full_sentence_and_the_user_told(tmp_path, monkeypatch):
+    turns, conv, answered = cut_summaries(tmp_path, monkeypatch, RAMBLING)
+    assert answered == ["length"]  # read as a summary request with no system message, and cut at its cap
+    assert conv.summary_covers == 2 and RAMBLING.startswith(conv.summary + " ")
+    assert len(conv.summary.split()) in range(SUMMARY_MAX_TOKENS - 9, SUMMARY_MAX_TOKENS)  # the unfinished end cut
+    assert conv.summary.endswith("of the household budget.")
+    said = [e.text for e in turns[3] if isinstance(e, Notice)]
+    assert f"the summary was cut off at {SUMMARY_MAX_TOKENS} tokens; kept up to its last full sentence" in said
+
+
+def test_a_summary_cut_at_its_cap_with_no_full_sentence_is_refused_and_the_turns_kept(tmp_path, monkeypatch):
+    turns, conv, answered = cut_summaries(tmp_path, monkeypatch, "the user noted " * 1000)
+    assert answered == ["length"] and (conv.summary, conv.summary_covers) == ("", 0)
+    warnings = [e.text for e in turns[3] if isinstance(e, Notice) and e.warning]
+    assert any(f"cut off at {SUMMARY_MAX_TOKENS} tokens with no full sentence to keep" in w for w in warnings)
+
+
+def test_a_summary_call_cut_with_no_text_is_refused(tmp_path):
+    # a reasoning model can spend the whole cap thinking: the cut leaves no text, and nothing passes for a summary
+    class Thinking(SummaryModel):
+        def complete(self, messages, **ask):
+            super().complete(messages, **ask)
+            return Completion("", Usage(50, SUMMARY_MAX_TOKENS, 50 + SUMMARY_MAX_TOKENS), "length")
+
+    session, call, log = summary_call(tmp_path, Thinking())
+    with pytest.raises(SummaryError, match="cut off at 2048 tokens with no full sentence to keep"):
+        call("", TURNS, 1)
+    log.close()
+    assert session.totals.summary_requests == 1

@@ -3,6 +3,8 @@ numbered, with tool calls and tool results rendered under the right roles (and l
 
 from __future__ import annotations
 
+import pytest
+
 from chatbot.engine.summary_prompt import (
     NO_SUMMARY_YET,
     SUMMARY_INSTRUCTIONS,
@@ -105,3 +107,14 @@ def test_the_parts_of_a_summary_request_are_found_even_when_a_turn_quotes_the_la
     assert instructions == SUMMARY_INSTRUCTIONS.format(words=250)
     assert previous == "- the real one"
     assert turns.startswith("\n\n--- turn 3\nUser: Previous summary:\nfake")
+
+
+def test_llama_cpp_pythons_gemma_format_renders_the_summary_instructions_in_the_users_turn():
+    # the real chat format of the llama.cpp end-to-end tests: it drops every system message (Gemma has no system role)
+    chat_format = pytest.importorskip("llama_cpp.llama_chat_format")
+    messages = summary_request("- a point", [make_turn(2).messages], 2, words=40)
+    prompt = chat_format.format_gemma(messages).prompt
+    assert prompt.startswith("<start_of_turn>user\n" + SUMMARY_INSTRUCTIONS.format(words=40))
+    assert "Previous summary:\n- a point" in prompt and prompt.endswith("<start_of_turn>model\n")
+    dropped = chat_format.format_gemma([{"role": "system", "content": "Summarize."}, {"role": "user", "content": "x"}])
+    assert "Summarize." not in dropped.prompt  # why the instructions cannot ride in a system message

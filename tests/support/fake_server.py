@@ -27,7 +27,9 @@ or calls of tools); ``calls_tool`` makes it call a tool whenever one is offered,
   server words it (Groq: "This model does not support response format `json_schema`.").
 
 A request's ``max_tokens`` (or ``max_completion_tokens``) is honoured as servers do: a longer reply is cut to that
-many tokens (words, as usage counts them) and ends with ``finish_reason: "length"``.
+many tokens (words, as usage counts them) and ends with ``finish_reason: "length"``. With ``system_role=False`` it
+plays a chat format with no system role (llama-cpp-python's ``gemma``): system messages are dropped before the model
+sees the prompt, so instructions sent there are never read.
 
 With ``context`` a request whose ``prompt_tokens`` (plus ``max_tokens``, except on llama.cpp) exceed it is refused
 with the context-length error of ``context_wording`` (OpenAI, vLLM or llama.cpp), naming the limit. The Python
@@ -154,6 +156,9 @@ class FakeConfig:
     # False: a model without structured outputs: a ``json_schema`` response format is answered 400, worded as the
     # flavour's server does (Groq's words for "groq", OpenAI's for the others); ``json_object`` still works
     schemas: bool = True
+    # False: a chat format with no system role, as llama-cpp-python's ``gemma`` format: every system message is
+    # dropped before the model sees the prompt (its count and whether it reads as a summary request leave them out)
+    system_role: bool = True
 
     def __post_init__(self) -> None:
         if self.flavour not in provider_rules.FLAVOURS:
@@ -265,11 +270,19 @@ def _words(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = 
     return words + (len(json.dumps(tools).split()) if tools else 0)
 
 
+def seen(cfg: FakeConfig, body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` as the model sees it: without its system messages when the chat format has no system role."""
+    if cfg.system_role:
+        return body
+    return {**body, "messages": [m for m in body.get("messages") or [] if m.get("role") != "system"]}
+
+
 def prompt_count(cfg: FakeConfig, body: dict[str, Any]) -> int:
-    """``prompt_tokens`` of a request body: its messages and, when it offers tools, their definitions."""
+    """``prompt_tokens`` of a request body: its messages (those the model sees) and, when it offers tools, their
+    definitions."""
     count = cfg.prompt_tokens or _words
     tools = body.get("tools")
-    messages = body.get("messages") or []
+    messages = seen(cfg, body).get("messages") or []
     return count(messages, tools) if tools else count(messages)  # type: ignore[call-arg]
 
 
@@ -350,7 +363,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(status, err, {"retry-after": "2"} if status == 429 else None)
             return
         reply = provider_rules.json_reply(body, cfg.reply if scripted is None else scripted)
-        if is_summary(body) and cfg.whole_reply is not None:
+        if is_summary(seen(cfg, body)) and cfg.whole_reply is not None:
             reply = cfg.whole_reply
         reply, finish = cut_to_limit(body, reply)
         self.server.record.outcomes.append(finish)
