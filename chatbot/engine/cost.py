@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from chatbot.engine.usage import prompt_figure
+
 if TYPE_CHECKING:
     from chatbot.engine.conversation import Conversation
     from chatbot.engine.tokens import TokenCounter
@@ -101,8 +103,7 @@ def costs(conv: Conversation) -> list[TurnCost]:
     earlier = conv.system_tokens(False)  # full memory: the system message and every turn before (raw tokens)
     for number, turn in enumerate(conv.turns, start=1):
         usage = turn.usage or {}
-        reported = usage.get("prompt_tokens")
-        sent = int(reported if reported is not None else usage.get("estimated_prompt_tokens") or 0)
+        sent, estimated = prompt_figure(usage)
         completion = usage.get("completion_tokens")
         completion = int(completion if completion is not None else usage.get("estimated_completion_tokens") or 0)
         cumulative += sent
@@ -112,7 +113,5 @@ def costs(conv: Conversation) -> list[TurnCost]:
         earlier += turn.tokens(counter)  # (for the turns after it that recorded none)
         summarized = int((turn.sent or {}).get("summarized") or 0)
         cached = int(usage.get("cached_tokens") or 0)
-        out.append(
-            TurnCost(number, sent, reported is None, cumulative, completion, cached, summarized, full, full_cumulative)
-        )
+        out.append(TurnCost(number, sent, estimated, cumulative, completion, cached, summarized, full, full_cumulative))
     return out

@@ -19,6 +19,7 @@ from chatbot.engine.parts import Parts
 from chatbot.engine.summary_prompt import summary_section
 from chatbot.engine.tool_results import sent_messages, turn_cost
 from chatbot.engine.turn import Message, Turn
+from chatbot.engine.usage import prompt_figure
 
 if TYPE_CHECKING:
     from chatbot.engine.conversation import Conversation
@@ -152,10 +153,7 @@ def request_tokens(turn: Turn) -> RequestTokens:
     ``sent`` record; a turn stored before that record was kept has its usage's figure."""
     sent = turn.sent
     if not sent:
-        usage = turn.usage or {}
-        reported = usage.get("prompt_tokens")
-        tokens = reported if reported is not None else usage.get("estimated_prompt_tokens")
-        return RequestTokens(int(tokens or 0), reported is None)
+        return RequestTokens(*prompt_figure(turn.usage))
     return RequestTokens.of(*_figures(sent))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -53,3 +54,12 @@ class Totals:
         """Rebuild from :meth:`to_dict` output; keys it does not know are ignored, missing ones are 0."""
         known = {f.name for f in fields(cls)}
         return cls(**{k: int(v) for k, v in data.items() if k in known})
+
+
+def prompt_figure(usage: Mapping[str, Any] | None) -> tuple[int, bool]:
+    """The prompt tokens a stored turn's usage record gives, and whether they are estimated: the provider's count,
+    else the app's estimate (``/cost`` and ``/timeline`` read a turn's figure alike)."""
+    usage = usage or {}
+    reported = usage.get("prompt_tokens")
+    tokens = reported if reported is not None else usage.get("estimated_prompt_tokens")
+    return int(tokens or 0), reported is None
