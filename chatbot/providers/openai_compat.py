@@ -15,7 +15,14 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from chatbot.errors import ConfigError, ContextLengthError, IncompleteReply, ProviderError, ServerError
+from chatbot.errors import (
+    ConfigError,
+    ConnectionFailed,
+    ContextLengthError,
+    IncompleteReply,
+    ProviderError,
+    ServerError,
+)
 from chatbot.providers import LOCAL_DUMMY_KEY
 from chatbot.providers.base import (
     ASK_NOTHING,
@@ -224,12 +231,21 @@ class CompatProvider(ChatProvider):
         whole = replace(call, stream=False)
         yield Resent(self.request_body(messages, whole), EMPTY_STREAM_RESENT)
         try:
-            answer = self.complete(messages, **whole.ask())
+            answer = self._complete_anew(messages, whole)
         except ContextLengthError:
             raise
         except ProviderError:
             raise empty from None
         yield from completion_events(answer)
+
+    def _complete_anew(self, messages: Sequence[Message], whole: CallOptions) -> Completion:
+        """:meth:`complete`, once more on a connection failure: llama-cpp-python drops the connection after the stream
+        it failed, and the request sent at once went on that connection, which the client's pool still held (the real
+        server resets it; a second try opens a new one)."""
+        try:
+            return self.complete(messages, **whole.ask())
+        except ConnectionFailed:
+            return self.complete(messages, **whole.ask())
 
     def stream(
         self,

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from chatbot.errors import ContextLengthError, ServerError
+from chatbot.errors import ContextLengthError
 from chatbot.providers import make_provider
 from chatbot.providers.base import ChatProvider, ProviderNote, Resent, TextDelta
 from tests.support.llama_server import llama_server as start_llama
@@ -75,9 +75,11 @@ def test_context_length_exceeded(provider: ChatProvider) -> None:
     # non-streamed: llama-cpp-python answers OpenAI's 400 context_length_exceeded
     with pytest.raises(ContextLengthError):
         provider.complete(too_long, max_tokens=8)
-    # streamed: it answers 200 and an empty stream; the provider reports a failure rather than an empty reply
-    with pytest.raises(ServerError, match="context window"):
+    # streamed: it answers 200 and an empty stream, then drops the connection; asked again unstreamed (on a new
+    # connection), it names its window
+    with pytest.raises(ContextLengthError) as caught:
         list(provider.stream(too_long, max_tokens=8))
+    assert caught.value.limit == N_CTX
 
 
 def test_a_json_schema_it_refuses_is_asked_again_in_json_mode(provider: ChatProvider) -> None:

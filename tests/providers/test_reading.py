@@ -219,6 +219,24 @@ def test_a_stream_that_came_empty_is_asked_again_whole_and_a_reply_that_comes_so
     assert events[1:] == [TextDelta("Hello whole"), StreamEnd(None, "stop")]
 
 
+def test_a_stream_that_came_empty_is_asked_again_whole_on_a_new_connection_when_the_server_dropped_the_first(
+    httpx2_mock, provider
+):
+    # llama-cpp-python drops the connection after the empty stream; the request sent at once on it meets a reset
+    empty = httpx.Response(200, content=b"", headers=SSE_HEADERS)
+    whole = httpx.Response(200, json=completion_body("Hello whole"))
+    httpx2_mock.post(URL).mock(side_effect=[empty, httpx.RemoteProtocolError("Connection reset by peer"), whole])
+    events = list(provider.stream(MESSAGES))
+    assert events[1:] == [TextDelta("Hello whole"), StreamEnd(None, "stop")]
+
+
+def test_a_stream_that_came_empty_from_a_server_gone_is_told_as_the_empty_stream(httpx2_mock, provider):
+    empty = httpx.Response(200, content=b"", headers=SSE_HEADERS)
+    httpx2_mock.post(URL).mock(side_effect=[empty, httpx.ConnectError("refused"), httpx.ConnectError("refused")])
+    with pytest.raises(ServerError, match="ended the reply without sending anything"):
+        list(provider.stream(MESSAGES))
+
+
 def test_an_answer_that_is_no_json_to_a_request_not_streamed_is_a_server_error_not_a_crash(httpx2_mock, provider):
     httpx2_mock.post(URL).respond(200, content=b"", headers={"content-type": "text/plain"})
     with pytest.raises(ServerError) as caught:

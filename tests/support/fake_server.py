@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import select
 import threading
 import time
 from collections.abc import Callable
@@ -399,6 +400,11 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
             self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+            # and then drops the connection (its ASGI app failed): a request the client sends on it at once (the
+            # pool keeps it) is met by a reset, unread; seen against the real server (ECONNRESET on the next request)
+            select.select([self.connection], [], [], 1.0)
+            self.close_connection = True
             return True
         self._json(*CONTEXT_ERRORS[cfg.context_wording](cfg.context, prompt, asked))
         return True
