@@ -159,7 +159,7 @@ class Chat:
         yield from _incomplete_notice(done)  # told first: the turn is stored, but not whole
         yield from stored  # (the turn is stored from here on)
         self._ahead.start(conv)
-        yield from self._notices_after(done)
+        yield from self._notices_after(done, self.run.max_output_tokens)
         yield done
 
     def _message(self, text: Content) -> Message:
@@ -180,11 +180,11 @@ class Chat:
             yield Notice("waiting for the summary being written in the background (Ctrl-C: drop old turns instead)")
 
     @staticmethod
-    def _notices_after(done: TurnDone) -> list[Notice]:
+    def _notices_after(done: TurnDone, limit: int | None) -> list[Notice]:
         """What the user hears of a stored turn last: cut at the output limit, not the JSON asked for, no answer."""
         told = []
         if done.finish_reason == "length":
-            told.append(Notice("the reply was cut off at the output limit (--max-output-tokens)", True))
+            told.append(Notice(cut_off_notice(limit), True))
         if done.json is not None and done.json.problem:  # every front end says it; the turn stays as written
             told.append(Notice(done.json.problem))
         if not done.turn.answer_text.strip():
@@ -511,6 +511,14 @@ class Chat:
         """Write what the store does not hold of this session to a rescue file: (its path, "") or (None, why nowhere
         took it). Never raises."""
         return saving.keep(self.session, self._stored)
+
+
+def cut_off_notice(limit: int | None) -> str:
+    """What a user hears of a reply the server ended for its length: at the limit they set, or at the server's own
+    (a limit of its own, or the context window full: a local server with no reply limit writes until it is)."""
+    if limit is not None:
+        return f"the reply was cut off at the output limit (--max-output-tokens {limit})"
+    return "the reply was cut off by the server (its own reply limit, or the model's context window was full)"
 
 
 def _unfinished_mark(exc: BaseException, progress: TurnSoFar) -> str:

@@ -253,7 +253,7 @@ def test_cut_off_and_empty_replies_are_announced(make_app):
     chat = make_app(Reasoner(delay=0)).open("s")
     events = drain(chat.send("hi"))
     warnings = [e.text for e in events if isinstance(e, Notice) and e.warning]
-    assert any("cut off at the output limit" in w for w in warnings)
+    assert any("cut off by the server" in w for w in warnings)
     assert any("no answer text (only reasoning came back" in w for w in warnings)
     done = events[-1]
     assert done.finish_reason == "length" and done.reasoned and done.usage is None

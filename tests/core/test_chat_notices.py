@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from chatbot.core.events import Notice, TurnDone
 from chatbot.core.rounds import INCOMPLETE_MARK
+from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.reply_schema import JsonReply
 from chatbot.providers.base import Completion, StreamEnd, TextDelta, Usage
 from chatbot.providers.echo import EchoProvider
@@ -36,9 +37,17 @@ def notices(chat, text):
 
 def test_a_reply_cut_at_the_output_limit_is_kept_and_said_so(make_app):
     chat = make_app(Scripted(parts=("half a sen",), finish="length")).open("l")
+    chat.run = TurnSettings(max_output_tokens=40)
     said, done = notices(chat, "q")
-    assert said == ["the reply was cut off at the output limit (--max-output-tokens)"]
+    assert said == ["the reply was cut off at the output limit (--max-output-tokens 40)"]
     assert done.turn.answer_text == "half a sen" and not done.turn.interrupted
+
+
+def test_a_reply_the_server_cut_with_no_limit_set_is_not_blamed_on_the_flag(make_app):
+    # a local server with no reply limit writes until its context window is full, and ends with "length"
+    chat = make_app(Scripted(parts=("half a sen",), finish="length")).open("l")
+    said, _done = notices(chat, "q")
+    assert said == ["the reply was cut off by the server (its own reply limit, or the model's context window was full)"]
 
 
 def test_an_empty_reply_is_stored_and_said_so(make_app):

@@ -66,7 +66,7 @@ def test_each_event_of_a_turn_reaches_the_sinks_own_method_in_order(make_app):
         ("reasoning", "hmm"),
         ("text", "half "),
         ("text", "an answer"),
-        ("notice", "the reply was cut off at the output limit (--max-output-tokens)"),
+        ("notice", "the reply was cut off by the server (its own reply limit, or the model's context window was full)"),
         ("finish", None),
     ]
 
