@@ -192,6 +192,16 @@ def as_message(user: str | Message) -> Message:
     return dict(user) if isinstance(user, dict) else {"role": "user", "content": user}
 
 
+def _over(conv: Conversation, budget: int) -> str:
+    """What a message too long for ``budget`` is over, and what to do: raising --max-input-tokens helps only when it
+    is what sets the budget, not the model's window or the tool definitions beside the messages."""
+    if budget >= conv.memory.max_input_tokens:
+        return f"but the budget (--max-input-tokens) is {budget}: shorten the message or raise the budget"
+    window = conv.counter.calibration.context
+    beside = f"the model's {window}-token window less room for the reply" if window else "the tool definitions"
+    return f"but {budget} is all a request can take ({beside}): shorten the message or attach less"
+
+
 def plan(conv: Conversation, message: Message, budget: int, folds: Folds) -> Plan:
     """The plan of the request for ``message`` under ``conv``'s memory settings, with what this request's ``folds``
     came to so far (see the module docstring). Pure: a fold it finds due is returned, not made.
@@ -202,12 +212,8 @@ def plan(conv: Conversation, message: Message, budget: int, folds: Folds) -> Pla
     user_tokens = counter.count_message(message)
     bare = counter.total(conv.system_tokens(False) + user_tokens)
     if bare > budget:
-        raise BudgetError(
-            f"the system message and your message need {bare} tokens but the budget (--max-input-tokens) is "
-            f"{budget}: shorten the message or raise the budget",
-            needed=bare,
-            budget=budget,
-        )
+        told = f"the system message and your message need {bare} tokens {_over(conv, budget)}"
+        raise BudgetError(told, needed=bare, budget=budget)
     if not folds.trigger_tried and (upto := _trigger_fold(conv, summary.covers)) is not None:
         return Plan(budget, folds, FoldStep(upto, trigger=True))
     rule, stored = STRATEGIES[cfg.strategy], len(conv.turns)

@@ -156,6 +156,26 @@ def test_single_message_over_budget_is_a_typed_error_with_numbers(counter):
     assert "23" in info.value.message and "10" in info.value.message
 
 
+def test_a_message_over_a_budget_the_window_set_says_so_not_to_raise_the_flag(counter):
+    # the budget here is what the model's window leaves, under --max-input-tokens: raising the flag would not help
+    conv = Conversation("sys", MemoryConfig(max_input_tokens=6000), counter)
+    counter.calibration.context = 40
+    with pytest.raises(BudgetError) as info:
+        conv.build_request(" ".join(["w"] * 20), budget=10)
+    told = info.value.message
+    assert "but 10 is all a request can take (the model's 40-token window less room for the reply)" in told
+    assert "--max-input-tokens" not in told and told.endswith("shorten the message or attach less")
+
+
+def test_a_message_over_the_budget_the_flag_set_names_the_flag(counter):
+    conv = Conversation("sys", MemoryConfig(max_input_tokens=10), counter)
+    with pytest.raises(BudgetError) as info:
+        conv.build_request(" ".join(["w"] * 20))
+    assert info.value.message.endswith(
+        "but the budget (--max-input-tokens) is 10: shorten the message or raise the budget"
+    )
+
+
 def test_over_budget_summary_mode_summarizes_early(counter, summarizer):
     conv = Conversation("sys", MemoryConfig(summary_trigger=50, keep_turns=2, max_input_tokens=40), counter)
     for i in range(1, 8):
