@@ -113,6 +113,15 @@ def visible(text: str) -> str:
     return "".join(_escaped(ch) if hides_text(ch) else ch for ch in collapsed)
 
 
+def one_line(name: str) -> str:
+    """``name`` (a file's, a folder's, a URL's) as one line that shows every character it holds: each character
+    :func:`hides_text` names (an escape, a bidi override, a zero-width space) and each newline written as its code
+    (``\\u001b``, ``\\u000a``). A name is shown so that it can be recognised, and typed again: :func:`clean` would
+    drop the ``ESC`` of ``a<ESC>[2Jb.txt`` and show a name that is not the file's, and a newline would make one name
+    look like two entries of a list."""
+    return "".join(_escaped(ch) if hides_text(ch) or ch == "\n" else ch for ch in name)
+
+
 def json_shown(value: Any) -> str:
     """``value`` as indented JSON that reads back to the same value, safe to show: every character :func:`hides_text`
     names is written as its JSON escape (``\\u200b``), so a terminal shows it and cannot act on it."""

@@ -23,7 +23,7 @@ from chatbot.engine.tokens import image_size, image_tokens_for_size
 from chatbot.engine.turn import content_text
 from chatbot.errors import UsageError
 from chatbot.storage.files import NotRegularFile, read_regular
-from chatbot.text import hides_text, preview
+from chatbot.text import one_line, preview
 
 MAX_TEXT_BYTES = 512 * 1024  # larger text would not fit any sensible budget; the budget check still applies below
 MAX_IMAGE_BYTES = 20 * 1024 * 1024  # OpenAI's limit for one image
@@ -57,9 +57,9 @@ class Attachment:
         """One line for the user: what was attached and roughly what it costs."""
         if self.is_image:
             w, h = self.size or (0, 0)
-            return f"{self.name} (image {w}x{h}, ~{image_tokens_for_size(w, h)} tokens)"
+            return f"{one_line(self.name)} (image {w}x{h}, ~{image_tokens_for_size(w, h)} tokens)"
         kind = f"{self.kind}, " if self.kind else ""
-        return f"{self.name} ({kind}{len(self.text.splitlines())} lines)"
+        return f"{one_line(self.name)} ({kind}{len(self.text.splitlines())} lines)"
 
 
 def fence(label: str, text: str) -> str:
@@ -73,7 +73,7 @@ def fence_label(label: str) -> str:
     """``label`` as one line that cannot end the fence it opens: a newline (any line break or control), or a
     backtick (an info string holding one is no fence), would let a file's name put text outside the fences, where it
     reads as the user's own words; each such character is written as its escape (``\\n`` as ``\\u000a``)."""
-    return "".join(f"\\u{ord(ch):04x}" if ch == "`" or hides_text(ch) or ch == "\n" else ch for ch in label)
+    return one_line(label).replace("`", "\\u0060")
 
 
 def decode_text(data: bytes, name: str) -> str:

@@ -14,7 +14,7 @@ from chatbot.attachments.attach import MAX_TEXT_BYTES, USAGE, Attachment, read_f
 from chatbot.attachments.fetch import fetch, is_url
 from chatbot.attachments.folder import read_folder
 from chatbot.errors import UsageError
-from chatbot.text import mask_password
+from chatbot.text import mask_password, one_line
 
 
 @dataclass(frozen=True)
@@ -31,12 +31,14 @@ class Gathered:
     route: str = ""
 
     def describe(self) -> str:
-        """What was attached, then what was left out for its secrets and what was skipped, one line each."""
+        """What was attached, then what was left out for its secrets and what was skipped, one line each (every
+        name on its line, its escapes and line breaks shown as codes: :func:`~chatbot.text.one_line`)."""
         shown = ", ".join(a.describe() for a in self.items)
-        head = f"attached {len(self.items)} file(s) from {self.source}: {shown}" if self.folder else f"attached {shown}"
+        source = one_line(self.source)
+        head = f"attached {len(self.items)} file(s) from {source}: {shown}" if self.folder else f"attached {shown}"
         head += f", fetched{self.route}" if self.route else ""
-        secret = [f"left out {line}" for line in self.left_out]
-        return "\n".join([head, *secret, *(f"skipped {line}" for line in self.skipped)])
+        secret = [f"left out {one_line(line)}" for line in self.left_out]
+        return "\n".join([head, *secret, *(f"skipped {one_line(line)}" for line in self.skipped)])
 
 
 def gather(source: str, *, allow_private_urls: bool = False) -> Gathered:
