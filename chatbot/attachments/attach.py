@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,9 @@ class Attachment:
     data_url: str = ""
     size: tuple[int, int] | None = None  # an image's pixels, when its header says
     kind: str = ""  # what the text came from when it is not a text file: "PDF, 3 pages", "web page"
+    #: the file it was read from, its symbolic links resolved ("" for piped text and a web page): what makes two
+    #: attachments the same file (notes.txt, ./notes.txt, a link to it, the folder holding it)
+    real_path: str = ""
 
     @property
     def is_image(self) -> bool:
@@ -60,6 +63,17 @@ class Attachment:
             return f"{one_line(self.name)} (image {w}x{h}, ~{image_tokens_for_size(w, h)} tokens)"
         kind = f"{self.kind}, " if self.kind else ""
         return f"{one_line(self.name)} ({kind}{len(self.text.splitlines())} lines)"
+
+
+def repeats_line(repeats: list[tuple[Attachment, Attachment]]) -> str:
+    """One line for the files left out as repeats, each ``(left out, the one attached)``: "" for none."""
+    if not repeats:
+        return ""
+    named = ", ".join(
+        one_line(new.name) + (f" (the same file as {one_line(old.name)})" if new.name != old.name else "")
+        for new, old in repeats
+    )
+    return f"left out {named}: attached already, and a file goes once with a message"
 
 
 def fence(label: str, text: str) -> str:
@@ -164,7 +178,7 @@ def read_file(path_text: str) -> Attachment:
     reader = next((r for r in READERS if r.sniff(data)), TEXT)
     if size > reader.limit:
         raise UsageError(f"{path_text} is {size:,} bytes; {reader.too_big} at most {reader.limit:,}")
-    return reader.read(data, path_text, READ_SECONDS)
+    return replace(reader.read(data, path_text, READ_SECONDS), real_path=str(path.resolve()))
 
 
 def read_limited(path: Path, limit: int, name: str) -> tuple[bytes, int]:
@@ -209,9 +223,13 @@ class Outbox:
     def __init__(self) -> None:
         self._items: list[Attachment] = []
 
-    def add(self, attachment: Attachment) -> None:
-        """Attach ``attachment`` to the next message (it is stored with that turn)."""
-        self._items.append(attachment)
+    def add(self, attachment: Attachment) -> Attachment | None:
+        """Attach ``attachment`` to the next message (it is stored with that turn), unless the same file waits
+        already: a file goes once per message, however it was named. Returns the one waiting then (not added)."""
+        same = next((a for a in self._items if attachment.real_path and a.real_path == attachment.real_path), None)
+        if same is None:
+            self._items.append(attachment)
+        return same
 
     def items(self) -> tuple[Attachment, ...]:
         """What is waiting for the next message."""
