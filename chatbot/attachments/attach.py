@@ -170,14 +170,14 @@ def read_file(path_text: str) -> Attachment:
     :func:`chatbot.attachments.sources.gather`.)"""
     if not path_text.strip():
         raise UsageError(f"usage: /file PATH ({USAGE})")
-    path = Path(path_text).expanduser()
-    data, size = read_limited(path, max(r.limit for r in READERS), path_text)
+    path, shown = Path(path_text).expanduser(), one_line(path_text)  # (an error names it on one line, as shown)
+    data, size = read_limited(path, max(r.limit for r in READERS), shown)
     held = secret_why(path.name, data) or secret_why(path.resolve().name, data)  # a link named notes.txt to .env
     if held:
-        raise UsageError(refusal(path_text, held))
+        raise UsageError(refusal(shown, held))
     reader = next((r for r in READERS if r.sniff(data)), TEXT)
     if size > reader.limit:
-        raise UsageError(f"{path_text} is {size:,} bytes; {reader.too_big} at most {reader.limit:,}")
+        raise UsageError(f"{shown} is {size:,} bytes; {reader.too_big} at most {reader.limit:,}")
     return replace(reader.read(data, path_text, READ_SECONDS), real_path=str(path.resolve()))
 
 

@@ -196,3 +196,5 @@ def test_attached_names_with_an_escape_or_a_newline_are_listed_as_codes_on_one_l
     assert_clean(script)
     assert "\x1b" not in script.stderr and "\u202e" not in script.stdout + script.stderr
     assert f"attached to your next message: {names}, x\\u202etxt.exe (1 lines)\n" in script.stdout
+    missing = run_chatbot("--provider", "echo", "-f", "no\ne\x1b[2Jx.txt", "-p", "hi", cwd=tmp_path)
+    assert one_error_line(missing) == "chatbot: cannot read no\\u000ae\\u001b[2Jx.txt: No such file or directory"
