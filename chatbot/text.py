@@ -1,8 +1,9 @@
 """Text from a model, a server or a file made safe to print: no terminal control sequences get through.
 
 A reply can carry ``ESC[2J`` (clear the screen), OSC 52 (write the clipboard), OSC 8 (hidden links) or OSC 0
-(the window title); printed raw, the terminal obeys them. :func:`clean` is applied wherever such text is printed;
-what is stored stays exactly as received.
+(the window title); printed raw, the terminal obeys them. It can carry a bidi override (U+202E) too, and the text
+after it reads reversed on screen ("Trojan Source": ``\u202etxt.exe`` shows as ``exe.txt``). :func:`clean` is
+applied wherever such text is printed; what is stored stays exactly as received.
 """
 
 from __future__ import annotations
@@ -22,7 +23,12 @@ _SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07
 CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f"
 #: what takes no room: zero-width spaces and joiners, marks, the word joiner, BOM, soft hyphen
 INVISIBLE = "\u200b-\u200f\u2060-\u2064\ufeff\u00ad\u034f\u180e"
+#: what reorders the text around it on screen: the bidi embeddings and overrides (LRE, RLE, PDF, LRO, RLO) and
+#: isolates (LRI, RLI, FSI, PDI). Right-to-left text (Hebrew, Arabic) needs none of them to show right; the marks
+#: U+200E and U+200F only nudge neutral characters and are left alone.
+BIDI = "\u202a-\u202e\u2066-\u2069"
 _CONTROL = re.compile(f"[{CONTROLS}]")
+_BIDI = re.compile(f"[{BIDI}]")
 # a message made only of invisible characters (or of NUL and spaces) is empty
 _INVISIBLE = re.compile(f"[\\s\\x00{INVISIBLE}]+")
 
@@ -37,8 +43,10 @@ def hides_text(ch: str) -> bool:
 
 
 def clean(text: str) -> str:
-    """``text`` without control characters other than newline and tab (what a terminal would act on)."""
-    return _CONTROL.sub("", _SEQUENCE.sub("", text))
+    """``text`` without control characters other than newline and tab (what a terminal would act on), and with
+    each bidi control shown as its code (``\\u202e``) instead of reordering what follows: shown, not dropped, so
+    a reader sees that the text carried one (a file name ``\\u202etxt.exe`` is not mistaken for ``exe.txt``)."""
+    return _BIDI.sub(lambda m: _escaped(m.group()), _CONTROL.sub("", _SEQUENCE.sub("", text)))
 
 
 #: what starts every line of text that rides, quoted, inside the system message (recalled turns, the summary)
@@ -103,6 +111,15 @@ def visible(text: str) -> str:
     """
     collapsed = _BLANK_RUN.sub(lambda m: f"⟨{len(m.group())} blanks⟩", text)
     return "".join(_escaped(ch) if hides_text(ch) else ch for ch in collapsed)
+
+
+def one_line(name: str) -> str:
+    """``name`` (a file's, a folder's, a URL's) as one line that shows every character it holds: each character
+    :func:`hides_text` names (an escape, a bidi override, a zero-width space) and each newline written as its code
+    (``\\u001b``, ``\\u000a``). A name is shown so that it can be recognised, and typed again: :func:`clean` would
+    drop the ``ESC`` of ``a<ESC>[2Jb.txt`` and show a name that is not the file's, and a newline would make one name
+    look like two entries of a list."""
+    return "".join(_escaped(ch) if hides_text(ch) or ch == "\n" else ch for ch in name)
 
 
 def json_shown(value: Any) -> str:

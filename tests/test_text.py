@@ -22,6 +22,15 @@ def test_clean_removes_what_a_terminal_would_act_on_and_keeps_the_text():
     assert clean("안녕 ✓ 🙂") == "안녕 ✓ 🙂"
 
 
+def test_clean_shows_bidi_overrides_as_codes_and_leaves_right_to_left_text_alone():
+    # "Trojan Source": after U+202E the rest of the line is drawn reversed, so "\u202etxt.exe" reads "exe.txt"
+    for code in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]:
+        assert clean(f"a{chr(code)}b") == f"a\\u{code:04x}b", hex(code)
+    assert clean("invoice\u202etxt.exe") == "invoice\\u202etxt.exe"
+    rtl = "שלום עולם, مرحبا بالعالم \u200f(1)\u200e"  # Hebrew, Arabic and the two marks: no override among them
+    assert clean(rtl) == rtl
+
+
 def test_wire_safe_replaces_lone_surrogates_anywhere_in_the_messages():
     messages = [{"role": "assistant", "content": "x\ud800y", "tool_calls": [{"arguments": "\udfff"}], "n": 3}]
     safe = wire_safe(messages)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from chatbot.engine.tokens import image_size, image_tokens_for_size
 from chatbot.engine.turn import content_text
 from chatbot.errors import UsageError
 from chatbot.storage.files import NotRegularFile, read_regular
-from chatbot.text import hides_text, preview
+from chatbot.text import one_line, preview
 
 MAX_TEXT_BYTES = 512 * 1024  # larger text would not fit any sensible budget; the budget check still applies below
 MAX_IMAGE_BYTES = 20 * 1024 * 1024  # OpenAI's limit for one image
@@ -47,6 +47,9 @@ class Attachment:
     data_url: str = ""
     size: tuple[int, int] | None = None  # an image's pixels, when its header says
     kind: str = ""  # what the text came from when it is not a text file: "PDF, 3 pages", "web page"
+    #: the file it was read from, its symbolic links resolved ("" for piped text and a web page): what makes two
+    #: attachments the same file (notes.txt, ./notes.txt, a link to it, the folder holding it)
+    real_path: str = ""
 
     @property
     def is_image(self) -> bool:
@@ -57,9 +60,20 @@ class Attachment:
         """One line for the user: what was attached and roughly what it costs."""
         if self.is_image:
             w, h = self.size or (0, 0)
-            return f"{self.name} (image {w}x{h}, ~{image_tokens_for_size(w, h)} tokens)"
+            return f"{one_line(self.name)} (image {w}x{h}, ~{image_tokens_for_size(w, h)} tokens)"
         kind = f"{self.kind}, " if self.kind else ""
-        return f"{self.name} ({kind}{len(self.text.splitlines())} lines)"
+        return f"{one_line(self.name)} ({kind}{len(self.text.splitlines())} lines)"
+
+
+def repeats_line(repeats: list[tuple[Attachment, Attachment]]) -> str:
+    """One line for the files left out as repeats, each ``(left out, the one attached)``: "" for none."""
+    if not repeats:
+        return ""
+    named = ", ".join(
+        one_line(new.name) + (f" (the same file as {one_line(old.name)})" if new.name != old.name else "")
+        for new, old in repeats
+    )
+    return f"left out {named}: attached already, and a file goes once with a message"
 
 
 def fence(label: str, text: str) -> str:
@@ -73,7 +87,7 @@ def fence_label(label: str) -> str:
     """``label`` as one line that cannot end the fence it opens: a newline (any line break or control), or a
     backtick (an info string holding one is no fence), would let a file's name put text outside the fences, where it
     reads as the user's own words; each such character is written as its escape (``\\n`` as ``\\u000a``)."""
-    return "".join(f"\\u{ord(ch):04x}" if ch == "`" or hides_text(ch) or ch == "\n" else ch for ch in label)
+    return one_line(label).replace("`", "\\u0060")
 
 
 def decode_text(data: bytes, name: str) -> str:
@@ -156,15 +170,15 @@ def read_file(path_text: str) -> Attachment:
     :func:`chatbot.attachments.sources.gather`.)"""
     if not path_text.strip():
         raise UsageError(f"usage: /file PATH ({USAGE})")
-    path = Path(path_text).expanduser()
-    data, size = read_limited(path, max(r.limit for r in READERS), path_text)
+    path, shown = Path(path_text).expanduser(), one_line(path_text)  # (an error names it on one line, as shown)
+    data, size = read_limited(path, max(r.limit for r in READERS), shown)
     held = secret_why(path.name, data) or secret_why(path.resolve().name, data)  # a link named notes.txt to .env
     if held:
-        raise UsageError(refusal(path_text, held))
+        raise UsageError(refusal(shown, held))
     reader = next((r for r in READERS if r.sniff(data)), TEXT)
     if size > reader.limit:
-        raise UsageError(f"{path_text} is {size:,} bytes; {reader.too_big} at most {reader.limit:,}")
-    return reader.read(data, path_text, READ_SECONDS)
+        raise UsageError(f"{shown} is {size:,} bytes; {reader.too_big} at most {reader.limit:,}")
+    return replace(reader.read(data, path_text, READ_SECONDS), real_path=str(path.resolve()))
 
 
 def read_limited(path: Path, limit: int, name: str) -> tuple[bytes, int]:
@@ -209,9 +223,13 @@ class Outbox:
     def __init__(self) -> None:
         self._items: list[Attachment] = []
 
-    def add(self, attachment: Attachment) -> None:
-        """Attach ``attachment`` to the next message (it is stored with that turn)."""
-        self._items.append(attachment)
+    def add(self, attachment: Attachment) -> Attachment | None:
+        """Attach ``attachment`` to the next message (it is stored with that turn), unless the same file waits
+        already: a file goes once per message, however it was named. Returns the one waiting then (not added)."""
+        same = next((a for a in self._items if attachment.real_path and a.real_path == attachment.real_path), None)
+        if same is None:
+            self._items.append(attachment)
+        return same
 
     def items(self) -> tuple[Attachment, ...]:
         """What is waiting for the next message."""

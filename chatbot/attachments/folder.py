@@ -37,6 +37,7 @@ class FolderFile:
     label: str
     text: str
     kind: str = ""  # what the text came from when it is not a text file: "PDF, 3 page(s)", "Word document"
+    real_path: str = ""  # the file, its symbolic links resolved (the folder's own path may be one)
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ def read_folder(path: Path, name: str) -> Folder:
         if why:
             skipped.append(line(rel, why))
             continue
-        files.append(FolderFile(label(rel), text, kind))
+        files.append(FolderFile(label(rel), text, kind, str((path / rel).resolve())))
         left -= len(text.encode("utf-8", "surrogatepass"))
     if not files:
         reasons = "; ".join([*secret, *skipped][:3]) + ("; ..." if len(secret) + len(skipped) > 3 else "")

@@ -7,14 +7,14 @@ binaries and ignored files) and the list of what was left out for its secrets (a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from chatbot.attachments.attach import MAX_TEXT_BYTES, USAGE, Attachment, read_file
+from chatbot.attachments.attach import MAX_TEXT_BYTES, USAGE, Attachment, Outbox, read_file
 from chatbot.attachments.fetch import fetch, is_url
 from chatbot.attachments.folder import read_folder
 from chatbot.errors import UsageError
-from chatbot.text import mask_password
+from chatbot.text import mask_password, one_line
 
 
 @dataclass(frozen=True)
@@ -31,12 +31,14 @@ class Gathered:
     route: str = ""
 
     def describe(self) -> str:
-        """What was attached, then what was left out for its secrets and what was skipped, one line each."""
+        """What was attached, then what was left out for its secrets and what was skipped, one line each (every
+        name on its line, its escapes and line breaks shown as codes: :func:`~chatbot.text.one_line`)."""
         shown = ", ".join(a.describe() for a in self.items)
-        head = f"attached {len(self.items)} file(s) from {self.source}: {shown}" if self.folder else f"attached {shown}"
+        source = one_line(self.source)
+        head = f"attached {len(self.items)} file(s) from {source}: {shown}" if self.folder else f"attached {shown}"
         head += f", fetched{self.route}" if self.route else ""
-        secret = [f"left out {line}" for line in self.left_out]
-        return "\n".join([head, *secret, *(f"skipped {line}" for line in self.skipped)])
+        secret = [f"left out {one_line(line)}" for line in self.left_out]
+        return "\n".join([head, *secret, *(f"skipped {one_line(line)}" for line in self.skipped)])
 
 
 def gather(source: str, *, allow_private_urls: bool = False) -> Gathered:
@@ -52,6 +54,20 @@ def gather(source: str, *, allow_private_urls: bool = False) -> Gathered:
     path = Path(source).expanduser()
     if path.is_dir():
         folder = read_folder(path, source)
-        items = tuple(Attachment(f.label, text=f.text, kind=f.kind) for f in folder.files)
+        items = tuple(Attachment(f.label, text=f.text, kind=f.kind, real_path=f.real_path) for f in folder.files)
         return Gathered(source, items, folder.skipped, folder.left_out, folder=True)
     return Gathered(source, (read_file(source),))
+
+
+def add_to(outbox: Outbox, gathered: Gathered) -> tuple[Gathered, list[tuple[Attachment, Attachment]]]:
+    """Put what ``gathered`` holds in ``outbox``, each file once however it was named; returns what was added, and
+    the files left out as repeats, each with the one waiting already (:func:`~chatbot.attachments.attach.repeats_line`
+    says them in one line)."""
+    added, repeats = [], []
+    for attachment in gathered.items:
+        same = outbox.add(attachment)
+        if same is None:
+            added.append(attachment)
+        else:
+            repeats.append((attachment, same))
+    return replace(gathered, items=tuple(added)), repeats

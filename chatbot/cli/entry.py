@@ -129,20 +129,24 @@ def _system_text(args: argparse.Namespace) -> str | None:
 
 def _attachments(args: argparse.Namespace) -> list[Attachment]:
     """Piped stdin (with -p only) and -f files, read before anything is sent."""
-    from chatbot.attachments.attach import MAX_TEXT_BYTES, from_stdin
-    from chatbot.attachments.sources import gather
+    from chatbot.attachments.attach import MAX_TEXT_BYTES, Outbox, from_stdin, repeats_line
+    from chatbot.attachments.sources import add_to, gather
 
-    found: list[Attachment] = []
+    found = Outbox()  # each file once: -f notes.txt -f ./notes.txt, or a folder and a file in it
     if args.prompt is not None and not sys.stdin.isatty():
         piped = from_stdin(sys.stdin.buffer.read(MAX_TEXT_BYTES + 1))
-        found += [piped] if piped else []
+        if piped:
+            found.add(piped)
+    repeats: list[tuple[Attachment, Attachment]] = []
     for source in args.file or []:
-        gathered = gather(source, allow_private_urls=args.allow_private_urls)
-        if gathered.folder or gathered.route:  # a folder's files and skips, a page's proxy: not obvious, so said
+        gathered, left_out = add_to(found, gather(source, allow_private_urls=args.allow_private_urls))
+        if gathered.items and (gathered.folder or gathered.route):  # a folder's files, a page's proxy: said
             for line in gathered.describe().splitlines():
                 notice(line)
-        found += gathered.items
-    return found
+        repeats += left_out
+    if repeats:
+        notice(repeats_line(repeats))
+    return list(found.items())
 
 
 def run(args: argparse.Namespace, cfg: Config | None = None) -> int:

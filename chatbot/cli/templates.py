@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from chatbot.cli.config import Config, Role, template_names
 from chatbot.errors import UsageError
-from chatbot.text import mask_password
+from chatbot.text import mask_password, one_line
 
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -72,7 +72,7 @@ def show(filled: Filled, files: list[str] | None = None) -> str:
     parts = [f"system:\n{system}"]
     parts.append(f"prompt:\n{filled.prompt}" if filled.prompt is not None else "prompt: (none: the role sets none)")
     if files:
-        parts.append("attached before the prompt (-f):\n" + "\n".join(f"- {mask_password(f)}" for f in files))
+        parts.append("attached before the prompt (-f):\n" + "\n".join(f"- {one_line(mask_password(f))}" for f in files))
     return "\n\n".join(parts)
 
 

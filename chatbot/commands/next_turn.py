@@ -6,7 +6,8 @@ import json
 import os
 import shlex
 
-from chatbot.attachments.sources import gather
+from chatbot.attachments.attach import repeats_line
+from chatbot.attachments.sources import add_to, gather
 from chatbot.commands.base import Command, Confirm
 from chatbot.commands.effects import Compose, Effects, Note, Show
 from chatbot.core.app import App, parse_option
@@ -21,12 +22,12 @@ def _file(app: App, arg: str, confirm: Confirm | None) -> Effects:
         if not waiting:
             return Show("no files attached; /file PATH attaches one to your next message")
         return Show("attached to your next message: " + ", ".join(a.describe() for a in waiting))
-    gathered = gather(unquoted(arg), allow_private_urls=app.settings.allow_private_urls)
-    for attachment in gathered.items:
-        chat.outbox.add(attachment)
-    lines = gathered.describe().split("\n")
-    lines[0] += "; it goes with your next message" if len(gathered.items) == 1 else "; they go with your next message"
-    return Note("\n".join(lines))
+    added, repeats = add_to(chat.outbox, gather(unquoted(arg), allow_private_urls=app.settings.allow_private_urls))
+    if not added.items:
+        return Note(repeats_line(repeats))
+    lines = added.describe().split("\n")
+    lines[0] += "; it goes with your next message" if len(added.items) == 1 else "; they go with your next message"
+    return Note("\n".join([*lines, repeats_line(repeats)] if repeats else lines))
 
 
 def unquoted(arg: str) -> str:

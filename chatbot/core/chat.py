@@ -34,7 +34,7 @@ from chatbot.core.tool_round import run_round, tool_line_notice, tool_notices
 from chatbot.core.turn_settings import TurnSettings
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.cost import full_memory_tokens
-from chatbot.engine.memory import Request, fold_now
+from chatbot.engine.memory import MemoryConfig, Request, fold_now
 from chatbot.engine.options import option_problem
 from chatbot.engine.reply_schema import check_reply
 from chatbot.engine.tokens import TokenCounter
@@ -88,6 +88,10 @@ class Chat:
         self._store_away = False
         # whether the user has heard that an @tool line calls nothing without a tool attached (told once)
         self._told_tool_lines = False
+        # the memory settings under which the user heard that earlier turns are not sent (None: not told, or every
+        # turn fitted since): told when turns start being left out, and again only when the settings change, not as
+        # the window slides on every turn
+        self._told_dropped: MemoryConfig | None = None
         # the model call that writes a summary, and the next one written while the user types (terminal mode only)
         self._summarize = SummaryCall(session, provider, self.run)
         self._ahead = SummaryAhead(self._summarize, enabled=self.run.background_summaries)
@@ -141,7 +145,8 @@ class Chat:
             # plan, fold (the one step that calls out: the summary), assemble: core/rounds.turn_request runs the three
             budget = message_budget(conv, *limits)
             request = yield from turn_request(conv, message, budget, self._ahead.summarizer, *limits)
-            yield from request_notices(request)
+            yield from request_notices(request, dropped=self._told_dropped != conv.memory)
+            self._told_dropped = conv.memory if request.dropped else None
             try:
                 done, stored = yield from self._turn(request, message)
             except ContextLengthError as exc:

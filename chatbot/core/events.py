@@ -124,8 +124,9 @@ ChatEvent = Notice | TextDelta | ReasoningDelta | Asking | ToolStarted | ToolFin
 PHASES = (Asking, ToolStarted, ToolFinished, Saving)
 
 
-def request_notices(request: Request) -> Iterator[Notice]:
-    """What the user is told about how ``request`` was built (warnings, summarized or dropped turns)."""
+def request_notices(request: Request, *, dropped: bool = True) -> Iterator[Notice]:
+    """What the user is told about how ``request`` was built (warnings, summarized turns, and the dropped ones when
+    ``dropped``: a chat tells them once, not on every turn of a sliding window)."""
     for warning in request.warnings:
         yield Notice(warning, True)
     if request.summarized:
@@ -133,7 +134,7 @@ def request_notices(request: Request) -> Iterator[Notice]:
             f"summarized {request.summarized} earlier turn(s) into the rolling summary "
             f"(it now covers turns 1-{request.summary_covers})"
         )
-    if request.dropped:
+    if request.dropped and dropped:
         yield Notice(f"{request.dropped} earlier turn(s) not sent (memory window / token budget)")
 
 

@@ -180,3 +180,21 @@ def test_headers_that_drip_are_given_up_after_the_whole_fetch_deadline(tmp_path,
     line = refused(tmp_path, "--allow-private-urls", "-f", header_drip)
     assert f"{header_drip}: the page did not arrive within 20 s" in line
     assert time.monotonic() - started < 40  # not the 300 s of the drip
+
+
+def test_attached_names_with_an_escape_or_a_newline_are_listed_as_codes_on_one_line(tmp_path):
+    folder = tmp_path / "d"
+    folder.mkdir()
+    for name in ("a\x1b[2Jb.txt", "n\nl.txt"):
+        (folder / name).write_text("text\n")
+    (tmp_path / "x\u202etxt.exe").write_text("more\n")
+    names = "d/a\\u001b[2Jb.txt (1 lines), d/n\\u000al.txt (1 lines)"
+    one_shot = run_chatbot("--provider", "echo", "-f", "d", "-p", "hi", cwd=tmp_path)
+    assert_clean(one_shot)
+    assert f"chatbot: attached 2 file(s) from d: {names}\n" in one_shot.stderr
+    script = run_chatbot("--provider", "echo", stdin="/file d\n/file x\u202etxt.exe\n/file\n", cwd=tmp_path)
+    assert_clean(script)
+    assert "\x1b" not in script.stderr and "\u202e" not in script.stdout + script.stderr
+    assert f"attached to your next message: {names}, x\\u202etxt.exe (1 lines)\n" in script.stdout
+    missing = run_chatbot("--provider", "echo", "-f", "no\ne\x1b[2Jx.txt", "-p", "hi", cwd=tmp_path)
+    assert one_error_line(missing) == "chatbot: cannot read no\\u000ae\\u001b[2Jx.txt: No such file or directory"

@@ -99,6 +99,45 @@ def git(cwd, *args: str) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
 
+# --- the same file named twice --------------------------------------------------------------------------------------
+
+
+def test_the_same_file_attached_three_ways_and_through_a_link_goes_once_with_one_line_saying_so(tmp_path):
+    (tmp_path / "notes.txt").write_text("the notes\n")
+    (tmp_path / "link.txt").symlink_to("notes.txt")
+    named = ["notes.txt", "./notes.txt", str(tmp_path / "notes.txt"), "link.txt"]
+    with FakeServer(reply="ok") as server:
+        flags = [arg for name in named for arg in ("-f", name)]
+        result = run_chatbot(*openai_flags(server.base_url), *flags, "-p", "sum up", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert sent_message(server) == "```notes.txt\nthe notes\n```\n\nsum up"
+    told = [line for line in result.stderr.splitlines() if "left out" in line]
+    assert told == [
+        f"chatbot: left out ./notes.txt (the same file as notes.txt), {tmp_path}/notes.txt (the same file as "
+        "notes.txt), link.txt (the same file as notes.txt): attached already, and a file goes once with a message"
+    ]
+
+
+def test_a_file_and_the_folder_holding_it_send_the_file_once(tmp_path):
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a.txt").write_text("inner\n")
+    (tmp_path / "d" / "b.txt").write_text("other\n")
+    with FakeServer(reply="ok") as server:
+        result = run_chatbot(*openai_flags(server.base_url), "-f", "d/a.txt", "-f", "d", "-p", "go", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert sent_message(server) == "```d/a.txt\ninner\n```\n\n```d/b.txt\nother\n```\n\ngo"
+    assert "attached 1 file(s) from d: d/b.txt (1 lines)" in result.stderr
+    assert "left out d/a.txt: attached already, and a file goes once with a message" in result.stderr
+    # /file in a chat: the same, and a file attached again by itself is said in one line, not attached twice
+    stdin = "/file d\n/file ./d/a.txt\n/file d/b.txt\ngo\n"
+    with FakeServer(reply="ok") as server:
+        chat = run_chatbot(*openai_flags(server.base_url), stdin=stdin, cwd=tmp_path)
+        assert chat.returncode == 0, chat.stderr
+        assert sent_message(server) == "```d/a.txt\ninner\n```\n\n```d/b.txt\nother\n```\n\ngo"
+    assert "left out ./d/a.txt (the same file as d/a.txt): attached already" in chat.stderr
+    assert "left out d/b.txt: attached already" in chat.stderr
+
+
 # --- PDF ----------------------------------------------------------------------------------------------------------
 
 

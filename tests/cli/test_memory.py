@@ -124,3 +124,17 @@ def test_a_count_past_any_models_reach_is_refused_in_one_line(tmp_path, flag):
     result = run_chatbot("--provider", "echo", flag, str(10**24), "-p", "hi", cwd=tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert f"{flag}: {10**24} is more than 100,000,000 (no model reads so many tokens)" in result.stderr
+
+
+def test_a_script_says_earlier_turns_are_not_sent_once_not_after_every_turn(tmp_path):
+    flags = ("--provider", "echo", "--session", "w", "--memory", "window", "--window-turns", "2", "--window-step", "1")
+    script = run_chatbot(*flags, stdin="".join(f"message {n}\n" for n in range(1, 13)), cwd=tmp_path)
+    assert_clean(script)
+    told = [line for line in script.stderr.splitlines() if "not sent" in line]
+    # from the fourth message on a turn is left out, one more every turn: said when it starts, not nine times
+    assert told == ["chatbot: 1 earlier turn(s) not sent (memory window / token budget)"]
+    assert [turn["sent"]["dropped"] for turn in session_doc(tmp_path, "w")["turns"]] == [0, 0, 0, *range(1, 10)]
+    # a new run of the same session says it again, once, with the count as it stands
+    resumed = run_chatbot(*flags, stdin="message 13\nmessage 14\n", cwd=tmp_path)
+    told = [line for line in resumed.stderr.splitlines() if "not sent" in line]
+    assert told == ["chatbot: 10 earlier turn(s) not sent (memory window / token budget)"]

@@ -226,6 +226,16 @@ def test_extract_and_json_never_print_escape_sequences(tmp_path):
     assert ESC in json.loads(as_json.stdout)["reply"]  # the reply itself is reported as received, escaped in JSON
 
 
+def test_a_bidi_override_in_script_output_is_shown_as_its_code(tmp_path):
+    message = "open invoice\u202etxt.exe, שלום"
+    script = run_chatbot("--provider", "echo", "--session", "s", stdin=message + "\n", cwd=tmp_path)
+    once = run_chatbot("--provider", "echo", "-p", message, cwd=tmp_path)
+    for result in (script, once):
+        assert_clean(result)
+        assert "\u202e" not in result.stdout and "invoice\\u202etxt.exe, שלום" in result.stdout
+    assert message in json.dumps(session_doc(tmp_path, "s"), ensure_ascii=False)  # stored as received
+
+
 def test_a_folder_given_for_an_output_file_is_named_as_one_with_a_file_in_it_to_name(tmp_path):
     assert run_chatbot("--provider", "echo", "--session", "s", "-p", "hi", cwd=tmp_path).returncode == 0
     (tmp_path / "out").mkdir()

@@ -93,6 +93,15 @@ def test_show_names_the_files_that_would_be_attached_without_reading_them(config
     assert result.stdout.endswith("attached before the prompt (-f):\n- notes.txt\n- https://u:***@example.org/a\n")
 
 
+def test_show_prints_a_file_name_with_an_escape_or_a_newline_as_codes_on_its_line(config):
+    files = ["-f", "a\x1b[2Jb.txt", "-f", "n\n- /etc/passwd", "-f", "x\u202etxt.exe"]
+    result = run_chatbot("--provider", "echo", "--role", "review", "-v", "lang", "Go", "-v", "team", "ops",
+                         *files, "-p", "x", "--show", cwd=config)  # fmt: skip
+    assert_clean(result)
+    shown = "- a\\u001b[2Jb.txt\n- n\\u000a- /etc/passwd\n- x\\u202etxt.exe\n"
+    assert result.stdout.endswith("attached before the prompt (-f):\n" + shown)  # three names, three lines
+
+
 def test_a_plain_role_is_still_a_system_message_used_as_written(config):
     with FakeServer() as server:
         result = run_chatbot(*openai_flags(server.base_url), "--role", "pirate", "-p", "hello", cwd=config)

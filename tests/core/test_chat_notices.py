@@ -111,3 +111,24 @@ def test_a_reply_asked_to_be_json_comes_back_checked_with_its_turn(make_app):
     assert done.json is not None and done.json.value is None and done.invalid_json
     assert done.json.problem.startswith("the reply is not JSON (")
     assert said == [done.json.problem]  # told in the chat too, whatever the front end
+
+
+def dropped_said(chat, text):
+    """The notices of sending ``text`` that say earlier turns are not sent."""
+    return [t for t in notices(chat, text)[0] if "not sent" in t]
+
+
+def test_dropped_turns_are_told_when_they_start_and_again_when_the_memory_settings_change(make_app):
+    from dataclasses import replace
+
+    told = "{} earlier turn(s) not sent (memory window / token budget)"
+    chat = make_app(EchoProvider(delay=0), strategy="window", window_turns=2, window_step=1).open("d")
+    assert [dropped_said(chat, f"m{n}") for n in range(1, 7)] == [[], [], [], [told.format(1)], [], []]
+    memory = chat.conversation.memory
+    chat.conversation.memory = replace(memory, window_turns=4)  # a wider window: fewer left out, told anew
+    assert dropped_said(chat, "m7") == [told.format(2)]
+    assert dropped_said(chat, "m8") == []
+    chat.conversation.memory = replace(memory, strategy="full")  # everything fits: nothing to tell
+    assert dropped_said(chat, "m9") == []
+    chat.conversation.memory = memory  # left out again after a request that sent every turn: told again
+    assert dropped_said(chat, "m10") == [told.format(7)]

@@ -124,6 +124,23 @@ def test_term_dumb_has_no_escape_sequences(app, monkeypatch):
     assert "\x1b[" not in out
 
 
+def test_a_bidi_override_in_a_reply_is_shown_as_its_code_not_obeyed(app):
+    # the echo reply quotes the message, so the override comes back in the streamed Markdown answer
+    message = "see invoice\u202etxt.exe and שלום"
+    for plain in (False, True):
+        _, out = run_repl(app, message + ENTER + CTRL_D, plain=plain, force_terminal=True)
+        assert "\u202e" not in out and "invoice\\u202etxt.exe and שלום" in out
+    assert app.chat.conversation.turns[0].user_text == message  # stored as typed
+
+
+def test_the_terminal_says_earlier_turns_are_not_sent_once_as_the_window_slides(make_app):
+    app = make_app(strategy="window", window_turns=2, window_step=1)
+    app.open("w")
+    _, out = run_repl(app, "".join(f"message {n}" + ENTER for n in range(1, 9)) + CTRL_D)
+    assert out.count("not sent") == 1 and "1 earlier turn(s) not sent" in out
+    assert [t.sent["dropped"] for t in app.chat.conversation.turns if t.sent] == [0, 0, 0, 1, 2, 3, 4, 5]
+
+
 def test_history_file_is_private(app, history_file):
     run_repl(app, "secret plans" + ENTER + CTRL_D)
     assert history_file.stat().st_mode & 0o777 == 0o600
