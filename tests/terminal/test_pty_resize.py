@@ -49,6 +49,18 @@ class Tmux:
             time.sleep(0.05)
         raise AssertionError(f"not seen in time:\n{self.screen(history=True)}")
 
+    def settled(self, quiet: float = 0.5, timeout: float = 15) -> str:
+        """The screen once it has not changed for ``quiet`` seconds (a redraw on a busy machine takes a while)."""
+        end = time.monotonic() + timeout
+        last, since = self.screen(history=True), time.monotonic()
+        while time.monotonic() < end:
+            time.sleep(0.05)
+            if (now := self.screen(history=True)) != last:
+                last, since = now, time.monotonic()
+            elif time.monotonic() - since >= quiet:
+                break
+        return last
+
     def close(self) -> None:
         subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, check=False)
 
@@ -87,6 +99,6 @@ def test_a_terminal_made_narrower_at_the_prompt_draws_the_typed_line_once(tmux):
     term.wait_for(lambda s: "w48 w49" in s)
     term.run("resize-window", "-x", "80", "-y", "30")
     time.sleep(1.5)  # (the resize is seen by a signal, and by prompt_toolkit's polling of the size)
-    screen = term.screen(history=True)
+    screen = term.settled()
     assert screen.count("› w0 w1") == 1, screen
     assert f"› {typed}" in " ".join(screen.split())
