@@ -195,3 +195,22 @@ def test_a_session_without_the_mark_continued_with_a_base_url_typed_goes_on_ther
         assert (again.returncode, again.stdout.strip()) == (0, "ok"), again.stderr
         assert len(server.record.requests) == 2
     assert json.loads(path.read_text())["endpoint"] == "custom"
+
+
+def test_load_refuses_a_session_made_against_another_server_in_a_chat_at_the_providers_own_service(
+    tmp_path: Path,
+) -> None:
+    with FakeServer(reply="ok") as server:
+        made_against(server, tmp_path)
+        own = run_chatbot("--provider", "openai", stdin="/load local\n/model\n", cwd=tmp_path,
+                          env={"OPENAI_API_KEY": "sk-x"})  # fmt: skip
+        assert own.returncode == 2, own.stderr
+        assert (
+            "session local was made against a server at another address, and this chat sends to openai's own "
+            "service, so it was not loaded; to go on with it at its server: /quit, then chatbot --session local "
+            "--base-url URL"
+        ) in own.stderr
+        at_a_server = run_chatbot("--provider", "openai", "--base-url", server.base_url, stdin="/load local\nmore\n",
+                                  cwd=tmp_path)  # fmt: skip
+        assert (at_a_server.returncode, at_a_server.stdout.strip()) == (0, "ok"), at_a_server.stderr
+        assert len(server.record.requests) == 2
