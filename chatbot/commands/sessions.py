@@ -94,7 +94,8 @@ def _refuse_leaving_its_server(app: App, session_id: str) -> None:
     """A session made at another address than its provider's own service is not loaded into a chat that sends to a
     provider's own service: its next message would go there (the address is never stored), as ``-c`` refuses it."""
     provider = app.settings.provider_name
-    if app.settings.endpoint or not PROVIDERS[provider].default_base_url:
+    info = PROVIDERS.get(provider)
+    if app.settings.endpoint or info is None or not info.default_base_url:
         return  # this chat sends to a server the user named, or nowhere (echo)
     if app.store.load(session_id).endpoint == "custom":
         raise UsageError(
