@@ -60,7 +60,10 @@ def test_a_url_the_http_library_refuses_is_a_config_error_when_the_provider_is_m
         ("openai", "https://api.openai.com/v1/", {}, ""),  # the provider's own service, however it is written
         ("openai", None, {}, ""),
         ("ollama", None, {}, ""),  # a service by name, at its own fixed address
-        ("groq", "https://api.groq.com", {}, ""),
+        ("groq", "https://api.groq.com/openai/v1", {}, ""),  # another path on the service's own host
+        ("openai", "https://API.openai.com:443/v1", {}, ""),
+        ("openai", "http://api.openai.com/v1", {}, "custom"),  # not the service's own scheme
+        ("openai", "https://api.openai.com.example.net/v1", {}, "custom"),
         ("echo", "http://127.0.0.1:8080/v1", {}, ""),  # no server: nothing to mark
     ],
 )
