@@ -342,9 +342,12 @@ def _make_app(
         key: "flag" if given is None or dest in given else "config" if dest in cfg.values else "default"
         for key, dest in ((key, flag_dest(key)) for key in FLAGS)
     }
+    from chatbot.providers.endpoint import endpoint_mark
+
     provider = _provider(args, cfg)
     settings = AppSettings(
         provider_name=args.provider,
+        endpoint=endpoint_mark(args.provider, args.base_url),
         model=cfg.model(args.model),  # an alias ([aliases] in the config file) names its model
         memory=memory_rule(args),
         system=system,

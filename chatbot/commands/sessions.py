@@ -8,6 +8,7 @@ from chatbot.commands.base import Command, Confirm
 from chatbot.commands.effects import Effects, Note, Show
 from chatbot.core.app import App, Opened
 from chatbot.errors import UsageError
+from chatbot.providers.table import PROVIDERS
 from chatbot.storage.base import SessionStore
 from chatbot.storage.export import export_markdown
 from chatbot.storage.output_files import split_force, write_file
@@ -82,10 +83,26 @@ def _load(app: App, arg: str, confirm: Confirm | None) -> Effects:
         raise UsageError("usage: /load ID (see /sessions)")
     if not app.store.exists(validate_id(arg)):
         raise UsageError(f"no session {arg}; /sessions lists them, /new starts one")
+    _refuse_leaving_its_server(app, arg)
     opened = app.opened(arg)
     chat = opened.chat
     loaded = Note(f"loaded session {chat.session.id} ({len(chat.conversation.turns)} turn(s))")
     return (loaded, Note(moved_notice(opened))) if opened.moved else loaded
+
+
+def _refuse_leaving_its_server(app: App, session_id: str) -> None:
+    """A session made at another address than its provider's own service is not loaded into a chat that sends to a
+    provider's own service: its next message would go there (the address is never stored), as ``-c`` refuses it."""
+    provider = app.settings.provider_name
+    info = PROVIDERS.get(provider)
+    if app.settings.endpoint or info is None or not info.default_base_url:
+        return  # this chat sends to a server the user named, or nowhere (echo)
+    if app.store.load(session_id).endpoint == "custom":
+        raise UsageError(
+            f"session {session_id} was made against a server at another address, and this chat sends to "
+            f"{provider}'s own service, so it was not loaded; to go on with it at its server: /quit, then chatbot "
+            f"--session {session_id} --base-url URL"
+        )
 
 
 def moved_notice(opened: Opened) -> str:

@@ -72,6 +72,9 @@ class AppSettings:
     # whether ``model`` was typed (--model): only a typed model moves a session opened by /load off its own; one
     # from the config file or the environment is a default for new sessions
     model_typed: bool = True
+    #: where the provider is served (:func:`~chatbot.providers.endpoint.endpoint_mark`): "custom" for another base
+    #: URL than its own service's. Every session opened keeps it, so that continuing one asks for a base URL again
+    endpoint: str = ""
 
 
 @dataclass(frozen=True)
@@ -254,6 +257,7 @@ class App:
         model = self._model_for(session)
         session.conversation.counter = self.counter_factory(model)
         session.provider, session.model = self.settings.provider_name, model
+        session.endpoint = self.settings.endpoint
         for key, value in self.settings.options.items():
             session.set_option(key, value)
         if self.tool_sources is not None:
@@ -270,6 +274,7 @@ class App:
             memory=self.settings.memory,
             counter=self.counter_factory(model),
         )
+        session.endpoint = self.settings.endpoint
         for key, value in self.settings.options.items():
             session.set_option(key, value)
         if self.tool_sources is not None:

@@ -84,6 +84,37 @@ def refuse_keys_in(url: str, what: str, environ: Mapping[str, str] = os.environ)
         raise ConfigError(f"the {what} holds a string that looks like an API key; refusing to send it there")
 
 
+def given_base_url(provider: str, flag_url: str | None, environ: Mapping[str, str] = os.environ) -> str | None:
+    """The base URL ``provider``'s requests go to instead of its own service's default: ``flag_url`` (typed, or the
+    config file's), else the provider's variable (``$OPENAI_BASE_URL``); None when none is given, and always for
+    echo (no server)."""
+    info = PROVIDERS.get(provider)
+    if info is None or not info.default_base_url:
+        return None
+    return flag_url or environ.get(info.base_url_env or "") or None
+
+
+def endpoint_mark(provider: str, flag_url: str | None) -> str:
+    """What a session served by ``provider`` with ``flag_url`` keeps of where it was served: "custom" for a base URL
+    at another address (scheme, host, port) than the provider's own service's, else "" (the URL itself is never
+    kept: see :attr:`~chatbot.storage.session.Session.endpoint`). Another path on the service's own host is still
+    the service (Groq's SDK root with or without ``/openai/v1``)."""
+    url = given_base_url(provider, flag_url)
+    if url is None or _address(url) == _address(PROVIDERS[provider].default_base_url):
+        return ""
+    return "custom"
+
+
+def _address(url: str) -> tuple[str, str, int | None]:
+    """(scheme, host, port) of ``url``, the port its scheme's own when none is named; a malformed one names none."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:  # (a malformed URL is refused by name before any request: url_problem)
+        return ("", url, None)
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port
+
+
 def endpoint_notices(
     provider: str, flag_url: str | None, from_dotenv: Collection[str], flag_source: str = "--base-url"
 ) -> list[tuple[str, bool]]:

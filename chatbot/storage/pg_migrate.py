@@ -82,6 +82,7 @@ _OPTIONS_TO_JSON = f"ALTER TABLE {SESSIONS} ALTER COLUMN options TYPE json USING
 _ADD_TOOL_SOURCES = f"ALTER TABLE {SESSIONS} ADD COLUMN tool_sources json NOT NULL DEFAULT '{{}}'"
 _ADD_RULE = f"ALTER TABLE {SESSIONS} ADD COLUMN rule json NOT NULL DEFAULT '{{}}'"
 _ADD_SUMMARIES = f"ALTER TABLE {SESSIONS} ADD COLUMN summaries json NOT NULL DEFAULT '[]'"
+_ADD_ENDPOINT = f"ALTER TABLE {SESSIONS} ADD COLUMN endpoint text NOT NULL DEFAULT ''"
 _ADD_LOCK_GENERATION = f"ALTER TABLE {SESSIONS} ADD COLUMN lock_generation bigint NOT NULL DEFAULT 0"
 _TABLES_OWNER = "SELECT tableowner FROM pg_catalog.pg_tables WHERE schemaname = %s AND tablename = 'chatbot_sessions'"
 _COLUMNS_OF = (
@@ -196,9 +197,10 @@ def _upgrade_columns(conn: psycopg.Connection[Any], schema: str) -> None:
 
     ``tool_sources`` (where a session's tools came from), ``rule`` (the memory rule a session keeps; an older
     row's ``{}`` takes today's defaults) and ``summaries`` (every summary a request sent, which a turn's record
-    names; an older row's ``[]``: its turns have no record) are added. ``options`` was ``jsonb``, which reorders an
-    object's keys: a JSON schema sent as an option (``response_format``) must reach the model as the user wrote it,
-    since models answer in the schema's key order. ``json`` keeps it.
+    names; an older row's ``[]``: its turns have no record) and ``endpoint`` (a session served by another base URL
+    than its provider's own; an older row's ``''``: the provider's own) are added. ``options`` was ``jsonb``, which
+    reorders an object's keys: a JSON schema sent as an option (``response_format``) must reach the model as the user
+    wrote it, since models answer in the schema's key order. ``json`` keeps it.
     """
     columns = _columns(conn, schema, "chatbot_sessions")
     if columns.get("options") == "jsonb":
@@ -211,6 +213,8 @@ def _upgrade_columns(conn: psycopg.Connection[Any], schema: str) -> None:
         conn.execute(named(_ADD_SUMMARIES, schema))
     if "lock_generation" not in columns:
         conn.execute(named(_ADD_LOCK_GENERATION, schema))
+    if "endpoint" not in columns:
+        conn.execute(named(_ADD_ENDPOINT, schema))
 
 
 _GRANT = "GRANT SELECT, INSERT ON {} TO {}"

@@ -52,6 +52,7 @@ CREATE = [
         summary_covers integer NOT NULL,
         provider text NOT NULL,
         model text NOT NULL,
+        endpoint text NOT NULL DEFAULT '',
         totals jsonb NOT NULL,
         calibration jsonb NOT NULL,
         options json NOT NULL,
@@ -95,6 +96,7 @@ SESSION_COLUMNS = (
     "summary_covers",
     "provider",
     "model",
+    "endpoint",
     "totals",
     "calibration",
     "options",
@@ -108,7 +110,7 @@ SESSION_COLUMNS = (
 )
 TURN_COLUMNS = ("session_id", "n", "created_at", "body", "data")
 #: columns added after the first tables were made: an earlier table gets them at open (:mod:`~.pg_migrate`)
-ADDED_COLUMNS = {"tool_sources", "rule", "summaries"}
+ADDED_COLUMNS = {"tool_sources", "rule", "summaries", "endpoint"}
 
 # Every statement names its rows with ``owner = current_user`` (the column defaults to it on insert): row-level
 # security already hides other roles' rows, but not from a superuser or a BYPASSRLS role, which still acts on its own.

@@ -285,7 +285,8 @@ class PostgresStore(SessionStore):
         doc = session.fields()  # the Session owns the document; its fields go to their columns (SESSION_COLUMNS)
         summary, pg = doc["summary"], sql.pg_text
         values = (doc["version"], pg(doc["title"]), pg(doc["system"]), pg(summary["text"]), summary["covers"],
-                  pg(doc["provider"]), pg(doc["model"]), Jsonb(doc["totals"]), Jsonb(doc["calibration"]),
+                  pg(doc["provider"]), pg(doc["model"]), pg(doc["endpoint"]), Jsonb(doc["totals"]),
+                  Jsonb(doc["calibration"]),
                   Json(sql.pg_json(doc["options"])), Json(doc["tool_sources"]), Json(sql.pg_json(doc["rule"])),
                   Json(sql.pg_json(doc["summaries"])), doc["created_at"], doc["updated_at"], len(turns))  # fmt: skip
         tail = [t.to_json() for t in turns[keep:]]

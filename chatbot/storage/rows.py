@@ -77,5 +77,6 @@ def session_document(cols: dict[str, Any], turns: list[tuple[int, Any]]) -> tupl
     data["turns"] = [t for _, t in turns]
     data["totals"], data["calibration"], data["options"] = cols["totals"], cols["calibration"], cols["options"]
     data["tool_sources"], data["rule"], data["summaries"] = cols["tool_sources"], cols["rule"], cols["summaries"]
+    data["endpoint"] = cols["endpoint"]
     problem = check_session_data(data)
     return (data, "") if not problem else ({}, problem)

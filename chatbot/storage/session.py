@@ -101,6 +101,9 @@ class Session:
     title: str = ""
     provider: str = ""
     model: str = ""
+    #: "custom" when the session was made (or last served) against a base URL other than its provider's own service,
+    #: else "". Only this mark is kept, never the URL: a session file must not be able to send a key to a server
+    endpoint: str = ""
     created_at: str = field(default_factory=now_iso)
     updated_at: str = field(default_factory=now_iso)
     totals: Totals = field(default_factory=Totals)
@@ -184,6 +187,7 @@ class Session:
             "updated_at": self.updated_at,
             "provider": self.provider,
             "model": self.model,
+            "endpoint": self.endpoint,
             "options": self.options,
             "tool_sources": self.tool_sources.to_dict(),
             "rule": self.rule,
@@ -256,6 +260,7 @@ class Session:
             title=data["title"],
             provider=data["provider"],
             model=data["model"],
+            endpoint=data.get("endpoint") or "",  # absent in files written before it was kept: the provider's own
             created_at=data["created_at"],
             updated_at=data["updated_at"],
             totals=Totals.from_dict(data["totals"]),

@@ -20,6 +20,8 @@ from chatbot.errors import InvalidRequest
 #: ``refs`` and the document's ``summaries`` came later, optional (older documents without them load)
 FORMAT_VERSION = 2
 _ROLES = ("user", "assistant", "tool")
+#: a session's optional ``endpoint`` mark: "" (its provider's own service) or "custom" (another base URL)
+ENDPOINTS = ("", "custom")
 _KINDS = {str: "a string", dict: "an object", list: "a list", bool: "true or false"}
 _FIELDS = (
     ("id", str),
@@ -93,7 +95,8 @@ def check_session_data(data: object) -> str:
             return f"the field '{key}' is missing"
         if not isinstance(data[key], kind):
             return f"'{key}' must be {_KINDS[kind]}, found {_type_name(data[key])}"
-    problem = check_options(data.get("options", {})) or check_tool_sources(data.get("tool_sources", {}))
+    problem = check_endpoint(data.get("endpoint", "")) or check_options(data.get("options", {}))
+    problem = problem or check_tool_sources(data.get("tool_sources", {}))
     problem = problem or check_rule(data.get("rule", {})) or check_summaries(data.get("summaries", []))
     if problem:
         return problem
@@ -117,6 +120,13 @@ def check_session_data(data: object) -> str:
         if problem:
             return problem
     return ""
+
+
+def check_endpoint(endpoint: object) -> str:
+    """What is wrong with a document's optional ``endpoint`` mark, or "" (absent in documents written before it)."""
+    if endpoint in ENDPOINTS:
+        return ""
+    return f"'endpoint' must be one of {', '.join(map(repr, ENDPOINTS))}, found {endpoint!r}"
 
 
 def check_summaries(summaries: object) -> str:

@@ -44,6 +44,7 @@ TABLES = [
         updated_at TEXT NOT NULL,
         provider TEXT NOT NULL,
         model TEXT NOT NULL,
+        endpoint TEXT NOT NULL DEFAULT '',
         system TEXT NOT NULL,
         summary TEXT NOT NULL,
         summary_covers INTEGER NOT NULL,
@@ -90,7 +91,7 @@ SEARCH_INDEX = [
 ]
 
 SESSION_COLUMNS = (
-    "id", "title", "created_at", "updated_at", "provider", "model", "system", "summary", "summary_covers",
+    "id", "title", "created_at", "updated_at", "provider", "model", "endpoint", "system", "summary", "summary_covers",
     "turn_count", "totals", "calibration", "options", "tool_sources", "rule", "summaries", "version",
     "revision",
 )  # fmt: skip
@@ -160,6 +161,8 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, list[str], bool]:
         conn.create_function("chatbot_count", 2, count, deterministic=True)
         if "chatbot_schema" not in names:
             _create(conn)
+        else:
+            _add_columns(conn)
         indexed = "turns_search" in {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
     except sqlite3.OperationalError as exc:  # a read-only file or folder, a full disk: the file is sound
         conn.close()
@@ -249,6 +252,30 @@ def _create(conn: sqlite3.Connection) -> None:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+#: columns added after the first files were made: an earlier file gets them when it is opened (an older chatbot
+#: names its columns in every statement, so it still reads and writes the file; a row it inserts takes the default)
+ADDED_COLUMNS = {"endpoint": "ALTER TABLE sessions ADD COLUMN endpoint TEXT NOT NULL DEFAULT ''"}
+
+
+def _add_columns(conn: sqlite3.Connection) -> None:
+    """Add the columns an earlier chatbot's file lacks, in one transaction (a second process opening the same file
+    at the same time waits, then finds them)."""
+    if not ADDED_COLUMNS.keys() - _session_columns(conn):
+        return
+    begin_write(conn)
+    try:
+        for name in ADDED_COLUMNS.keys() - _session_columns(conn):
+            conn.execute(ADDED_COLUMNS[name])
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _session_columns(conn: sqlite3.Connection) -> set[str]:
+    return {row[1] for row in conn.execute("PRAGMA table_info(sessions)")}
 
 
 def fts5_available(conn: sqlite3.Connection) -> bool:

@@ -310,7 +310,8 @@ class SqliteStore(SessionStore):
         old = self._revision.get(sid)
         doc = session.fields()
         summary = doc["summary"]
-        text = [clean_text(doc[c]) for c in ("title", "created_at", "updated_at", "provider", "model", "system")]
+        named = ("title", "created_at", "updated_at", "provider", "model", "endpoint", "system")
+        text = [clean_text(doc[c]) for c in named]
         json_columns = [sql.json_text(doc[c]) for c in sql.JSON_COLUMNS]
         values = (*text, clean_text(summary["text"]), summary["covers"], len(turns), *json_columns, doc["version"])
         tail = [t.to_json() for t in turns[keep:]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.support.cli import assert_clean, run_chatbot
+from tests.support.cli import assert_clean, one_error_line, run_chatbot
 from tests.support.fake_server import FakeServer
 
 
@@ -117,3 +117,100 @@ def test_load_keeps_a_sessions_own_model_over_the_config_files_and_says_when_a_t
         "sent here is stored as typed-model's, and the session goes on with it); to go on with echo, model "
         "own-model instead: /model own-model"
     ) in typed.stderr
+
+
+def made_against(server: FakeServer, tmp_path: Path, session_id: str = "local") -> None:
+    """A session made as a user of a local llama.cpp server makes one: --provider openai --base-url, no key."""
+    made = run_chatbot("--provider", "openai", "--base-url", server.base_url, "--session", session_id, "-p", "secret",
+                       cwd=tmp_path)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    assert json.loads((tmp_path / "sessions" / f"{session_id}.json").read_text())["endpoint"] == "custom"
+
+
+def test_a_session_made_against_another_server_is_refused_when_continued_with_only_the_providers_key(
+    tmp_path: Path,
+) -> None:
+    with FakeServer(reply="ok") as server:
+        made_against(server, tmp_path)
+        for how in (("-c",), ("--session", "local")):
+            refused = run_chatbot(*how, "-p", "more", cwd=tmp_path, env={"OPENAI_API_KEY": "sk-x"})
+            assert refused.returncode == 2, refused.stderr  # a config error, before any request
+            assert one_error_line(refused) == (
+                "chatbot: cannot continue session local: it was made against a server at another address than "
+                "openai's own service (the address is not kept with it); give --base-url URL to go on with it there, "
+                "or --provider NAME to send it to a provider's own service knowingly"
+            )
+        assert len(server.record.requests) == 1
+    kept = (tmp_path / "sessions" / "local.json").read_text()
+    assert "127.0.0.1" not in kept  # the mark, never the address
+    assert len(json.loads(kept)["turns"]) == 1
+
+
+def test_a_session_made_against_another_server_goes_on_with_a_base_url_typed_on_its_own_provider_and_model(
+    tmp_path: Path,
+) -> None:
+    with FakeServer(reply="ok") as server:
+        made_against(server, tmp_path)
+        key = {"OPENAI_API_KEY": "sk-x"}  # and no --provider: groq is the default provider
+        again = run_chatbot("-c", "--base-url", server.base_url, "-p", "more", cwd=tmp_path, env=key)
+        assert (again.returncode, again.stdout.strip()) == (0, "ok"), again.stderr
+        assert [body["model"] for body in server.record.requests] == ["gpt-4o-mini", "gpt-4o-mini"]
+    assert stored(tmp_path, "local") == ("openai", "gpt-4o-mini")
+
+
+def test_a_session_made_against_another_server_goes_on_with_the_providers_variable_or_the_config_files_base_url(
+    tmp_path: Path,
+) -> None:
+    with FakeServer(reply="ok") as server:
+        made_against(server, tmp_path)
+        by_variable = run_chatbot("-c", "-p", "more", cwd=tmp_path, env={"OPENAI_BASE_URL": server.base_url})
+        assert by_variable.returncode == 0, by_variable.stderr
+        (tmp_path / "config.toml").write_text(f'provider = "openai"\nbase_url = "{server.base_url}"\n')
+        by_config = run_chatbot("-c", "-p", "again", cwd=tmp_path)
+        assert by_config.returncode == 0, by_config.stderr
+        assert len(server.record.requests) == 3
+    assert json.loads((tmp_path / "sessions" / "local.json").read_text())["endpoint"] == "custom"
+
+
+def test_a_session_made_against_another_server_goes_to_a_provider_typed_and_loses_its_mark(tmp_path: Path) -> None:
+    with FakeServer(reply="ok") as server:
+        made_against(server, tmp_path)
+    moved = run_chatbot("-c", "--provider", "echo", "-p", "more", cwd=tmp_path)
+    assert moved.returncode == 0, moved.stderr
+    assert "Last user message: more" in moved.stdout
+    data = json.loads((tmp_path / "sessions" / "local.json").read_text())
+    assert (data["provider"], data["endpoint"]) == ("echo", "")
+
+
+def test_a_session_without_the_mark_continued_with_a_base_url_typed_goes_on_there_and_is_marked(
+    tmp_path: Path,
+) -> None:
+    with FakeServer(reply="ok") as server:
+        made_against(server, tmp_path)
+        path = tmp_path / "sessions" / "local.json"
+        data = json.loads(path.read_text())
+        del data["endpoint"]  # as a file of an earlier chatbot, or of a session served by openai's own service
+        path.write_text(json.dumps(data))
+        again = run_chatbot("--session", "local", "--base-url", server.base_url, "-p", "more", cwd=tmp_path)
+        assert (again.returncode, again.stdout.strip()) == (0, "ok"), again.stderr
+        assert len(server.record.requests) == 2
+    assert json.loads(path.read_text())["endpoint"] == "custom"
+
+
+def test_load_refuses_a_session_made_against_another_server_in_a_chat_at_the_providers_own_service(
+    tmp_path: Path,
+) -> None:
+    with FakeServer(reply="ok") as server:
+        made_against(server, tmp_path)
+        own = run_chatbot("--provider", "openai", stdin="/load local\n/model\n", cwd=tmp_path,
+                          env={"OPENAI_API_KEY": "sk-x"})  # fmt: skip
+        assert own.returncode == 2, own.stderr
+        assert (
+            "session local was made against a server at another address, and this chat sends to openai's own "
+            "service, so it was not loaded; to go on with it at its server: /quit, then chatbot --session local "
+            "--base-url URL"
+        ) in own.stderr
+        at_a_server = run_chatbot("--provider", "openai", "--base-url", server.base_url, stdin="/load local\nmore\n",
+                                  cwd=tmp_path)  # fmt: skip
+        assert (at_a_server.returncode, at_a_server.stdout.strip()) == (0, "ok"), at_a_server.stderr
+        assert len(server.record.requests) == 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.errors import ConfigError
-from chatbot.providers.endpoint import url_problem
+from chatbot.providers.endpoint import endpoint_mark, url_problem
 
 
 @pytest.mark.parametrize(
@@ -50,3 +50,28 @@ def test_a_url_the_http_library_refuses_is_a_config_error_when_the_provider_is_m
     cls = {"openai": OpenAIProvider, "groq": GroqProvider}[name]
     with pytest.raises(ConfigError, match=r"base URL 'http://h:8o80/' cannot be used: .*8o80"):
         cls(api_key="k", model="m", base_url="http://h:8o80/")
+
+
+@pytest.mark.parametrize(
+    ("provider", "url", "environ", "mark"),
+    [
+        ("openai", "http://127.0.0.1:8080/v1", {}, "custom"),
+        ("openai", None, {"OPENAI_BASE_URL": "http://127.0.0.1:8080/v1"}, "custom"),
+        ("openai", "https://api.openai.com/v1/", {}, ""),  # the provider's own service, however it is written
+        ("openai", None, {}, ""),
+        ("ollama", None, {}, ""),  # a service by name, at its own fixed address
+        ("groq", "https://api.groq.com/openai/v1", {}, ""),  # another path on the service's own host
+        ("openai", "https://API.openai.com:443/v1", {}, ""),
+        ("openai", "http://api.openai.com/v1", {}, "custom"),  # not the service's own scheme
+        ("openai", "https://api.openai.com.example.net/v1", {}, "custom"),
+        ("echo", "http://127.0.0.1:8080/v1", {}, ""),  # no server: nothing to mark
+    ],
+)
+def test_a_session_is_marked_custom_only_when_served_at_another_address_than_its_providers_own(
+    provider: str, url: str | None, environ: dict[str, str], mark: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("OPENAI_BASE_URL", "OLLAMA_BASE_URL", "GROQ_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    assert endpoint_mark(provider, url) == mark

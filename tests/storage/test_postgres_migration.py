@@ -281,3 +281,21 @@ def test_opening_waits_for_another_process_making_the_tables_longer_than_for_any
     finally:
         done.set()
         other.join()
+
+
+def test_a_table_of_an_earlier_chatbot_gets_the_endpoint_column_keeping_its_sessions(open_pg, pg_url):
+    first = open_pg()
+    session = first.create("old", system="s", provider="openai", model="m")
+    session.conversation.add_turn(Turn([{"role": "user", "content": "kept"}, {"role": "assistant", "content": "ok"}]))
+    with first.acquire("old"):
+        first.save(session)
+    first.close()
+    with admin(pg_url) as conn:  # the sessions table as it was before the mark was kept
+        conn.execute("ALTER TABLE chatbot_sessions DROP COLUMN endpoint")
+    store = open_pg()
+    old = store.load("old")
+    assert ([t.user_text for t in old.conversation.turns], old.endpoint) == (["kept"], "")
+    old.endpoint = "custom"
+    with store.acquire("old"):
+        store.save(old)
+    assert open_pg().load("old").endpoint == "custom"

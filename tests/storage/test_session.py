@@ -117,3 +117,21 @@ def test_a_search_for_a_word_a_file_lacks_skips_it_and_one_it_holds_in_any_case_
     raw = json_bytes({"turns": [{"messages": [{"role": "user", "content": "Meet at the KIMCHI bar 김치"}]}]})
     assert may_hold(raw, "kimchi") and may_hold(raw, "the kimchi") and may_hold(raw, "김치")
     assert not may_hold(raw, "tangerine") and not may_hold(raw, "kimchi tangerine") and not may_hold(raw, "감자")
+
+
+def test_the_custom_endpoint_mark_round_trips_and_a_file_without_it_is_the_providers_own():
+    session = make_session()
+    session.endpoint = "custom"
+    data = json.loads(session.to_json())
+    assert data["endpoint"] == "custom" and "http" not in json.dumps({k: v for k, v in data.items() if k != "turns"})
+    assert Session.from_dict(data, "s1").endpoint == "custom"
+    del data["endpoint"]  # a file written before the mark was kept
+    assert check_session_data(data) == ""
+    assert Session.from_dict(data, "s1").endpoint == ""
+
+
+def test_an_endpoint_mark_other_than_custom_is_refused_by_name():
+    data = json.loads(make_session().to_json())
+    for bad in ("http://127.0.0.1:8080/v1", None, 1):
+        data["endpoint"] = bad
+        assert "'endpoint' must be one of '', 'custom'" in check_session_data(data)

@@ -250,3 +250,16 @@ def test_sessions_move_between_stores_with_their_ids_and_times_and_a_second_run_
         import_sessions(str(tmp_path / "chat.db"), sqlite)
     sqlite.close()
     assert os.path.exists(tmp_path / "chat.db")
+
+
+def test_a_file_of_an_earlier_chatbot_gets_the_endpoint_column_keeping_its_sessions(tmp_path):
+    path = tmp_path / "chat.db"
+    filled(SqliteStore(path), "old", at("2026-01-01T00:00:00+00:00", "kept"))
+    with sqlite3.connect(path) as conn:  # the sessions table as it was before the mark was kept
+        conn.execute("ALTER TABLE sessions DROP COLUMN endpoint")
+    store = SqliteStore(path)
+    old = store.load("old")
+    assert ([t.user_text for t in old.conversation.turns], old.endpoint) == (["kept"], "")
+    old.endpoint = "custom"
+    saved(store, old)
+    assert SqliteStore(path).load("old").endpoint == "custom"

@@ -554,3 +554,16 @@ def test_imported_tools_stay_untrusted_until_the_user_attaches_them_and_a_contin
         source.save(theirs)
     other = import_sessions(source.directory, store)
     assert other.updated == 1 and store.load("gift").tool_sources == replace(theirs.tool_sources, imported=True)
+
+
+def test_the_custom_endpoint_mark_is_kept_by_every_store_and_a_new_session_has_none(store, open_test_store):
+    marked = store.create("local", system="s", provider="openai", model="m")
+    marked.endpoint = "custom"
+    saved(store, marked)
+    saved(store, store.create("own", system="s", provider="openai", model="m"))
+    reader = open_test_store()
+    assert (reader.load("local").endpoint, reader.load("own").endpoint) == ("custom", "")
+    again = reader.load("local")
+    again.endpoint = ""  # served by the provider's own service since: the mark goes
+    saved(reader, again)
+    assert open_test_store().load("local").endpoint == ""
