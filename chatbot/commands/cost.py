@@ -26,7 +26,8 @@ def cost_report(session: Session, prices: dict[str, Price] | None = None) -> dic
     session's); a turn of a model without a price counts in tokens only, and ``unpriced`` names those models."""
     rows = costs(session.conversation)
     model = session.model or session.provider
-    price = price_of(model, prices)
+    listed = session.endpoint != "custom"  # served at the user's own base URL: the provider's list price is not it
+    price = price_of(model, prices, listed=listed)
     totals: Totals = session.totals
     sent = rows[-1].cumulative if rows else 0
     full = rows[-1].full_cumulative if rows else 0
@@ -43,9 +44,10 @@ def cost_report(session: Session, prices: dict[str, Price] | None = None) -> dic
         "summary_tokens": totals.summary_tokens,
         "cached": cached,
         "price": _price_dict(price),
+        "custom_endpoint": not listed,
     }
     served = [turn.model or model for turn in session.conversation.turns]
-    turn_prices = {m: price_of(m, prices) for m in dict.fromkeys(served)}
+    turn_prices = {m: price_of(m, prices, listed=listed) for m in dict.fromkeys(served)}
     report["models"] = {m: {"turns": served.count(m), "price": _price_dict(p)} for m, p in turn_prices.items()}
     report["unpriced"] = [m for m, p in turn_prices.items() if p is None]
     if any(p is not None for p in turn_prices.values()):
@@ -134,8 +136,9 @@ def _money_line(report: dict[str, Any]) -> str:
     unpriced = report.get("unpriced", [])
     if "usd" not in report:
         named = unpriced or [report["model"]]
+        where = " served at your own base URL" if report.get("custom_endpoint") else ""
         return (
-            f"money: no price for model{'s' if len(named) > 1 else ''} {', '.join(named)} (tokens only); "
+            f"money: no price for model{'s' if len(named) > 1 else ''} {', '.join(named)}{where} (tokens only); "
             f'a [prices."{named[0]}"] table in the config file with '
             "input, output and cached (USD per million tokens) adds one"
         )

@@ -53,9 +53,11 @@ PRICES: dict[str, Price] = {
 }
 
 
-def price_of(model: str, overrides: dict[str, Price] | None = None) -> Price | None:
-    """``model``'s price: the config file's, else the table's; None when neither names it."""
-    table = {**PRICES, **(overrides or {})}
+def price_of(model: str, overrides: dict[str, Price] | None = None, *, listed: bool = True) -> Price | None:
+    """``model``'s price: the config file's, else the table's (unless not ``listed``: a model served at a base URL
+    of the user's own, where the name is only what was sent and the provider's list price is not what it costs);
+    None when none names it."""
+    table = {**(PRICES if listed else {}), **(overrides or {})}
     return table.get(model) or table.get(model.rsplit("/", 1)[-1])
 
 

@@ -65,3 +65,30 @@ def test_turns_stored_without_a_model_are_priced_at_the_sessions_model(tmp_path)
     (report,) = _cost_json(result.stdout)
     assert report["models"] == {"echo": {"turns": 2, "price": {"input": 2.5, "output": 10.0, "cached": 1.25}}}
     assert report["unpriced"] == [] and all(r["usd"] > 0 for r in report["turns"])
+
+
+def test_a_model_served_at_your_own_base_url_has_no_list_price_unless_the_config_gives_one(tmp_path):
+    # against a local server the model name is only what was sent: gpt-4o-mini's list price is not what it costs
+    from tests.support.fake_server import FakeServer
+
+    with FakeServer(reply="Fine.") as server:
+        flags = ("--provider", "openai", "--model", "gpt-4o-mini", "--base-url", server.base_url)
+        unlisted = run_chatbot(*flags, "--session", "own1", cwd=tmp_path, stdin="hello\n/cost json\n/cost\n")
+        (tmp_path / "config.toml").write_text('[prices."gpt-4o-mini"]\ninput = 1.0\noutput = 2.0\n')
+        priced = run_chatbot(*flags, "--session", "own2", cwd=tmp_path, stdin="hello\n/cost json\n")
+    assert_clean(unlisted)
+    (report,) = _cost_json(unlisted.stdout)
+    assert report["custom_endpoint"] is True and "usd" not in report and report["unpriced"] == ["gpt-4o-mini"]
+    assert "money: no price for model gpt-4o-mini served at your own base URL (tokens only)" in unlisted.stdout
+    (report,) = _cost_json(priced.stdout)
+    assert report["models"]["gpt-4o-mini"]["price"] == {"input": 1.0, "output": 2.0, "cached": None}
+    assert report["usd"] > 0
+
+
+def test_a_model_at_its_providers_own_service_keeps_its_list_price(tmp_path):
+    script = "hello\n/cost json\n"
+    result = run_chatbot(
+        "--provider", "echo", "--model", "gpt-4o-mini", "--session", "list1", cwd=tmp_path, stdin=script
+    )
+    (report,) = _cost_json(result.stdout)
+    assert report["custom_endpoint"] is False and report["usd"] > 0
