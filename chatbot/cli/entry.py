@@ -400,7 +400,7 @@ def _provider(args: argparse.Namespace, cfg: Config) -> ChatProvider:
             raise
         # --base-url alone: a user pointing at a local server meets the default provider's missing key (a user trial)
         raise AuthenticationError(
-            f"{exc.message} (--base-url without --provider uses {args.provider}, the default provider; for another "
+            f"{exc.message} (--base-url without --provider uses {args.provider}; for another "
             "OpenAI-compatible server, such as llama.cpp, Ollama or vLLM, add --provider openai: a local one needs no "
             "key)"
         ) from None

@@ -70,7 +70,7 @@ def test_a_base_url_without_a_provider_says_how_to_reach_an_openai_compatible_se
         alone = run_chatbot("--base-url", server.base_url, "--model", "x", "-p", "hi", cwd=tmp_path)
         told = one_error_line(alone)
         assert alone.returncode != 0 and "GROQ_API_KEY is not set" in told
-        assert "--base-url without --provider uses groq, the default provider" in told and "--provider openai" in told
+        assert "--base-url without --provider uses groq; for another" in told and "--provider openai" in told
         added = run_chatbot(
             "--provider", "openai", "--base-url", server.base_url, "--model", "x", "-p", "hi", cwd=tmp_path
         )
