@@ -60,5 +60,6 @@ def fresh_results_request(
         warnings=(warning,) if cut else (),
         parts=request_parts(conv, len(conv.turns), None, counter.count_message(user)),
         system_in_user=carried,
+        new_tokens=counter.count_message(user),
     )
     return request, sent

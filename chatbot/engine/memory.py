@@ -132,6 +132,7 @@ class Request:
     #: the system text rides at the head of the first user message: the server leaves system messages out
     #: (engine/system_carry.py); ``messages`` are as sent, the parts count it as the system message still
     system_in_user: bool = False
+    new_tokens: int = 0  # raw tokens of the new message alone (the last of ``messages`` may carry the system text)
 
     @property
     def head(self) -> int:
@@ -273,6 +274,7 @@ def assemble(conv: Conversation, message: Message, plan: Plan) -> Request:
         parts=request_parts(conv, first, summary, plan.new, extra, plan.head),
         refs=request_record.refs(conv, first, summary, recalled, plan.head),
         system_in_user=carried,
+        new_tokens=plan.new,
     )
 
 
@@ -400,7 +402,8 @@ def shrink_budget(conv: Conversation, request: Request) -> int | None:
     nothing to shrink.
     """
     counter = conv.counter
-    bare = counter.total(conv.system_tokens(False) + counter.count_message(request.messages[-1]))
+    new = request.new_tokens if request.system_in_user else counter.count_message(request.messages[-1])
+    bare = counter.total(conv.system_tokens(False) + new)
     if request.tokens <= bare:
         return None
     return max(bare, request.tokens // 2)

@@ -97,3 +97,16 @@ def test_assembling_is_a_function_of_the_plan_and_what_was_learned(conv_factory)
     assert assemble(conv, message, planned) == assemble(conv, message, planned)
     conv.counter.calibration.drops_system = False
     assert assemble(conv, message, planned).messages[0]["role"] == "system"
+
+
+def test_a_request_whose_new_message_carries_the_system_text_is_halved_for_its_retry_as_before(conv_factory):
+    # no earlier turn is sent: the new message carries the system text and the summary, which the retry may leave out
+    def alone(drops: bool):
+        conv = summarized(conv_factory, drops)
+        conv.take_fold(Folded(RollingSummary("the user keeps a ledger " * 50, 6), 6, True, kept=True))
+        return conv, build_request(conv, "and now?")
+
+    (plain_conv, plain), (carried_conv, carried) = alone(False), alone(True)
+    assert plain.summary_included and len(carried.messages) == 1
+    assert carried.new_tokens == plain_conv.counter.count_message(plain.messages[-1])
+    assert carried_conv.shrink_budget(carried) == plain_conv.shrink_budget(plain) is not None
