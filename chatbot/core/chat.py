@@ -17,7 +17,7 @@ from typing import Any
 
 from chatbot.attachments.attach import Content, Outbox, compose, with_text
 from chatbot.core import saving
-from chatbot.core.budget import learn_from_usage, message_budget, tools_estimate
+from chatbot.core.budget import learn_from_usage, message_budget, reply_room, tools_estimate
 from chatbot.core.events import Asking, ChatEvent, Notice, Saving, TakenBack, TurnDone, Unsent, request_notices
 from chatbot.core.retry import retrying
 from chatbot.core.rounds import (
@@ -164,7 +164,7 @@ class Chat:
         yield from _incomplete_notice(done)  # told first: the turn is stored, but not whole
         yield from stored  # (the turn is stored from here on)
         self._ahead.start(conv)
-        yield from self._notices_after(done, self.run.max_output_tokens)
+        yield from self._notices_after(done, self._reply_limit())
         yield done
 
     def _message(self, text: Content) -> Message:
@@ -218,7 +218,13 @@ class Chat:
     def _call(self, tools: list[Message]) -> CallOptions:
         """What a model call asks for beside the messages (only what is set goes on the wire); the provider builds
         the request body from it."""
-        return CallOptions(self.model, self.run.max_output_tokens, tools, self.session.options, self.run.stream)
+        return CallOptions(self.model, self._reply_limit(), tools, self.session.options, self.run.stream)
+
+    def _reply_limit(self) -> int | None:
+        """The reply limit a call asks for: ``--max-output-tokens``, held to the room the budget keeps for the reply
+        once the model's window is known (a limit over it asks a server for more than its window: vLLM refuses)."""
+        limit, context = self.run.max_output_tokens, self.conversation.counter.calibration.context
+        return reply_room(context, limit) if limit and context else limit
 
     def _events(self, messages: list[Message], tools: list[Message]) -> Generator[StreamEvent, None, None]:
         """The provider's events for one model call: streamed, or (--no-stream) the whole reply at once."""
@@ -337,7 +343,7 @@ class Chat:
         if self.run.log is not None:
             self.run.log.call(kind, session=self.session.id, provider=self.provider.name, model=model,
                               strategy=self.conversation.memory.strategy, started=started, estimate=estimate,
-                              max_tokens=self.run.max_output_tokens, **more)  # fmt: skip
+                              max_tokens=self._reply_limit(), **more)  # fmt: skip
 
     def _record(
         self,

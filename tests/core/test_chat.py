@@ -107,6 +107,19 @@ def test_the_output_reservation_comes_out_of_a_known_window_for_a_send(make_app)
     assert done.request.budget == 4000 - 500 - 40  # not a quarter of the window (1,000), as without the flag
 
 
+def test_a_reply_limit_over_a_known_window_is_asked_as_the_room_the_budget_keeps_for_the_reply(make_app):
+    # --max-output-tokens 2100 on a 2,048-token window: the budget keeps half the window for the reply, and the call
+    # must ask for no more (prompt plus max_tokens over the window: vLLM refuses every turn)
+    chat = make_app(max_input_tokens=8000).open("s")
+    chat.run = TurnSettings(max_output_tokens=2100, show_request=lambda kind, body: sent.append(body))
+    sent: list[dict] = []
+    chat.conversation.counter.calibration.context = 2048
+    drain(chat.send("hi"))
+    assert sent[-1]["max_tokens"] == 1024 == chat.next_body("next")["max_tokens"]
+    chat.conversation.counter.calibration.context = None  # no window known: the flag as given
+    assert chat.next_body("next")["max_tokens"] == 2100
+
+
 def test_a_context_error_naming_the_window_retries_within_it_less_the_output_reservation(make_app):
     provider = FlakyEcho(ContextLengthError("maximum context length is 3000 tokens", limit=3000), failures=0)
     chat = make_app(provider, strategy="full", max_input_tokens=100_000).open("s")
