@@ -18,7 +18,7 @@ import argparse
 from typing import TYPE_CHECKING, NamedTuple
 
 from chatbot.errors import ConfigError
-from chatbot.providers.endpoint import given_base_url
+from chatbot.providers.endpoint import base_url_needed, given_base_url
 from chatbot.providers.table import PROVIDERS
 
 if TYPE_CHECKING:
@@ -51,11 +51,11 @@ def with_session_provider(store: SessionStore, args: argparse.Namespace) -> argp
             changed.base_url = None
     if "model" not in given:
         changed.model = stored.model or None
-    if stored.endpoint == "custom" and given_base_url(changed.provider, changed.base_url) is None:
+    why = base_url_needed(stored.endpoint, stored.provider)
+    if why and given_base_url(changed.provider, changed.base_url) is None:
         raise ConfigError(
-            f"cannot continue session {stored.session_id}: it was made against a server at another address than "
-            f"{stored.provider}'s own service (the address is not kept with it); give --base-url URL to go on with "
-            "it there, or --provider NAME to send it to a provider's own service knowingly"
+            f"cannot continue session {stored.session_id}: {why} (the address is not kept with it); give --base-url "
+            "URL to go on with it there, or --provider NAME to send it to a provider's own service knowingly"
         )
     return changed
 

@@ -8,6 +8,7 @@ from chatbot.commands.base import Command, Confirm
 from chatbot.commands.effects import Effects, Note, Show
 from chatbot.core.app import App, Opened
 from chatbot.errors import UsageError
+from chatbot.providers.endpoint import base_url_needed
 from chatbot.providers.table import PROVIDERS
 from chatbot.storage.base import SessionStore
 from chatbot.storage.export import export_markdown
@@ -97,11 +98,10 @@ def _refuse_leaving_its_server(app: App, session_id: str) -> None:
     info = PROVIDERS.get(provider)
     if app.settings.endpoint or info is None or not info.default_base_url:
         return  # this chat sends to a server the user named, or nowhere (echo)
-    if app.store.load(session_id).endpoint == "custom":
+    if why := base_url_needed(app.store.load(session_id).endpoint, provider):
         raise UsageError(
-            f"session {session_id} was made against a server at another address, and this chat sends to "
-            f"{provider}'s own service, so it was not loaded; to go on with it at its server: /quit, then chatbot "
-            f"--session {session_id} --base-url URL"
+            f"session {session_id} was not loaded: {why}, and this chat sends to {provider}'s own service; to go on "
+            f"with it at its server: /quit, then chatbot --session {session_id} --base-url URL"
         )
 
 

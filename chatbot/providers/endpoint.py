@@ -94,6 +94,23 @@ def given_base_url(provider: str, flag_url: str | None, environ: Mapping[str, st
     return flag_url or environ.get(info.base_url_env or "") or None
 
 
+def base_url_needed(mark: str, provider: str) -> str:
+    """Why a session with endpoint ``mark`` may not go on at ``provider``'s own service with no base URL given, or ""
+    when it may. "custom": it was served at another address. "unknown": it was stored before the mark was kept, so it
+    may have been; only a provider whose own service is on this machine (Ollama, LM Studio) is safe to assume."""
+    info = PROVIDERS.get(provider)
+    if info is None or not info.default_base_url:
+        return ""  # (echo: nothing is sent anywhere)
+    if mark == "custom":
+        return f"it was made against a server at another address than {provider}'s own service"
+    if mark == "unknown" and not info.local:
+        return (
+            "it was stored before chatbot kept whether a session was served at a base URL of your own, so it may have "
+            "been"
+        )
+    return ""
+
+
 def endpoint_mark(provider: str, flag_url: str | None) -> str:
     """What a session served by ``provider`` with ``flag_url`` keeps of where it was served: "custom" for a base URL
     at another address (scheme, host, port) than the provider's own service's, else "" (the URL itself is never

@@ -82,7 +82,8 @@ _OPTIONS_TO_JSON = f"ALTER TABLE {SESSIONS} ALTER COLUMN options TYPE json USING
 _ADD_TOOL_SOURCES = f"ALTER TABLE {SESSIONS} ADD COLUMN tool_sources json NOT NULL DEFAULT '{{}}'"
 _ADD_RULE = f"ALTER TABLE {SESSIONS} ADD COLUMN rule json NOT NULL DEFAULT '{{}}'"
 _ADD_SUMMARIES = f"ALTER TABLE {SESSIONS} ADD COLUMN summaries json NOT NULL DEFAULT '[]'"
-_ADD_ENDPOINT = f"ALTER TABLE {SESSIONS} ADD COLUMN endpoint text NOT NULL DEFAULT ''"
+# an older row was stored before the mark was kept: where it was served is not known (a new row always names it)
+_ADD_ENDPOINT = f"ALTER TABLE {SESSIONS} ADD COLUMN endpoint text NOT NULL DEFAULT 'unknown'"
 _ADD_LOCK_GENERATION = f"ALTER TABLE {SESSIONS} ADD COLUMN lock_generation bigint NOT NULL DEFAULT 0"
 _TABLES_OWNER = "SELECT tableowner FROM pg_catalog.pg_tables WHERE schemaname = %s AND tablename = 'chatbot_sessions'"
 _COLUMNS_OF = (
@@ -198,9 +199,9 @@ def _upgrade_columns(conn: psycopg.Connection[Any], schema: str) -> None:
     ``tool_sources`` (where a session's tools came from), ``rule`` (the memory rule a session keeps; an older
     row's ``{}`` takes today's defaults) and ``summaries`` (every summary a request sent, which a turn's record
     names; an older row's ``[]``: its turns have no record) and ``endpoint`` (a session served by another base URL
-    than its provider's own; an older row's ``''``: the provider's own) are added. ``options`` was ``jsonb``, which
-    reorders an object's keys: a JSON schema sent as an option (``response_format``) must reach the model as the user
-    wrote it, since models answer in the schema's key order. ``json`` keeps it.
+    than its provider's own; an older row's ``'unknown'``: stored before the mark was kept) are added. ``options``
+    was ``jsonb``, which reorders an object's keys: a JSON schema sent as an option (``response_format``) must reach
+    the model as the user wrote it, since models answer in the schema's key order. ``json`` keeps it.
     """
     columns = _columns(conn, schema, "chatbot_sessions")
     if columns.get("options") == "jsonb":

@@ -102,7 +102,8 @@ class Session:
     provider: str = ""
     model: str = ""
     #: "custom" when the session was made (or last served) against a base URL other than its provider's own service,
-    #: else "". Only this mark is kept, never the URL: a session file must not be able to send a key to a server
+    #: "unknown" when it was stored before this mark was kept (either may be), else "". Only this mark is kept, never
+    #: the URL: a session file must not be able to send a key to a server
     endpoint: str = ""
     created_at: str = field(default_factory=now_iso)
     updated_at: str = field(default_factory=now_iso)
@@ -260,7 +261,7 @@ class Session:
             title=data["title"],
             provider=data["provider"],
             model=data["model"],
-            endpoint=data.get("endpoint") or "",  # absent in files written before it was kept: the provider's own
+            endpoint=data.get("endpoint", "unknown"),  # absent in files written before it was kept: not known
             created_at=data["created_at"],
             updated_at=data["updated_at"],
             totals=Totals.from_dict(data["totals"]),

@@ -20,8 +20,9 @@ from chatbot.errors import InvalidRequest
 #: ``refs`` and the document's ``summaries`` came later, optional (older documents without them load)
 FORMAT_VERSION = 2
 _ROLES = ("user", "assistant", "tool")
-#: a session's optional ``endpoint`` mark: "" (its provider's own service) or "custom" (another base URL)
-ENDPOINTS = ("", "custom")
+#: a session's optional ``endpoint`` mark: "" (its provider's own service), "custom" (another base URL), or
+#: "unknown" (stored before the mark was kept: where it was served is not known)
+ENDPOINTS = ("", "custom", "unknown")
 _KINDS = {str: "a string", dict: "an object", list: "a list", bool: "true or false"}
 _FIELDS = (
     ("id", str),

@@ -256,7 +256,7 @@ def _create(conn: sqlite3.Connection) -> None:
 
 #: columns added after the first files were made: an earlier file gets them when it is opened (an older chatbot
 #: names its columns in every statement, so it still reads and writes the file; a row it inserts takes the default)
-ADDED_COLUMNS = {"endpoint": "ALTER TABLE sessions ADD COLUMN endpoint TEXT NOT NULL DEFAULT ''"}
+ADDED_COLUMNS = {"endpoint": "ALTER TABLE sessions ADD COLUMN endpoint TEXT NOT NULL DEFAULT 'unknown'"}
 
 
 def _add_columns(conn: sqlite3.Connection) -> None:

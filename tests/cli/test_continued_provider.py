@@ -206,11 +206,57 @@ def test_load_refuses_a_session_made_against_another_server_in_a_chat_at_the_pro
                           env={"OPENAI_API_KEY": "sk-x"})  # fmt: skip
         assert own.returncode == 2, own.stderr
         assert (
-            "session local was made against a server at another address, and this chat sends to openai's own "
-            "service, so it was not loaded; to go on with it at its server: /quit, then chatbot --session local "
-            "--base-url URL"
+            "session local was not loaded: it was made against a server at another address than openai's own "
+            "service, and this chat sends to openai's own service; to go on with it at its server: /quit, then "
+            "chatbot --session local --base-url URL"
         ) in own.stderr
         at_a_server = run_chatbot("--provider", "openai", "--base-url", server.base_url, stdin="/load local\nmore\n",
                                   cwd=tmp_path)  # fmt: skip
         assert (at_a_server.returncode, at_a_server.stdout.strip()) == (0, "ok"), at_a_server.stderr
         assert len(server.record.requests) == 2
+
+
+def stored_before_the_mark(tmp_path: Path, session_id: str, provider: str = "openai") -> Path:
+    """A session file as an earlier chatbot wrote it: no endpoint mark (where it was served is not known)."""
+    made = run_chatbot("--provider", "echo", "--session", session_id, "-p", "secret", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    path = tmp_path / "sessions" / f"{session_id}.json"
+    data = json.loads(path.read_text())
+    del data["endpoint"]
+    data["provider"], data["model"] = provider, ""
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_session_stored_before_the_mark_is_not_continued_at_a_hosted_service_without_a_word(tmp_path: Path) -> None:
+    # it may have been made against a local server: with only the key set, it would go to api.openai.com
+    stored_before_the_mark(tmp_path, "old")
+    refused = run_chatbot("--session", "old", "-p", "more", cwd=tmp_path, env={"OPENAI_API_KEY": "sk-x"})
+    assert refused.returncode == 2, refused.stderr
+    assert one_error_line(refused) == (
+        "chatbot: cannot continue session old: it was stored before chatbot kept whether a session was served at a "
+        "base URL of your own, so it may have been (the address is not kept with it); give --base-url URL to go on "
+        "with it there, or --provider NAME to send it to a provider's own service knowingly"
+    )
+
+
+def test_a_session_stored_before_the_mark_goes_on_where_the_user_says_and_keeps_the_mark_from_then_on(
+    tmp_path: Path,
+) -> None:
+    path = stored_before_the_mark(tmp_path, "old")
+    with FakeServer(reply="ok") as server:
+        again = run_chatbot("--session", "old", "--base-url", server.base_url, "-p", "more", cwd=tmp_path)
+        assert (again.returncode, again.stdout.strip()) == (0, "ok"), again.stderr
+    assert json.loads(path.read_text())["endpoint"] == "custom"
+    stored_before_the_mark(tmp_path, "older")
+    moved = run_chatbot("--session", "older", "--provider", "echo", "-p", "more", cwd=tmp_path)
+    assert moved.returncode == 0, moved.stderr
+    assert json.loads((tmp_path / "sessions" / "older.json").read_text())["endpoint"] == ""
+
+
+def test_a_session_stored_before_the_mark_of_a_service_on_this_machine_goes_on_as_before(tmp_path: Path) -> None:
+    # Ollama's own address is this machine: nothing can leave it, so an older session of it is not held up
+    stored_before_the_mark(tmp_path, "llamas", provider="ollama")
+    went = run_chatbot("--session", "llamas", "-p", "more", cwd=tmp_path)
+    assert "cannot continue" not in went.stderr
+    assert went.returncode == 5 and "localhost:11434" in went.stderr  # it went on, to Ollama's address (none here)

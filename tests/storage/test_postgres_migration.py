@@ -294,7 +294,7 @@ def test_a_table_of_an_earlier_chatbot_gets_the_endpoint_column_keeping_its_sess
         conn.execute("ALTER TABLE chatbot_sessions DROP COLUMN endpoint")
     store = open_pg()
     old = store.load("old")
-    assert ([t.user_text for t in old.conversation.turns], old.endpoint) == (["kept"], "")
+    assert ([t.user_text for t in old.conversation.turns], old.endpoint) == (["kept"], "unknown")
     old.endpoint = "custom"
     with store.acquire("old"):
         store.save(old)

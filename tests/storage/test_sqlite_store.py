@@ -259,7 +259,7 @@ def test_a_file_of_an_earlier_chatbot_gets_the_endpoint_column_keeping_its_sessi
         conn.execute("ALTER TABLE sessions DROP COLUMN endpoint")
     store = SqliteStore(path)
     old = store.load("old")
-    assert ([t.user_text for t in old.conversation.turns], old.endpoint) == (["kept"], "")
+    assert ([t.user_text for t in old.conversation.turns], old.endpoint) == (["kept"], "unknown")
     old.endpoint = "custom"
     saved(store, old)
     assert SqliteStore(path).load("old").endpoint == "custom"
