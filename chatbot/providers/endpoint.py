@@ -97,7 +97,7 @@ def given_base_url(provider: str, flag_url: str | None, environ: Mapping[str, st
 def base_url_needed(mark: str, provider: str) -> str:
     """Why a session with endpoint ``mark`` may not go on at ``provider``'s own service with no base URL given, or ""
     when it may. "custom": it was served at another address. "unknown": it was stored before the mark was kept, so it
-    may have been; only a provider whose own service is on this machine (Ollama, LM Studio) is safe to assume."""
+    may have been; only a provider whose own service is on this machine (Ollama, LM Studio, vLLM) is safe to assume."""
     info = PROVIDERS.get(provider)
     if info is None or not info.default_base_url:
         return ""  # (echo: nothing is sent anywhere)
