@@ -87,9 +87,10 @@ class SummaryCall:
             finish_reason=finish,
         )
         self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
+        prompt = completion.usage.prompt_tokens if completion.usage else None
         if finish == "length":
-            return _cut_off(completion.text, cap, told)
-        return Written(completion.text, tuple(told))
+            return _cut_off(completion.text, cap, told, prompt)
+        return Written(completion.text, tuple(told), prompt)
 
     def _retrying(self, messages: list[Message], model: str, cap: int, told: list[str]) -> Completion:
         """The summary, asked again after a failure that may pass (429, 5xx, a timeout): ``run.retries`` times at
@@ -136,7 +137,7 @@ class SummaryCall:
             )
 
 
-def _cut_off(text: str, cap: int, told: list[str]) -> Written:
+def _cut_off(text: str, cap: int, told: list[str], prompt: int | None) -> Written:
     """A summary the server cut at its ``cap``: kept up to its last complete sentence or line, and said so (its
     unfinished end would otherwise pass for the summary's last point); refused when that leaves no real text."""
     kept, kind = whole_part(text)
@@ -144,7 +145,7 @@ def _cut_off(text: str, cap: int, told: list[str]) -> Written:
         error = SummaryError(f"the summary was cut off at {cap} tokens with no full sentence to keep")
         error.notices = tuple(told)  # type: ignore[attr-defined]
         raise error
-    return Written(kept, (*told, f"the summary was cut off at {cap} tokens; kept up to its last full {kind}"))
+    return Written(kept, (*told, f"the summary was cut off at {cap} tokens; kept up to its last full {kind}"), prompt)
 
 
 class _Job:

@@ -33,11 +33,15 @@ MIN_TOKENS = 50
 #: requests smaller than this may raise the count but never lower it. On a small request a chat format that is not
 #: the server's (a model name that misleads: 20 tokens of date preamble assumed and not sent) is most of the
 #: difference, and a ratio of 0.72 learned from a greeting put the next, larger request 14% under the server's count.
+#:
+#: So may a request that offered tool definitions, whatever their share. A template may leave them out
+#: (llama-cpp-python's Gemma format does): the server then counts the messages alone, and a ratio learned against
+#: messages plus definitions runs low by their share. Requests that carry definitions stay safe under it (their
+#: count holds what the server dropped), but one without them, a summary above all, was counted 8% under the
+#: server's count and asked for a prompt plus max_tokens over the window (2,063 of 2,048). Where definitions are
+#: counted, a count errs on their JSON otherwise than on prose too. Requests without them (summaries, turns with no
+#: tools offered) teach a lower count.
 SMALL_TOKENS = 400
-#: and so may a request whose tool definitions are more than this share of its own tokens: a template writes them
-#: as JSON, which a count errs on otherwise than on prose (the rough estimate runs ~6% higher on it), so a ratio
-#: learned mostly from definitions put the prose of later requests under the server's count.
-TOOLS_MOST = 0.5
 #: a ratio outside [1/MAX_RATIO, MAX_RATIO] is a provider quirk or a bug, not a signal (also the stored bound)
 MAX_RATIO = 3.0
 #: the margin's floor and ceiling, and its value while only one ratio is known
@@ -69,15 +73,15 @@ class Calibration:
 
         ``fixed``: the chat format's tokens per request, which come off both counts: the ratio is the rate of the
         request's own tokens, and the correction applies to those alone. Tiny requests and absurd ratios are
-        ignored (returns False; a provider count of 0 or less is an absurd ratio), and a small request, or one made
-        mostly of tool definitions (``tools`` of the total), may only raise the count, never lower it (see
-        ``SMALL_TOKENS`` and ``TOOLS_MOST``).
+        ignored (returns False; a provider count of 0 or less is an absurd ratio), and a small request, or one that
+        offered tool definitions (``tools`` of the total), may only raise the count, never lower it (see
+        ``SMALL_TOKENS``).
         """
         own = local_total - fixed
         if own < MIN_TOKENS:
             return False
         ratio = (provider_prompt_tokens - fixed) / own
-        if not sane_ratio(ratio) or (ratio < 1 and (own < SMALL_TOKENS or tools > own * TOOLS_MOST)):
+        if not sane_ratio(ratio) or (ratio < 1 and (own < SMALL_TOKENS or tools > 0)):
             return False
         # rounded for a readable file, and kept within the bounds the validator checks (1/3 rounds below 1/3)
         stored = min(MAX_RATIO, max(1 / MAX_RATIO, round(ratio, 4)))

@@ -41,10 +41,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Written:
-    """What a summarizer wrote: the summary, and what the user hears of how it was written (a retry, for one)."""
+    """What a summarizer wrote: the summary, what the user hears of how it was written (a retry, for one), and the
+    server's count of the summary request's prompt when it sent one (``prompt_tokens``)."""
 
     text: str
     notices: tuple[str, ...] = ()
+    prompt_tokens: int | None = None
 
 
 #: ``summarizer(previous_summary, turns_to_fold, number_of_first_folded_turn) -> new summary`` (its text, or
@@ -77,7 +79,9 @@ class FoldStep:
 class Folded:
     """What a fold came to, as a value: the summary it leaves (the one it started from when it kept nothing), the
     turns it folded, whether a summarizer was called (its success or failure moves the backoff), why it made no
-    summary or only part (``problem``), what it shortened (``notes``) and what the user hears (``notices``)."""
+    summary or only part (``problem``), what it shortened (``notes``), what the user hears (``notices``) and, for
+    each summary request the server counted, (its count uncorrected, the server's count): what calibration learns
+    from (``counted``; a summary request offers no tool definitions, so it may teach a lower count)."""
 
     summary: RollingSummary
     folded: int = 0
@@ -86,6 +90,7 @@ class Folded:
     notes: tuple[str, ...] = ()
     notices: tuple[str, ...] = ()
     kept: bool = False  # at least one piece was kept: ``summary`` replaces the stored one
+    counted: tuple[tuple[int, int], ...] = ()
 
 
 #: tokens a summary request always leaves for its answer: a summary of ~250 words (~330 tokens) and some slack (a
@@ -163,11 +168,16 @@ def summary_messages(conv: Conversation, previous: str, turns: list[list[Message
     return summary_request(previous, turns, first, words=words, tighter=tighter)
 
 
+def summary_count(conv: Conversation, previous: str, turns: list[list[Message]], first: int) -> int:
+    """What that summary request counts uncorrected, the chat format's tokens per request in (what calibration
+    compares with the server's count)."""
+    return conv.counter.count_request(summary_messages(conv, previous, turns, first))
+
+
 def request_tokens(conv: Conversation, previous: str, turns: list[list[Message]], first: int) -> int:
     """What that summary request counts, calibrated as a chat request is."""
     counter = conv.counter
-    raw = counter.count_request(summary_messages(conv, previous, turns, first)) - counter.chat_format.per_request
-    return counter.total(raw)
+    return counter.total(summary_count(conv, previous, turns, first) - counter.chat_format.per_request)
 
 
 def next_piece(conv: Conversation, summary: RollingSummary, upto: int, limit: int) -> tuple[list[list[Message]], bool]:
@@ -225,6 +235,7 @@ def fold(conv: Conversation, step: FoldStep, summarizer: Summarizer | None, summ
     done, limit, refusals, rewrite, began = 0, summary_limit(conv), 0, step.rewrite, summary
     notes: list[str] = []
     told: list[str] = []
+    counted: list[tuple[int, int]] = []
     while summary.covers < step.upto or (rewrite and not done):
         start = summary.covers
         piece, short = next_piece(conv, summary, step.upto, limit)
@@ -244,15 +255,17 @@ def fold(conv: Conversation, step: FoldStep, summarizer: Summarizer | None, summ
         else:
             written = written if isinstance(written, Written) else Written(written)
             told.extend(written.notices)
+            if written.prompt_tokens:
+                counted.append((summary_count(conv, summary.text, piece, start + 1), written.prompt_tokens))
             new = (written.text or "").strip()
             problem = _refusal(conv, summary, new, len(piece))
         if problem:
-            return Folded(summary, done, True, problem, tuple(notes), tuple(told), kept=summary is not began)
+            return Folded(summary, done, True, problem, tuple(notes), tuple(told), summary is not began, tuple(counted))
         if short:
             notes.append(f"turn {start + 1} is too long for a summary request: its long texts were shortened for it")
         summary = RollingSummary(new, min(start + len(piece), n))
         done, rewrite = done + len(piece), False
-    return Folded(summary, done, True, "", tuple(notes), tuple(told), kept=True)
+    return Folded(summary, done, True, "", tuple(notes), tuple(told), True, tuple(counted))
 
 
 def placeholder_summarizer(previous: str, turns: list[list[Message]], first: int) -> str:

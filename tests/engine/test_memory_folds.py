@@ -158,3 +158,36 @@ def test_a_summary_warning_with_no_turn_left_unsummarized_says_only_why():
 
     assert _without_summary("the summary was not shorter", 0, 0) == "the summary was not shorter"
     assert _without_summary("x", 2, 2) == "x: this request sends all 2 unsummarized turn(s) instead"
+
+
+def test_the_servers_count_of_a_summary_request_teaches_the_counter_when_the_fold_is_kept():
+    # a summary request offers no tool definitions: its count is the one that may teach a lower count (chat
+    # requests with tools may only raise it, a template may leave the definitions out)
+    from chatbot.engine.folds import FoldStep, RollingSummary, Written, fold, summary_count
+
+    conv = Conversation("You are a helpful assistant.", MemoryConfig(), TokenCounter())
+    for _ in range(4):
+        conv.add_turn(Turn([{"role": "user", "content": prose(300)}, {"role": "assistant", "content": prose(300)}]))
+    asked: list[int] = []
+
+    def summarizer(previous, turns, first):
+        local = summary_count(conv, previous, turns, first)
+        asked.append(local)
+        return Written(f"turns {first}-{first + len(turns) - 1}: {prose(20)}", (), prompt_tokens=local * 9 // 10)
+
+    folded = fold(conv, FoldStep(3), summarizer, RollingSummary())
+    assert folded.kept and folded.counted == tuple((local, local * 9 // 10) for local in asked) and asked
+    assert conv.counter.calibration.ratios == []  # the fold changes nothing; the conversation takes what it came to
+    conv.take_fold(folded)
+    assert conv.counter.calibration.turns == len(asked) and 0.89 <= conv.counter.calibration.correction <= 0.91
+
+
+def test_a_summarizer_that_reports_no_count_teaches_nothing():
+    from chatbot.engine.folds import FoldStep, RollingSummary, fold
+
+    conv = Conversation("You are a helpful assistant.", MemoryConfig(), TokenCounter())
+    for _ in range(4):
+        conv.add_turn(Turn([{"role": "user", "content": prose(300)}, {"role": "assistant", "content": prose(300)}]))
+    folded = fold(conv, FoldStep(3), Counting(), RollingSummary())
+    conv.take_fold(folded)
+    assert folded.kept and folded.counted == () and conv.counter.calibration.ratios == []
