@@ -244,9 +244,12 @@ def session_mode(
     store: SessionStore, args: argparse.Namespace, system: str | None, cfg: Config, attachments: list[Attachment]
 ) -> int:
     """Open (or create) the session and run the terminal, script or one-shot mode on it."""
+    from chatbot.cli import modes
     from chatbot.cli.continued import with_session_provider
     from chatbot.storage.session import validate_id
 
+    if args.prompt is not None:
+        modes.check_one_shot(args.prompt)  # -p /undo: refused before a session is opened, named or made
     if args.session is not None:
         validate_id(args.session)  # refused before any request or file access
     args = with_session_provider(store, args)  # a continued session goes on with its own provider and model

@@ -240,11 +240,10 @@ def uses_repl(args: argparse.Namespace) -> bool:
     return args.prompt is not None and sys.stdout.isatty() and not args.plain and not args.json and not args.extract
 
 
-def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
-    """One-shot mode: send ``text`` as the next turn of the session and print the reply (or JSON, or its code).
-
-    A ``text`` that starts with ``/`` is refused, as one that names no command is at the terminal's prompt: it is
-    more likely a command (``-p /undo``) than a message; ``//`` sends a message that starts with ``/``."""
+def check_one_shot(text: str) -> None:
+    """Refuse a one-shot ``text`` that starts with ``/``, as one that names no command is at the terminal's prompt:
+    it is more likely a command (``-p /undo``) than a message; ``//`` sends a message that starts with ``/``.
+    Checked before a session is opened or named: nothing is made for a message that is not sent."""
     from chatbot import commands
 
     if text.lstrip().startswith("/") and not text.lstrip().startswith("//"):
@@ -254,6 +253,13 @@ def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
             f"-p sends a message, not a command: {name!r} was not sent{run_it}; "
             "start it with // to send a message that begins with /"
         )
+
+
+def one_shot(app: App, text: str, args: argparse.Namespace) -> int:
+    """One-shot mode: send ``text`` (checked by :func:`check_one_shot`) as the next turn of the session and print
+    the reply (or JSON, or its code)."""
+    from chatbot import commands
+
     text = commands.as_message(text)
     if args.json or args.extract:
         from chatbot.cli.oneshot import print_extract, print_json

@@ -69,3 +69,12 @@ def test_file_takes_a_quoted_or_escaped_path_as_terminals_paste_it(tmp_path, typ
     assert result.returncode == 0, result.stderr
     assert "attached att/my file.txt (1 lines)" in result.stderr
     assert "the dropped file" in str(session_doc(tmp_path, "f")["turns"][0]["messages"][0])
+
+
+def test_prompt_with_a_command_in_a_new_session_names_no_session_and_makes_none(tmp_path):
+    # the refusal came after the session was opened and announced: "session 20261207-eo8l (new)" for none made
+    result = run_chatbot(*ECHO, "-p", "/undo", cwd=tmp_path, env=FAST)
+    assert result.returncode == 2 and result.stdout == ""
+    assert "session" not in result.stderr.split("-p sends")[0]
+    assert "'/undo' was not sent" in one_error_line(result)
+    assert list((tmp_path / "sessions").iterdir()) == []
