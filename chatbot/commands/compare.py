@@ -5,12 +5,17 @@ same code that builds a real request (:func:`chatbot.engine.memory.build_request
 rule needs comes from the session where it kept one covering the same turns, else from the echo provider's
 deterministic (lossy) summary, and the table says which. The replies stay the stored ones: a different rule would
 have had different replies, which no offline replay can know.
+
+Each request is built within the budget a real one had: ``--max-input-tokens``, or less once the session's server
+named the model's window (:func:`chatbot.core.budget.input_budget`: the window less the reply's room), so a rule
+is never shown sending what that server refuses.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from chatbot.core.budget import input_budget
 from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.request_record import built_of, summary_text
@@ -52,10 +57,17 @@ def stored_summaries(session: Session) -> dict[int, str]:
     return {covers: text for covers, text in found.items() if text}
 
 
+def budget(session: Session) -> int:
+    """What a request of ``session`` may count: its rule's budget, under the window its server named (if any)."""
+    memory = session.conversation.memory
+    context = session.context_for(session.model)
+    return input_budget(memory.max_input_tokens, context, session.rule.get("max_output_tokens"))
+
+
 def replay(session: Session, name: str, changes: dict[str, object]) -> Replay:
-    """The requests ``session``'s turns would have sent under its rule with ``changes``."""
+    """The requests ``session``'s turns would have sent under its rule with ``changes``, within :func:`budget`."""
     source = session.conversation
-    memory = replace(source.memory, **changes)  # type: ignore[arg-type]
+    memory = replace(source.memory, **changes, max_input_tokens=budget(session))  # type: ignore[arg-type]
     if memory.keep_turns > memory.summary_trigger:
         memory = replace(memory, keep_turns=memory.summary_trigger)
     conv = Conversation(source.system, memory, source.counter)
@@ -87,7 +99,7 @@ def plain(session: Session, replays: list[Replay], memory: MemoryConfig) -> str:
     width = max(11, *(len(r.name) + 1 for r in replays))
     lines = [
         f"Session {session.id} replayed under each memory rule (offline, no model call): the prompt tokens of each "
-        f"turn's request, budget {memory.max_input_tokens}, window {memory.window_turns}, summary after "
+        f"turn's request, budget {_budget_words(session, memory)}, window {memory.window_turns}, summary after "
         f"{memory.summary_trigger} keeping {memory.keep_turns}",
         "turn" + "".join(f"{r.name:>{width}}" for r in replays),
     ]
@@ -104,3 +116,11 @@ def plain(session: Session, replays: list[Replay], memory: MemoryConfig) -> str:
             )
     lines.append("The replies are the stored ones: under another rule the model might have answered otherwise.")
     return "\n".join(lines)
+
+
+def _budget_words(session: Session, memory: MemoryConfig) -> str:
+    """The budget the replay keeps to, and where a window the server named made it smaller."""
+    kept, context = budget(session), session.context_for(session.model)
+    if kept < memory.max_input_tokens and context:
+        return f"{kept} (the server's window of {context} tokens less the reply's room)"
+    return str(kept)

@@ -139,3 +139,20 @@ def test_the_html_page_never_goes_through_a_hard_link_to_the_stores_file(tmp_pat
     refused = run_chatbot(*STORES[kind], "--timeline", "other", "--html", "notes.html", "--force", cwd=tmp_path)
     assert refused.returncode == 2 and "notes.html is another name (a hard link)" in refused.stderr
     assert victim_loads(tmp_path, kind) and not link.read_bytes().startswith(b"<!DOCTYPE")
+
+
+def test_compare_memory_keeps_to_the_window_the_sessions_server_named(tmp_path):
+    # a request a rule would send over the window is one the server refuses: the replay keeps to the budget a real
+    # request had (the window less the reply's room), as the session's own requests did once it was learned
+    lines = "".join(f"note {i}: " + "the ledger keeps every rule written out in full " * 40 + "\n" for i in range(8))
+    made = run_chatbot("--provider", "echo", "--session", "w", "--memory", "full", stdin=lines, cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    path = tmp_path / "sessions" / "w.json"
+    data = json.loads(path.read_text())
+    data["calibration"] = {"echo": {"ratios": [], "turns": 0, "context": 2048}}
+    path.write_text(json.dumps(data))
+    out = run_chatbot("--compare-memory", "w", cwd=tmp_path).stdout
+    assert "budget 1516 (the server's window of 2048 tokens less the reply's room)" in out
+    rows = [line.split() for line in out.splitlines() if line.split() and line.split()[0].isdigit()]
+    assert len(rows) == 8 and all(int(n) <= 1516 for row in rows for n in row[1:]), rows
+    assert max(int(row[1]) for row in rows) > 1000  # full memory fills the budget, and no more
