@@ -182,12 +182,13 @@ def turn_request(
         yield Asking("summary")  # (or waits for the one written in the background)
         folded = fold(conv, plan.fold, summarizer, folds.summary)
         conv.take_fold(folded)
-        yield from (Notice(text, True) for text in folded.notices)
         folds = folds.after(plan.fold, folded)
         if (learned := conv.counter.calibration.context) and learned != window:
+            # told first: a summary request taught it, and what the fold then did happened under it
             yield Notice(window_notice(learned, out), True)
             budget = min(budget, message_budget(conv, tools, out))
             folds = Folds(conv.rolling, summarized=folds.summarized)  # (the turns folded so far are told too)
+        yield from (Notice(text, True) for text in folded.notices)
     request = memory.assemble(conv, message, plan)
     conv.keep_sent(request)
     return request

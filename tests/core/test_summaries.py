@@ -294,6 +294,27 @@ def test_a_window_a_summary_learned_is_told_once_and_the_turn_is_built_under_it(
     assert done.request.budget <= 900 - 225  # that very turn was rebuilt under the window, less the reply's quarter
 
 
+class NarrowCutSummaries(NarrowSummaries):
+    """As :class:`NarrowSummaries`, and every summary it writes within the window is cut at its cap."""
+
+    def complete(self, messages, **ask):
+        done = super().complete(messages, **ask)
+        return Completion("The user asked questions. Each was numbered. The last one was", done.usage, "length")
+
+
+def test_a_window_a_summary_learned_is_told_before_what_the_fold_then_did(open_chat):
+    # the summary request taught the window, and the summary asked again under it was cut: the window is told
+    # first, as it happened (told after, the cut read as the reason for a window the user had not heard of)
+    chat = open_chat(NarrowCutSummaries(window=900), background=False)
+    turns = [send(chat, f"question {n} " * 40) for n in range(7)]
+    n = next(
+        n for n, events in enumerate(turns) if any(isinstance(e, Notice) and "context is" in e.text for e in events)
+    )
+    told = [e.text for e in turns[n] if isinstance(e, Notice)]
+    cut = next(i for i, text in enumerate(told) if "the summary was cut off" in text)
+    assert "context is 900 tokens" in told[0] and cut > 0, told
+
+
 def test_the_turn_rebuilt_under_a_window_a_summary_learned_keeps_the_output_reservation_and_summarizes(open_chat):
     provider = NarrowSummaries(window=900)
     chat = open_chat(provider, background=False, max_output_tokens=400)
