@@ -87,7 +87,9 @@ class SummaryCall:
             finish_reason=finish,
         )
         self.session.totals.add_summary(completion.usage.total_tokens if completion.usage else None)
-        prompt = completion.usage.prompt_tokens if completion.usage else None
+        # the server's count teaches the chat model's calibration: only when the summary went to that model
+        same = model == (self.session.model or self.provider.model)
+        prompt = completion.usage.prompt_tokens if completion.usage and same else None
         if finish == "length":
             return _cut_off(completion.text, cap, told, prompt)
         return Written(completion.text, tuple(told), prompt)

@@ -557,3 +557,15 @@ def test_a_summary_call_cut_with_no_text_is_refused(tmp_path):
         call("", TURNS, 1)
     log.close()
     assert session.totals.summary_requests == 1
+
+
+def test_a_summary_by_the_chat_model_carries_the_servers_count_and_one_by_another_model_does_not(tmp_path):
+    # the count teaches the chat model's calibration: a --summary-model's server counts with its own tokenizer
+    from chatbot.core.summaries import SummaryCall
+    from chatbot.storage.session import Session
+
+    session = Session.new("sid", system="sys", model="echo", memory=MemoryConfig(strategy="summary"))
+    own = SummaryCall(session, SummaryModel(), TurnSettings())("", TURNS, 1)
+    assert own.prompt_tokens and own.prompt_tokens > 0
+    other = SummaryCall(session, SummaryModel(), TurnSettings(summary_model="small"))("", TURNS, 1)
+    assert other.text and other.prompt_tokens is None
