@@ -217,7 +217,7 @@ def _walk(path: Path) -> tuple[list[str], list[tuple[str, str]]]:
 def _walk_skip(entry: os.DirEntry[str], rel: str) -> str:
     """Why the walk skips ``entry`` ("" when it does not)."""
     if entry.name.startswith("."):  # a .env is hidden, but that it holds secrets is what the user needs to hear
-        return secret_why(rel, b"") or "hidden"
+        return ("" if entry.is_dir(follow_symlinks=False) else secret_why(rel, b"")) or "hidden"
     if entry.is_symlink():
         return "a symbolic link"
     if entry.is_dir(follow_symlinks=False) and rel.count("/") >= MAX_FOLDER_DEPTH:

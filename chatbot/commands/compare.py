@@ -7,8 +7,8 @@ deterministic (lossy) summary, and the table says which. The replies stay the st
 have had different replies, which no offline replay can know.
 
 Each request is built within the budget a real one had: ``--max-input-tokens``, or less once the session's server
-named the model's window (:func:`chatbot.core.budget.input_budget`: the window less the reply's room), so a rule
-is never shown sending what that server refuses.
+named the model's window (:func:`chatbot.core.budget.input_budget`: the window less the reply's room). A replay
+offers no tools: a session whose requests carried tool definitions had that much less for its messages.
 """
 
 from __future__ import annotations

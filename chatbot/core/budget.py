@@ -76,8 +76,8 @@ def learn_from_usage(conv: Conversation, request: Request, usage: Usage, tool_to
     (:func:`left_out_system`).
     """
     local = request.uncorrected + tool_tokens
-    conv.counter.calibrate(local - left_out_system(conv, request, local, usage.prompt_tokens), usage.prompt_tokens,
-                           tool_tokens)  # fmt: skip
+    dropped = left_out_system(conv, request, request.uncorrected, usage.prompt_tokens)
+    conv.counter.calibrate(local - dropped, usage.prompt_tokens, tool_tokens)
 
 
 def left_out_system(conv: Conversation, request: Request, local: int, prompt: int) -> int:
@@ -88,7 +88,9 @@ def left_out_system(conv: Conversation, request: Request, local: int, prompt: in
     ratios of 0.46 and up: the turns of later requests, counted at that rate, went over the window again and again.
     Taken as left out: once a correction is learned, a system message of at least a tenth of the request, and a
     server count no more than the rest of the request counts at that correction (with ``MAX_MARGIN``); a server that
-    counts the system message counts at least a tenth more. ``local``: the request's uncorrected count, tools in.
+    counts the system message counts at least a tenth more. ``local``: the request's uncorrected count without its
+    tool definitions: a template may leave those out too, and counted in, a server that keeps the system message
+    but drops the definitions (as large as it) looked like one that drops the system message.
     """
     calibration = conv.counter.calibration
     first = request.messages[0] if request.messages else {}

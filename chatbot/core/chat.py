@@ -491,6 +491,9 @@ class Chat:
         if counter is not None:
             self.conversation.counter = counter
         self.session.model = model
+        # a summary being written ahead went to the model before: its server's count would teach this one's
+        # calibration (and the summary is the new model's to write)
+        self._ahead.discard()
         self._apply_calibration()
         self.save()
 

@@ -91,8 +91,8 @@ class SummaryCall:
         same = model == (self.session.model or self.provider.model)
         prompt = completion.usage.prompt_tokens if completion.usage and same else None
         if finish == "length":
-            return _cut_off(completion.text, cap, told, prompt)
-        return Written(completion.text, tuple(told), prompt)
+            return _cut_off(completion.text, cap, told, (prompt, tuple(messages)))
+        return Written(completion.text, tuple(told), prompt, tuple(messages))
 
     def _retrying(self, messages: list[Message], model: str, cap: int, told: list[str]) -> Completion:
         """The summary, asked again after a failure that may pass (429, 5xx, a timeout): ``run.retries`` times at
@@ -139,7 +139,7 @@ class SummaryCall:
             )
 
 
-def _cut_off(text: str, cap: int, told: list[str], prompt: int | None) -> Written:
+def _cut_off(text: str, cap: int, told: list[str], counted: tuple[int | None, tuple[Message, ...]]) -> Written:
     """A summary the server cut at its ``cap``: kept up to its last complete sentence or line, and said so (its
     unfinished end would otherwise pass for the summary's last point); refused when that leaves no real text."""
     kept, kind = whole_part(text)
@@ -147,7 +147,7 @@ def _cut_off(text: str, cap: int, told: list[str], prompt: int | None) -> Writte
         error = SummaryError(f"the summary was cut off at {cap} tokens with no full sentence to keep")
         error.notices = tuple(told)  # type: ignore[attr-defined]
         raise error
-    return Written(kept, (*told, f"the summary was cut off at {cap} tokens; kept up to its last full {kind}"), prompt)
+    return Written(kept, (*told, f"the summary was cut off at {cap} tokens; kept up to its last full {kind}"), *counted)
 
 
 class _Job:

@@ -115,8 +115,8 @@ class Calibration:
         if not self.ratios:
             # a small request's count may only raise the estimate (SMALL_TOKENS): counts can come and teach nothing
             return (
-                "x1.000 (nothing learned yet: no provider count, or only lower ones of small requests; the estimate "
-                "errs high)"
+                "x1.000 (nothing learned yet: no provider count, or only lower ones of small requests or of requests "
+                "that offered tools; the estimate errs high)"
             )
         return (
             f"x{self.correction:.3f} + margin {self.margin:.1%} = x{self.factor:.3f} "

@@ -42,11 +42,13 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Written:
     """What a summarizer wrote: the summary, what the user hears of how it was written (a retry, for one), and the
-    server's count of the summary request's prompt when it sent one (``prompt_tokens``)."""
+    server's count of the summary request's prompt when it sent one (``prompt_tokens``), with the messages that
+    request sent (``sent``: counted on the main thread, as sent, for calibration)."""
 
     text: str
     notices: tuple[str, ...] = ()
     prompt_tokens: int | None = None
+    sent: tuple[Message, ...] = ()
 
 
 #: ``summarizer(previous_summary, turns_to_fold, number_of_first_folded_turn) -> new summary`` (its text, or
@@ -255,8 +257,8 @@ def fold(conv: Conversation, step: FoldStep, summarizer: Summarizer | None, summ
         else:
             written = written if isinstance(written, Written) else Written(written)
             told.extend(written.notices)
-            if written.prompt_tokens:
-                counted.append((summary_count(conv, summary.text, piece, start + 1), written.prompt_tokens))
+            if written.prompt_tokens and written.sent:
+                counted.append((conv.counter.count_request(written.sent), written.prompt_tokens))
             new = (written.text or "").strip()
             problem = _refusal(conv, summary, new, len(piece))
         if problem:

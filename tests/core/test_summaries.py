@@ -102,6 +102,21 @@ def test_a_summary_written_ahead_is_used_and_the_turn_does_not_wait(open_chat):
     assert isinstance(done, TurnDone) and done.request.summarized == 2 and done.request.summary_included
 
 
+def test_a_model_switch_forgets_the_summary_written_ahead_and_the_new_model_writes_it(open_chat):
+    # the summary written ahead went to the model before: kept, its server's count would teach the new model's
+    # calibration (a ratio of the old server's, recounted with the new model's counter)
+    provider = GatedEcho(gated=False)
+    chat = open_chat(provider)
+    for text in ("one", "two", "three"):
+        send(chat, text)
+    assert provider.summaries_done.wait(5) and provider.calls[-1] == ("summary", "summary-ahead")
+    chat.set_model("other")
+    send(chat, "four")
+    assert [kind for kind, _ in provider.calls] == ["chat", "chat", "chat", "summary", "summary", "chat"]
+    assert provider.calls[-2][1] != "summary-ahead"  # written now, on the turn's own thread, by the model in use
+    assert chat.conversation.summary_covers == 2
+
+
 def test_the_result_is_the_same_as_a_summary_written_at_send_time(open_chat):
     ahead = open_chat(GatedEcho(gated=False), name="a")
     now = open_chat(GatedEcho(gated=False), background=False, name="b")

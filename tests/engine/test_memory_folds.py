@@ -163,7 +163,7 @@ def test_a_summary_warning_with_no_turn_left_unsummarized_says_only_why():
 def test_the_servers_count_of_a_summary_request_teaches_the_counter_when_the_fold_is_kept():
     # a summary request offers no tool definitions: its count is the one that may teach a lower count (chat
     # requests with tools may only raise it, a template may leave the definitions out)
-    from chatbot.engine.folds import FoldStep, RollingSummary, Written, fold, summary_count
+    from chatbot.engine.folds import FoldStep, RollingSummary, Written, fold, summary_messages
 
     conv = Conversation("You are a helpful assistant.", MemoryConfig(), TokenCounter())
     for _ in range(4):
@@ -171,15 +171,33 @@ def test_the_servers_count_of_a_summary_request_teaches_the_counter_when_the_fol
     asked: list[int] = []
 
     def summarizer(previous, turns, first):
-        local = summary_count(conv, previous, turns, first)
+        sent = tuple(summary_messages(conv, previous, turns, first))
+        local = conv.counter.count_request(sent)
         asked.append(local)
-        return Written(f"turns {first}-{first + len(turns) - 1}: {prose(20)}", (), prompt_tokens=local * 9 // 10)
+        return Written(f"turns {first}-{first + len(turns) - 1}: {prose(20)}", (), local * 9 // 10, sent)
 
     folded = fold(conv, FoldStep(3), summarizer, RollingSummary())
     assert folded.kept and folded.counted == tuple((local, local * 9 // 10) for local in asked) and asked
     assert conv.counter.calibration.ratios == []  # the fold changes nothing; the conversation takes what it came to
     conv.take_fold(folded)
     assert conv.counter.calibration.turns == len(asked) and 0.89 <= conv.counter.calibration.correction <= 0.91
+
+
+def test_the_count_is_of_the_messages_the_summary_request_sent_not_of_the_request_rebuilt():
+    # a summary request that taught the window is asked again as it was built; rebuilt after, the fold's request
+    # asks fewer words (and may ask a tighter rewrite): counted so, the ratio came out low
+    from chatbot.engine.folds import FoldStep, RollingSummary, Written, fold
+
+    conv = Conversation("You are a helpful assistant.", MemoryConfig(), TokenCounter())
+    for _ in range(4):
+        conv.add_turn(Turn([{"role": "user", "content": prose(300)}, {"role": "assistant", "content": prose(300)}]))
+    sent = ({"role": "user", "content": prose(500)},)
+
+    def summarizer(previous, turns, first):
+        return Written("turns folded: " + prose(20), (), 600, sent)
+
+    folded = fold(conv, FoldStep(3), summarizer, RollingSummary())
+    assert folded.counted and all(local == conv.counter.count_request(sent) for local, _ in folded.counted)
 
 
 def test_a_summarizer_that_reports_no_count_teaches_nothing():
