@@ -72,7 +72,13 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Effects:
             f"shortened: {shortened} tool result(s) of earlier turns are sent cut to their start, with a note of their "
             "size; the session keeps them whole"
         )
-    if request.summary_included:
+    if request.system_in_user:
+        held = ", with the rolling summary," if request.summary_included else ""
+        lines.append(
+            f"user+sys: this server leaves out system messages, so the system message{held} rides at the head of the "
+            "first user message"
+        )
+    elif request.summary_included:
         lines.append("system+S: the system message carries the rolling summary of the earlier conversation")
     if request.recalled:
         lines.append(
@@ -115,8 +121,9 @@ def _rows(app: App, request: Request) -> list[str]:
     counter = conv.counter
     stored = {m.get("tool_call_id"): m for t in conv.turns for m in t.messages if m.get("role") == "tool"}
     rows = []
+    carrier = _carrier(request)
     for i, msg in enumerate(request.messages[:-1], start=1):
-        role = msg["role"]
+        role = "user+sys" if i == carrier else msg["role"]
         text = content_text(msg.get("content"))
         if isinstance(msg.get("content"), list):
             text = f"[{sum(p.get('type') == 'image_url' for p in msg['content'])} image(s)] {text}"
@@ -132,12 +139,23 @@ def _rows(app: App, request: Request) -> list[str]:
     return rows
 
 
+def _carrier(request: Request) -> int:
+    """The row (1-based) of the user message that carries the system text to a server that leaves system messages
+    out; 0 when the request sends a system message."""
+    if not request.system_in_user:
+        return 0
+    return next(i for i, m in enumerate(request.messages, start=1) if m.get("role") == "user")
+
+
 def _next_row(app: App, request: Request, message: str) -> str:
-    """The last row: the message the view was asked for, or a stand-in for the next one."""
+    """The last row: the message the view was asked for, or a stand-in for the next one (which carries the system
+    text when no earlier message does)."""
+    last = len(request.messages)
+    role = "user+sys" if _carrier(request) == last else "user"
     if not message:
-        return f"{len(request.messages):>3}  {'user':<10} {'?':>6}  (your next message)"
+        return f"{last:>3}  {role:<10} {'?':>6}  (your next message)"
     tokens = app.chat.conversation.counter.count_message(request.messages[-1])
-    return f"{len(request.messages):>3}  {'user':<10} {tokens:>6}  {preview(message, PREVIEW)}"
+    return f"{last:>3}  {role:<10} {tokens:>6}  {preview(message, PREVIEW)}"
 
 
 def _counted(message: str) -> str:

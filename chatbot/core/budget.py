@@ -8,6 +8,9 @@
 - **A context-length error that names the window** ("maximum context length is 3000 tokens") is learned for the
   model, kept in the session with its calibration, and every later request is built under it; the user is told once
   (:func:`retry_budget`). An error that names nothing halves the request for its one retry, as before.
+- **A server that leaves the system message out** (its count is the rest of the request: :func:`left_out_system`)
+  is learned for the model, kept with its calibration: every later request carries the system text in its first
+  user message (:mod:`chatbot.engine.system_carry`), and the user is told once (:func:`learn_from_usage`).
 """
 
 from __future__ import annotations
@@ -67,17 +70,30 @@ def tools_estimate(conv: Conversation, tool_tokens: int) -> int:
     return math.ceil(tool_tokens * conv.counter.correction)
 
 
-def learn_from_usage(conv: Conversation, request: Request, usage: Usage, tool_tokens: int) -> None:
+#: what the user is told, once, when a server is seen to leave system messages out
+DROPS_SYSTEM_NOTICE = (
+    "this server leaves out system messages; the system prompt and summary now ride in the first user message"
+)
+
+
+def learn_from_usage(conv: Conversation, request: Request, usage: Usage, tool_tokens: int) -> str:
     """Let the counter learn from a reply's ``prompt_tokens`` for ``request``, sent with tool definitions of
     ``tool_tokens`` (0 when none were offered): the server counted them, so the local count holds them too.
 
     ``prompt_tokens`` counts the cached prefix too (a cache discounts tokens, it does not remove them). When the
     server's count shows that its template left the system message out, the request is learned from without it
-    (:func:`left_out_system`).
+    (:func:`left_out_system`), and so is the drop: the model's calibration keeps it, and later requests carry the
+    system text in their first user message, which the server counts (so nothing is taken off their counts again).
+    Returns what to tell the user: ``DROPS_SYSTEM_NOTICE`` when the drop is news, else "".
     """
     local = request.uncorrected + tool_tokens
     dropped = left_out_system(conv, request, request.uncorrected, usage.prompt_tokens)
     conv.counter.calibrate(local - dropped, usage.prompt_tokens, tool_tokens)
+    calibration = conv.counter.calibration
+    if not dropped or calibration.drops_system:
+        return ""
+    calibration.drops_system = True
+    return DROPS_SYSTEM_NOTICE
 
 
 def left_out_system(conv: Conversation, request: Request, local: int, prompt: int) -> int:

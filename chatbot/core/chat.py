@@ -285,7 +285,7 @@ class Chat:
         calls: list[ToolCall] = []
         messages = request.messages + rounds
         if rounds:
-            validate_request(messages, in_turn=True)
+            validate_request(messages, in_turn=True, carried=request.system_in_user)
         estimate = self._estimate(request, rounds, tools)
         yield Asking()
         started, first = time.monotonic(), None
@@ -368,9 +368,10 @@ class Chat:
         self.session.totals.add_request(estimated_prompt, est_completion, usage.prompt_tokens if usage else None,
                                         usage.completion_tokens if usage else None,
                                         usage.cached_tokens if usage else None)  # fmt: skip
-        if progress.first_call and not interrupted:  # the first call's request was counted whole: learn from it
-            learn_from_usage(self.conversation, *progress.first_call, self._offered())
-        told: list[Notice] = []
+        # the first call's request was counted whole: learn from it (before the save, which keeps what was learned)
+        counted = None if interrupted else progress.first_call
+        learned = learn_from_usage(self.conversation, *counted, self._offered()) if counted else ""
+        told = [Notice(learned, True)] if learned else []
         try:
             self.save()
         except StoreUnavailable as exc:  # the reply was seen: keep the turn, say so once the reply is done

@@ -17,6 +17,10 @@ request's own tokens. :class:`Calibration` keeps the last ``WINDOW`` ratios and 
 
 With no provider count ever (servers that send no usage while streaming), nothing is learned: the factor stays 1.0
 and the rough estimate keeps erring high, as it is built to.
+
+Beside the ratios it keeps what else a model's server taught: its context window, once an error named it, and
+whether it leaves the system message out (``drops_system``: its counts showed it; the system text then rides in the
+first user message, :mod:`chatbot.engine.system_carry`).
 """
 
 from __future__ import annotations
@@ -67,6 +71,8 @@ class Calibration:
     turns: int = 0  # provider counts learned from, in all
     #: the model's context window in tokens, as the server named it in a context-length error (None: never named)
     context: int | None = None
+    #: the server leaves system messages out (its count showed it: :func:`chatbot.core.budget.left_out_system`)
+    drops_system: bool = False
 
     def learn(self, local_total: int, provider_prompt_tokens: int, fixed: int = 0, tools: int = 0) -> bool:
         """Learn from a request we counted as ``local_total`` (uncorrected) and the provider as its prompt tokens.
@@ -127,14 +133,18 @@ class Calibration:
 
     @property
     def learned(self) -> bool:
-        """Whether there is anything to keep: a provider count learned from, or a context window named."""
-        return bool(self.turns or self.context)
+        """Whether there is anything to keep: a provider count learned from, a context window named, or system
+        messages seen left out."""
+        return bool(self.turns or self.context or self.drops_system)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready form: ``{"ratios": [...], "turns": n}``, with ``"context": n`` once a server named it."""
+        """The JSON-ready form: ``{"ratios": [...], "turns": n}``, with ``"context": n`` once a server named it and
+        ``"drops_system": true`` once it was seen to leave system messages out."""
         stored: dict[str, Any] = {"ratios": list(self.ratios), "turns": self.turns}
         if self.context:
             stored["context"] = self.context
+        if self.drops_system:
+            stored["drops_system"] = True
         return stored
 
     @classmethod
@@ -142,7 +152,8 @@ class Calibration:
         """Rebuild from :meth:`to_dict`, or from an older file's plain correction factor (one learned ratio)."""
         if isinstance(value, dict):
             ratios = [float(r) for r in value["ratios"]][-WINDOW:]
-            return cls(ratios, max(int(value["turns"]), len(ratios)), value.get("context"))
+            turns = max(int(value["turns"]), len(ratios))
+            return cls(ratios, turns, value.get("context"), bool(value.get("drops_system", False)))
         return cls([float(value)], 1)
 
 
@@ -159,4 +170,6 @@ def check_stored(value: object, where: str = "calibration") -> str:
     context = value.get("context", 1)
     if not isinstance(context, int) or isinstance(context, bool) or context < 1:
         return f"'{where}.context' must be a whole number of tokens of at least 1, found {context!r}"
+    if not isinstance(value.get("drops_system", False), bool):
+        return f"'{where}.drops_system' must be true or false, found {value['drops_system']!r}"
     return ""

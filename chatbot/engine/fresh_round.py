@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from chatbot.engine.memory import Request
 from chatbot.engine.parts import request_parts
+from chatbot.engine.system_carry import carry_system
 from chatbot.engine.tool_results import rounds_cost, shorten_to_fit, shorten_tool_result
 from chatbot.engine.turn import Message
 from chatbot.errors import BudgetError
@@ -44,8 +45,10 @@ def fresh_results_request(
         f"{cut} tool result(s) of this turn sent shortened to {limit} tokens each to fit the budget "
         "(--max-input-tokens); the session keeps them whole"
     )
+    carried = counter.calibration.drops_system  # the server leaves system messages out: engine/system_carry.py
+    messages = [conv.system_message(False), dict(user)]
     request = Request(
-        messages=[conv.system_message(False), dict(user)],
+        messages=carry_system(messages) if carried else messages,
         tokens=bare,
         uncorrected=raw + counter.chat_format.per_request,
         budget=budget,
@@ -56,5 +59,7 @@ def fresh_results_request(
         dropped=len(conv.turns),
         warnings=(warning,) if cut else (),
         parts=request_parts(conv, len(conv.turns), None, counter.count_message(user)),
+        system_in_user=carried,
+        new_tokens=counter.count_message(user),
     )
     return request, sent

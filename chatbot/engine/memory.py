@@ -46,6 +46,7 @@ from chatbot.engine.folds import (
 )
 from chatbot.engine.parts import Parts, request_parts
 from chatbot.engine.strategies import COUNTS, DEFAULT_RECALL, DEFAULT_RECALL_BY, RECALL_BY, STRATEGIES
+from chatbot.engine.system_carry import carry_system
 from chatbot.engine.tool_results import sent_messages, turn_cost
 from chatbot.engine.turn import Message, validate_request
 from chatbot.errors import BudgetError, UsageError
@@ -128,6 +129,10 @@ class Request:
     recall_tokens: int = 0  # raw tokens the recalled block adds to the system message (counted in ``tokens``)
     parts: Parts = Parts()  # tokens per part (system, summary, recalled, earlier, tool_results, new): sum == tokens
     refs: dict[str, Any] = field(default_factory=dict)  # how it was built, by reference (engine/request_record.py)
+    #: the system text rides at the head of the first user message: the server leaves system messages out
+    #: (engine/system_carry.py); ``messages`` are as sent, the parts count it as the system message still
+    system_in_user: bool = False
+    new_tokens: int = 0  # raw tokens of the new message alone (the last of ``messages`` may carry the system text)
 
     @property
     def head(self) -> int:
@@ -243,7 +248,9 @@ def plan(conv: Conversation, message: Message, budget: int, folds: Folds) -> Pla
 
 def assemble(conv: Conversation, message: Message, plan: Plan) -> Request:
     """The request ``plan`` makes for ``message``: the system message (with the summary, and the turns recall brings
-    back into the room left), the earlier turns as sent, the new message; checked (:func:`validate_request`). Pure."""
+    back into the room left), the earlier turns as sent, the new message; checked (:func:`validate_request`). To a
+    server seen to leave system messages out (the model's calibration says so), the system text rides at the head of
+    the first user message instead (:func:`~chatbot.engine.system_carry.carry_system`). Pure."""
     assert plan.fold is None, "a fold is due first"
     counter, limit, first, summary = conv.counter, conv.memory.tool_result_tokens, plan.first, plan.summary
     raw = plan.fixed + sum(turn_cost(t, counter, limit) for t in conv.turns[first:])
@@ -255,9 +262,10 @@ def assemble(conv: Conversation, message: Message, plan: Plan) -> Request:
         messages.extend(sent_messages(turn, counter, limit))
     messages.append(message)
     validate_request(messages)
+    carried = conv.counter.calibration.drops_system
     covers = plan.folds.summary.covers
     return Request(
-        messages=messages,
+        messages=carry_system(messages) if carried else messages,
         tokens=counter.total(raw + extra),
         uncorrected=raw + extra + counter.chat_format.per_request,
         budget=plan.budget,
@@ -271,6 +279,8 @@ def assemble(conv: Conversation, message: Message, plan: Plan) -> Request:
         recall_tokens=extra,
         parts=request_parts(conv, first, summary, plan.new, extra, plan.head),
         refs=request_record.refs(conv, first, summary, recalled, plan.head),
+        system_in_user=carried,
+        new_tokens=plan.new,
     )
 
 
@@ -398,7 +408,8 @@ def shrink_budget(conv: Conversation, request: Request) -> int | None:
     nothing to shrink.
     """
     counter = conv.counter
-    bare = counter.total(conv.system_tokens(False) + counter.count_message(request.messages[-1]))
+    new = request.new_tokens if request.system_in_user else counter.count_message(request.messages[-1])
+    bare = counter.total(conv.system_tokens(False) + new)
     if request.tokens <= bare:
         return None
     return max(bare, request.tokens // 2)

@@ -151,14 +151,15 @@ class Turn:
         )
 
 
-def validate_request(messages: Sequence[Message], *, in_turn: bool = False) -> None:
+def validate_request(messages: Sequence[Message], *, in_turn: bool = False, carried: bool = False) -> None:
     """Check a request before it is sent: one system message first, a user message last, tool calls paired.
 
     ``in_turn``: a later round of a turn that uses tools, which ends with the results of the calls just made.
-    Raises :class:`InvalidRequest`.
+    ``carried``: the system text rides in the first user message (:mod:`chatbot.engine.system_carry`), which comes
+    first. Raises :class:`InvalidRequest`.
     """
-    if not messages or messages[0].get("role") != "system":
-        raise InvalidRequest("a request starts with the system message")
+    if not messages or messages[0].get("role") != ("user" if carried else "system"):
+        raise InvalidRequest(f"a request starts with the {'first user' if carried else 'system'} message")
     if messages[-1].get("role") != ("tool" if in_turn else "user"):
         what = "results of the tool calls" if in_turn else "new user message"
         raise InvalidRequest(f"a request ends with the {what}")

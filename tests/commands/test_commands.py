@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from chatbot import commands
@@ -283,3 +285,23 @@ def test_file_names_the_unquoted_path_it_could_not_read(app, tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     with pytest.raises(UsageError, match="cannot read att/nope.txt"):
         run(app, '/file "att/nope.txt"')
+
+
+def test_context_shows_the_system_text_riding_in_the_first_user_message_once_the_server_drops_it(app):
+    for i in range(4):
+        send(app, f"q{i}")
+    app.chat.conversation.counter.calibration.drops_system = True  # what a server's counts taught (core/budget.py)
+    out = run(app, "/context").text
+    assert "system+S" not in out and "\n  1  user+sys " in out
+    assert "this server leaves out system messages, so the system message, with the rolling summary, rides" in out
+    body = app.chat.next_body("")
+    assert body["messages"][0]["role"] == "user" and "system" not in [m["role"] for m in body["messages"]]
+    assert body["messages"][0]["content"].startswith(app.chat.conversation.system + "\n\n")
+    shown = run(app, "/context json --exact").text
+    assert json.loads(shown)["messages"][0]["role"] == "user" and '"system"' not in shown
+
+
+def test_context_marks_the_next_message_when_it_is_the_first_to_carry_the_system_text(app):
+    app.chat.conversation.counter.calibration.drops_system = True
+    out = run(app, "/context").text
+    assert "\n  1  user+sys        ?  (your next message)" in out

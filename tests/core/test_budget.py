@@ -6,8 +6,10 @@ from __future__ import annotations
 import math
 
 from chatbot.core.budget import (
+    DROPS_SYSTEM_NOTICE,
     input_budget,
     learn_from_usage,
+    left_out_system,
     message_budget,
     reply_room,
     retry_budget,
@@ -227,3 +229,30 @@ def test_a_server_that_drops_the_system_message_is_not_asked_over_its_window_aga
     first = next(i for i, (_, outcome) in enumerate(outcomes) if outcome == "context")
     assert [o for _, o in outcomes[first + 1 :] if o == "context"] == []
     assert covers >= 20 and sum(is_summary_request(b["messages"]) for b, _ in outcomes) >= 4
+
+
+def test_a_server_seen_to_drop_the_system_message_is_learned_once_and_said_once():
+    conv, request, prompt = summarized("rest")
+    assert learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), 0) == DROPS_SYSTEM_NOTICE
+    assert conv.counter.calibration.drops_system
+    again = conv.build_request("and then?")  # the system text now rides in the first user message
+    assert again.system_in_user and again.messages[0]["role"] == "user"
+    assert learn_from_usage(conv, again, Usage(again.uncorrected, 10, again.uncorrected + 10), 0) == ""
+
+
+def test_after_the_switch_the_server_counts_the_system_text_and_nothing_is_taken_off_twice():
+    conv, request, prompt = summarized("rest")
+    learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), 0)
+    carried = conv.build_request("and then?")
+    # the server now counts the whole request, the system text inside the first user message: learned whole (a
+    # second subtraction of the system message would teach a ratio far above 1.0)
+    assert left_out_system(conv, carried, carried.uncorrected, carried.uncorrected) == 0
+    learn_from_usage(conv, carried, Usage(carried.uncorrected, 10, carried.uncorrected + 10), 0)
+    assert conv.counter.calibration.ratios == [1.0, 1.0, 1.0]
+
+
+def test_a_server_that_reads_the_system_message_is_never_taken_for_one_that_drops_it():
+    conv, request, prompt = summarized("whole")
+    assert learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), 0) == ""
+    assert not conv.counter.calibration.drops_system
+    assert conv.build_request("and then?").messages[0]["role"] == "system"

@@ -214,3 +214,17 @@ def test_the_answer_asked_for_after_the_round_cap_is_estimated_without_the_tool_
     after_one, after_two = rounds_cost(turn.messages[1:3], counter), rounds_cost(turn.messages[1:5], counter)
     assert offered > 0 and turn.usage["model_calls"] == 3
     assert turn.usage["estimated_prompt_tokens"] == (base + offered) + (base + after_one + offered) + (base + after_two)
+
+
+def test_a_tool_turn_to_a_server_that_drops_system_messages_carries_the_system_text_in_every_round(make_tool_app):
+    provider = RecordingEcho()
+    chat = make_tool_app(function_tools(add), provider).open("t")
+    chat.conversation.counter.calibration.drops_system = True  # what the server's counts taught (core/budget.py)
+    events = list(chat.send('add please\n@tool add {"a": 2, "b": 40}'))
+    assert isinstance(events[-1], TurnDone) and "result of add: 42" in chat.conversation.turns[-1].answer_text
+    system = chat.conversation.system
+    for messages, _ in provider.requests:  # the first call and the one with the results
+        assert messages[0]["role"] == "user" and messages[0]["content"].startswith(f"{system}\n\nadd please")
+        assert all(m["role"] != "system" for m in messages)
+    assert [m["role"] for m in provider.requests[1][0]] == ["user", "assistant", "tool"]
+    assert chat.conversation.turns[-1].messages[0]["content"].startswith("add please")  # stored as the user wrote it

@@ -211,3 +211,19 @@ def test_learned_ratios_are_stored_to_four_places():
     assert calibration.learn(300, 371)  # 1.236666...
     assert calibration.learn(7000, 6123)  # 0.874714...
     assert calibration.to_dict() == {"ratios": [1.2367, 0.8747], "turns": 2}
+
+
+def test_a_server_seen_to_drop_system_messages_is_kept_in_the_stored_form_and_read_back():
+    calibration = Calibration(drops_system=True)
+    assert calibration.learned  # worth keeping, though no count was learned from
+    stored = calibration.to_dict()
+    assert stored == {"ratios": [], "turns": 0, "drops_system": True} and check_stored(stored) == ""
+    assert Calibration.from_stored(stored).drops_system
+    assert "drops_system" not in Calibration([1.0], 1).to_dict()  # the usual case stores nothing more
+    assert not Calibration.from_stored({"ratios": [1.0], "turns": 1}).drops_system  # an older file
+
+
+def test_a_stored_drops_system_that_is_not_true_or_false_is_refused():
+    assert "'calibration.drops_system' must be true or false" in check_stored(
+        {"ratios": [], "turns": 0, "drops_system": "yes"}
+    )
