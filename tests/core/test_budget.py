@@ -196,6 +196,17 @@ def test_a_server_that_drops_the_system_message_teaches_its_count_of_the_rest_no
     assert conv.counter.calibration.ratios == [1.0, 1.0]  # not (rest / whole): the turns count as they did
 
 
+def test_a_server_that_keeps_the_system_message_but_drops_tool_definitions_is_not_taken_to_drop_it():
+    # definitions as large as the system message, left out by the template, the system message counted: counted in
+    # the request, the definitions made the server's count look like the rest of the request alone
+    conv, request, prompt = summarized("whole")
+    tools = conv.count_system(request.messages[0])
+    assert learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), tools) == ""
+    assert not conv.counter.calibration.drops_system
+    rest = prompt - conv.count_system(request.messages[0])  # one that drops both: the drop is seen
+    assert learn_from_usage(conv, request, Usage(rest, 10, rest + 10), tools) == DROPS_SYSTEM_NOTICE
+
+
 def test_a_server_that_reads_the_system_message_teaches_the_ratio_of_the_whole_request():
     conv, request, prompt = summarized("whole")
     learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), 0)
