@@ -87,7 +87,7 @@ def learn_from_usage(conv: Conversation, request: Request, usage: Usage, tool_to
     Returns what to tell the user: ``DROPS_SYSTEM_NOTICE`` when the drop is news, else "".
     """
     local = request.uncorrected + tool_tokens
-    dropped = left_out_system(conv, request, request.uncorrected, usage.prompt_tokens)
+    dropped = left_out_system(conv, request, local, usage.prompt_tokens)
     conv.counter.calibrate(local - dropped, usage.prompt_tokens, tool_tokens)
     calibration = conv.counter.calibration
     if not dropped or calibration.drops_system:
@@ -104,9 +104,9 @@ def left_out_system(conv: Conversation, request: Request, local: int, prompt: in
     ratios of 0.46 and up: the turns of later requests, counted at that rate, went over the window again and again.
     Taken as left out: once a correction is learned, a system message of at least a tenth of the request, and a
     server count no more than the rest of the request counts at that correction (with ``MAX_MARGIN``); a server that
-    counts the system message counts at least a tenth more. ``local``: the request's uncorrected count without its
-    tool definitions: a template may leave those out too, and counted in, a server that keeps the system message
-    but drops the definitions (as large as it) looked like one that drops the system message.
+    counts the system message counts at least a tenth more. ``local``: the request's uncorrected count, its tool
+    definitions in: the correction it is compared at was learned from chat requests that offered them, whether the
+    server counted them or not (a summary request's count teaches only requests without them), so the two agree.
     """
     calibration = conv.counter.calibration
     first = request.messages[0] if request.messages else {}
@@ -178,9 +178,10 @@ def summary_max_tokens(messages: list[Message], context: int | None, counter: To
     after the request (servers such as vLLM refuse a prompt plus ``max_tokens`` over the window), never less than
     the reply room of :func:`chatbot.engine.folds.reply_room`: the fold planned the request to leave that room.
 
-    Once the rough counter is calibrated, the request is counted as the fold counted it (calibrated: a rough count
-    that runs 30% high no longer starves the answer), with 10 tokens a message and a twentieth for safety (a
-    calibration learned from chat requests ran 3% under Qwen's count of a summary request, and vLLM refused it).
+    Once the rough counter is calibrated, the request is counted as the fold counted it (calibrated by the ratios of
+    requests without tool definitions: a rough count that runs 30% high no longer starves the answer), with 10
+    tokens a message and a twentieth for safety (a calibration learned from chat requests ran 3% under Qwen's count
+    of a summary request, and vLLM refused it).
     Before that, or with a tokenizer, roughly, with 10 tokens a message and a tenth for safety: this runs on the
     thread that writes summaries ahead, where a tokenizer shared with the main thread must not be used (the rough
     count is plain arithmetic).
@@ -190,7 +191,7 @@ def summary_max_tokens(messages: list[Message], context: int | None, counter: To
     if type(counter) is TokenCounter and counter.calibration.ratios:
         # and 10 tokens a message: a server's template may wrap messages in more than the chat format assumed
         raw = counter.count_request(messages) - counter.chat_format.per_request
-        prompt = math.ceil((counter.total(raw) + 10 * len(messages)) * 1.05)
+        prompt = math.ceil((counter.plain_total(raw) + 10 * len(messages)) * 1.05)
     else:
         prompt = math.ceil(sum(rough_count(content_text(m.get("content"))) + 10 for m in messages) * 1.1)
     return max(summary_reply_room(context), min(SUMMARY_MAX_TOKENS, context - prompt))

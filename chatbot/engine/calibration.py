@@ -18,6 +18,14 @@ request's own tokens. :class:`Calibration` keeps the last ``WINDOW`` ratios and 
 With no provider count ever (servers that send no usage while streaming), nothing is learned: the factor stays 1.0
 and the rough estimate keeps erring high, as it is built to.
 
+The ratios of requests that offered no tool definitions (turns with no tools, and summary requests, which teach
+nothing else) are kept apart too (``plain``), and a request without definitions is counted by them
+(:attr:`Calibration.plain_factor`). A template may
+leave the definitions out (llama-cpp-python's Gemma format does): the server then counts a chat request's messages
+alone, and its ratio, learned against messages plus definitions, runs low by their share. That is right for the
+chat requests, which all carry the definitions; counted at it, a summary request came out 8% under the server's
+count and asked for a prompt plus max_tokens over the window.
+
 Beside the ratios it keeps what else a model's server taught: its context window, once an error named it, and
 whether it leaves the system message out (``drops_system``: its counts showed it; the system text then rides in the
 first user message, :mod:`chatbot.engine.system_carry`).
@@ -37,15 +45,11 @@ MIN_TOKENS = 50
 #: requests smaller than this may raise the count but never lower it. On a small request a chat format that is not
 #: the server's (a model name that misleads: 20 tokens of date preamble assumed and not sent) is most of the
 #: difference, and a ratio of 0.72 learned from a greeting put the next, larger request 14% under the server's count.
-#:
-#: So may a request that offered tool definitions, whatever their share. A template may leave them out
-#: (llama-cpp-python's Gemma format does): the server then counts the messages alone, and a ratio learned against
-#: messages plus definitions runs low by their share. Requests that carry definitions stay safe under it (their
-#: count holds what the server dropped), but one without them, a summary above all, was counted 8% under the
-#: server's count and asked for a prompt plus max_tokens over the window (2,063 of 2,048). Where definitions are
-#: counted, a count errs on their JSON otherwise than on prose too. Requests without them (summaries, turns with no
-#: tools offered) teach a lower count.
 SMALL_TOKENS = 400
+#: and so may a request whose tool definitions are more than this share of its own tokens: a template writes them
+#: as JSON, which a count errs on otherwise than on prose (the rough estimate runs ~6% higher on it), so a ratio
+#: learned mostly from definitions put the prose of later requests under the server's count.
+TOOLS_MOST = 0.5
 #: a ratio outside [1/MAX_RATIO, MAX_RATIO] is a provider quirk or a bug, not a signal (also the stored bound)
 MAX_RATIO = 3.0
 #: the margin's floor and ceiling, and its value while only one ratio is known
@@ -73,25 +77,34 @@ class Calibration:
     context: int | None = None
     #: the server leaves system messages out (its count showed it: :func:`chatbot.core.budget.left_out_system`)
     drops_system: bool = False
+    #: the ratios of those requests that offered no tool definitions, oldest first, at most WINDOW
+    plain: list[float] = field(default_factory=list)
 
-    def learn(self, local_total: int, provider_prompt_tokens: int, fixed: int = 0, tools: int = 0) -> bool:
+    def learn(
+        self, local_total: int, provider_prompt_tokens: int, fixed: int = 0, tools: int = 0, *, chat: bool = True
+    ) -> bool:
         """Learn from a request we counted as ``local_total`` (uncorrected) and the provider as its prompt tokens.
 
         ``fixed``: the chat format's tokens per request, which come off both counts: the ratio is the rate of the
         request's own tokens, and the correction applies to those alone. Tiny requests and absurd ratios are
-        ignored (returns False; a provider count of 0 or less is an absurd ratio), and a small request, or one that
-        offered tool definitions (``tools`` of the total), may only raise the count, never lower it (see
-        ``SMALL_TOKENS``).
+        ignored (returns False; a provider count of 0 or less is an absurd ratio), and a small request, or one made
+        mostly of tool definitions (``tools`` of the total), may only raise the count, never lower it (see
+        ``SMALL_TOKENS`` and ``TOOLS_MOST``). A request without tool definitions is kept in ``plain`` too; one that
+        is not a chat request (``chat=False``: a summary request) only there, so the count of chat requests stays
+        what chat requests taught.
         """
         own = local_total - fixed
         if own < MIN_TOKENS:
             return False
         ratio = (provider_prompt_tokens - fixed) / own
-        if not sane_ratio(ratio) or (ratio < 1 and (own < SMALL_TOKENS or tools > 0)):
+        if not sane_ratio(ratio) or (ratio < 1 and (own < SMALL_TOKENS or tools > own * TOOLS_MOST)):
             return False
         # rounded for a readable file, and kept within the bounds the validator checks (1/3 rounds below 1/3)
         stored = min(MAX_RATIO, max(1 / MAX_RATIO, round(ratio, 4)))
-        self.ratios = [*self.ratios, stored][-WINDOW:]
+        if chat:
+            self.ratios = [*self.ratios, stored][-WINDOW:]
+        if not tools:
+            self.plain = [*self.plain, stored][-WINDOW:]
         self.turns += 1
         return True
 
@@ -103,26 +116,29 @@ class Calibration:
     @property
     def margin(self) -> float:
         """The safety margin on top of the correction, as a fraction (0.01 = 1%); 0 before anything is learned."""
-        if not self.ratios:
-            return 0.0
-        if len(self.ratios) == 1:
-            return FIRST_MARGIN
-        middle = self.correction
-        spread = statistics.median(abs(r - middle) for r in self.ratios) / middle
-        return min(MAX_MARGIN, max(MIN_MARGIN, 2 * spread))
+        return _margin(self.ratios)
 
     @property
     def factor(self) -> float:
         """What an uncorrected count is multiplied by: correction with its margin."""
         return self.correction * (1 + self.margin)
 
+    @property
+    def plain_factor(self) -> float:
+        """What the uncorrected count of a request without tool definitions is multiplied by: the median of the
+        ``plain`` ratios with their margin; before any, :attr:`factor`, never below 1 (learned from requests with
+        definitions, a low ratio may be their share a template left out)."""
+        if not self.plain:
+            return max(1.0, self.factor)
+        return statistics.median(self.plain) * (1 + _margin(self.plain))
+
     def describe(self) -> str:
         """One line for ``/tokens``: the correction, its margin and what it was learned from."""
         if not self.ratios:
             # a small request's count may only raise the estimate (SMALL_TOKENS): counts can come and teach nothing
             return (
-                "x1.000 (nothing learned yet: no provider count, or only lower ones of small requests or of requests "
-                "that offered tools; the estimate errs high)"
+                "x1.000 (nothing learned yet: no provider count, or only lower ones of small requests; the estimate "
+                "errs high)"
             )
         return (
             f"x{self.correction:.3f} + margin {self.margin:.1%} = x{self.factor:.3f} "
@@ -138,13 +154,16 @@ class Calibration:
         return bool(self.turns or self.context or self.drops_system)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready form: ``{"ratios": [...], "turns": n}``, with ``"context": n`` once a server named it and
-        ``"drops_system": true`` once it was seen to leave system messages out."""
+        """The JSON-ready form: ``{"ratios": [...], "turns": n}``, with ``"context": n`` once a server named it,
+        ``"drops_system": true`` once it was seen to leave system messages out and ``"plain": [...]`` when requests
+        that offered tool definitions were learned from (absent, the plain ratios are the ratios)."""
         stored: dict[str, Any] = {"ratios": list(self.ratios), "turns": self.turns}
         if self.context:
             stored["context"] = self.context
         if self.drops_system:
             stored["drops_system"] = True
+        if self.plain != self.ratios:  # left out when every request learned from offered no tools (most sessions)
+            stored["plain"] = list(self.plain)
         return stored
 
     @classmethod
@@ -153,8 +172,9 @@ class Calibration:
         if isinstance(value, dict):
             ratios = [float(r) for r in value["ratios"]][-WINDOW:]
             turns = max(int(value["turns"]), len(ratios))
-            return cls(ratios, turns, value.get("context"), bool(value.get("drops_system", False)))
-        return cls([float(value)], 1)
+            plain = [float(r) for r in value.get("plain", ratios)][-WINDOW:]
+            return cls(ratios, turns, value.get("context"), bool(value.get("drops_system", False)), plain)
+        return cls([float(value)], 1, plain=[float(value)])
 
 
 def check_stored(value: object, where: str = "calibration") -> str:
@@ -172,4 +192,18 @@ def check_stored(value: object, where: str = "calibration") -> str:
         return f"'{where}.context' must be a whole number of tokens of at least 1, found {context!r}"
     if not isinstance(value.get("drops_system", False), bool):
         return f"'{where}.drops_system' must be true or false, found {value['drops_system']!r}"
+    plain = value.get("plain", [])
+    if not isinstance(plain, list) or not all(sane_ratio(r) for r in plain):
+        return f"'{where}.plain' must be a list of numbers {bounds}, found {plain!r}"
     return ""
+
+
+def _margin(ratios: list[float]) -> float:
+    """The safety margin for ``ratios`` (see the module's docstring); 0 for none."""
+    if not ratios:
+        return 0.0
+    if len(ratios) == 1:
+        return FIRST_MARGIN
+    middle = statistics.median(ratios)
+    spread = statistics.median(abs(r - middle) for r in ratios) / middle
+    return min(MAX_MARGIN, max(MIN_MARGIN, 2 * spread))

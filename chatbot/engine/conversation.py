@@ -97,9 +97,9 @@ class Conversation:
     def take_fold(self, folded: Folded) -> None:
         """Keep what a fold came to (:func:`chatbot.engine.folds.fold`): its summary when it kept one; a summarizer
         that was called moves the backoff (a failure starts or continues it, a success ends it); the server's counts
-        of its summary requests teach the counter, as a chat request's do."""
+        of its summary requests teach the counter the count of requests without tool definitions."""
         for local, prompt in folded.counted:
-            self.counter.calibrate(local, prompt)
+            self.counter.calibrate(local, prompt, chat=False)
         if folded.kept:
             self.set_summary(folded.summary.text, folded.summary.covers)
         if folded.tried:

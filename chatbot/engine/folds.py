@@ -177,9 +177,9 @@ def summary_count(conv: Conversation, previous: str, turns: list[list[Message]],
 
 
 def request_tokens(conv: Conversation, previous: str, turns: list[list[Message]], first: int) -> int:
-    """What that summary request counts, calibrated as a chat request is."""
+    """What that summary request counts, calibrated as a request without tool definitions is."""
     counter = conv.counter
-    return counter.total(summary_count(conv, previous, turns, first) - counter.chat_format.per_request)
+    return counter.plain_total(summary_count(conv, previous, turns, first) - counter.chat_format.per_request)
 
 
 def next_piece(conv: Conversation, summary: RollingSummary, upto: int, limit: int) -> tuple[list[list[Message]], bool]:

@@ -328,13 +328,19 @@ class TokenCounter:
         """
         return self.chat_format.per_request + math.ceil(raw_message_tokens * self.correction)
 
-    def calibrate(self, local_total: int, provider_prompt_tokens: int, tools: int = 0) -> float:
+    def plain_total(self, raw_message_tokens: int) -> int:
+        """:meth:`total` for a request that offers no tool definitions (a summary request): corrected by the ratios
+        of such requests (:attr:`~chatbot.engine.calibration.Calibration.plain_factor`)."""
+        return self.chat_format.per_request + math.ceil(raw_message_tokens * self.calibration.plain_factor)
+
+    def calibrate(self, local_total: int, provider_prompt_tokens: int, tools: int = 0, *, chat: bool = True) -> float:
         """Learn from the provider's ``prompt_tokens`` for a request we counted as ``local_total`` (uncorrected), of
-        which ``tools`` were its tool definitions.
+        which ``tools`` were its tool definitions (``chat=False``: a summary request, which teaches only the count of
+        requests without definitions).
 
         See :class:`~chatbot.engine.calibration.Calibration`. Returns the new :attr:`correction`.
         """
-        self.calibration.learn(local_total, provider_prompt_tokens, self.chat_format.per_request, tools)
+        self.calibration.learn(local_total, provider_prompt_tokens, self.chat_format.per_request, tools, chat=chat)
         return self.correction
 
     @property

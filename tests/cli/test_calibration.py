@@ -217,10 +217,9 @@ def test_a_long_tool_result_after_a_greeting_with_tools_fits_at_the_default_budg
     assert requests[2]["messages"][-1]["content"] == results  # the turn's own result went whole
     doc = session_doc(tmp_path, "s")
     assert len(doc["turns"]) == 3
-    # every request offered tools, so a count lower than ours taught nothing (a template may leave definitions out);
-    # whatever was learned (a higher count) is near 1: the tokenizer's count and the template's
-    ratios = doc.get("calibration", {}).get(MODEL, {}).get("ratios", [])
-    assert all(1.0 <= r <= 1.1 for r in ratios), ratios
+    ratios = doc["calibration"][MODEL]["ratios"]
+    # learned from the greeting (tools offered) and the last turn (tools and a shortened result): near 1 each time
+    assert ratios and all(0.9 <= r <= 1.1 for r in ratios), ratios
     for turn in doc["turns"]:  # every request stayed within the budget by the server's own count
         assert turn["usage"]["prompt_tokens"] <= 6000
     print(f"\nlearned ratios: {ratios}; {json.dumps([t['usage']['prompt_tokens'] for t in doc['turns']])}")

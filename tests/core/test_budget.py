@@ -196,15 +196,26 @@ def test_a_server_that_drops_the_system_message_teaches_its_count_of_the_rest_no
     assert conv.counter.calibration.ratios == [1.0, 1.0]  # not (rest / whole): the turns count as they did
 
 
-def test_a_server_that_keeps_the_system_message_but_drops_tool_definitions_is_not_taken_to_drop_it():
-    # definitions as large as the system message, left out by the template, the system message counted: counted in
-    # the request, the definitions made the server's count look like the rest of the request alone
-    conv, request, prompt = summarized("whole")
-    tools = conv.count_system(request.messages[0])
-    assert learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), tools) == ""
+def with_tools_left_out(prompt_of: str, tools: int) -> tuple[Conversation, Request, int]:
+    """:func:`summarized`, learned instead from an earlier request that offered the same ``tools`` tokens of
+    definitions, which the server left out (its system message was small: the rest of this request's size)."""
+    from chatbot.engine.calibration import Calibration
+
+    conv, request, prompt = summarized(prompt_of)
+    rest = request.uncorrected - conv.count_system(request.messages[0])
+    conv.counter.calibration = Calibration()
+    assert conv.counter.calibrate(rest + tools, rest, tools) < 1  # learned: the definitions are not most of it
+    return conv, request, prompt
+
+
+def test_a_server_that_drops_tool_definitions_is_told_apart_from_one_that_drops_the_system_message():
+    # the correction the check compares at was learned from chat requests with the same definitions, left out:
+    # a server that keeps the system message counts it in, one that drops it (Gemma's format) does not
+    conv, request, prompt = with_tools_left_out("whole", 300)
+    assert learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), 300) == ""
     assert not conv.counter.calibration.drops_system
-    rest = prompt - conv.count_system(request.messages[0])  # one that drops both: the drop is seen
-    assert learn_from_usage(conv, request, Usage(rest, 10, rest + 10), tools) == DROPS_SYSTEM_NOTICE
+    conv, request, prompt = with_tools_left_out("rest", 300)
+    assert learn_from_usage(conv, request, Usage(prompt, 10, prompt + 10), 300) == DROPS_SYSTEM_NOTICE
 
 
 def test_a_server_that_reads_the_system_message_teaches_the_ratio_of_the_whole_request():

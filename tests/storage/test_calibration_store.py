@@ -37,7 +37,7 @@ def test_learned_calibration_round_trips_below_one(store):
         store.save(session)
     stored = json.loads((store.directory / "s.json").read_text())["calibration"]
     assert stored == {"m": {"ratios": [0.88, 0.89], "turns": 2}}
-    assert store.load("s").calibration_for("m") == Calibration([0.88, 0.89], 2)
+    assert store.load("s").calibration_for("m") == Calibration([0.88, 0.89], 2, plain=[0.88, 0.89])
 
 
 def test_an_older_file_with_a_plain_factor_loads_and_is_rewritten_in_the_new_form(store):
