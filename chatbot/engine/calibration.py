@@ -20,11 +20,10 @@ and the rough estimate keeps erring high, as it is built to.
 
 The ratios of requests that offered no tool definitions (turns with no tools, and summary requests, which teach
 nothing else) are kept apart too (``plain``), and a request without definitions is counted by them
-(:attr:`Calibration.plain_factor`). A template may
-leave the definitions out (llama-cpp-python's Gemma format does): the server then counts a chat request's messages
-alone, and its ratio, learned against messages plus definitions, runs low by their share. That is right for the
-chat requests, which all carry the definitions; counted at it, a summary request came out 8% under the server's
-count and asked for a prompt plus max_tokens over the window.
+(:attr:`Calibration.plain_factor`). A template may leave the definitions out (llama-cpp-python's Gemma format does):
+the server then counts a chat request's messages alone, and its ratio, learned against messages plus definitions,
+runs low by their share. That is right for the chat requests, which all carry the definitions; counted at it, a
+summary request came out 8% under the server's count and asked for a prompt plus max_tokens over the window.
 
 Beside the ratios it keeps what else a model's server taught: its context window, once an error named it, and
 whether it leaves the system message out (``drops_system``: its counts showed it; the system text then rides in the

@@ -83,7 +83,7 @@ class Folded:
     turns it folded, whether a summarizer was called (its success or failure moves the backoff), why it made no
     summary or only part (``problem``), what it shortened (``notes``), what the user hears (``notices``) and, for
     each summary request the server counted, (its count uncorrected, the server's count): what calibration learns
-    from (``counted``; a summary request offers no tool definitions, so it may teach a lower count)."""
+    from (``counted``: the count of requests without tool definitions, which a summary request is)."""
 
     summary: RollingSummary
     folded: int = 0
