@@ -170,16 +170,11 @@ def summary_messages(conv: Conversation, previous: str, turns: list[list[Message
     return summary_request(previous, turns, first, words=words, tighter=tighter)
 
 
-def summary_count(conv: Conversation, previous: str, turns: list[list[Message]], first: int) -> int:
-    """What that summary request counts uncorrected, the chat format's tokens per request in (what calibration
-    compares with the server's count)."""
-    return conv.counter.count_request(summary_messages(conv, previous, turns, first))
-
-
 def request_tokens(conv: Conversation, previous: str, turns: list[list[Message]], first: int) -> int:
     """What that summary request counts, calibrated as a request without tool definitions is."""
     counter = conv.counter
-    return counter.plain_total(summary_count(conv, previous, turns, first) - counter.chat_format.per_request)
+    raw = counter.count_request(summary_messages(conv, previous, turns, first)) - counter.chat_format.per_request
+    return counter.plain_total(raw)
 
 
 def next_piece(conv: Conversation, summary: RollingSummary, upto: int, limit: int) -> tuple[list[list[Message]], bool]:
