@@ -27,7 +27,7 @@ from chatbot.engine.request_record import (
     system_changed,
     turn_tokens,
 )
-from chatbot.engine.turn import content_text
+from chatbot.engine.turn import Message, content_text
 from chatbot.errors import UsageError
 from chatbot.text import json_shown, preview
 
@@ -102,11 +102,10 @@ def context_at(app: App, arg: str) -> Effects:
     which = _which(number, len(conv.turns))
     lines = [f"Request {which}, as the model saw it (rebuilt from the turns, summary and recall it named):"]
     lines.append(f"{'#':>3}  {'role':<10} {'tokens':>6}  preview")
+    carrier = _carrier(messages) if record.carried else 0
     for i, message in enumerate(messages, start=1):
         text = content_text(message.get("content"))
-        role = message["role"]
-        if i == 1 and (record.summary or record.recalled):
-            role = "system+" + "S" * bool(record.summary) + "R" * bool(record.recalled)
+        role = "user+sys" if i == carrier else _role(message, record) if i == 1 else message["role"]
         if message.get("tool_calls"):
             text = f"[calls {', '.join(c['function']['name'] for c in message['tool_calls'])}] {text}"
         lines.append(f"{i:>3}  {role:<10} {counter.count_message(message):>6}  {preview(text, PREVIEW)}")
@@ -114,6 +113,18 @@ def context_at(app: App, arg: str) -> Effects:
     lines.append(f"total {_counted(record)}{rows} (budget {_budget(app, number)})")
     lines += _what_it_held(conv, record)
     return Show("\n".join(lines))
+
+
+def _carrier(messages: list[Message]) -> int:
+    """The row (1-based) of the first user message: where a carried request's system text rode."""
+    return next(i for i, m in enumerate(messages, start=1) if m.get("role") == "user")
+
+
+def _role(first: Message, record: Built) -> str:
+    """The role column of a request's first row: its system message marked with what it held (the summary, recall)."""
+    if first.get("role") != "system" or not (record.summary or record.recalled):
+        return str(first.get("role"))
+    return "system+" + "S" * bool(record.summary) + "R" * bool(record.recalled)
 
 
 def _which(number: int, turns: int) -> str:
@@ -141,6 +152,12 @@ def _what_it_held(conv: Conversation, record: Built) -> list[str]:
     lines = []
     if system_changed(conv, record):
         lines.append("system: changed since (/system): shown as it is now, not as this request sent it")
+    if record.carried:
+        held = " with what it held (the summary, recalled turns)" if record.summary or record.recalled else ""
+        lines.append(
+            f"user+sys: the server left out system messages, so the system message{held} rode at the head of the "
+            "first user message"
+        )
     if record.verbatim:
         lines.append(f"verbatim: turn{_s(list(record.verbatim))} {_span(list(record.verbatim))}")
     if record.summary:

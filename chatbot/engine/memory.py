@@ -278,7 +278,7 @@ def assemble(conv: Conversation, message: Message, plan: Plan) -> Request:
         recalled=recalled,
         recall_tokens=extra,
         parts=request_parts(conv, first, summary, plan.new, extra, plan.head),
-        refs=request_record.refs(conv, first, summary, recalled, plan.head),
+        refs=request_record.refs(conv, first, summary, recalled, plan.head, carried=carried),
         system_in_user=carried,
         new_tokens=plan.new,
     )

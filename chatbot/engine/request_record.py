@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from chatbot.engine import recall
 from chatbot.engine.parts import Parts
 from chatbot.engine.summary_prompt import summary_section
+from chatbot.engine.system_carry import carry_system
 from chatbot.engine.tool_results import sent_messages, turn_cost
 from chatbot.engine.turn import Message, Turn
 from chatbot.engine.usage import prompt_figure
@@ -47,13 +48,20 @@ def summary_version(conv: Conversation) -> int:
 
 
 def refs(
-    conv: Conversation, first: int, summary: RollingSummary | None, recalled: tuple[int, ...], head: int = 0
+    conv: Conversation,
+    first: int,
+    summary: RollingSummary | None,
+    recalled: tuple[int, ...],
+    head: int = 0,
+    *,
+    carried: bool = False,
 ) -> dict[str, Any]:
     """The record of a request for a new message after ``conv.turns``, sending ``turns[:head]`` and ``turns[first:]``
-    verbatim, ``summary`` (None: none) and the ``recalled`` turns (1-based). Pure: the summary's number is the one it
+    verbatim, ``summary`` (None: none) and the ``recalled`` turns (1-based); ``carried``: the system text rode at the
+    head of the first user message (:mod:`chatbot.engine.system_carry`). Pure: the summary's number is the one it
     has, or gets once the request is sent (:meth:`~chatbot.engine.conversation.Conversation.keep_sent`)."""
     sent = summary if summary is not None and summary.text else None
-    return ({"head": head} if head else {}) | {
+    record: dict[str, Any] = {
         "turns": len(conv.turns),
         "verbatim_from": first + 1,
         "summary": summary_number(conv, sent.text) if sent else 0,
@@ -62,6 +70,8 @@ def refs(
         "result_limit": conv.memory.tool_result_tokens,
         "system": system_mark(conv.system),
     }
+    # the marks only a few requests have are left out of the others' records (as of records kept before they existed)
+    return ({"head": head} if head else {}) | ({"carried": True} if carried else {}) | record
 
 
 def system_mark(system: str) -> str:
@@ -87,6 +97,7 @@ class Built:
     system: str = ""  # the system message's fingerprint ("" in a record made before it was kept)
     head: int = 0  # turns 1 to ``head`` sent verbatim too, before a gap (first-last memory)
     provider: int | None = None  # the provider's own count of the request (None: it sent none, or not sent yet)
+    carried: bool = False  # the system text rode at the head of the first user message (engine/system_carry.py)
 
     @property
     def tokens(self) -> RequestTokens:
@@ -122,6 +133,7 @@ class Built:
             str(data.get("system") or ""),
             int(data.get("head") or 0),
             provider,
+            data.get("carried") is True,
         )
 
 
@@ -196,7 +208,8 @@ def system_changed(conv: Conversation, built: Built) -> bool:
 
 def rebuild(conv: Conversation, built: Built, user: Message) -> list[Message]:
     """The messages of the request ``built`` records, for the new message ``user``: what the model saw (with today's
-    system message when :func:`system_changed` says it is not that request's)."""
+    system message when :func:`system_changed` says it is not that request's), the system text at the head of the
+    first user message when the request carried it there."""
     system: Message = {"role": "system", "content": conv.system}
     text = summary_text(conv, built)
     if text:
@@ -205,4 +218,5 @@ def rebuild(conv: Conversation, built: Built, user: Message) -> list[Message]:
     messages = [system]
     for number in built.verbatim:
         messages += sent_messages(conv.turns[number - 1], conv.counter, built.result_limit)
-    return [*messages, dict(user)]
+    messages.append(dict(user))
+    return carry_system(messages) if built.carried else messages

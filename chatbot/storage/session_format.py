@@ -283,6 +283,8 @@ def _check_refs(refs: object) -> str:
     recalled = refs.get("recalled", [])
     if not isinstance(recalled, list) or not all(_is_count(n) for n in recalled):
         return f".sent.refs.recalled must be a list of turn numbers, found {recalled!r}"
+    if not isinstance(refs.get("carried", False), bool):
+        return f".sent.refs.carried must be true or false, found {refs['carried']!r}"
     if not isinstance(refs.get("system", ""), str):
         return f".sent.refs.system must be a string, found {_type_name(refs['system'])}"
     if refs.get("result_limit") is not None and not _is_count(refs["result_limit"]):

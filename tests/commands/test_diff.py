@@ -121,3 +121,25 @@ def test_diff_context_at_and_timeline_give_each_request_of_a_folded_session_the_
         assert (int(totals[1]), int(totals[2])) == (shown[n - 1], shown[n]), head
         at = commands.run(app, f"/context at {n}").text.splitlines()
         assert [line for line in at if line.startswith("total ")][0].startswith(f"total {shown[n]} tokens")
+
+
+def test_context_at_rebuilds_a_request_that_carried_the_system_text_as_it_was_sent(make_app):
+    import json
+
+    app = make_app(strategy="full")
+    chat = app.open("carried")
+    sent_requests = []
+    events = chat.provider.events
+    chat.provider.events = lambda messages, call: sent_requests.append(list(messages)) or events(messages, call)
+    commands.run(app, "/system You are terse.")
+    list(chat.send("one"))
+    chat.conversation.counter.calibration.drops_system = True  # as a server's counts teach it (core/budget.py)
+    list(chat.send("two"))
+    before, carried = commands.run(app, "/context at 1").text, commands.run(app, "/context at 2").text
+    assert re.search(r"^  1  system ", before, re.M) and "user+sys" not in before
+    assert re.search(r"^  1  user\+sys .*You are terse\. one", carried, re.M)  # turn 1's message, the head on it
+    assert re.search(r"^  2  assistant ", carried, re.M) and re.search(r"^  3  user  +\d+  two$", carried, re.M)
+    assert "user+sys: the server left out system messages, so the system message rode at the head" in carried
+    sent = json.loads(commands.run(app, "/context at 2 json").text)
+    assert [m["role"] for m in sent] == ["user", "assistant", "user"]
+    assert sent[0]["content"] == "You are terse.\n\none" and sent == sent_requests[-1]

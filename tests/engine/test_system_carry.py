@@ -74,13 +74,15 @@ def test_once_the_drop_is_learned_the_request_carries_the_system_text_and_summar
     assert carried.messages == carry_system(plain.messages)
     first = carried.messages[0]["content"]
     assert first.startswith("be brief\n\n") and "the user keeps a ledger" in first
-    # counted as before (the system text is still sent, a message's overhead more: errs high) and built alike
+    # counted as before (the system text is still sent, a message's overhead more: errs high) and built alike; the
+    # record says the system text rode in the user message (so /context at N rebuilds it as it went)
     assert (carried.tokens, carried.uncorrected, carried.parts, carried.refs) == (
         plain.tokens,
         plain.uncorrected,
         plain.parts,
-        plain.refs,
+        {**plain.refs, "carried": True},
     )
+    assert "carried" not in plain.refs  # a request sent as usual is recorded as before
 
 
 def test_the_preview_shows_the_request_as_it_is_sent(conv_factory):

@@ -65,6 +65,7 @@ def test_an_older_file_without_records_or_summaries_loads_and_says_it_kept_none(
         (lambda d: d["turns"][0]["sent"].update(refs=[]), "turns[0].sent.refs must be an object"),
         (lambda d: d["turns"][0]["sent"]["refs"].update(recalled=["1"]), "turns[0].sent.refs.recalled must be a"),
         (lambda d: d["turns"][0]["sent"]["refs"].update(turns=-1), "turns[0].sent.refs.turns must be a whole number"),
+        (lambda d: d["turns"][0]["sent"]["refs"].update(carried="yes"), "turns[0].sent.refs.carried must be true or"),
     ],
 )
 def test_a_record_a_reader_could_not_use_is_refused_by_name(change, problem):
