@@ -7,8 +7,9 @@ deterministic (lossy) summary, and the table says which. The replies stay the st
 have had different replies, which no offline replay can know.
 
 Each request is built within the budget a real one had: ``--max-input-tokens``, or less once the session's server
-named the model's window (:func:`chatbot.core.budget.input_budget`: the window less the reply's room). A replay
-offers no tools: a session whose requests carried tool definitions had that much less for its messages.
+named the model's window (:func:`chatbot.core.budget.input_budget`: the window less the reply's room), less the tool
+definitions that turn's request carried (its ``sent`` record keeps their tokens): a replay offers no tools, but its
+messages get no more room than the real request's had.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from chatbot.engine.conversation import Conversation
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.request_record import built_of, summary_text
 from chatbot.engine.summary_prompt import summary_request
-from chatbot.engine.turn import Message
+from chatbot.engine.turn import Message, Turn
 from chatbot.providers.echo import echo_summary
 from chatbot.storage.session import Session
 
@@ -83,10 +84,17 @@ def replay(session: Session, name: str, changes: dict[str, object]) -> Replay:
         return echo_summary(str(summary_request(previous, turns, first)[-1]["content"]))
 
     for turn in source.turns:
-        request = conv.build_request(turn.messages[0], summarizer=summarize)
+        room = memory.max_input_tokens - _definitions(turn)
+        request = conv.build_request(turn.messages[0], summarizer=summarize, budget=room)
         result.tokens.append(request.tokens)
         conv.add_turn(turn)
     return result
+
+
+def _definitions(turn: Turn) -> int:
+    """Tokens of the tool definitions ``turn``'s request carried beside its messages (0: none, or not recorded)."""
+    tools = (turn.sent or {}).get("tools")
+    return tools if isinstance(tools, int) else 0
 
 
 def compare(session: Session) -> list[Replay]:
@@ -121,6 +129,8 @@ def plain(session: Session, replays: list[Replay], memory: MemoryConfig) -> str:
 def _budget_words(session: Session, memory: MemoryConfig) -> str:
     """The budget the replay keeps to, and where a window the server named made it smaller."""
     kept, context = budget(session), session.context_for(session.model)
+    tools = max(map(_definitions, session.conversation.turns), default=0)
+    less = f", less the tool definitions a turn's request carried (up to {tools})" if tools else ""
     if kept < memory.max_input_tokens and context:
-        return f"{kept} (the server's window of {context} tokens less the reply's room)"
-    return str(kept)
+        return f"{kept} (the server's window of {context} tokens less the reply's room{less})"
+    return f"{kept}{f' ({less[2:]})' if less else ''}"
