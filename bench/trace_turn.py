@@ -48,6 +48,8 @@ from chatbot.terminal.repl import Repl  # noqa: E402
 from tests.support.fake_server import FakeServer  # noqa: E402
 
 MESSAGE = "Which river runs through the old town, and when was its first bridge built?"
+REPLY = "The Vltava; the first bridge in 1172."
+CHUNKS = 8  # the pieces the reply streams in (and twice as many, to tell what each piece costs)
 #: where the SDK's HTTP client sends a request (``httpx``; some builds of the SDK vendor it as ``httpx2``)
 HTTP_CLIENTS = ("httpx._client", "httpx2._client")
 GOALS = {"modules before the request": 12, "transfers": 60, "frames at the call": 7, "names": 5}
@@ -65,6 +67,8 @@ class Trace:
     names: list[str] = field(default_factory=list)
     _last: str = ""
 
+    entered: dict[str, list[str]] = field(default_factory=dict)  # before the request: each module's functions
+
     def hook(self, frame: FrameType, event: str, _arg: Any) -> None:
         if event not in ("call", "return"):
             return
@@ -80,6 +84,9 @@ class Trace:
             self._last = module
         if not self.sent and module not in self.before:
             self.before.append(module)
+        seen = self.entered.setdefault(module, []) if not self.sent and event == "call" else None
+        if seen is not None and frame.f_code.co_qualname not in seen:
+            seen.append(frame.f_code.co_qualname)
         for name in self._message_names(frame.f_locals):
             if name not in self.names:
                 self.names.append(name)
@@ -174,20 +181,32 @@ def figures(trace: Trace) -> dict[str, int]:
     }
 
 
+def both(chunks: int) -> dict[str, Trace]:
+    """A terminal turn and a script turn, the reply streamed in ``chunks`` pieces."""
+    with tempfile.TemporaryDirectory() as tmp, FakeServer(reply=REPLY, chunks=chunks) as s:
+        return {"terminal": terminal_turn(Path(tmp), s.base_url), "script": script_turn(Path(tmp), s.base_url)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--path", action="store_true", help="also print the modules entered before the request")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, FakeServer(reply="The Vltava; the first bridge in 1172.", chunks=8) as s:
-        traces = {"terminal": terminal_turn(Path(tmp), s.base_url), "script": script_turn(Path(tmp), s.base_url)}
+    traces, longer = both(CHUNKS), both(2 * CHUNKS)
     print(f"{'':28}" + "".join(f"{name:>10}" for name in traces) + "      goal")
     for key, goal in GOALS.items():
         row = "".join(f"{figures(t)[key]:>10}" for t in traces.values())
         print(f"{key:28}{row}    <= {goal}")
+    # the transfers split: what each streamed piece adds (the same turn streamed in twice the pieces), and the rest
+    per = {name: (longer[name].transfers - trace.transfers) / CHUNKS for name, trace in traces.items()}
+    print(f"{'  of which per piece':28}" + "".join(f"{per[name]:>10.1f}" for name in traces))
+    rest = {name: trace.transfers - CHUNKS * per[name] for name, trace in traces.items()}
+    print(f"{'  and besides the pieces':28}" + "".join(f"{rest[name]:>10.0f}" for name in traces))
     for name, trace in traces.items():
         print(f"\n{name}: names: {', '.join(trace.names)}")
         if args.path:
-            print(f"{name}: before the request: {' -> '.join(m.removeprefix('chatbot.') for m in trace.before)}")
+            print(f"{name}: before the request, each module with the functions first entered there:")
+            for module in trace.before:
+                print(f"  {module.removeprefix('chatbot.'):26}{', '.join(trace.entered.get(module, [])[:6])}")
     return 0
 
 
