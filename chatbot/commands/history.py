@@ -10,7 +10,7 @@ from chatbot.commands.effects import Edit, Effects, Note, Send, Show
 from chatbot.core.app import App
 from chatbot.core.chat import Chat
 from chatbot.core.events import Unsent
-from chatbot.errors import ChatbotError, UsageError
+from chatbot.errors import ChatbotError, Interrupted, UsageError
 from chatbot.text import preview
 
 #: /edit where there is no prompt to edit in
@@ -97,6 +97,8 @@ def _summary_now(app: App, arg: str) -> Effects:
     before = chat.conversation.summary_covers
     try:
         done, warnings = chat.summarize_now(redo=action == "redo")
+    except Interrupted:
+        raise  # SIGTERM, SIGHUP: the process ends
     except KeyboardInterrupt:  # Ctrl-C stops this command, not the app; a fold is kept only whole
         raise ChatbotError(f"/summary {action} stopped; the summary is unchanged") from None
     covers = chat.conversation.summary_covers

@@ -28,7 +28,7 @@ from chatbot.engine.conversation import Conversation
 from chatbot.engine.folds import Written, summary_messages, whole_part
 from chatbot.engine.memory import Summarizer, next_summary
 from chatbot.engine.turn import Message
-from chatbot.errors import ChatbotError, ContextLengthError, ModelNotFoundError, SummaryError
+from chatbot.errors import ChatbotError, ContextLengthError, Interrupted, ModelNotFoundError, SummaryError
 from chatbot.providers.base import CallOptions, ChatProvider, Completion
 from chatbot.storage.session import Session
 
@@ -206,7 +206,8 @@ class SummaryAhead:
         (waiting for it if needed), else one written now.
 
         Ctrl-C while waiting stops the wait, not the session: it is reported as a failed summary (the fold falls
-        back to sending the unsummarized turns that fit), and the job is forgotten.
+        back to sending the unsummarized turns that fit), and the job is forgotten. SIGTERM or SIGHUP
+        (:class:`~chatbot.errors.Interrupted`) is not a Ctrl-C: it goes on up, and the process ends.
         """
         job, self._job = self._job, None  # used once, whatever comes of it
         if job is None or job.inputs != (previous, turns, first):
@@ -214,6 +215,8 @@ class SummaryAhead:
         try:
             while not job.done.wait(POLL_SECONDS):
                 pass
+        except Interrupted:
+            raise  # SIGTERM, SIGHUP: the process ends (the turn stops as at any other moment), not just the wait
         except KeyboardInterrupt:
             raise SummaryError("you stopped waiting for the summary") from None
         if job.error is not None:

@@ -584,3 +584,32 @@ def test_a_summary_by_the_chat_model_carries_the_servers_count_and_one_by_anothe
     assert own.prompt_tokens and own.prompt_tokens > 0
     other = SummaryCall(session, SummaryModel(), TurnSettings(summary_model="small"))("", TURNS, 1)
     assert other.text and other.prompt_tokens is None
+
+
+def test_sigterm_while_the_summary_written_ahead_is_awaited_ends_the_wait_as_a_signal_not_as_ctrl_c():
+    """A service manager's SIGTERM (or a closed terminal's SIGHUP) during the wait is not "you stopped waiting": it
+    goes on up as :class:`Interrupted`, so the process ends (the terminal's handler raises it, terminal/safety.py)."""
+    from chatbot.errors import Interrupted
+
+    gate = threading.Event()
+
+    def write(previous, turns, first):
+        gate.wait(10)  # a slow summary model: ten seconds unless the test lets it go
+        return f"s{first}"
+
+    def as_the_app_does(signum, frame):
+        raise Interrupted.by_signal(signum)
+
+    conv, ahead, inputs = _due_fold_written_ahead_by(write)
+    previous = signal.signal(signal.SIGTERM, as_the_app_does)
+    ahead.start(conv)
+    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGTERM))
+    timer.start()
+    try:
+        with pytest.raises(Interrupted) as stopped:
+            ahead.summarizer(*inputs)
+        assert stopped.value.exit_code == 143
+    finally:
+        timer.cancel()
+        gate.set()
+        signal.signal(signal.SIGTERM, previous)

@@ -58,6 +58,30 @@ def test_ctrl_c_stops_waiting_for_the_summary_and_the_session_goes_on(spawn, tmp
     assert [m["content"] for m in chats[3]["messages"] if m["role"] == "user"] == ["one", "two", "three", "four"]
 
 
+@pytest.mark.parametrize(("sig", "status"), [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_a_signal_while_waiting_for_the_summary_ends_the_process_it_is_not_a_ctrl_c(spawn, tmp_path, sig, status):
+    import signal
+
+    with FakeServer(reply=REPLY, whole_reply="- short summary", whole_delay=30) as server:
+        child = start(spawn, server.base_url)
+        try:
+            for text in ("one", "two", "three"):
+                ask(child, text)
+            child.expect("›")
+            child.sendline("four")  # the summary of turns 1-2 is still being written (30 s)
+            child.expect("waiting for the summary")
+            child.expect([pexpect.TIMEOUT], timeout=0.3)
+            child.kill(getattr(signal, sig))
+            child.expect(pexpect.EOF, timeout=15)
+            said = child.before
+        finally:
+            child.close(force=True)
+    assert "you stopped waiting" not in said
+    assert child.exitstatus == status
+    data = session_doc(tmp_path, "p")
+    assert [t["messages"][0]["content"] for t in data["turns"]] == ["one", "two", "three"]  # turn 4 never went
+
+
 def test_a_summary_finished_in_the_background_is_used_without_waiting(spawn, tmp_path):
     with FakeServer(reply=REPLY, whole_reply="- short summary", whole_delay=0.3) as server:
         child = start(spawn, server.base_url)
