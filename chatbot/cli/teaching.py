@@ -13,6 +13,7 @@ from chatbot.commands.timeline import plain, timeline_of
 from chatbot.commands.timeline_html import write_html
 from chatbot.engine.cost import Price
 from chatbot.engine.memory import MemoryConfig
+from chatbot.errors import Interrupted
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import Session
 from chatbot.text import clean
@@ -39,6 +40,8 @@ def _ask(question: str) -> bool:
     sys.stderr.flush()
     try:
         return input().strip().lower() in ("y", "yes")
+    except Interrupted:
+        raise  # SIGTERM, SIGHUP: not a "no"
     except (EOFError, KeyboardInterrupt):
         return False
 

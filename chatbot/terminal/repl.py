@@ -226,6 +226,8 @@ class Repl:
         """/edit: ``text`` back in the prompt; "" when the user cancels (Ctrl-C, an empty line, a command)."""
         try:
             edited = self._prompt_session().prompt("edit› ", default=text)
+        except Interrupted:
+            raise  # SIGTERM, SIGHUP: leave, as at the main prompt
         except (KeyboardInterrupt, EOFError):
             return ""
         return "" if commands.is_command(edited) else edited
@@ -389,6 +391,8 @@ class Repl:
         session: PromptSession[str] = PromptSession(**{k: v for k, v in self._pt_io.items() if v is not None})
         try:
             answer = session.prompt(f"{question} [y/N] ")
+        except Interrupted:
+            raise  # SIGTERM, SIGHUP: not a "no" (the turn it asks for stops, and the process ends)
         except (KeyboardInterrupt, EOFError):
             return False
         return answer.strip().lower() in ("y", "yes")

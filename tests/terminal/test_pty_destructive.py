@@ -55,3 +55,19 @@ def test_delete_asks_in_the_terminal_and_no_keeps_the_session(spawn, tmp_path):
     child.sendeof()
     child.expect(pexpect.EOF)
     assert len(session_doc(tmp_path, "other")["turns"]) == 1
+
+
+def test_sigterm_at_the_question_ends_the_process_and_is_not_taken_for_a_no(spawn, tmp_path):
+    import signal
+
+    child = spawn("--provider", "echo", "--session", "rs", env=FAST)
+    child.expect("›")
+    said(child, "one")
+    child.sendline("/reset")
+    child.expect(r"\[y/N\]")
+    child.kill(signal.SIGTERM)
+    child.expect(pexpect.EOF, timeout=15)
+    child.close()
+    assert "not reset" not in child.before  # it did not go on as if the answer were no
+    assert child.exitstatus == 143
+    assert len(session_doc(tmp_path, "rs")["turns"]) == 1
