@@ -264,7 +264,8 @@ class McpHub:
         future = asyncio.run_coroutine_threadsafe(coro, self.loop)
         name, server = tool.spec.name, tool.server
         try:
-            return str(future.result(timeout))
+            text = future.result(timeout)
+            return text if isinstance(text, str) else str(text)  # as it is: a Kept keeps the length it was cut from
         except FutureTimeout:  # the loop itself is stuck: the call's own timeout should have fired long ago
             future.cancel()
             raise ToolFailed(f"{name} did not finish within {timeout:g} seconds") from None

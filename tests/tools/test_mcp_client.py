@@ -367,3 +367,13 @@ def test_closing_the_hub_kills_a_server_that_ignores_the_end_of_its_input_and_si
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)  # not left running when this fails
+
+
+def test_a_result_over_the_limit_from_a_real_server_is_cut_with_its_marker_and_the_user_is_told(hub):
+    """The whole way, server to tool message: the length the client read survives the hand-over from its loop (a
+    plain ``str`` of it had dropped it, so 100,000 characters were cut to 16,000 with no marker and no notice)."""
+    big = {"content": [{"type": "text", "text": "z" * 100_000}]}
+    outcome = Registry(hub.connect(hostile_mcp.command(result=big))).call("echo", '{"text": "hi"}')
+    assert not outcome.error
+    assert outcome.text == "z" * 16_000 + "\n[result cut: 16,000 of 100,000 characters kept]"
+    assert outcome.notice == "the result of echo was cut to 16,000 characters"
