@@ -49,16 +49,18 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Effects:
     chat = app.chat
     conv = chat.conversation
     counter = conv.counter
-    request = chat.next_request(message)  # /context for MESSAGE: recall picks turns for that message
+    # /context for MESSAGE: recall picks turns for that message; the files waiting for the next message go with it
+    request = chat.next_request(chat.next_message(message))
+    waiting = len(chat.outbox.items())
     lines = [
         "The model keeps nothing between requests: the next request sends exactly these messages, "
         f"then {'that message' if message else 'your new message'}.",
         f"{'#':>3}  {'role':<10} {'tokens':>6}  preview",
         *_rows(app, request),
-        _next_row(app, request, message),
-        f"total {request.tokens} of {request.budget} tokens {_counted(message)} "
+        _next_row(app, request, message, waiting),
+        f"total {request.tokens} of {request.budget} tokens {_counted(message, waiting)} "
         f"(counter: {counter.name}; memory: {conv.memory.strategy})",
-        *_budget_lines(app, request, _counted(message)),
+        *_budget_lines(app, request, _counted(message, waiting)),
     ]
     if chat.tools:
         lines.append(
@@ -147,20 +149,25 @@ def _carrier(request: Request) -> int:
     return next(i for i, m in enumerate(request.messages, start=1) if m.get("role") == "user")
 
 
-def _next_row(app: App, request: Request, message: str) -> str:
+def _next_row(app: App, request: Request, message: str, waiting: int = 0) -> str:
     """The last row: the message the view was asked for, or a stand-in for the next one (which carries the system
-    text when no earlier message does)."""
+    text when no earlier message does), with the ``waiting`` files attached to it (counted: they go with it)."""
     last = len(request.messages)
     role = "user+sys" if _carrier(request) == last else "user"
-    if not message:
+    files = f"[{waiting} file(s) attached] " if waiting else ""
+    if not message and not waiting:
         return f"{last:>3}  {role:<10} {'?':>6}  (your next message)"
     tokens = app.chat.conversation.counter.count_message(request.messages[-1])
-    return f"{last:>3}  {role:<10} {tokens:>6}  {preview(message, PREVIEW)}"
+    return f"{last:>3}  {role:<10} {tokens:>6}  {preview(files + (message or '(your next message)'), PREVIEW)}"
 
 
-def _counted(message: str) -> str:
-    """What a /context total holds of the new message: /context for MESSAGE counts that message, /context none yet."""
-    return "with that message" if message else "before your message"
+def _counted(message: str, waiting: int = 0) -> str:
+    """What a /context total holds of the new message: /context for MESSAGE counts that message, /context none yet;
+    the files waiting for it are counted either way."""
+    files = f"the {waiting} file(s) attached to it" if waiting else ""
+    if message:
+        return f"with that message{f' and {files}' if files else ''}"
+    return f"with {files}, before your message" if files else "before your message"
 
 
 def _budget_lines(app: App, request: Request, counted: str = "before your message") -> list[str]:

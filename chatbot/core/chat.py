@@ -123,10 +123,14 @@ class Chat:
         budget = message_budget(self.conversation, self._offered(), self.run.max_output_tokens)
         return self.conversation.preview_request({"role": "user", "content": text}, budget)
 
+    def next_message(self, text: str = "") -> Content:
+        """The content ``text`` would be sent as now: with the files waiting for the next message (``/file``)."""
+        return compose(text, self.outbox.items())
+
     def next_body(self, text: str = "") -> dict[str, Any]:
         """The JSON body the next request sends for ``text`` (with the files waiting for it), built by the code that
         builds the body then sent. A summary due first stands as a placeholder (only the model can write it)."""
-        request = self.next_request(compose(text, self.outbox.items()))
+        request = self.next_request(self.next_message(text))
         first_call = self._tools_offered() if self.run.max_tool_rounds else []
         return self.provider.request_body(request.messages, self._call(first_call))
 

@@ -305,3 +305,30 @@ def test_context_marks_the_next_message_when_it_is_the_first_to_carry_the_system
     app.chat.conversation.counter.calibration.drops_system = True
     out = run(app, "/context").text
     assert "\n  1  user+sys        ?  (your next message)" in out
+
+
+def test_context_counts_the_files_waiting_for_the_next_message_as_sending_would(make_app, tmp_path):
+    from chatbot.errors import BudgetError
+
+    app = make_app(strategy="full", max_input_tokens=1000)
+    app.open("files")
+    send(app, "hello there")
+    before = app.chat.next_request("").tokens
+    (tmp_path / "notes.txt").write_text("the lighthouse keeper logs the tides every morning\n" * 5)
+    run(app, f"/file {tmp_path / 'notes.txt'}")
+    out = run(app, "/context").text
+    request = app.chat.next_request(app.chat.next_message(""))
+    assert request.tokens > before  # the file is in the request
+    assert f"total {request.tokens} of {request.budget} tokens with the 1 file(s) attached to it" in out
+    last = [line for line in out.splitlines() if "(your next message)" in line][0]
+    assert "[1 file(s) attached]" in last and "?" not in last
+    shown = run(app, "/context for what do the logs say?").text
+    assert "with that message and the 1 file(s) attached to it" in shown
+    assert run(app, "/context json --exact what do the logs say?").text.count("lighthouse keeper") == 5
+    # a file too big for the budget: /context says so, as sending it would, instead of "it fits"
+    (tmp_path / "big.txt").write_text("word " * 5000)
+    run(app, f"/file {tmp_path / 'big.txt'}")
+    with pytest.raises(BudgetError, match="your message need"):
+        run(app, "/context for hi")
+    with pytest.raises(BudgetError):
+        list(app.chat.send("hi"))
