@@ -49,6 +49,52 @@ def clean(text: str) -> str:
     return _BIDI.sub(lambda m: _escaped(m.group()), _CONTROL.sub("", _SEQUENCE.sub("", text)))
 
 
+# the start of an escape sequence a piece of streamed text ends inside: an ESC alone, a CSI's parameters so far, a
+# string command (OSC, DCS ...) not yet ended, or one whose ending ESC \\ is split after its ESC
+_PARTIAL = re.compile(r"\x1b(?:\[[0-?]*[ -/]*|[\]PX^_][^\x07\x1b]*\x1b?)?\Z")
+#: the most a :class:`StreamCleaner` holds back: a string command that never ends is let go past this (cleaned:
+#: its ESC dropped, so it is shown, not obeyed), so a reply is never held back whole
+HOLD_MOST = 4096
+
+
+class StreamCleaner:
+    """:func:`clean` for text that comes in pieces (a streamed reply): a sequence split between two pieces is removed
+    whole, as from the whole text, rather than its two halves cleaned apart (which showed what an OSC 52 or an OSC 8
+    hides, and left ``[2J`` litter, wherever a server happened to split it). What might be the start of one is held
+    back until the next piece (or :meth:`flush`) says."""
+
+    def __init__(self) -> None:
+        self._held = ""
+
+    def feed(self, piece: str) -> str:
+        """The cleaned text that can be shown now (a sequence ``piece`` ends inside is held back)."""
+        text = self._held + piece
+        at = _partial_start(text)
+        if at is None or len(text) - at > HOLD_MOST:
+            self._held = ""
+            return clean(text)
+        self._held = text[at:]
+        return clean(text[:at])
+
+    def flush(self) -> str:
+        """What was held back, cleaned, once no piece follows (a sequence never ended: its ESC dropped)."""
+        held, self._held = self._held, ""
+        return clean(held)
+
+
+def _partial_start(text: str) -> int | None:
+    """Where the escape sequence ``text`` ends inside begins; None when it ends inside none. The ESC before the last
+    is tried first: the last may be the ESC of the ``ESC \\`` that ends a string command begun at it."""
+    last = text.rfind("\x1b")
+    if last < 0:
+        return None
+    before = text.rfind("\x1b", 0, last)
+    for start in (before, last):
+        if start >= 0 and _PARTIAL.match(text, start):
+            return start
+    return None
+
+
 #: what starts every line of text that rides, quoted, inside the system message (recalled turns, the summary)
 QUOTE = "> "
 

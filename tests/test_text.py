@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from chatbot.text import clean, is_blank, mask_password, wire_safe
+from chatbot.text import HOLD_MOST, StreamCleaner, clean, is_blank, mask_password, wire_safe
 
 
 def test_clean_removes_what_a_terminal_would_act_on_and_keeps_the_text():
@@ -151,3 +151,35 @@ def test_a_full_width_character_takes_two_columns_in_a_preview():
 )
 def test_a_locations_password_is_masked_wherever_a_url_carries_it(location, shown):
     assert mask_password(location) == shown
+
+
+def cleaned_in(pieces: list[str]) -> str:
+    cleaner = StreamCleaner()
+    return "".join(cleaner.feed(piece) for piece in pieces) + cleaner.flush()
+
+
+HIDING = "a\x1b[2Jb\x1b]52;c;ZXZpbA==\x07c\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\d\x1b7e\x1b[?1049hf"
+
+
+def test_text_streamed_in_pieces_is_cleaned_as_the_whole_is_wherever_it_is_split():
+    assert cleaned_in([HIDING]) == clean(HIDING) == "abclinkdef"
+    for at in range(1, len(HIDING)):  # every split in two
+        assert cleaned_in([HIDING[:at], HIDING[at:]]) == clean(HIDING), at
+    assert cleaned_in(list(HIDING)) == clean(HIDING)  # a character a piece
+
+
+def test_what_is_held_back_is_only_a_sequence_begun_and_it_comes_out_as_soon_as_it_ends():
+    cleaner = StreamCleaner()
+    assert cleaner.feed("plain text, shown at once ") == "plain text, shown at once "
+    assert cleaner.feed("then \x1b]52;c;") == "then "  # an OSC begun: its text may be hidden
+    assert cleaner.feed("ZXZpbA==") == ""
+    assert cleaner.feed("\x07 and on") == " and on"
+    assert cleaner.flush() == ""
+
+
+def test_a_string_command_that_never_ends_is_let_go_past_the_hold_and_at_the_end_its_esc_dropped():
+    cleaner = StreamCleaner()
+    assert cleaner.feed("x\x1b]0;") == "x"
+    out = cleaner.feed("y" * HOLD_MOST)  # a reply is never held back whole
+    assert out == clean("\x1b]0;" + "y" * HOLD_MOST) and "\x1b" not in out
+    assert cleaner.feed("z\x1b]0;title") == "z" and cleaner.flush() == clean("\x1b]0;title")

@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from chatbot.errors import ChatbotError, SaveFailed, UsageError
-from chatbot.text import clean, is_blank, json_shown, preview
+from chatbot.text import StreamCleaner, clean, is_blank, json_shown, preview
 
 if TYPE_CHECKING:
     from chatbot.attachments.attach import Content
@@ -58,15 +58,24 @@ class PlainSink:
         self.show_reasoning = show_reasoning
         self.wrote = False
         self.owed = ""  # what ends the reasoning's last line on stderr ("\n" while it is open)
+        # each piece cleaned as part of the whole: a sequence split between two pieces is removed whole
+        self.answer, self.thinking = StreamCleaner(), StreamCleaner()
 
     def text(self, text: str) -> None:
+        self._write(self.answer.feed(text))
+
+    def _write(self, shown: str) -> None:
+        if not shown:
+            return
         self._end_reasoning()
-        self.out.write(clean(text))
+        self.out.write(shown)
         self.out.flush()
         self.wrote = True
 
     def reasoning(self, text: str) -> None:
-        shown = clean(text)
+        self._think(self.thinking.feed(text))
+
+    def _think(self, shown: str) -> None:
         if not self.show_reasoning or not shown:
             return
         with contextlib.suppress(OSError):
@@ -96,13 +105,21 @@ class PlainSink:
         self._end_reasoning()
         notice(wait_notice(last))
 
+    def _rest(self) -> None:
+        # what the cleaners held back (a sequence the reply ended inside), cleaned, before the reply is ended
+        self._think(self.thinking.flush())
+        self._write(self.answer.flush())
+
     def finish(self) -> None:
+        self._rest()
         self._end_reasoning()
         if self.wrote:
             self.out.write("\n")
             self.out.flush()
 
     def stop(self, exc: BaseException) -> None:
+        with contextlib.suppress(OSError):  # (the output may be what went away)
+            self._rest()
         self._end_reasoning()
         if self.wrote and isinstance(exc, ChatbotError):
             # a failed attempt's partial line is ended and marked, so a retry's reply does not glue onto it

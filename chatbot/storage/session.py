@@ -20,7 +20,7 @@ from chatbot.engine.turn import Turn, content_text, json_bytes, now_iso
 from chatbot.engine.usage import Totals
 from chatbot.errors import InvalidSessionId
 from chatbot.storage.session_format import FORMAT_VERSION
-from chatbot.text import preview
+from chatbot.text import clean, preview
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 ID_RULE = "1-64 characters: letters, digits, '.', '_' or '-', starting with a letter or digit"
@@ -306,7 +306,7 @@ class SearchHit:
 
 def snippet(text: str, query: str, width: int = 80) -> str:
     """A one-line extract of ``text`` around the first case-insensitive match of ``query`` ("" when none)."""
-    flat = " ".join(text.split())
+    flat = " ".join(clean(text).split())  # cleaned whole first: an extract cut inside a sequence would show its rest
     at = flat.lower().find(" ".join(query.split()).lower())
     if at < 0:
         return ""

