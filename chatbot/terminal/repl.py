@@ -99,6 +99,10 @@ def _key_bindings(say: Callable[[str, bool], None]) -> KeyBindings:
     return kb
 
 
+#: what a turn that stopped before anything of it was stored says, where there is a next prompt to type it at
+RETRY_HINT = "/retry resends your message"
+
+
 class Repl:
     """The interactive app over an :class:`App`. ``pt_input``/``pt_output`` let tests drive it through pipes."""
 
@@ -262,14 +266,16 @@ class Repl:
             if isinstance(exc, Interrupted):  # SIGTERM, SIGHUP: the terminal may be gone; the turn is saved
                 raise
             said = "reply cancelled; the partial answer is kept and marked as interrupted"
-            self._notice(said if self.unsent is None else "cancelled before any answer; /retry resends your message")
+            if self.unsent is not None:  # nothing stored: /retry resends it, where there is a next prompt (not -p)
+                said = "cancelled before any answer; " + ("nothing was stored" if self.one_shot else RETRY_HINT)
+            self._notice(said)
             return 130
         except OutputError:
             raise
         except ChatbotError as exc:
             self.unsent = unsent(exc)
             retryable = self.unsent is not None and not isinstance(exc, BudgetError) and not self.one_shot
-            retry = "\n/retry resends your message" if retryable else ""
+            retry = f"\n{RETRY_HINT}" if retryable else ""
             self._error(f"{exc.message}{retry}")
             return exc.exit_code
         self.unsent = None

@@ -188,3 +188,19 @@ def test_prose_output_wider_than_the_terminal_wraps_whole(app):
         Repl(app, pt_input=pipe, pt_output=DummyOutput(), console=console).run()
     assert words in " ".join(out.getvalue().split())  # nothing cut
     assert "…" not in out.getvalue()
+
+
+@pytest.mark.parametrize(("one_shot", "said"), [(False, "/retry resends your message"), (True, "nothing was stored")])
+def test_ctrl_c_before_any_answer_suggests_retry_only_where_there_is_a_next_prompt(make_app, one_shot, said):
+    class Silent(EchoProvider):
+        def stream(self, messages, **ask):
+            raise KeyboardInterrupt  # Ctrl-C while the server has sent nothing yet
+            yield  # (a generator)
+
+    app = make_app(Silent(delay=0))
+    app.open("c")
+    out = io.StringIO()
+    repl = Repl(app, console=make_console(file=out, force_terminal=False, width=100), one_shot=one_shot)
+    assert repl.send("hi") == 130
+    assert f"cancelled before any answer; {said}" in out.getvalue()
+    assert ("/retry" in out.getvalue()) is not one_shot  # -p ends the process: no /retry to type
