@@ -75,10 +75,19 @@ def redact(location: str) -> str:
     return mask_password(location)
 
 
+#: a password (or piece of one) shorter than this is masked only where it stands alone, not inside a word: a
+#: password "on" must not make "connection" read "c***necti***"
+SHORT_SECRET = 4
+
+
 def hide_password(message: str, location: str) -> str:
-    """``message`` (from libpq, about ``location``) with every password the address holds replaced by ``***``."""
+    """``message`` (from libpq, about ``location``) with every password the address holds replaced by ``***`` (a
+    short one, or a short piece of one, where it stands alone: between characters that are not letters or digits)."""
     for secret in sorted(_passwords(location), key=len, reverse=True):
-        message = message.replace(secret, "***")
+        if len(secret) >= SHORT_SECRET:
+            message = message.replace(secret, "***")
+        else:
+            message = re.sub(rf"(?<![^\W_]){re.escape(secret)}(?![^\W_])", "***", message)
     return message
 
 

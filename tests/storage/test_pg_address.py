@@ -99,3 +99,13 @@ def test_a_connection_string_to_the_real_server_keeps_and_lists_sessions(pg_url,
     assert not any("host=" in str(p) for p in tmp_path.rglob("*"))
     with admin(pg_url) as conn:
         assert conn.execute("SELECT id FROM chatbot_sessions").fetchall() == [("kv",)]
+
+
+def test_a_short_password_is_masked_where_it_stands_alone_and_the_words_around_it_stay_whole():
+    said = 'connection failed: connection to server at "127.0.0.1", port 5 failed: Connection refused'
+    assert hide_password(said, "postgresql://alice:on@127.0.0.1:5/db") == said  # "on" of "connection" is not it
+    assert hide_password('user "on" failed', "postgresql://alice:on@h/db") == 'user "***" failed'
+    # the piece after an encoded @ ("t") is masked as a host libpq misread, not in every "t" of the message
+    misread = 'could not translate host name "t@127.0.0.1" to address'
+    masked = hide_password(misread, "postgresql://a:s3cr%40t@h/db")
+    assert masked == 'could not translate host name "***@127.0.0.1" to address'
