@@ -40,7 +40,7 @@ from chatbot.engine.reply_schema import check_reply
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.tool_results import rounds_cost
 from chatbot.engine.turn import Message, Turn, validate_request
-from chatbot.errors import ChatbotError, ContextLengthError, Interrupted, StoreUnavailable, UsageError
+from chatbot.errors import ChatbotError, ContextLengthError, Interrupted, SaveFailed, StoreUnavailable, UsageError
 from chatbot.providers.base import (
     CallOptions,
     ChatProvider,
@@ -86,6 +86,7 @@ class Chat:
         self.outbox = Outbox()
         # whether the last save reached the store (a database can go away): "it is back" is told once
         self._store_away = False
+        self._save_failed = False  # whether the last save failed (what it would have written is not in the store)
         # whether the user has heard that an @tool line calls nothing without a tool attached (told once)
         self._told_tool_lines = False
         # the memory settings under which the user heard that earlier turns are not sent (None: not told, or every
@@ -507,8 +508,14 @@ class Chat:
     def save(self) -> None:
         """Write the session (atomically) when a store is attached; a failure rescues what the store does not hold
         (:func:`chatbot.core.saving.save`)."""
-        if self.store is not None:
+        if self.store is None:
+            return
+        try:
             self._stored = saving.save(self.session, self.store, self._stored)
+        except SaveFailed:
+            self._save_failed = True  # an edit (/rename, /undo) the store refused is unsaved too, not only turns
+            raise
+        self._save_failed = False
 
     @property
     def store_away(self) -> bool:
@@ -517,9 +524,16 @@ class Chat:
         return self._store_away
 
     def unsaved(self) -> bool:
-        """Whether the store lacks turns of this session as they are now because a save failed since they were
-        recorded (not counting a store that is away: :attr:`store_away`). A front end asks before it says "saved"."""
-        return self.store is not None and not self._store_away and not saving.holds_all(self.session, self._stored)
+        """Whether the store lacks this session as it is now because a save failed since (turns recorded, or an edit
+        such as /rename; not counting a store that is away: :attr:`store_away`). A front end asks before it says
+        "saved"."""
+        if self.store is None or self._store_away:
+            return False
+        return self._save_failed or not saving.holds_all(self.session, self._stored)
+
+    def unsaved_turns(self) -> bool:
+        """Whether of what :meth:`unsaved` finds, turns are missing (not only an edit)."""
+        return not saving.holds_all(self.session, self._stored)
 
     def rescue(self, reason: str) -> str:
         """Write what the store does not hold of this session to a rescue file and return the line that tells the

@@ -174,6 +174,7 @@ class Repl:
         if chat.store_away:  # (its close tries once more; a rescue is told and makes the status 3)
             self._notice(away)
             return 0
+        what = "last turns" if chat.unsaved_turns() else "last changes"  # (a /rename, /undo ... the store refused)
         try:
             if chat.unsaved():
                 chat.save()
@@ -185,7 +186,7 @@ class Repl:
                 kept = f"they are kept in {exc.rescued} ({import_hint(Path(exc.rescued))})"
             else:
                 kept = f"no rescue file could be written either ({exc.message})"
-            self._error(f"session {sid}: the last turns could not be saved; {kept}; bye")
+            self._error(f"session {sid}: the {what} could not be saved; {kept}; bye")
             return exc.exit_code
         saved = "saved" if chat.conversation.turns or self.app.store.exists(sid) else "empty, not saved"
         self.console.print(Text(f"session {sid} {saved}; bye", style="dim"))

@@ -204,3 +204,18 @@ def test_ctrl_c_before_any_answer_suggests_retry_only_where_there_is_a_next_prom
     assert repl.send("hi") == 130
     assert f"cancelled before any answer; {said}" in out.getvalue()
     assert ("/retry" in out.getvalue()) is not one_shot  # -p ends the process: no /retry to type
+
+
+def test_goodbye_does_not_say_saved_when_an_edit_the_store_refused_is_not_in_it(make_app, sessions_dir, monkeypatch):
+    """A /rename the store refused (the session's file was changed from outside) is unsaved, like a turn: the goodbye
+    tries once more and says so (with where it is kept), not "saved", and the status is a save's."""
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(sessions_dir.parent / "rescue"))
+    app = make_app()
+    app.open("k9")
+    list(app.chat.send("one"))
+    path = sessions_dir / "k9.json"
+    path.write_text(path.read_text().replace('"title": ', '"title": "edited outside", "was_title": ', 1))
+    status, out = run_repl(app, "/rename newt" + ENTER + CTRL_D)
+    assert "cannot save session k9" in out
+    assert "session k9 saved; bye" not in out
+    assert "session k9: the last changes could not be saved; they are kept in" in out and status == 3
