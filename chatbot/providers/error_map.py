@@ -195,6 +195,17 @@ def _masked(error: ProviderError, ctx: ErrorContext) -> ProviderError:
     return error
 
 
+def _redirected(where: str, status: int, headers: Mapping[str, str] | None) -> ProviderError:
+    """A redirect, not followed: the conversation goes only to the address the user gave."""
+    location = preview(str((headers or {}).get("location") or ""), 120)
+    to = f" to {location}" if location else ""
+    use = "; if that is the right server, give it as --base-url (without /chat/completions)" if location else ""
+    return ProviderError(
+        f"{where} answered with a redirect ({status}){to}: chatbot does not follow it, so the conversation goes "
+        f"nowhere you did not name{use}"
+    )
+
+
 def classify_error(
     status: int | None, body: object, message: str, headers: Mapping[str, str] | None, ctx: ErrorContext
 ) -> ProviderError:
@@ -234,6 +245,8 @@ def _classify(
             f"{where}: the API key in {ctx.key_env} {what} ({status or code}: {detail}). "
             f"Check the key in {ctx.key_env} (environment or .env), or use --provider echo offline."
         )
+    if status is not None and 300 <= status < 400:
+        return _redirected(where, status, headers)
     if status == 404 or code == "model_not_found":
         return ModelNotFoundError(
             f"{where} has no model {ctx.model!r} ({detail}). {ModelNotFoundError.CHOOSE.format(flag='--model')}"

@@ -38,6 +38,7 @@ class GroqProvider(CompatProvider):
 
     client_class = groq.Groq
     sdk_errors = GROQ_ERRORS
+    http_client_class = groq.DefaultHttpxClient
 
     def __init__(self, *, base_url: str | None = None, **more: Any) -> None:
         super().__init__(base_url=sdk_root(base_url) if base_url else base_url, **more)

@@ -97,6 +97,8 @@ class CompatProvider(ChatProvider):
     client_class: ClassVar[Any]
     #: the SDK's exception classes, for :func:`~chatbot.providers.error_map.classify_error`
     sdk_errors: ClassVar[SdkErrors]
+    #: the SDK's HTTP client with its own defaults (``DefaultHttpxClient``), made here to follow no redirect
+    http_client_class: ClassVar[Any]
 
     def __init__(
         self,
@@ -111,7 +113,10 @@ class CompatProvider(ChatProvider):
         """A client for ``base_url`` (None: the SDK's own); ``timeout`` and ``max_retries`` None keep the SDK's.
         ``name`` is the provider's row in the table when it is not the class's own (``gemini`` over the openai SDK)."""
         self.name = name or type(self).name
-        options: dict[str, Any] = {"api_key": api_key, "base_url": base_url}
+        # no redirect is followed: a server that answers 307 would have the conversation (the key is dropped, the
+        # body is not) sent on to an address the user never gave; the error names it (error_map.py)
+        http_client = self.http_client_class(follow_redirects=False)
+        options: dict[str, Any] = {"api_key": api_key, "base_url": base_url, "http_client": http_client}
         if timeout is not None:
             options["timeout"] = timeout
         if max_retries is not None:

@@ -29,3 +29,4 @@ class OpenAIProvider(CompatProvider):
 
     client_class = openai.OpenAI
     sdk_errors = OPENAI_ERRORS
+    http_client_class = openai.DefaultHttpxClient

@@ -285,3 +285,18 @@ def test_a_servers_error_page_is_one_short_line():
     )
     assert "\n" not in error.message and "502 Bad Gateway" in error.message
     assert len(error.message) < BRIEF_CHARS + 200
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["streamed", "not-streamed"])
+@pytest.mark.parametrize("status", [301, 302, 307, 308])
+def test_a_redirect_from_the_endpoint_is_named_and_the_conversation_does_not_follow_it(tmp_path, status, stream):
+    from tests.support.fake_server import FakeServer
+
+    with FakeServer(reply="elsewhere") as other:
+        moved = Answer(status=status, headers={"Location": f"{other.base_url}/chat/completions"}, body=b"")
+        with HostileServer(moved) as server:
+            result = ask(server, tmp_path, "the secret plan\n", *([] if stream else ["--no-stream"]))
+        assert other.record.requests == []  # the body never reached the other address
+    assert_one_clean_error(result)
+    assert f"answered with a redirect ({status}) to {other.base_url}/chat/completions" in result.stderr
+    assert "chatbot does not follow it" in result.stderr and "--base-url" in result.stderr
