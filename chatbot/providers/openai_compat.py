@@ -21,7 +21,6 @@ from chatbot.errors import (
     ContextLengthError,
     IncompleteReply,
     ProviderError,
-    ServerError,
 )
 from chatbot.providers import LOCAL_DUMMY_KEY
 from chatbot.providers.base import (
@@ -38,7 +37,14 @@ from chatbot.providers.base import (
 )
 from chatbot.providers.error_map import ErrorContext, SdkErrors, map_exception
 from chatbot.providers.json_mode import FALLBACK_NOTICE, SCHEMA_REFUSED, as_json_object, refuses_schema, schema_in
-from chatbot.providers.reading import EmptyStream, StreamState, completion_from_dict, read_stream
+from chatbot.providers.reading import (
+    EmptyStream,
+    StreamState,
+    completion_from_dict,
+    html_page,
+    looks_like_html,
+    read_stream,
+)
 from chatbot.providers.table import PROVIDERS
 from chatbot.text import mask_password
 
@@ -281,7 +287,9 @@ class CompatProvider(ChatProvider):
             response, note = self._send(self.request_body(messages, call), resent)
             if not hasattr(response, "to_dict"):  # the SDK hands back the body's text when it is not JSON
                 where = f"{self.name} ({self.base_url})"
-                raise ServerError(f"{where} answered with no chat completion (not JSON): is --base-url right?")
+                if looks_like_html(str(response)):
+                    raise html_page(where, 200)  # (as a stream is told: a captive portal is not a failing server)
+                raise ProviderError(f"{where} answered with no chat completion (not JSON): is --base-url right?")
             # warnings off: pydantic would print its own about odd fields (junk the code below skips) over the chat
             whole = completion_from_dict(response.to_dict(warnings=False))
             return replace(whole, note=note, resent=tuple(resent))

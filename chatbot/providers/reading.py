@@ -250,6 +250,21 @@ class _Bounded:
             yield piece
 
 
+def html_page(where: str, status: int) -> ProviderError:
+    """A web page where a chat answer should be (a captive portal, a proxy's login, a wrong base URL): not a server's
+    failure that a retry a second later mends, so not retried."""
+    return ProviderError(
+        f"{where} answered with an HTML page (status {status}), not a chat answer. Is --base-url right (it usually "
+        "ends in /v1)? A captive portal or a proxy may be in the way."
+    )
+
+
+def looks_like_html(text: str) -> bool:
+    """Whether an answer's text is a web page (what an SDK hands back when the body was not JSON)."""
+    start = text.lstrip()[:200].lower()
+    return start.startswith(("<!doctype html", "<html")) or "<html" in start
+
+
 def read_stream(sdk_stream: Any, state: StreamState, ctx: ErrorContext) -> Generator[StreamEvent, None, None]:
     """The events of an SDK stream object, read from its raw server-sent events (``state`` keeps usage/finish)."""
     response = sdk_stream.response
@@ -259,10 +274,7 @@ def read_stream(sdk_stream: Any, state: StreamState, ctx: ErrorContext) -> Gener
         yield from state.events(_whole_answer(response.read(), response.status_code, response.headers, ctx))
         return
     if kind in ("text/html", "application/xhtml+xml"):
-        raise ServerError(
-            f"{where} answered with an HTML page (status {response.status_code}), not a chat stream. Is --base-url "
-            "right (it usually ends in /v1)? A captive portal or a proxy may be in the way."
-        )
+        raise html_page(where, response.status_code)
     # the SDK's SSE decoder (both SDKs share it), bounded, read through the SDK's own loop (which names its timeouts
     # and dropped connections as the SDK's errors); its JSON step is ours
     sdk_stream._decoder = _Bounded(sdk_stream._decoder, where)

@@ -300,3 +300,15 @@ def test_a_redirect_from_the_endpoint_is_named_and_the_conversation_does_not_fol
     assert_one_clean_error(result)
     assert f"answered with a redirect ({status}) to {other.base_url}/chat/completions" in result.stderr
     assert "chatbot does not follow it" in result.stderr and "--base-url" in result.stderr
+
+
+def test_an_html_page_is_named_alike_streamed_or_not_and_not_retried(tmp_path):
+    page = b"<!DOCTYPE html><html><body>Login to wifi</body></html>"
+    for extra in ([], ["--no-stream"]):
+        with HostileServer(Answer(body=page, content_type="text/html")) as server:
+            result = run_chatbot(*openai_flags(server.base_url), *extra, "-p", "hi", cwd=tmp_path)
+            asked = len(server.requests)
+        assert_one_clean_error(result)
+        assert "answered with an HTML page (status 200), not a chat answer" in result.stderr, extra
+        assert "captive portal" in result.stderr and "retrying" not in result.stderr
+        assert asked == 1  # a web page is not a server failure a second try mends

@@ -179,7 +179,7 @@ def test_an_error_event_without_a_message_says_no_details():
 
 
 HTML_PAGE = (
-    f"{WHERE} answered with an HTML page (status 200), not a chat stream. Is --base-url right (it usually ends in "
+    f"{WHERE} answered with an HTML page (status 200), not a chat answer. Is --base-url right (it usually ends in "
     "/v1)? A captive portal or a proxy may be in the way."
 )
 NOTHING = (
@@ -200,9 +200,11 @@ NOTHING = (
 )
 def test_an_answer_with_no_chat_chunks_is_named_by_what_it_was(httpx2_mock, provider, headers, message):
     httpx2_mock.post(URL).respond(200, content=b"<html></html>" if "html" in str(headers) else b"", headers=headers)
-    with pytest.raises(ServerError) as caught:
+    with pytest.raises(ProviderError) as caught:
         list(provider.stream(MESSAGES))
     assert caught.value.message == message
+    # a web page (a captive portal, a proxy's login) is not a failing server: not retried (ServerError would be)
+    assert isinstance(caught.value, ServerError) is (message != HTML_PAGE)
 
 
 def test_a_stream_that_came_empty_is_asked_again_whole_and_a_reply_that_comes_so_is_kept(httpx2_mock, provider):
@@ -237,8 +239,14 @@ def test_a_stream_that_came_empty_from_a_server_gone_is_told_as_the_empty_stream
         list(provider.stream(MESSAGES))
 
 
-def test_an_answer_that_is_no_json_to_a_request_not_streamed_is_a_server_error_not_a_crash(httpx2_mock, provider):
+def test_an_answer_that_is_no_json_to_a_request_not_streamed_is_named_not_a_crash(httpx2_mock, provider):
     httpx2_mock.post(URL).respond(200, content=b"", headers={"content-type": "text/plain"})
-    with pytest.raises(ServerError) as caught:
+    with pytest.raises(ProviderError) as caught:
         provider.complete(MESSAGES)
     assert caught.value.message == f"{WHERE} answered with no chat completion (not JSON): is --base-url right?"
+    assert not isinstance(caught.value, ServerError)  # the same body again a second later: not retried
+    httpx2_mock.post(URL).respond(
+        200, content=b"<html><body>Log in</body></html>", headers={"content-type": "text/html"}
+    )
+    with pytest.raises(ProviderError, match="answered with an HTML page"):  # as a stream names it
+        provider.complete(MESSAGES)
