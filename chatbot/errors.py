@@ -11,6 +11,7 @@ process ends with. The CLI prints ``chatbot: <message>`` and exits with the code
     │   ├── InvalidSessionId
     │   ├── SessionNotFound
     │   ├── SessionLocked
+    │   ├── SessionChanged               the store's copy is not the one this process loaded: kept whole in a rescue
     │   ├── SessionCorrupt
     │   ├── StoreUnavailable             the session store (PostgreSQL) cannot be reached; turns kept in memory
     │   └── SaveFailed                   a session could not be written; the message names its rescue file
@@ -86,6 +87,11 @@ class SessionNotFound(SessionError):
 
 class SessionLocked(SessionError):
     """Another process holds the session."""
+
+
+class SessionChanged(SessionError):
+    """The store's copy of a session is not the one this process loaded (another process wrote it since, or it is
+    gone): a save is refused, and what this process has of the session is kept whole in a rescue file."""
 
 
 class SessionCorrupt(SessionError):

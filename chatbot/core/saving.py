@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chatbot.errors import ChatbotError, Interrupted, SaveFailed, StoreUnavailable
+from chatbot.errors import ChatbotError, Interrupted, SaveFailed, SessionChanged, SessionLocked, StoreUnavailable
 from chatbot.storage.base import SessionStore
 from chatbot.storage.rescue import import_hint, rescue
 from chatbot.storage.session import Session
@@ -45,7 +45,10 @@ def save(session: Session, store: SessionStore, stored: Held) -> Held:
             raise
         raise Interrupted(exc.reason, exc.exit_code, note=rescued(session, stored, exc.reason)[1]) from None
     except Exception as exc:  # every failure: OSError, a store's refusal, or a bug in the way
-        path, line = rescued(session, stored, _reason(exc))
+        # a store whose copy is not the one this process loaded (written since, gone) or whose lock was lost may not
+        # hold the first turns any more: the whole session is kept, which an import can always take back
+        holds = () if isinstance(exc, (SessionChanged, SessionLocked)) else stored
+        path, line = rescued(session, holds, _reason(exc))
         raise SaveFailed(line, rescued=str(path) if path else None) from None
     return held(session)
 

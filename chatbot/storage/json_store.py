@@ -37,6 +37,7 @@ from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import now_iso
 from chatbot.errors import (
+    SessionChanged,
     SessionCorrupt,
     SessionError,
     SessionLocked,
@@ -258,8 +259,8 @@ class JsonStore(SessionStore):
         sid = validate_id(session.id)
         if not self.holds(sid):
             raise SessionLocked(
-                f"session {sid} is not locked by this process; acquire its lock before saving so that no other "
-                f"process's turns are lost"
+                f"session {sid} is not locked by this process (its lock was lost, or never taken): saving it now "
+                "could overwrite another process's turns"
             )
         path = self.path(sid)
         try:
@@ -268,7 +269,7 @@ class JsonStore(SessionStore):
             pass
         else:
             if self._seen.get(sid) != files.fingerprint(st):
-                raise SessionError(
+                raise SessionChanged(
                     f"session file {path} was not loaded by this process (it is corrupt, or was written by another "
                     f"process since); it was not overwritten"
                 )

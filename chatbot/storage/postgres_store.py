@@ -36,7 +36,15 @@ from psycopg.types.json import Json, Jsonb
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import now_iso
-from chatbot.errors import Interrupted, SessionCorrupt, SessionError, SessionLocked, SessionNotFound, StoreUnavailable
+from chatbot.errors import (
+    Interrupted,
+    SessionChanged,
+    SessionCorrupt,
+    SessionError,
+    SessionLocked,
+    SessionNotFound,
+    StoreUnavailable,
+)
 from chatbot.storage import pg_address, pg_lock, pg_migrate, pg_names, pg_wait
 from chatbot.storage import pg_schema as sql
 from chatbot.storage.base import SessionStore, locked_message, make_id
@@ -248,8 +256,8 @@ class PostgresStore(SessionStore):
         sid = validate_id(session.id)
         if sid not in self._locks:
             raise SessionLocked(
-                f"session {sid} is not locked by this process; acquire its lock before saving so that no other "
-                f"process's turns are lost"
+                f"session {sid} is not locked by this process (its lock was lost, or never taken): saving it now "
+                "could overwrite another process's turns"
             )
         if touch:
             session.updated_at = now_iso()
@@ -325,7 +333,7 @@ class PostgresStore(SessionStore):
         attempt = self._attempt.get(sid)
         if row is not None and attempt is not None and row[0] == attempt[0]:
             raise _Retry("adopt")
-        raise SessionError(
+        raise SessionChanged(
             f"session {sid} in {self.location} was not loaded by this process (it was written by another process "
             f"since, or is not ours); it was not overwritten"
         )

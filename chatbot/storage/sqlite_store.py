@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from chatbot.engine.memory import MemoryConfig
 from chatbot.engine.tokens import TokenCounter
 from chatbot.engine.turn import now_iso
-from chatbot.errors import SessionCorrupt, SessionError, SessionLocked, SessionNotFound
+from chatbot.errors import SessionChanged, SessionCorrupt, SessionError, SessionLocked, SessionNotFound
 from chatbot.storage import files, sqlite_address
 from chatbot.storage import sqlite_schema as sql
 from chatbot.storage.base import SessionStore, locked_message, make_id
@@ -294,8 +294,8 @@ class SqliteStore(SessionStore):
         sid = validate_id(session.id)
         if not self.holds(sid):
             raise SessionLocked(
-                f"session {sid} is not locked by this process; acquire its lock before saving so that no other "
-                f"process's turns are lost"
+                f"session {sid} is not locked by this process (its lock was lost, or never taken): saving it now "
+                "could overwrite another process's turns"
             )
         if touch:
             session.updated_at = now_iso()
@@ -321,7 +321,7 @@ class SqliteStore(SessionStore):
             else:
                 row = conn.execute(sql.UPDATE_SESSION, (*values, sid, old)).fetchone()
             if row is None:
-                raise SessionError(
+                raise SessionChanged(
                     f"session {sid} in {self.location} was not loaded by this process (it was written by another "
                     "process since, or does not load); it was not overwritten"
                 )

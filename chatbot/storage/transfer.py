@@ -11,7 +11,9 @@ them as JSON files). Each session is, for the store:
 - **updated** when the file continues the stored session (same start, every stored turn, more after them): this is
   how a rescue file written while the database was unreachable goes back in;
 - **refused** otherwise (a broken file, an id in use by another process, or a different session under the same id),
-  each named with the reason. Nothing in the store is overwritten by a file that does not continue it.
+  each named with the reason. Nothing in the store is overwritten by a file that does not continue it. A whole
+  rescue file whose session the store holds otherwise (another process wrote it since the turns were rescued) is
+  imported under an id of its own, ``ID-rescued``, and the report says so: rescued turns always have a way back.
 
 A file can name tools (``tool_sources``: ``--functions`` files, ``--mcp`` commands), which a continued session
 starts again. A file anyone handed over must not run code by being opened, so its tools are kept marked
@@ -35,7 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from chatbot.errors import SessionError, UsageError
+from chatbot.errors import SessionChanged, SessionError, UsageError
 from chatbot.storage import files
 from chatbot.storage.base import SessionStore
 from chatbot.storage.session import ID_PATTERN, Session
@@ -52,6 +54,7 @@ class ImportReport:
     source: str = ""  # what was imported, as messages name it (a store's URL without its password)
     refused: list[str] = field(default_factory=list)
     untrusted: list[str] = field(default_factory=list)  # sessions whose tools were not carried over as trusted
+    moved: list[str] = field(default_factory=list)  # rescued sessions imported under an id of their own
 
     def summary(self, source: str, target: str) -> str:
         """The report for the user: one line of counts, then one line per refused file."""
@@ -59,7 +62,8 @@ class ImportReport:
             f"imported {self.imported}, updated {self.updated}, unchanged {self.unchanged}, refused "
             f"{len(self.refused)} session(s) from {source} into {target}"
         )
-        return "\n".join([head, *(f"  refused {why}" for why in self.refused), *(f"  {t}" for t in self.untrusted)])
+        lines = [*(f"  refused {why}" for why in self.refused), *(f"  {m}" for m in self.moved)]
+        return "\n".join([head, *lines, *(f"  {t}" for t in self.untrusted)])
 
 
 def import_sessions(directory: str | os.PathLike[str], store: SessionStore) -> ImportReport:
@@ -103,6 +107,8 @@ def import_sessions(directory: str | os.PathLike[str], store: SessionStore) -> I
         try:
             if "rescued_after" in data:
                 _append_rescued(store, Session.from_dict(data, sid), data["rescued_after"], report)
+            elif rescued:
+                _import_rescued(store, Session.from_dict(data, sid), report, path.name)
             else:
                 _import_one(store, Session.from_dict(data, sid), report)
         except SessionError as exc:
@@ -178,8 +184,43 @@ def _import_one(store: SessionStore, session: Session, report: ImportReport) -> 
             store.save(session, touch=False)
             report.updated += 1
         else:
-            raise SessionError(f"the store holds a different session {session.id}; it was left as it is")
+            raise SessionChanged(f"the store holds a different session {session.id}; it was left as it is")
         report.untrusted += [note] if note else []
+
+
+def _import_rescued(store: SessionStore, session: Session, report: ImportReport, name: str) -> None:
+    """A whole session from a rescue file: as any session file, and when the store's session of that id went another
+    way (another process wrote it since), under an id of its own (``ID-rescued``, ``ID-rescued-2`` ...), which a later
+    rescue of the same session then continues: the rescued turns are never refused for having nowhere to go."""
+    try:
+        _import_one(store, session, report)
+        return
+    except SessionChanged:
+        pass
+    original = session.id
+    for n in range(1, MAX_RESCUED_IDS + 1):
+        session.id = rescued_id(original, n)
+        unchanged = report.unchanged
+        try:
+            _import_one(store, session, report)
+        except SessionChanged:
+            continue  # another rescue's session holds that id: the next one
+        if report.unchanged == unchanged:  # imported or updated (not the same file again): said where they went
+            report.moved.append(f"{name}: session {original} in the store went on without these turns since; they "
+                                f"are in session {session.id}")  # fmt: skip
+        return
+    raise SessionError(f"session {original} in the store went on without these turns, and so did {session.id}")
+
+
+#: how many ``ID-rescued-N`` ids a rescue file is tried under before it is refused
+MAX_RESCUED_IDS = 20
+
+
+def rescued_id(sid: str, n: int) -> str:
+    """The id a rescued session takes when ``sid`` in the store went another way: ``sid-rescued`` (then
+    ``-rescued-2`` ...), ``sid`` shortened to keep it a valid id."""
+    tail = "-rescued" if n == 1 else f"-rescued-{n}"
+    return sid[: 64 - len(tail)] + tail
 
 
 def _distrust(session: Session, stored: Session | None) -> str:

@@ -567,3 +567,35 @@ def test_the_custom_endpoint_mark_is_kept_by_every_store_and_a_new_session_has_n
     again.endpoint = ""  # served by the provider's own service since: the mark goes
     saved(reader, again)
     assert open_test_store().load("local").endpoint == ""
+
+
+def test_a_save_the_store_refuses_because_another_process_wrote_the_session_keeps_it_whole_and_it_comes_back(
+    store, open_test_store, tmp_path, monkeypatch
+):
+    """The store's copy went another way: the first turns it held are not "held" any more, so the rescue is the
+    whole session (a rescue of the new turns alone could never be imported), and importing it makes a session of
+    its own beside the other process's."""
+    from chatbot.core import saving
+    from chatbot.errors import SaveFailed
+
+    monkeypatch.setenv("CHATBOT_RESCUE_DIR", str(tmp_path / "rescue"))
+    a, b = store, open_test_store()
+    with a.acquire("s"):
+        mine = a.create("s", system="s")
+        mine.conversation.add_turn(turn("from a"))
+        a.save(mine)
+        held = saving.held(mine)
+    with b.acquire("s"):
+        theirs = b.load("s")
+        theirs.conversation.add_turn(turn("from b"))
+        b.save(theirs)
+    with a.acquire("s"):
+        mine.conversation.add_turn(turn("a's second"))
+        with pytest.raises(SaveFailed) as failed:
+            saving.save(mine, a, held)
+    rescued = Path(failed.value.rescued or "")
+    assert "-turns-" not in rescued.name and "not loaded by this process" in failed.value.message
+    report = import_sessions(rescued, a)
+    assert (report.imported, report.refused) == (1, [])
+    assert [t.user_text for t in a.load("s-rescued").conversation.turns] == ["from a", "a's second"]
+    assert [t.user_text for t in a.load("s").conversation.turns] == ["from a", "from b"]

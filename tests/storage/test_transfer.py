@@ -264,3 +264,51 @@ def test_a_small_rescue_with_no_turns_of_its_own_is_unchanged_while_the_store_ho
     past_the_end = small_rescue(tmp_path / "past", document("s1", "one", "two", "three", "four"), 4, "b")
     assert counts(import_sessions(past_the_end, store)) == (0, 0, 0, 1)  # it follows four turns; the store has three
     assert len(store.load("s1").conversation.turns) == 3
+
+
+def whole_rescue(directory: Path, session: Session, name: str) -> Path:
+    directory.mkdir(exist_ok=True)
+    path = directory / f"chatbot-rescue-{session.id}-{name}.json"
+    path.write_bytes(session.to_json())
+    return path
+
+
+def test_a_whole_rescue_whose_session_went_another_way_is_imported_under_an_id_of_its_own(tmp_path):
+    store = JsonStore(tmp_path / "store")
+    with store.acquire("k9"):
+        store.save(document("k9", "one", "theirs"), touch=False)  # another process went on from turn 1
+    mine = document("k9", "one", "mine")
+    first = whole_rescue(tmp_path / "src", mine, "a")
+    report = import_sessions(first, store)
+    assert counts(report) == (1, 0, 0, 0)
+    assert report.moved == [
+        f"{first.name}: session k9 in the store went on without these turns since; they are in session k9-rescued"
+    ]
+    assert "they are in session k9-rescued" in report.summary("src", "store")
+    assert [t.messages[0]["content"] for t in store.load("k9-rescued").conversation.turns] == ["one", "mine"]
+    assert [t.messages[0]["content"] for t in store.load("k9").conversation.turns] == ["one", "theirs"]  # untouched
+    assert counts(import_sessions(first, store)) == (0, 0, 1, 0) and not import_sessions(first, store).moved
+    later = document("k9", "one", "mine", "and more", updated="2026-11-30T09:00:00+00:00")
+    assert counts(import_sessions(whole_rescue(tmp_path / "src2", later, "b"), store)) == (0, 1, 0, 0)  # continued
+    assert len(store.load("k9-rescued").conversation.turns) == 3
+    other = document("k9", "one", "a third way")
+    assert counts(import_sessions(whole_rescue(tmp_path / "src3", other, "c"), store)) == (1, 0, 0, 0)
+    assert store.exists("k9-rescued-2")
+
+
+def test_a_plain_session_file_that_does_not_continue_the_stored_one_is_still_refused(tmp_path):
+    store = JsonStore(tmp_path / "store")
+    with store.acquire("k9"):
+        store.save(document("k9", "one", "theirs"), touch=False)
+    put(tmp_path / "src", document("k9", "one", "mine"))
+    report = import_sessions(tmp_path / "src", store)
+    assert counts(report) == (0, 0, 0, 1) and not store.exists("k9-rescued")  # only a rescue file is moved
+
+
+def test_a_rescued_id_stays_a_valid_id_however_long_the_session_id():
+    from chatbot.storage.session import ID_PATTERN
+    from chatbot.storage.transfer import rescued_id
+
+    assert rescued_id("k9", 1) == "k9-rescued" and rescued_id("k9", 2) == "k9-rescued-2"
+    long = "a" * 64
+    assert ID_PATTERN.fullmatch(rescued_id(long, 12)) and rescued_id(long, 12).endswith("-rescued-12")
