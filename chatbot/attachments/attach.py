@@ -116,7 +116,9 @@ class Reader:
     """One kind of file an attachment can be: told apart by its first bytes (``sniff``), at most ``limit`` bytes
     (``too_big`` says so), read into an attachment named ``name`` in at most ``seconds`` (``read(data, name,
     seconds)``). The same row reads it attached by itself, as one of a folder's files (unless not ``in_folders``) and
-    fetched from a URL that serves it as one of ``types`` (none: never fetched); ``what`` names it there."""
+    fetched from a URL that serves it as one of ``types`` (none: never fetched); ``what`` names it there. A file
+    attached by itself whose name ends in one of ``suffixes`` is read by the row even when its bytes are not what
+    ``sniff`` knows (a damaged ``.docx`` is then said to be a damaged Word document, not binary text)."""
 
     sniff: Callable[[bytes], bool]
     limit: int
@@ -125,6 +127,7 @@ class Reader:
     types: tuple[str, ...] = ()
     what: str = ""
     in_folders: bool = True
+    suffixes: tuple[str, ...] = ()
 
 
 def _pdf(data: bytes, name: str, seconds: float) -> Attachment:
@@ -149,7 +152,9 @@ def _image(data: bytes, name: str, seconds: float) -> Attachment:
 #: kind is a row here)
 READERS = (
     Reader(is_pdf, MAX_PDF_BYTES, "a PDF can be", _pdf, ("application/pdf",), "PDF"),
-    Reader(is_word, MAX_DOCX_BYTES, "a Word document can be", _word, (DOCX_TYPE,), "Word document"),
+    Reader(
+        is_word, MAX_DOCX_BYTES, "a Word document can be", _word, (DOCX_TYPE,), "Word document", suffixes=(".docx",)
+    ),
     Reader(lambda data: _image_type(data) is not None, MAX_IMAGE_BYTES, "images can be", _image, in_folders=False),
 )
 #: text, when no reader knows the file
@@ -175,7 +180,8 @@ def read_file(path_text: str) -> Attachment:
     held = secret_why(path.name, data) or secret_why(path.resolve().name, data)  # a link named notes.txt to .env
     if held:
         raise UsageError(refusal(shown, held))
-    reader = next((r for r in READERS if r.sniff(data)), TEXT)
+    reader = next((r for r in READERS if r.sniff(data)), None)
+    reader = reader or next((r for r in READERS if r.suffixes and path.name.lower().endswith(r.suffixes)), TEXT)
     if size > reader.limit:
         raise UsageError(f"{shown} is {size:,} bytes; {reader.too_big} at most {reader.limit:,}")
     return replace(reader.read(data, path_text, READ_SECONDS), real_path=str(path.resolve()))

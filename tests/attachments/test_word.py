@@ -128,3 +128,27 @@ def test_a_word_document_with_no_text_is_refused():
     docx.Document().save(out)
     with pytest.raises(UsageError, match="empty.docx is a Word document with no text"):
         word_text(out.getvalue(), "empty.docx", 10_000)
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        (lambda whole: whole[:500], "is not a readable Word document (a damaged archive: "),  # cut off (a download)
+        (lambda whole: _zip_of({"notes.txt": "x"}), "is not a readable Word document ("),  # a ZIP, but no Word parts
+    ],
+    ids=["truncated", "a-zip-with-no-word-parts"],
+)
+def test_a_damaged_docx_is_said_to_be_a_damaged_word_document_not_binary_text(tmp_path, damage, said):
+    path = tmp_path / "notes.docx"
+    path.write_bytes(damage(report()))
+    with pytest.raises(UsageError) as refused:
+        read_file(str(path))
+    assert said in refused.value.message and "binary" not in refused.value.message
+
+
+def _zip_of(entries: dict[str, str]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, text in entries.items():
+            archive.writestr(name, text)
+    return buffer.getvalue()
