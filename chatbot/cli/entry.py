@@ -13,7 +13,7 @@ import os
 import shlex
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -189,6 +189,12 @@ def run(args: argparse.Namespace, cfg: Config | None = None) -> int:
         store.close()  # a PostgreSQL store saves (or rescues to a file, and says so) what a lost connection held
 
 
+def _told_lost(problem: Callable[[], str]) -> None:
+    """Say what ``problem()`` says, if anything, as a warning (the request log's lost lines)."""
+    if said := problem():
+        notice(said, warning=True)
+
+
 def check_base_url(args: argparse.Namespace, cfg: Config) -> None:
     """Refuse a malformed base URL before anything is read or sent, naming where it came from: ``--base-url`` (a
     usage error), the config file or the provider's variable (``$OPENAI_BASE_URL``)."""
@@ -258,6 +264,8 @@ def session_mode(
         if toolbox is not None:
             run.callback(toolbox.close)
         app = _make_app(args, store, toolbox, system, cfg)
+        if app.settings.run.log is not None:  # (after the app is closed) lines the log lost are told, not hidden
+            run.callback(_told_lost, app.settings.run.log.problem)
         run.callback(app.close)
         _open_session(app, args)
         if toolbox is None:  # no --functions/--mcp: a continued session's own tools come back

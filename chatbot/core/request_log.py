@@ -11,7 +11,6 @@ request), ``ok`` and, on failure, ``error`` (the error's type name only: its mes
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import time
@@ -53,6 +52,8 @@ class RequestLog:
 
     def __init__(self, path: str, store_paths: Sequence[Path]) -> None:
         self.path = path
+        self.lost = 0  # lines that could not be written (a full disk): told once the run ends (:meth:`problem`)
+        self._why = ""
         try:
             self._fd = open_appending(path, store_paths)
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
@@ -65,8 +66,17 @@ class RequestLog:
             raise ValueError(f"not a request-log field: {sorted(unknown)}")
         record = {"time": now_iso(), **{k: fields.get(k) for k in FIELDS if k != "time"}}
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
-        with contextlib.suppress(OSError):  # a full disk must not end the chat: the session file is the record
+        try:
             os.write(self._fd, line.encode("utf-8"))
+        except OSError as exc:  # a full disk must not end the chat (the session file is the record): counted, told
+            self.lost += 1
+            self._why = self._why or str(exc.strerror or exc)
+
+    def problem(self) -> str:
+        """What the user is told when lines could not be written ("" when every one was)."""
+        if not self.lost:
+            return ""
+        return f"the request log {self.path} could not be written ({self._why}): {self.lost} line(s) are not in it"
 
     def call(
         self,

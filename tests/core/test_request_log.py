@@ -435,3 +435,25 @@ def test_a_log_opened_while_stdin_is_closed_is_descriptor_0_and_closing_releases
     finally:
         os.dup2(saved_stdin, 0)
         os.close(saved_stdin)
+
+
+def test_lines_the_log_could_not_write_are_counted_and_the_run_says_so_at_its_end(tmp_path):
+    log = RequestLog("/dev/full", [])  # every write fails: No space left on device
+    log.write(kind="chat")
+    log.write(kind="chat")
+    assert log.lost == 2 and log.problem() == (
+        "the request log /dev/full could not be written (No space left on device): 2 line(s) are not in it"
+    )
+    log.close()
+    done = run_chatbot("--provider", "echo", "--log-requests", "/dev/full", "-p", "hi", cwd=tmp_path)
+    assert done.returncode == 0  # the chat is not ended by its log
+    assert "warning: the request log /dev/full could not be written (No space left on device): 1 line(s)" in (
+        done.stderr
+    )
+
+
+def test_a_log_that_took_every_line_says_nothing(tmp_path):
+    log = RequestLog(str(tmp_path / "requests.jsonl"), [])
+    log.write(kind="chat")
+    assert log.lost == 0 and log.problem() == ""
+    log.close()
