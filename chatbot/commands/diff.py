@@ -27,7 +27,7 @@ from chatbot.engine.request_record import (
     system_changed,
     turn_tokens,
 )
-from chatbot.engine.turn import Message, content_text
+from chatbot.engine.turn import Message, content_text, images_in
 from chatbot.errors import UsageError
 from chatbot.text import json_shown, preview
 
@@ -105,6 +105,8 @@ def context_at(app: App, arg: str) -> Effects:
     carrier = _carrier(messages) if record.carried else 0
     for i, message in enumerate(messages, start=1):
         text = content_text(message.get("content"))
+        if images := images_in(message.get("content")):
+            text = f"[{images} image(s)] {text}"
         role = "user+sys" if i == carrier else _role(message, record) if i == 1 else message["role"]
         if message.get("tool_calls"):
             text = f"[calls {', '.join(c['function']['name'] for c in message['tool_calls'])}] {text}"

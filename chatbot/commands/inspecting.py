@@ -16,7 +16,7 @@ from chatbot.engine import recall_meaning
 from chatbot.engine.calibration import SMALL_TOKENS
 from chatbot.engine.memory import Request
 from chatbot.engine.recall import Hit, search
-from chatbot.engine.turn import content_text
+from chatbot.engine.turn import content_text, images_in
 from chatbot.errors import UsageError
 from chatbot.providers.base import ChatProvider
 from chatbot.storage.output_files import split_force
@@ -127,8 +127,8 @@ def _rows(app: App, request: Request) -> list[str]:
     for i, msg in enumerate(request.messages[:-1], start=1):
         role = "user+sys" if i == carrier else msg["role"]
         text = content_text(msg.get("content"))
-        if isinstance(msg.get("content"), list):
-            text = f"[{sum(p.get('type') == 'image_url' for p in msg['content'])} image(s)] {text}"
+        if images := images_in(msg.get("content")):
+            text = f"[{images} image(s)] {text}"
         if msg.get("tool_calls"):
             names = ", ".join(c.get("function", {}).get("name", "?") for c in msg["tool_calls"])
             text = f"[calls {names}] {text}"

@@ -39,6 +39,13 @@ def content_text(content: object) -> str:
     return "" if content is None else str(content)
 
 
+def images_in(content: object) -> int:
+    """How many images a message's content carries (parts of type ``image_url``; a string carries none)."""
+    if not isinstance(content, list):
+        return 0
+    return sum(isinstance(p, dict) and p.get("type") == "image_url" for p in content)
+
+
 def now_iso() -> str:
     """The current UTC time as an ISO 8601 string."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chatbot.engine.turn import Turn
+from chatbot.engine.turn import Turn, content_text, images_in
 from chatbot.storage.session import Session
 from chatbot.text import clean
 
@@ -49,9 +49,10 @@ def _render_turn(turn: Turn) -> list[str]:
     out: list[str] = []
     for m in turn.messages:
         role = m.get("role")
-        text = _content_text(m.get("content"))
+        text = content_text(m.get("content"))
         if role == "user":
-            out += ["**User:**", "", text, ""]
+            images = images_in(m.get("content"))
+            out += ["**User:**", "", text, *(["", f"*({images} image(s) attached)*"] if images else []), ""]
         elif role == "assistant":
             if text:
                 out += ["**Assistant:**", "", text, ""]
@@ -63,12 +64,6 @@ def _render_turn(turn: Turn) -> list[str]:
     if turn.interrupted:
         out += ["*(interrupted: the reply was cut off before it finished)*", ""]
     return out
-
-
-def _content_text(content: object) -> str:
-    if isinstance(content, list):  # multimodal parts: keep the text ones
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text")
-    return "" if content is None else str(content)
 
 
 def _quote(text: str) -> str:

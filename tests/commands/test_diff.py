@@ -143,3 +143,15 @@ def test_context_at_rebuilds_a_request_that_carried_the_system_text_as_it_was_se
     sent = json.loads(commands.run(app, "/context at 2 json").text)
     assert [m["role"] for m in sent] == ["user", "assistant", "user"]
     assert sent[0]["content"] == "You are terse.\n\none" and sent == sent_requests[-1]
+
+
+def test_context_at_names_the_images_a_message_carried_as_context_does(make_app):
+    from tests.support.images import png
+
+    app = make_app(strategy="full")
+    chat = app.open("img")
+    url = f"data:image/png;base64,{__import__('base64').b64encode(png(4, 4)).decode()}"
+    list(chat.send([{"type": "text", "text": "What color?"}, {"type": "image_url", "image_url": {"url": url}}]))
+    assert re.search(r"^  2  user +\d+  \[1 image\(s\)\] What color\?", commands.run(app, "/context at 1").text, re.M)
+    list(chat.send("and now?"))
+    assert "[1 image(s)] What color?" in commands.run(app, "/context").text  # the same words for the same message

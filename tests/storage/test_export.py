@@ -32,7 +32,7 @@ def exchange(user: object, reply: str, *, interrupted: bool = False) -> Turn:
 
 def test_the_whole_transcript_of_a_summarized_session_with_tools(counter):
     """Header, quoted system message and summary, turns numbered from 1, the covered and interrupted marks, tool
-    calls and results, and the text parts only of a multimodal message."""
+    calls and results, and of a multimodal message its text parts, and how many images it carried."""
     call = {"id": "c1", "type": "function", "function": {"name": "add", "arguments": '{"a":1}'}}
     tool_turn = Turn(
         [
@@ -71,7 +71,7 @@ def test_the_whole_transcript_of_a_summarized_session_with_tools(counter):
         "\n"
         "## Turn 2 (covered by the summary)\n"
         "\n"
-        "**User:**\n\nlook\n\n"
+        "**User:**\n\nlook\n\n*(1 image(s) attached)*\n\n"
         '*Tool call* `add`: `{"a":1}`\n\n'
         "**Tool result** (c1):\n\n```\n2\n```\n\n"
         "**Assistant:**\n\nIt is 2.\n"
@@ -117,7 +117,8 @@ def test_an_exported_transcript_holds_no_escape_sequences(tmp_path):
 
 def test_unknown_provider_and_model_multimodal_text_and_an_unnamed_tool_result(counter):
     """Every message of a turn is kept (two user messages), the text parts of multimodal content are joined by
-    lines (a text part without text is an empty line), and what is unknown is a question mark."""
+    lines (a text part without text is an empty line) and its images are counted, and what is unknown is a question
+    mark."""
     turn = Turn(
         [
             {"role": "user", "content": "first"},
@@ -139,5 +140,6 @@ def test_unknown_provider_and_model_multimodal_text_and_an_unnamed_tool_result(c
     assert "- Provider / model: ? / ?\n" in md
     assert md.endswith(
         "## Turn 1 (covered by the summary, interrupted)\n\n**User:**\n\nfirst\n\n**User:**\n\nlook\n\nhere\n\n"
+        "*(1 image(s) attached)*\n\n"
         "**Tool result** (?):\n\n```\n42\n```\n\n*(interrupted: the reply was cut off before it finished)*\n"
     )
