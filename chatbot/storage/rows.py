@@ -63,9 +63,25 @@ def searchable(messages: object) -> str:
     return clean_text("\n".join(" ".join(t.split()) for t in texts))
 
 
+class Undecodable:
+    """What a JSON column or turn row that does not parse reads as (not None: a row that holds JSON ``null`` is
+    damaged otherwise, and each is named for what it is)."""
+
+    def __repr__(self) -> str:
+        return "not valid JSON"
+
+
+#: a column or turn row that is not valid JSON (:func:`session_document` names it)
+UNDECODABLE = Undecodable()
+
+
 def session_document(cols: dict[str, Any], turns: list[tuple[int, Any]]) -> tuple[dict[str, Any], str]:
     """The session document rebuilt from its session row (``cols``, by column name, JSON columns decoded) and its
     turn rows ((n, decoded JSON), in order): (data, "") when valid, else ({}, what is wrong)."""
+    damaged = [f"turn row {n}" for n, turn in turns if turn is UNDECODABLE]
+    damaged += [f"its {name} column" for name, value in cols.items() if value is UNDECODABLE]
+    if damaged:
+        return {}, f"{', '.join(damaged[:3])}{' …' if len(damaged) > 3 else ''} not valid JSON"
     numbers = [n for n, _ in turns]
     if numbers != list(range(1, len(turns) + 1)) or len(turns) != cols["turn_count"]:
         return (

@@ -313,9 +313,9 @@ def json_text(value: Any) -> str:
     return json_bytes(value).decode("utf-8")
 
 
-def decoded(text: object) -> Any:
-    """A JSON column or turn decoded; a damaged one is None (the session's check names it)."""
+def decoded(text: object, damaged: object = None) -> Any:
+    """A JSON column or turn decoded; one that does not parse is ``damaged`` (the session's check names it)."""
     try:
         return json.loads(text) if isinstance(text, str) else None
     except ValueError:
-        return None
+        return damaged

@@ -35,7 +35,7 @@ from chatbot.storage import files, sqlite_address
 from chatbot.storage import sqlite_schema as sql
 from chatbot.storage.base import SessionStore, locked_message, make_id
 from chatbot.storage.export import export_markdown
-from chatbot.storage.rows import clean_text, kept_prefix, searchable, session_document, shown_title
+from chatbot.storage.rows import UNDECODABLE, clean_text, kept_prefix, searchable, session_document, shown_title
 from chatbot.storage.session import SEARCH_WINDOW, SearchHit, Session, SessionInfo, search_turns, validate_id
 
 T = TypeVar("T")
@@ -177,8 +177,8 @@ class SqliteStore(SessionStore):
             return None, []
         cols = dict(zip(sql.SESSION_COLUMNS, row, strict=True))
         for name in sql.JSON_COLUMNS:
-            cols[name] = sql.decoded(cols[name])
-        return cols, [(n, sql.decoded(data)) for n, data in turns]
+            cols[name] = sql.decoded(cols[name], UNDECODABLE)
+        return cols, [(n, sql.decoded(data, UNDECODABLE)) for n, data in turns]
 
     def _checked(self, sid: str) -> tuple[dict[str, Any] | None, SessionInfo | None, dict[str, Any]]:
         """A session's row, its listing line (``broken`` says why it would not load) and its document."""

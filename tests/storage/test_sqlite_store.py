@@ -263,3 +263,22 @@ def test_a_file_of_an_earlier_chatbot_gets_the_endpoint_column_keeping_its_sessi
     old.endpoint = "custom"
     saved(store, old)
     assert SqliteStore(path).load("old").endpoint == "custom"
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        ("UPDATE turns SET data = '{not json' WHERE n = 2", "turn row 2 not valid JSON"),
+        ("UPDATE sessions SET options = '[broken'", "its options column not valid JSON"),
+        ("UPDATE turns SET data = 'null' WHERE n = 2", "turns[1] must be an object, found null"),  # JSON, but null
+    ],
+    ids=["a-turn-row", "a-json-column", "a-turn-of-json-null"],
+)
+def test_a_row_that_is_not_valid_json_is_listed_as_broken_for_what_it_is(tmp_path, damage, said):
+    store = open_store(str(tmp_path / "chat.db"))
+    filled(store, "s", at("2026-05-01T10:00:00+00:00", "one"), at("2026-05-01T10:01:00+00:00", "two"))
+    with sqlite3.connect(tmp_path / "chat.db") as conn:
+        conn.execute(damage)
+    [info] = store.list_sessions()
+    assert info.broken == said
+    store.close()
