@@ -128,7 +128,8 @@ def _rename(app: App, arg: str, confirm: Confirm | None) -> Effects:
     if not arg:
         raise UsageError("usage: /rename TITLE")
     app.chat.rename(arg)
-    return Note(f"session {app.chat.session.id} is now titled {preview(arg, 60)!r}")
+    # quoted as shown: a repr would escape again the codes preview already shows (\u202e read as \\u202e)
+    return Note(f"session {app.chat.session.id} is now titled '{preview(arg, 60)}'")
 
 
 def _delete(app: App, arg: str, confirm: Confirm | None) -> Effects:

@@ -332,3 +332,9 @@ def test_context_counts_the_files_waiting_for_the_next_message_as_sending_would(
         run(app, "/context for hi")
     with pytest.raises(BudgetError):
         list(app.chat.send("hi"))
+
+
+def test_rename_says_the_title_as_it_shows_it_a_bidi_control_as_its_code_once(app):
+    said = run(app, "/rename evil \u202e txt.exe").text
+    assert said == "session main is now titled 'evil \\u202e txt.exe'"  # one backslash: the code, not a repr of it
+    assert app.chat.session.title == "evil \u202e txt.exe"  # stored as typed
