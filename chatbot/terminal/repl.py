@@ -383,16 +383,24 @@ class Repl:
         self.console.print(Text(visible(call.arguments) or "(none)", style="bold"))
         self._asking = True
         try:
-            answer = session.prompt(f"run {name} with these arguments? [y]es / [n]o / [a]lways for {name} ")
+            answer = self._answer(session, f"run {name} with these arguments? [y]es / [n]o / [a]lways for {name} ")
         except EOFError:
             return False
         finally:
             self._asking = False
-        answer = answer.strip().lower()
         if answer in ("a", "always"):
             self._always.add(call.name)
             return True
         return answer in ("y", "yes")
+
+    def _answer(self, session: PromptSession[str], question: str) -> str:
+        """The answer to a tool call's question: y, n, a (or their words); Enter is no; anything else (a typo, a
+        "maybe") is asked again, not taken for a no the user did not say."""
+        while True:
+            answer = session.prompt(question).strip().lower()
+            if answer in ("", "y", "yes", "n", "no", "a", "always"):
+                return answer
+            self._notice("answer y (run it), n (refuse it) or a (run it and every later call of this tool)")
 
     def _confirm(self, question: str) -> bool:
         session: PromptSession[str] = PromptSession(**{k: v for k, v in self._pt_io.items() if v is not None})
