@@ -97,6 +97,8 @@ class FunctionProcess:
         except _TooLarge:
             self.kill()
             raise ToolSourceError(f"--functions {self.path}: its tools are over {MAX_ANSWER_BYTES:,} bytes") from None
+        except ToolFailed as exc:  # the file ended its process while it loaded (os._exit): a load failure as any
+            raise ToolSourceError(f"--functions {self.path} failed to load: {exc.message}") from None
         except BaseException:
             self.kill()
             raise

@@ -108,6 +108,14 @@ def test_a_file_that_imports_its_neighbour_loads_and_one_that_fails_says_why(tmp
     (tmp_path / "bad.py").write_text("raise ValueError('no config')\n")
     with pytest.raises(ToolSourceError, match="failed to load: ValueError: no config"):
         load_functions(str(tmp_path / "bad.py"))
+    # a file that ends its process as it loads is a load failure too (a usage error's status), not a failed call
+    (tmp_path / "quits.py").write_text(
+        "import os, sys\nprint('no licence', file=sys.stderr, flush=True)\nos._exit(9)\n"
+    )
+    with pytest.raises(
+        ToolSourceError, match=r"quits.py failed to load: the process running .* ended \(exit status 9\)"
+    ):
+        load_functions(str(tmp_path / "quits.py"))
 
 
 def said(*pieces: bytes) -> str:
