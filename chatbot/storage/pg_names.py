@@ -30,6 +30,12 @@ from chatbot.errors import SessionError
 PINNED_PATH = "pg_catalog, pg_temp"
 _SCHEMA = "SELECT pg_catalog.current_schema()"
 _PIN = "SELECT pg_catalog.set_config('search_path', %s, false)"
+# a schema of the search path that is there but that this role may not use (no USAGE grant): current_schema() skips it
+_UNUSABLE = (
+    "SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE n.nspname = ANY(pg_catalog.string_to_array("
+    "pg_catalog.replace(pg_catalog.current_setting('search_path'), ' ', ''), ',')) "
+    "AND NOT pg_catalog.has_schema_privilege(n.oid, 'USAGE') LIMIT 1"
+)
 
 
 def pin(conn: psycopg.Connection[Any], schema: str, location: str) -> str:
@@ -38,6 +44,13 @@ def pin(conn: psycopg.Connection[Any], schema: str, location: str) -> str:
     if not schema:
         schema = conn.execute(_SCHEMA).fetchone()[0]  # type: ignore[index]  # (one row: a SELECT without FROM)
         if schema is None:
+            unusable = conn.execute(_UNUSABLE).fetchone()
+            if unusable is not None:
+                raise SessionError(
+                    f"the session store {location} is in schema {unusable[0]!r}, which this role may not use (no "
+                    "USAGE grant): its tables are made once by their owner, who grants the team's roles their use "
+                    "(the PostgreSQL store's documentation, 'one role per person', lists the grants)"
+                )
             raise SessionError(
                 f"the session store {location} has no schema to keep its tables in: no schema of its search_path "
                 "exists; create one, or name it in the URL (postgresql://…/DB?options=-csearch_path%3DSCHEMA)"

@@ -101,11 +101,21 @@ class PostgresStore(SessionStore):
             raise StoreUnavailable(f"lost the session store {self.location}: {self._said(exc)}") from None
         except psycopg.Error as exc:
             self._drop()
-            raise SessionError(f"the session store {self.location} failed: {self._said(exc)}") from None
+            raise self._failed(exc) from None
         except BaseException:
             self._drop()
             raise
         return conn
+
+    def _failed(self, exc: psycopg.Error) -> SessionError:
+        """The store failed with ``exc``: what the server said, and for a missing grant what sets it right."""
+        said = f"the session store {self.location} failed: {self._said(exc)}"
+        if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+            said += (
+                " (this role lacks a grant the store needs: its tables are made once by their owner, who grants "
+                "the team's roles their use; the PostgreSQL store's documentation, 'one role per person', lists them)"
+            )
+        return SessionError(said)
 
     def _said(self, exc: BaseException) -> str:
         """What the server or libpq said, for a message: its first line, with no part of the password."""
@@ -138,7 +148,7 @@ class PostgresStore(SessionStore):
                 if attempt == 2:
                     raise StoreUnavailable(f"lost the session store {self.location}: {self._said(exc)}") from None
             except psycopg.Error as exc:
-                raise SessionError(f"the session store {self.location} failed: {self._said(exc)}") from None
+                raise self._failed(exc) from None
             except KeyboardInterrupt:  # a signal during the wait: the connection was given up
                 self._drop()
                 raise

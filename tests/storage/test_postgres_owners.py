@@ -259,3 +259,24 @@ def test_a_role_not_granted_the_lock_secrets_is_told_so_when_it_opens_a_session(
     with pytest.raises(SessionError, match="permission denied for table chatbot_owners"):
         store.acquire("plans")
     store.close()
+
+
+def test_a_role_granted_nothing_is_told_what_the_store_lacks_and_how_a_team_sets_it_up(team, tmp_path):
+    role = f"{team.group}_stranger"
+    with admin(team.url) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")  # no grant at all: not even the schema's use
+    with pytest.raises(SessionError) as refused:
+        PostgresStore(team.as_role(role), tmp_path).list_sessions()
+    said = refused.value.message
+    assert "which this role may not use (no USAGE grant)" in said and "'one role per person'" in said
+
+
+def test_a_role_granted_the_schema_but_not_the_tables_is_told_what_the_store_lacks(team, tmp_path):
+    role = f"{team.group}_half"
+    with admin(team.url) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+        conn.execute(f"GRANT USAGE ON SCHEMA {schema_of(team.url)} TO {role}")  # the schema, but no table
+    with pytest.raises(SessionError) as refused:
+        PostgresStore(team.as_role(role), tmp_path).list_sessions()
+    said = refused.value.message
+    assert "permission denied" in said and "this role lacks a grant the store needs" in said
