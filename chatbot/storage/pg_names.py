@@ -32,8 +32,8 @@ _SCHEMA = "SELECT pg_catalog.current_schema()"
 _PIN = "SELECT pg_catalog.set_config('search_path', %s, false)"
 # a schema of the search path that is there but that this role may not use (no USAGE grant): current_schema() skips it
 _UNUSABLE = (
-    "SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE n.nspname = ANY(pg_catalog.string_to_array("
-    "pg_catalog.replace(pg_catalog.current_setting('search_path'), ' ', ''), ',')) "
+    "SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) ANY("
+    "pg_catalog.string_to_array(pg_catalog.replace(pg_catalog.current_setting('search_path'), ' ', ''), ',')) "
     "AND NOT pg_catalog.has_schema_privilege(n.oid, 'USAGE') LIMIT 1"
 )
 

@@ -23,9 +23,10 @@ SYNTAX |= {
     "NOT",
     "WITH",
     "CONFLICT",
+    "OPERATOR",
     "coalesce",
     "gin",
-}  # coalesce is syntax too: no function of that name is looked up
+}  # coalesce is syntax too: no function of that name is looked up; OPERATOR(schema.op) names an operator, qualified
 _CALL = re.compile(r"(?<![\w.\"])([A-Za-z_]\w*)\s*\(")
 _QUALIFIED_CALL = re.compile(r"\bpg_catalog\.(\w+)\s*\(")
 _STRING = re.compile(r"'(?:[^']|'')*'")
