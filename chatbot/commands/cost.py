@@ -119,8 +119,9 @@ def totals_lines(report: dict[str, Any]) -> list[str]:
     """The totals: tokens against full memory's, summary calls, cache, money (or why there is none)."""
     n, sent, full = len(report["turns"]), report["sent"], report["full_memory_sent"]
     ratio = f", {full / sent:.1f}x what was sent" if sent else ""
+    calls = sum(int(t.get("calls") or 1) for t in report["turns"])  # a turn that called tools asked more than once
     lines = [
-        f"sent: {sent:,} prompt tokens in {n} request(s); replies {report['completion']:,} tokens",
+        f"sent: {sent:,} prompt tokens in {calls} request(s) over {n} turn(s); replies {report['completion']:,} tokens",
         f"full memory would have sent {full:,}{ratio}, with no budget: request n re-sends all n-1 turns before it, so "
         f"its total grows with the square of the turns (about n²/2 turns' worth: {n * (n - 1) // 2:,} turn re-sends "
         f"over {n})",

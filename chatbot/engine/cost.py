@@ -13,12 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from chatbot.engine.parts import Parts
 from chatbot.engine.usage import prompt_figure
 
 if TYPE_CHECKING:
     from chatbot.engine.conversation import Conversation
     from chatbot.engine.tokens import TokenCounter
-    from chatbot.engine.turn import Message
+    from chatbot.engine.turn import Message, Turn
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class TurnCost:
     summarized: int
     full: int
     full_cumulative: int
+    calls: int = 1  # the model calls the turn made (a turn that called tools asked again with their results)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -96,6 +98,18 @@ def _full_request(counter: TokenCounter, earlier: int, message: Message) -> int:
     return counter.total(earlier + counter.count_message(message))
 
 
+def _as_sent(turn: Turn, sent: int, full: int, calls: int) -> int:
+    """Full memory's figure for ``turn`` as its requests went: ``full`` is one request's messages, but a turn that
+    offered tools sent their definitions beside them, and one that called tools asked again with this turn's rounds.
+    Those go under any memory rule, so full memory would have sent what was sent, less the messages the memory rule
+    chose in each call (the record's parts), plus its own."""
+    record = turn.sent or {}
+    chosen = Parts.from_dict(record.get("parts") or {}).total
+    if (not record.get("tools") and calls == 1) or not chosen:  # messages alone (or a record kept before parts)
+        return full
+    return sent + calls * (full - chosen)
+
+
 def costs(conv: Conversation) -> list[TurnCost]:
     """Each stored turn's cost, in order. What full memory would have sent is the figure the turn recorded when it
     was stored; a turn stored before it was kept is counted now, by the counter in use."""
@@ -111,9 +125,13 @@ def costs(conv: Conversation) -> list[TurnCost]:
         cumulative += sent
         recorded = (turn.sent or {}).get("full")
         full = int(recorded) if recorded is not None else _full_request(counter, earlier, turn.messages[0])
+        calls = int(usage.get("model_calls") or 1)
+        full = _as_sent(turn, sent, full, calls)
         full_cumulative += full
         earlier += turn.tokens(counter)  # (for the turns after it that recorded none)
         summarized = int((turn.sent or {}).get("summarized") or 0)
         cached = int(usage.get("cached_tokens") or 0)
-        out.append(TurnCost(number, sent, estimated, cumulative, completion, cached, summarized, full, full_cumulative))
+        out.append(
+            TurnCost(number, sent, estimated, cumulative, completion, cached, summarized, full, full_cumulative, calls)
+        )
     return out
