@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import ROOT, openai_flags
+from tests.support.cli import ROOT, openai_flags, run_chatbot
 from tests.support.hostile_server import Answer, HostileServer, reply
 
 pexpect = pytest.importorskip("pexpect")
@@ -128,5 +128,10 @@ def test_the_goodbye_says_the_last_turns_were_not_saved_and_the_exit_status_is_a
     named = [p for p in sorted(rescue_dir.iterdir()) if p.name in shown.split("could not be saved")[-1]]
     assert len(named) == 1
     rescued = json.loads(named[0].read_text())
-    assert [t["messages"][0]["content"] for t in rescued["turns"]] == ["second"]
+    # the store's copy was changed by another hand: the whole session is kept (the first turns the store held may
+    # not be there any more), and it goes back in, continuing the stored one
+    assert [t["messages"][0]["content"] for t in rescued["turns"]] == ["first", "second"]
     assert [t["messages"][0]["content"] for t in json.loads(stored.read_text())["turns"]] == ["first"]
+    back = run_chatbot("--import-sessions", str(named[0]), cwd=tmp_path)
+    assert back.returncode == 0, back.stderr
+    assert [t["messages"][0]["content"] for t in json.loads(stored.read_text())["turns"]] == ["first", "second"]
