@@ -277,6 +277,20 @@ class MarkdownStream:
         self.console.print(Text(text, style="dim"), end="")
         self._reasoning_open = True
 
+    def settle(self) -> None:
+        """Print the unfinished tail as it stands and take the live region down, so that what the terminal prints
+        next (a notice, a tool line) comes after the text already shown rather than above its last lines; the
+        answer may go on afterwards (a new block)."""
+        if self._done:
+            return
+        self._end_reasoning()
+        if self._plain:
+            if self._last != "\n":
+                self.console.file.write("\n")
+                self._last = "\n"
+            return
+        self._close([self._splitter.flush()])
+
     def finish(self) -> None:
         """The answer is complete: print the rest and remove the live region."""
         if self._done:
@@ -441,6 +455,12 @@ class PlainStream:
             return
         self._reasoning_open = True
         self._write(text)
+
+    def settle(self) -> None:
+        """End the line the answer is on, so that a line printed now (a notice, a tool line) starts its own; the
+        answer may go on afterwards."""
+        if not self._done and self._last != "\n":
+            self._write("\n")
 
     def finish(self) -> None:
         """End the answer with a newline if it lacks one."""

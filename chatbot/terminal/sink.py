@@ -54,9 +54,17 @@ class TerminalSink:
         self.stream.feed(self.answer.flush())
 
     def notice(self, notice: Notice) -> None:
+        self._settle()
         self.say(notice.text, notice.warning)
 
+    def _settle(self) -> None:
+        # what streamed so far is printed whole before a line of ours: a notice at the end of a reply (cut at the
+        # output limit, the store away) must not land above the reply's last lines, still in the live region
+        if self.shown:
+            self.stream.settle()
+
     def tool(self, event: ToolStarted | ToolFinished) -> None:
+        self._settle()
         if isinstance(event, ToolStarted):
             self.console.print(Text(f"→ {describe_call(event.call.name, event.call.arguments)}", style="dim"))
         else:
@@ -66,6 +74,7 @@ class TerminalSink:
         # not once the reply shows (its live tail is on screen), nor while the user is asked about a tool call; a
         # slow save is told even after the reply
         if (not self.shown and not self.asking()) or isinstance(last, Saving):
+            self._settle()  # (from the watch's thread: the main thread is blocked in the save, not drawing)
             self.say(wait_notice(last), False)
 
     def finish(self) -> None:

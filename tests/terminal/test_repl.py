@@ -219,3 +219,23 @@ def test_goodbye_does_not_say_saved_when_an_edit_the_store_refused_is_not_in_it(
     assert "cannot save session k9" in out
     assert "session k9 saved; bye" not in out
     assert "session k9: the last changes could not be saved; they are kept in" in out and status == 3
+
+
+@pytest.mark.parametrize("plain", [False, True], ids=["markdown", "plain"])
+@pytest.mark.parametrize("terminal", [True, False], ids=["live-terminal", "file"])
+def test_a_notice_at_the_end_of_a_reply_comes_after_its_last_line_not_above_it(make_app, plain, terminal):
+    from chatbot.providers.base import StreamEnd, TextDelta
+
+    class CutShort(EchoProvider):
+        def stream(self, messages, **ask):
+            yield TextDelta("The first paragraph, whole.\n\nThe last paragraph, cut at the lim")
+            yield StreamEnd(None, "length")  # the server stopped it at max_tokens
+
+    app = make_app(CutShort(delay=0))
+    app.open("cut")
+    out = io.StringIO()
+    console = make_console(plain=plain, file=out, force_terminal=terminal, width=80, height=24)
+    Repl(app, plain=plain, console=console).send("write a lot")
+    shown = out.getvalue()
+    assert "cut at the lim" in shown and "the reply was cut off" in shown
+    assert shown.rindex("cut at the lim") < shown.index("the reply was cut off")  # the reply, then what it was
