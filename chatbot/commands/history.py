@@ -79,9 +79,21 @@ def _summary(app: App, arg: str, confirm: Confirm | None) -> Effects:
             f"{mem.summary_trigger} are unsummarized (the last {mem.keep_turns} stay verbatim)"
         )
     uncovered = total - conv.summary_covers
-    head = f"Summary of turns 1-{conv.summary_covers} of {total} ({uncovered} later turn(s) are sent verbatim):"
+    head = f"Summary of turns 1-{conv.summary_covers} of {total} ({_later(app, uncovered)}):"
     note = "" if mem.summarizes else f"\n(memory is '{mem.strategy}': the summary is not sent now)"
     return Show(f"{head}\n{conv.summary}{note}")
+
+
+def _later(app: App, uncovered: int) -> str:
+    """What becomes of the ``uncovered`` turns after the summary, as the next request sends them (the budget may
+    leave some out, as /context shows)."""
+    request = app.chat.next_request("")
+    sent = len(app.chat.conversation.turns) - request.first_turn
+    if request.summarized:  # the next request's summary is another one: this one and more turns, folded
+        return f"{uncovered} later turn(s): the next request folds {request.summarized} of them in first (a model call)"
+    if sent >= uncovered:
+        return f"{uncovered} later turn(s) are sent verbatim"
+    return f"{uncovered} later turn(s): the next request sends the last {sent} verbatim, the budget leaves the rest out"
 
 
 def _summary_now(app: App, arg: str) -> Effects:

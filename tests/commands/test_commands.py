@@ -338,3 +338,22 @@ def test_rename_says_the_title_as_it_shows_it_a_bidi_control_as_its_code_once(ap
     said = run(app, "/rename evil \u202e txt.exe").text
     assert said == "session main is now titled 'evil \\u202e txt.exe'"  # one backslash: the code, not a repr of it
     assert app.chat.session.title == "evil \u202e txt.exe"  # stored as typed
+
+
+def test_summary_says_how_many_later_turns_the_next_request_sends_as_context_does(make_app, monkeypatch):
+    app = make_app(strategy="summary", summary_trigger=50, keep_turns=1, max_input_tokens=700, recall=0)
+    chat = app.open("s")
+    for i in range(6):
+        send(app, f"question {i} " + "with quite a few words in it " * 6)
+    chat.conversation.set_summary("- the user asked questions", 2)
+    request = chat.next_request("")
+    assert request.summarized  # over the budget, a fold comes first: the summary shown is not the one sent
+    out = run(app, "/summary").text
+    assert f"4 later turn(s): the next request folds {request.summarized} of them in first (a model call)" in out
+    monkeypatch.setattr("chatbot.engine.memory.MAX_EARLY_FOLDS", 0)  # no early fold: the budget leaves turns out
+    request = chat.next_request("")
+    sent = len(chat.conversation.turns) - request.first_turn
+    assert not request.summarized and 0 < sent < 4
+    out = run(app, "/summary").text
+    assert f"4 later turn(s): the next request sends the last {sent} verbatim, the budget leaves the rest out" in out
+    assert f"{4 - sent} earlier turn(s) are stored but not sent" in run(app, "/context").text  # the same story
