@@ -32,6 +32,7 @@ class DotEnv(NamedTuple):  # (not a dataclass: --version and --help must not pay
     ignored: tuple[str, ...] = ()
     problem: str = ""  # why the file could not be read at all
     unusable: tuple[str, ...] = ()  # key variables whose value no environment variable can hold (a NUL byte)
+    unparsed: tuple[int, ...] = ()  # the lines python-dotenv could not read (skipped)
 
     def notices(self) -> list[tuple[str, bool]]:
         """Lines for the user as (text, is_warning): which keys came from .env, and what it was not allowed to set."""
@@ -43,6 +44,10 @@ class DotEnv(NamedTuple):  # (not a dataclass: --version and --help must not pay
             lines.append(
                 (f".env: ignored {names}: the value holds a NUL byte, which no environment variable can", True)
             )
+        if self.unparsed:
+            numbers = ", ".join(map(str, self.unparsed[:_MAX_NAMED]))
+            more = f" and {len(self.unparsed) - _MAX_NAMED} more" if len(self.unparsed) > _MAX_NAMED else ""
+            lines.append((f".env: skipped line(s) {numbers}{more}: not NAME=value", True))
         if self.ignored:
             shown = ", ".join(_shown(name) for name in self.ignored[:_MAX_NAMED])
             more = f" and {len(self.ignored) - _MAX_NAMED} more" if len(self.ignored) > _MAX_NAMED else ""
@@ -62,10 +67,8 @@ def load(path: str = ".env", environ: MutableMapping[str, str] = os.environ) -> 
         return DotEnv()
     if (size := _size(path)) > MAX_BYTES:
         return DotEnv(problem=f"it is {size / 2**20:.0f} MB; a .env of provider keys is a few hundred bytes")
-    from dotenv import dotenv_values
-
     try:
-        values = dotenv_values(path, interpolate=False)  # literal values: `${OTHER}` is text, never a lookup
+        values, unparsed = _parsed(path)
     except (OSError, UnicodeDecodeError) as exc:
         return DotEnv(problem=getattr(exc, "strerror", None) or str(exc))
     taken, ignored, unusable = set(), [], []
@@ -77,7 +80,30 @@ def load(path: str = ".env", environ: MutableMapping[str, str] = os.environ) -> 
         elif value and value.strip() and not environ.get(name, "").strip():  # the real environment wins
             environ[name] = value.strip()
             taken.add(name)
-    return DotEnv(frozenset(taken), tuple(ignored), unusable=tuple(unusable))
+    return DotEnv(frozenset(taken), tuple(ignored), unusable=tuple(unusable), unparsed=unparsed)
+
+
+def _parsed(path: str) -> tuple[dict[str, str | None], tuple[int, ...]]:
+    """The values of ``path``, taken literally (``${OTHER}`` is text, never a lookup), and the lines python-dotenv
+    could not read: it logs each, which would reach the terminal as its own line ("python-dotenv could not parse
+    ..."); they are gathered here and told as chatbot tells the rest of the file."""
+    import logging
+
+    from dotenv import dotenv_values
+
+    unparsed: list[int] = []
+
+    class Gather(logging.Filter):
+        def filter(self, record: logging.LogRecord) -> bool:
+            unparsed.extend(a for a in record.args or () if isinstance(a, int))
+            return False  # not printed: told by the notice
+
+    gather, logger = Gather(), logging.getLogger("dotenv.main")
+    logger.addFilter(gather)
+    try:
+        return dotenv_values(path, interpolate=False), tuple(unparsed)
+    finally:
+        logger.removeFilter(gather)
 
 
 def _size(path: str) -> int:

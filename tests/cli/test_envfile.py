@@ -72,3 +72,12 @@ def test_ctrl_c_while_the_env_is_read_ends_with_status_130_and_no_traceback(tmp_
         [sys.executable, "-c", code], cwd=tmp_path, env=chatbot_env(), capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 130 and "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_lines_that_are_not_name_value_are_named_by_chatbot_not_by_the_parser(tmp_path):
+    (tmp_path / ".env").write_text("OPENAI_API_KEY=sk-from-env\nthis is junk\n# a comment\nmore junk here\n")
+    result = run_chatbot("--provider", "echo", "-p", "hi", cwd=tmp_path, env={"OPENAI_API_KEY": None})
+    assert result.returncode == 0, result.stderr
+    assert "chatbot: warning: .env: skipped line(s) 2, 4: not NAME=value" in result.stderr
+    assert "python-dotenv" not in result.stderr  # one voice: every line of the run starts with chatbot:
+    assert all(line.startswith("chatbot:") for line in result.stderr.splitlines())
