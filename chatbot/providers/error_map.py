@@ -110,9 +110,11 @@ def _error_body(body: object) -> dict[str, Any]:
 def _seconds(value: str) -> float | None:
     """A ``retry-after`` value: seconds, or an HTTP date (the whole seconds until then)."""
     try:
-        return max(0.0, float(value))
+        seconds = float(value)
     except ValueError:
         pass
+    else:  # NaN or a negative wait asks for nothing: as if none was given ("inf": over any wait chatbot does)
+        return None if math.isnan(seconds) or seconds < 0 else seconds
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
@@ -145,12 +147,13 @@ def retry_after_seconds(headers: Mapping[str, str] | None, message: str = "") ->
 MAX_WAIT = 3600.0
 
 
-def _wait_text(seconds: float | None) -> str:
-    if seconds is None:
-        return "wait a moment"
-    if seconds > MAX_WAIT:
-        return "the server asks to wait over an hour, which chatbot does not do; try again later"
-    return f"the server asks to wait {seconds:.1f}s"
+def _wait_text(seconds: float | None, then: str = "") -> str:
+    """What the user reads of the wait a server asked for, and ``then`` what to do after it (not after a wait
+    chatbot does not do)."""
+    if seconds is not None and seconds > MAX_WAIT:
+        return "the server asks to wait over an hour, which chatbot does not do: try again later"
+    wait = "wait a moment" if seconds is None else f"the server asks to wait {seconds:.1f}s"
+    return f"{wait}{then}"
 
 
 #: how much of a server's error text a message quotes (an HTML error page or a 200 KB body is not a message)
@@ -261,7 +264,7 @@ def _classify(
             retry_after=wait,
         )
     if status == 429 or code in _RATE_CODES:
-        hint = "check your plan and billing" if code == "insufficient_quota" else _wait_text(wait) + ", then retry"
+        hint = "check your plan and billing" if code == "insufficient_quota" else _wait_text(wait, ", then retry")
         capped = min(wait, MAX_WAIT) if wait is not None else None
         return RateLimitError(f"{where}: rate limit reached ({detail}); {hint}.", retry_after=capped)
     if status is None or status >= 500:

@@ -459,6 +459,19 @@ def test_retry_after_forms():
     in_utc = email.utils.formatdate(time.time() + 30).replace("+0000", "-0000")  # "-0000": UTC, not local time
     assert 29 <= retry_after_seconds({"retry-after": in_utc}) <= 31
     assert retry_after_seconds({"retry-after": "soon"}) is None
+    # a wait that asks for nothing is no wait: not "the server asks to wait 0.0s"
+    assert [retry_after_seconds({"retry-after": v}) for v in ("nan", "-inf", "-5", "0")] == [None, None, None, 0.0]
+    assert retry_after_seconds({"retry-after": "inf"}) == float("inf")  # over any wait chatbot does: told so
+
+
+def test_a_429_asking_for_more_than_an_hour_says_try_again_later_once(httpx2_mock, provider):
+    httpx2_mock.post(URL).respond(
+        429, json=error_body("Rate limit reached", code="rate_limit_exceeded"), headers={"retry-after": "7200"}
+    )
+    with pytest.raises(RateLimitError) as info:
+        provider.complete(MESSAGES)
+    assert info.value.message.endswith("which chatbot does not do: try again later.")
+    assert "then retry" not in info.value.message
 
 
 def test_sdk_retries_5xx_before_server_error(httpx2_mock, clean_env):
