@@ -26,6 +26,14 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class Retrying(Notice):
+    """A model call failed before its reply began and is sent again after ``pause`` seconds (told, as every notice):
+    the pause is this side's own, so no "waiting for the server" is said during it."""
+
+    pause: float = 0.0
+
+
+@dataclass(frozen=True)
 class TurnDone:
     """The end of a turn: what was stored and what it cost. (A turn that ends so is stored: a retry takes it back.)"""
 
@@ -121,7 +129,7 @@ def unsent(exc: BaseException) -> Unsent | None:
 
 ChatEvent = Notice | TextDelta | ReasoningDelta | Asking | ToolStarted | ToolFinished | Saving | TurnDone
 #: the events that start a phase of a turn, after which a wait is someone else's (see :func:`wait_notice`)
-PHASES = (Asking, ToolStarted, ToolFinished, Saving)
+PHASES = (Asking, Retrying, ToolStarted, ToolFinished, Saving)
 
 
 def request_notices(request: Request, *, dropped: bool = True) -> Iterator[Notice]:

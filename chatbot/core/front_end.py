@@ -15,7 +15,17 @@ from typing import Any, Protocol
 
 from chatbot.attachments.attach import Content
 from chatbot.core.chat import Chat
-from chatbot.core.events import PHASES, Notice, Saving, TakenBack, ToolFinished, ToolStarted, TurnDone, stop_reply
+from chatbot.core.events import (
+    PHASES,
+    Notice,
+    Retrying,
+    Saving,
+    TakenBack,
+    ToolFinished,
+    ToolStarted,
+    TurnDone,
+    stop_reply,
+)
 from chatbot.errors import Interrupted, OutputError
 from chatbot.providers.base import ReasoningDelta, TextDelta
 
@@ -59,6 +69,7 @@ SHOWN: dict[type, Callable[[EventSink, Any], None]] = {
     TextDelta: lambda sink, event: sink.text(event.text),
     ReasoningDelta: lambda sink, event: sink.reasoning(event.text),
     Notice: lambda sink, event: sink.notice(event),
+    Retrying: lambda sink, event: sink.notice(event),
     ToolStarted: lambda sink, event: sink.tool(event),
     ToolFinished: lambda sink, event: sink.tool(event),
 }
@@ -156,6 +167,8 @@ class _Watch:
         told = None
         while not self._over.wait(WAIT_TICK):
             read = self._read
-            if read is not None and read is not told and time.monotonic() - read[0] >= self._delay:
+            # (a retry's own pause is not the server's slowness: the delay counts from its end)
+            pause = read[1].pause if read is not None and isinstance(read[1], Retrying) else 0.0
+            if read is not None and read is not told and time.monotonic() - read[0] >= self._delay + pause:
                 told = read
                 self._on_wait(read[1])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator
 
-from chatbot.core.events import Notice
+from chatbot.core.events import Notice, Retrying
 from chatbot.errors import (
     ChatbotError,
     ConnectionFailed,
@@ -52,7 +52,8 @@ def retrying(
             if began or attempt >= retries or wait is None:
                 raise  # a reply that began is not resent behind the user's back (it was shown in part)
             attempt += 1
-            yield Notice(f"{exc.message} — retrying in {wait:g}s ({attempt} of {retries}; Ctrl-C cancels)", True)
+            told = f"{exc.message} — retrying in {wait:g}s ({attempt} of {retries}; Ctrl-C cancels)"
+            yield Retrying(told, True, pause=wait)
             time.sleep(wait)
         finally:
             stream.close()  # the provider's generator closes its HTTP response

@@ -79,6 +79,15 @@ def test_a_503_whose_retry_after_is_a_near_date_is_retried_after_that_wait(tmp_p
     assert result.stdout == "finally\n" and len(server.requests) == 2
 
 
+def test_a_retrys_own_pause_is_not_told_as_waiting_for_the_server(tmp_path):
+    busy = Answer(status=503, headers={"Retry-After": "4"}, body=b'{"error": {"message": "busy"}}')
+    with HostileServer(busy, Answer(events=reply("after the pause"))) as server:
+        result = ask(server, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "retrying in 4s" in result.stderr and result.stdout == "after the pause\n"
+    assert "waiting for the server" not in result.stderr  # the 4 s were chatbot's own pause (the notice comes at 3 s)
+
+
 def test_a_503_whose_retry_after_is_a_far_date_is_refused_like_a_long_wait_not_retried(tmp_path):
     busy = Answer(status=503, headers={"Retry-After": "Wed, 21 Oct 2099 07:28:00 GMT"}, body=b'{"error": "busy"}')
     with HostileServer(busy) as server:
