@@ -62,41 +62,50 @@ def _context(app: App, arg: str, confirm: Confirm | None) -> Effects:
         f"(counter: {counter.name}; memory: {conv.memory.strategy})",
         *_budget_lines(app, request, _counted(message, waiting)),
     ]
+    lines += _notes(app, request, lines)
+    lines += app.rule.describe() if app.rule else []  # the rule that made this request, and where each setting is from
+    return Show("\n".join(lines))
+
+
+def _notes(app: App, request: Request, rows: list[str]) -> list[str]:
+    """What /context's rows hold, in words: the tool definitions beside them, tool results shortened, what rides in
+    the system message (or the first user message), a fold due first, the turns left out."""
+    chat, notes = app.chat, []
+    counter, conv = chat.conversation.counter, chat.conversation
     if chat.tools:
-        lines.append(
+        notes.append(
             f"the request also carries {len(chat.tools.openai_tools(counter, conv.memory.max_input_tokens))} tool "
             "definition(s), about "
             f"{chat.tool_definition_tokens()} tokens, counted in the budget (/tools lists them)"
         )
-    shortened = sum(", shortened]" in row for row in lines)
+    shortened = sum(", shortened]" in row for row in rows)
     if shortened:
-        lines.append(
+        notes.append(
             f"shortened: {shortened} tool result(s) of earlier turns are sent cut to their start, with a note of their "
             "size; the session keeps them whole"
         )
     if request.system_in_user:
         held = ", with the rolling summary," if request.summary_included else ""
-        lines.append(
+        notes.append(
             f"user+sys: this server leaves out system messages, so the system message{held} rides at the head of the "
             "first user message"
         )
     elif request.summary_included:
-        lines.append("system+S: the system message carries the rolling summary of the earlier conversation")
+        notes.append("system+S: the system message carries the rolling summary of the earlier conversation")
     if request.recalled:
-        lines.append(
+        notes.append(
             f"system+R: the system message carries {_turns(request.recalled)} again, verbatim "
             f"({request.parts.recalled} tokens): recalled for this message (/recall TEXT shows why)"
         )
     if request.summarized:
         first = request.summary_covers - request.summarized + 1
-        lines.append(
+        notes.append(
             f"before sending, turns {first}-{request.summary_covers} are folded into the summary (one model call); "
             "until it is written the system+S size is a guess"
         )
     if request.dropped:
-        lines.append(_left_out(request, len(conv.turns)))
-    lines += app.rule.describe() if app.rule else []  # the rule that made this request, and where each setting is from
-    return Show("\n".join(lines))
+        notes.append(_left_out(request, len(conv.turns)))
+    return notes
 
 
 def _left_out(request: Request, stored: int) -> str:

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from chatbot.core.events import Notice
+from chatbot.core.events import Retrying
 from chatbot.core.retry import MAX_RETRY_WAIT, retry_wait, retrying
 from chatbot.errors import (
     AuthenticationError,
@@ -81,8 +81,8 @@ def test_each_retry_is_a_warning_that_counts_and_the_wait_really_happens():
     events = list(retrying(call, 2))
     assert time.monotonic() - started >= 0.3  # 0.2 s, then the 0.1 s floor
     assert events == [
-        Notice("slow down — retrying in 0.2s (1 of 2; Ctrl-C cancels)", True),
-        Notice("slow down — retrying in 0.1s (2 of 2; Ctrl-C cancels)", True),
+        Retrying("slow down — retrying in 0.2s (1 of 2; Ctrl-C cancels)", True, pause=0.2),
+        Retrying("slow down — retrying in 0.1s (2 of 2; Ctrl-C cancels)", True, pause=0.1),
         *REPLY,
     ]
     assert call.calls == 3 and call.closed == [1, 2, 3]
@@ -128,7 +128,7 @@ def test_a_stream_that_only_ended_before_failing_had_not_begun_and_is_retried():
     # nothing was shown (no text, only the end of the stream): resending it hides nothing from the user
     call = Flaky(events=[StreamEnd(None, None)], fail_after=RateLimitError("late", retry_after=0))
     events = list(retrying(call, 1))
-    assert [type(e) for e in events] == [StreamEnd, Notice, StreamEnd]
+    assert [type(e) for e in events] == [StreamEnd, Retrying, StreamEnd]
     assert call.calls == 2
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatbot.core.events import Notice, TurnDone
+from chatbot.core.events import Notice, Retrying, TurnDone
 from chatbot.core.turn_settings import TurnSettings
 from chatbot.errors import ContextLengthError, ServerError
 from chatbot.providers import make_provider
@@ -127,6 +127,6 @@ def test_an_announced_retry_reaches_the_turn_as_a_warning_in_its_words(make_app)
     chat.run = TurnSettings(retries=1)
     events = list(chat.send("hi"))
     said = [e for e in events if isinstance(e, Notice)]
-    assert said == [Notice("the server is busy — retrying in 1s (1 of 1; Ctrl-C cancels)", True)]
+    assert said == [Retrying("the server is busy — retrying in 1s (1 of 1; Ctrl-C cancels)", True, pause=1.0)]
     done = events[-1]
     assert isinstance(done, TurnDone) and not done.reasoned and "Last user message: hi" in done.turn.answer_text
