@@ -132,8 +132,8 @@ class StreamState:
         # The usage chunk has an empty ``choices``; some servers send ``choices: null``.
         choices = chunk.get("choices")
         for choice in choices if isinstance(choices, list) else []:
-            if not isinstance(choice, Mapping):
-                continue  # a server's junk ("choices": ["x"]) is skipped, not a crash
+            if not isinstance(choice, Mapping) or not _asked(choice):
+                continue  # a server's junk ("choices": ["x"]), or a choice not asked for, is skipped
             if isinstance(choice.get("finish_reason"), str):
                 self.finish_reason = choice["finish_reason"]
             delta = choice.get("delta")
@@ -159,10 +159,22 @@ class StreamState:
         return StreamEnd(self.usage, self.finish_reason or ("stop" if self.done else None))
 
 
+def _asked(choice: Mapping[str, Any]) -> bool:
+    """Whether ``choice`` is the one reply asked for: index 0 (a server that sends several choices, unasked, must
+    not have them joined into one reply), or one that names no index."""
+    index = choice.get("index")
+    return not isinstance(index, int) or index == 0
+
+
+def _first_choice(choices: object) -> Mapping[str, Any]:
+    """The choice asked for among a whole answer's ``choices`` (by :func:`_asked`, whatever order they come in)."""
+    found = [c for c in choices if isinstance(c, Mapping)] if isinstance(choices, list) else []
+    return next((c for c in found if _asked(c)), found[0] if found else {})
+
+
 def completion_from_dict(data: Mapping[str, Any]) -> Completion:
     """A :class:`Completion` from a non-streamed response dict."""
-    choices = data.get("choices")
-    first = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], Mapping) else {}
+    first = _first_choice(data.get("choices"))
     message = first.get("message")
     message = message if isinstance(message, Mapping) else {}
     return Completion(
@@ -206,9 +218,8 @@ def _whole_answer(raw: bytes, status: int, headers: Any, ctx: ErrorContext) -> d
         raise ServerError(f"{where} answered with JSON that does not parse, not a stream: {_snippet(raw)}") from None
     if isinstance(data, dict) and data.get("error"):
         raise classify_error(status, data, "", headers, ctx)
-    choices = data.get("choices") if isinstance(data, dict) else None
-    first = choices[0] if isinstance(choices, list) and choices else None
-    if not isinstance(first, dict) or not isinstance(first.get("message"), dict):
+    first = _first_choice(data.get("choices")) if isinstance(data, dict) else {}
+    if not isinstance(first.get("message"), dict):
         raise ServerError(f"{where} answered with a JSON document, not a stream or a reply: {_snippet(raw)}")
     # the server ignored stream=true and sent the whole reply at once: use it as a one-chunk stream
     choice = {"index": 0, "delta": first["message"], "finish_reason": first.get("finish_reason")}

@@ -250,3 +250,22 @@ def test_an_answer_that_is_no_json_to_a_request_not_streamed_is_named_not_a_cras
     )
     with pytest.raises(ProviderError, match="answered with an HTML page"):  # as a stream names it
         provider.complete(MESSAGES)
+
+
+def test_a_server_that_sends_choices_not_asked_for_has_only_the_first_taken_streamed_or_whole(httpx2_mock, provider):
+    def choice(index: int, text: str, finish: str | None = None) -> dict:
+        return {"index": index, "delta": {"content": text}, "finish_reason": finish}
+
+    both = [{"choices": [choice(0, "zero ")]}, {"choices": [choice(1, "ONE ")]}]
+    both.append({"choices": [choice(0, "one", "stop")]})
+    httpx2_mock.post(URL).respond(200, content=sse(*both, DONE), headers=SSE_HEADERS)
+    events = list(provider.stream(MESSAGES))
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "zero one"
+    whole = {
+        "choices": [
+            {"index": 1, "message": {"role": "assistant", "content": "the other"}, "finish_reason": "stop"},
+            {"index": 0, "message": {"role": "assistant", "content": "the one asked for"}, "finish_reason": "stop"},
+        ]
+    }
+    httpx2_mock.post(URL).respond(200, json=whole)
+    assert provider.complete(MESSAGES).text == "the one asked for"
