@@ -82,15 +82,15 @@ def _write(session: Session, payload: object, suffix: str) -> tuple[Path | None,
         data = payload()  # type: ignore[operator]
     except Exception as exc:  # a session that cannot even be encoded: the caller tries the other form
         return None, f"cannot encode it ({type(exc).__name__}: {exc})"
-    problem = ""
+    problems = []  # every place's reason: the user learns why each refused, not only the last
     for directory in rescue_dirs():
         try:
             return _write_in(directory, session.id, suffix, data), ""
         except OSError as exc:
-            problem = f"{exc.filename or directory}: {exc.strerror or exc}"
+            problems.append(f"{exc.filename or directory}: {exc.strerror or exc}")
         except Exception as exc:  # never a crash on the way to keeping a turn
-            problem = f"{directory}: {type(exc).__name__}: {exc}"
-    return None, problem
+            problems.append(f"{directory}: {type(exc).__name__}: {exc}")
+    return None, "; ".join(problems)
 
 
 def _write_in(directory: Path, sid: str, suffix: str, data: bytes) -> Path:

@@ -82,12 +82,12 @@ def test_a_rescue_file_is_fsynced_with_all_its_bytes(tmp_path, monkeypatch):
     assert synced == [(str(path), len(kept.to_json()))]
 
 
-def test_when_no_directory_takes_it_the_last_problem_is_named(tmp_path, monkeypatch):
+def test_when_no_directory_takes_it_each_ones_problem_is_named(tmp_path, monkeypatch):
     blocked = tmp_path / "file"
     blocked.write_text("")
     monkeypatch.setattr(rescue, "rescue_dirs", lambda: [blocked / "a", blocked / "b"])
     path, problem = rescue.rescue(session())
-    assert path is None and problem == f"{blocked / 'b'}: Not a directory"
+    assert path is None and problem == f"{blocked / 'a'}: Not a directory; {blocked / 'b'}: Not a directory"
 
 
 def test_the_directories_in_order(tmp_path, monkeypatch):
