@@ -8,6 +8,7 @@ a server that echoes it (a 401 body quoting the key it refused) has it masked (:
 
 from __future__ import annotations
 
+import ast
 import datetime
 import email.utils
 import json
@@ -304,9 +305,27 @@ def _no_http_answer(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext) -> Pr
     if said.startswith("peer closed connection"):  # an HTTP answer cut off (the server died while sending it)
         return ConnectionFailed(f"{where} closed the connection in the middle of its answer")
     return ProviderError(  # junk, or another service on that port: asking again gets the same
-        f"{where} answered with something that is not HTTP ({preview(str(cause), NOT_HTTP_CHARS)}). "
+        f"{where} answered with something that is not HTTP ({preview(_as_text(said), NOT_HTTP_CHARS)}). "
         "Is --base-url right (its port, http or https)?"
     )
+
+
+# the HTTP library quotes what it could not read as a Python value: ``illegal status line: bytearray(b'\x00...')``
+_BYTES_SHOWN = re.compile(r"bytearray\((b'(?:[^'\\]|\\.)*'|b\"(?:[^\"\\]|\\.)*\")\)")
+
+
+def _as_text(said: str) -> str:
+    """``said`` with the bytes it quotes as Python values shown as the text they hold (what could not be decoded as
+    U+FFFD), so that a user reads what came, not a repr."""
+
+    def text(match: re.Match[str]) -> str:
+        try:
+            data = ast.literal_eval(match.group(1))
+        except (ValueError, SyntaxError):
+            return match.group(0)
+        return repr(data.decode("utf-8", "replace")) if isinstance(data, bytes) else match.group(0)
+
+    return _BYTES_SHOWN.sub(text, said)
 
 
 def map_exception(exc: BaseException, sdk: SdkErrors, ctx: ErrorContext, *, streaming: bool = False) -> ProviderError:

@@ -157,6 +157,7 @@ def test_an_answer_that_is_not_http_is_one_short_line_that_says_so_not_unreachab
     assert line.startswith(f"chatbot: openai ({server.base_url}) answered with something that is not HTTP (")
     assert "could not reach" not in line and "Is --base-url right" in line
     assert len(line) < 250, line
+    assert "bytearray" not in line  # what came, as text: not the HTTP library's Python repr of it
 
 
 def test_a_server_that_closes_after_a_line_that_is_not_http_is_not_called_unreachable(tmp_path):
