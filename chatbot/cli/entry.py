@@ -140,9 +140,8 @@ def _attachments(args: argparse.Namespace) -> list[Attachment]:
     repeats: list[tuple[Attachment, Attachment]] = []
     for source in args.file or []:
         gathered, left_out = add_to(found, gather(source, allow_private_urls=args.allow_private_urls))
-        if gathered.items and (gathered.folder or gathered.route):  # a folder's files, a page's proxy: said
-            for line in gathered.describe().splitlines():
-                notice(line)
+        for line in gathered.describe().splitlines() if gathered.items else ():  # as /file says it (stderr)
+            notice(line)
         repeats += left_out
     if repeats:
         notice(repeats_line(repeats))

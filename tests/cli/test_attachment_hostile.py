@@ -198,3 +198,11 @@ def test_attached_names_with_an_escape_or_a_newline_are_listed_as_codes_on_one_l
     assert f"attached to your next message: {names}, x\\u202etxt.exe (1 lines)\n" in script.stdout
     missing = run_chatbot("--provider", "echo", "-f", "no\ne\x1b[2Jx.txt", "-p", "hi", cwd=tmp_path)
     assert one_error_line(missing) == "chatbot: cannot read no\\u000ae\\u001b[2Jx.txt: No such file or directory"
+
+
+def test_one_file_given_with_f_is_named_as_attached_as_a_folder_and_file_are(tmp_path):
+    (tmp_path / "notes.txt").write_text("the lighthouse keeper logs the tides\n")
+    result = run_chatbot("--provider", "echo", "-f", "notes.txt", "-p", "what does it say?", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "chatbot: attached notes.txt (1 lines)" in result.stderr
+    assert "attached" not in result.stdout  # the reply alone goes to stdout
