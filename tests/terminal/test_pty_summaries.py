@@ -26,18 +26,23 @@ def ask(child, text: str) -> None:
     child.expect("tokens: prompt")
 
 
+def waiting_for_the_summary(child) -> None:
+    """Three turns, then a fourth that waits for the summary of turns 1-2 (still being written: 30 s)."""
+    for text in ("one", "two", "three"):
+        ask(child, text)
+    child.expect("›")
+    child.sendline("four")
+    child.expect("waiting for the summary")
+    # the notice is printed just before the wait begins: a Ctrl-C in those few milliseconds stops the turn instead
+    # (it can be sent again with /retry); these tests are about the wait, so they act once it is waiting
+    child.expect([pexpect.TIMEOUT], timeout=0.3)
+
+
 def test_ctrl_c_stops_waiting_for_the_summary_and_the_session_goes_on(spawn, tmp_path):
     with FakeServer(reply=REPLY, whole_reply="- short summary", whole_delay=30) as server:
         child = start(spawn, server.base_url)
         try:
-            for text in ("one", "two", "three"):
-                ask(child, text)
-            child.expect("›")
-            child.sendline("four")  # the summary of turns 1-2 is still being written (30 s)
-            child.expect("waiting for the summary")
-            # the notice is printed just before the wait begins: a Ctrl-C in those few milliseconds stops the turn
-            # instead (it can be sent again with /retry); this test is about the wait, so it presses it once waiting
-            child.expect([pexpect.TIMEOUT], timeout=0.3)
+            waiting_for_the_summary(child)
             child.sendintr()
             child.expect("you stopped waiting for the summary")
             child.expect("tokens: prompt")  # answered anyway, without the summary
@@ -65,12 +70,7 @@ def test_a_signal_while_waiting_for_the_summary_ends_the_process_it_is_not_a_ctr
     with FakeServer(reply=REPLY, whole_reply="- short summary", whole_delay=30) as server:
         child = start(spawn, server.base_url)
         try:
-            for text in ("one", "two", "three"):
-                ask(child, text)
-            child.expect("›")
-            child.sendline("four")  # the summary of turns 1-2 is still being written (30 s)
-            child.expect("waiting for the summary")
-            child.expect([pexpect.TIMEOUT], timeout=0.3)
+            waiting_for_the_summary(child)
             child.kill(getattr(signal, sig))
             child.expect(pexpect.EOF, timeout=15)
             said = child.before
