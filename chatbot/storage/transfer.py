@@ -191,25 +191,33 @@ def _import_one(store: SessionStore, session: Session, report: ImportReport) -> 
 def _import_rescued(store: SessionStore, session: Session, report: ImportReport, name: str) -> None:
     """A whole session from a rescue file: as any session file, and when the store's session of that id went another
     way (another process wrote it since), under an id of its own (``ID-rescued``, ``ID-rescued-2`` ...), which a later
-    rescue of the same session then continues: the rescued turns are never refused for having nowhere to go."""
-    try:
-        _import_one(store, session, report)
-        return
-    except SessionChanged:
-        pass
+    rescue of the same session then continues: the rescued turns are never refused for having nowhere to go. A
+    stored session that holds every rescued turn already (it went on from them: a later save, or the user carried on
+    in ``ID-rescued``) counts the file unchanged, so an import is safe to run again."""
     original = session.id
-    for n in range(1, MAX_RESCUED_IDS + 1):
-        session.id = rescued_id(original, n)
+    for n in range(MAX_RESCUED_IDS + 1):
+        session.id = rescued_id(original, n) if n else original
         unchanged = report.unchanged
         try:
             _import_one(store, session, report)
         except SessionChanged:
-            continue  # another rescue's session holds that id: the next one
-        if report.unchanged == unchanged:  # imported or updated (not the same file again): said where they went
+            if _holds_already(store, session):
+                report.unchanged += 1
+                return
+            continue  # that id went another way: the next one
+        if n and report.unchanged == unchanged:  # imported or updated under an id of its own: said where
             report.moved.append(f"{name}: session {original} in the store went on without these turns since; they "
                                 f"are in session {session.id}")  # fmt: skip
         return
     raise SessionError(f"session {original} in the store went on without these turns, and so did {session.id}")
+
+
+def _holds_already(store: SessionStore, session: Session) -> bool:
+    """Whether the stored session of ``session.id`` is ``session`` gone on: the same start, every turn of it first."""
+    stored = store.load(session.id)
+    mine = [t.to_dict() for t in session.conversation.turns]
+    theirs = [t.to_dict() for t in stored.conversation.turns[: len(mine)]]
+    return stored.created_at == session.created_at and theirs == mine
 
 
 #: how many ``ID-rescued-N`` ids a rescue file is tried under before it is refused

@@ -312,3 +312,25 @@ def test_a_rescued_id_stays_a_valid_id_however_long_the_session_id():
     assert rescued_id("k9", 1) == "k9-rescued" and rescued_id("k9", 2) == "k9-rescued-2"
     long = "a" * 64
     assert ID_PATTERN.fullmatch(rescued_id(long, 12)) and rescued_id(long, 12).endswith("-rescued-12")
+
+
+def test_a_whole_rescue_the_stored_session_went_on_from_is_unchanged_not_moved(tmp_path):
+    """A first save failed (the rescue holds turn 1), a later one stored turns 1-2: the store holds it all."""
+    store = JsonStore(tmp_path / "store")
+    rescued = whole_rescue(tmp_path / "src", document("k9", "one"), "a")
+    with store.acquire("k9"):
+        store.save(document("k9", "one", "two", updated="2026-11-30T09:00:00+00:00"), touch=False)
+    report = import_sessions(rescued, store)
+    assert counts(report) == (0, 0, 1, 0) and report.moved == [] and not store.exists("k9-rescued")
+
+
+def test_a_rescue_imported_again_after_the_user_went_on_in_its_own_session_is_unchanged(tmp_path):
+    store = JsonStore(tmp_path / "store")
+    with store.acquire("k9"):
+        store.save(document("k9", "one", "theirs"), touch=False)
+    rescued = whole_rescue(tmp_path / "src", document("k9", "one", "mine"), "a")
+    assert counts(import_sessions(rescued, store)) == (1, 0, 0, 0)
+    with store.acquire("k9-rescued"):  # the user carries on in the rescued session
+        store.save(document("k9-rescued", "one", "mine", "more", updated="2026-11-30T09:00:00+00:00"), touch=False)
+    report = import_sessions(rescued, store)  # safe to run again
+    assert counts(report) == (0, 0, 1, 0) and not store.exists("k9-rescued-2")
