@@ -10,7 +10,7 @@ from chatbot.commands.effects import Edit, Effects, Note, Send, Show
 from chatbot.core.app import App
 from chatbot.core.chat import Chat
 from chatbot.core.events import Unsent
-from chatbot.errors import ChatbotError, Interrupted, UsageError
+from chatbot.errors import BudgetError, ChatbotError, Interrupted, UsageError
 from chatbot.text import preview
 
 #: /edit where there is no prompt to edit in
@@ -87,7 +87,10 @@ def _summary(app: App, arg: str, confirm: Confirm | None) -> Effects:
 def _later(app: App, uncovered: int) -> str:
     """What becomes of the ``uncovered`` turns after the summary, as the next request sends them (the budget may
     leave some out, as /context shows)."""
-    request = app.chat.next_request("")
+    try:
+        request = app.chat.next_request(app.chat.next_message(""))  # with the files waiting, as /context counts
+    except BudgetError:  # (not even the system message and those files fit: /context and sending say so)
+        return f"{uncovered} later turn(s)"
     sent = len(app.chat.conversation.turns) - request.first_turn
     if request.summarized:  # the next request's summary is another one: this one and more turns, folded
         return f"{uncovered} later turn(s): the next request folds {request.summarized} of them in first (a model call)"

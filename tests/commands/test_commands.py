@@ -357,3 +357,15 @@ def test_summary_says_how_many_later_turns_the_next_request_sends_as_context_doe
     out = run(app, "/summary").text
     assert f"4 later turn(s): the next request sends the last {sent} verbatim, the budget leaves the rest out" in out
     assert f"{4 - sent} earlier turn(s) are stored but not sent" in run(app, "/context").text  # the same story
+
+
+def test_summary_still_shows_the_summary_when_the_next_request_would_not_fit(make_app, tmp_path):
+    app = make_app(strategy="summary", summary_trigger=50, keep_turns=1, max_input_tokens=2000, recall=0)
+    chat = app.open("s")
+    for i in range(3):
+        send(app, f"question {i}")
+    chat.conversation.set_summary("- the user asked questions", 1)
+    (tmp_path / "big.txt").write_text("word " * 5000)
+    run(app, f"/file {tmp_path / 'big.txt'}")  # waiting for the next message, and too big for the budget
+    out = run(app, "/summary").text
+    assert out.startswith("Summary of turns 1-1 of 3 (2 later turn(s)):") and "- the user asked questions" in out
