@@ -281,7 +281,7 @@ class MarkdownStream:
         """Print the unfinished tail as it stands and take the live region down, so that what the terminal prints
         next (a notice, a tool line) comes after the text already shown rather than above its last lines; the
         answer may go on afterwards (a new block)."""
-        if self._done:
+        if self._done or self._splitter.in_fence:  # (inside a code block the tail stays: cut, the rest would misparse)
             return
         self._end_reasoning()
         if self._plain:

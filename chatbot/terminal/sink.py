@@ -73,8 +73,8 @@ class TerminalSink:
     def waiting(self, last: object) -> None:
         # not once the reply shows (its live tail is on screen), nor while the user is asked about a tool call; a
         # slow save is told even after the reply
+        # (called from the watch's thread: it prints a line and touches nothing of the stream the main thread draws)
         if (not self.shown and not self.asking()) or isinstance(last, Saving):
-            self._settle()  # (from the watch's thread: the main thread is blocked in the save, not drawing)
             self.say(wait_notice(last), False)
 
     def finish(self) -> None:

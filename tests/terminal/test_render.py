@@ -447,3 +447,25 @@ def test_make_stream_plain_writes_to_the_console_file_and_aborts_with_a_note() -
     stream.abort()
     assert output(console) == "thinking\n\n**partial\n[interrupted]\n"
     assert isinstance(make_stream(console, plain=False), MarkdownStream)
+
+
+def test_settling_inside_an_open_code_block_leaves_it_whole_for_the_rest_of_the_reply() -> None:
+    console = file_console()
+    stream = make_stream(console, plain=False)
+    stream.feed("Run:\n\n```python\nprint(1)\n")
+    stream.settle()  # a notice comes while the block is open: nothing is cut out of it
+    stream.feed("print(2)\n```\n\nDone.\n")
+    stream.finish()
+    shown = output(console)
+    assert shown.count("print(1)") == 1 and shown.count("print(2)") == 1 and "```" not in shown
+
+
+def test_settling_prints_the_tail_so_a_line_after_it_comes_below_the_text() -> None:
+    console = file_console()
+    stream = make_stream(console, plain=False)
+    stream.feed("The first paragraph.\n\nThe last one, unfinished")
+    stream.settle()
+    console.print("a notice")
+    stream.finish()
+    shown = output(console)
+    assert shown.index("unfinished") < shown.index("a notice")
