@@ -458,6 +458,8 @@ def test_settling_inside_an_open_code_block_leaves_it_whole_for_the_rest_of_the_
     stream.finish()
     shown = output(console)
     assert shown.count("print(1)") == 1 and shown.count("print(2)") == 1 and "```" not in shown
+    # print(2) stays in the code block (drawn indented, as print(1)), and the text after it is text, not code
+    assert "\n print(2) " in shown and "\nDone.\n" in shown
 
 
 def test_settling_prints_the_tail_so_a_line_after_it_comes_below_the_text() -> None:
