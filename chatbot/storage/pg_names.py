@@ -30,11 +30,13 @@ from chatbot.errors import SessionError
 PINNED_PATH = "pg_catalog, pg_temp"
 _SCHEMA = "SELECT pg_catalog.current_schema()"
 _PIN = "SELECT pg_catalog.set_config('search_path', %s, false)"
-# a schema of the search path that is there but that this role may not use (no USAGE grant): current_schema() skips it
+# a schema of the search path (its entries unquoted) that is there but that this role may not use (no USAGE grant):
+# current_schema() skips it
 _UNUSABLE = (
-    "SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) ANY("
-    "pg_catalog.string_to_array(pg_catalog.replace(pg_catalog.current_setting('search_path'), ' ', ''), ',')) "
-    "AND NOT pg_catalog.has_schema_privilege(n.oid, 'USAGE') LIMIT 1"
+    "SELECT n.nspname FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) ANY(SELECT "
+    "pg_catalog.btrim(pg_catalog.btrim(e), '\"') FROM pg_catalog.unnest(pg_catalog.string_to_array("
+    "pg_catalog.current_setting('search_path'), ',')) AS e) AND NOT pg_catalog.has_schema_privilege(n.oid, 'USAGE') "
+    "LIMIT 1"
 )
 
 

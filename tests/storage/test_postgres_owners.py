@@ -280,3 +280,21 @@ def test_a_role_granted_the_schema_but_not_the_tables_is_told_what_the_store_lac
         PostgresStore(team.as_role(role), tmp_path).list_sessions()
     said = refused.value.message
     assert "permission denied" in said and "this role lacks a grant the store needs" in said
+
+
+def test_a_quoted_schema_name_the_role_may_not_use_is_named_too(team, tmp_path):
+    from urllib.parse import quote
+
+    role, schema = f"{team.group}_quoted", f"TeamChat{team.group[-4:]}"  # upper case: a name only quotes keep
+    with admin(team.url) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+        conn.execute(f'CREATE SCHEMA "{schema}"')  # there, but not granted to the role
+    base = team.as_role(role).split("?", 1)[0]
+    path = '-csearch_path="' + schema + '"'
+    url = f"{base}?options={quote(path)}"
+    try:
+        with pytest.raises(SessionError, match=f"is in schema '{schema}', which this role may not use"):
+            PostgresStore(url, tmp_path).list_sessions()
+    finally:
+        with admin(team.url) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}"')
