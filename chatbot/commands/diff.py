@@ -102,14 +102,10 @@ def context_at(app: App, arg: str) -> Effects:
     which = _which(number, len(conv.turns))
     lines = [f"Request {which}, as the model saw it (rebuilt from the turns, summary and recall it named):"]
     lines.append(f"{'#':>3}  {'role':<10} {'tokens':>6}  preview")
-    carrier = _carrier(messages) if record.carried else 0
+    carrier = carrier_row(messages, record.carried)
     for i, message in enumerate(messages, start=1):
-        text = content_text(message.get("content"))
-        if images := images_in(message.get("content")):
-            text = f"[{images} image(s)] {text}"
         role = "user+sys" if i == carrier else _role(message, record) if i == 1 else message["role"]
-        if message.get("tool_calls"):
-            text = f"[calls {', '.join(c['function']['name'] for c in message['tool_calls'])}] {text}"
+        text = message_preview(message)
         lines.append(f"{i:>3}  {role:<10} {counter.count_message(message):>6}  {preview(text, PREVIEW)}")
     rows = "" if record.tokens.estimated else ", the rows estimated"
     lines.append(f"total {_counted(record)}{rows} (budget {_budget(app, number)})")
@@ -117,9 +113,24 @@ def context_at(app: App, arg: str) -> Effects:
     return Show("\n".join(lines))
 
 
-def _carrier(messages: list[Message]) -> int:
-    """The row (1-based) of the first user message: where a carried request's system text rode."""
+def carrier_row(messages: list[Message], carried: bool) -> int:
+    """The row (1-based) of the user message that carried the system text (``carried``: the server leaves system
+    messages out), the first; 0 when the request sent a system message. Both /context views mark it ``user+sys``."""
+    if not carried:
+        return 0
     return next(i for i, m in enumerate(messages, start=1) if m.get("role") == "user")
+
+
+def message_preview(message: Message) -> str:
+    """What a /context row shows of ``message`` before it is cut to the column: its text, after the images it
+    carried and the tools it called (both views say them alike)."""
+    text = content_text(message.get("content"))
+    if images := images_in(message.get("content")):
+        text = f"[{images} image(s)] {text}"
+    if message.get("tool_calls"):
+        names = ", ".join(c.get("function", {}).get("name", "?") for c in message["tool_calls"])
+        text = f"[calls {names}] {text}"
+    return text
 
 
 def _role(first: Message, record: Built) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from chatbot.commands.base import Command, Confirm
 from chatbot.commands.cost import run_cost
-from chatbot.commands.diff import context_at, run_diff
+from chatbot.commands.diff import carrier_row, context_at, message_preview, run_diff
 from chatbot.commands.effects import Chart, Copy, Effects, Note, Show
 from chatbot.commands.request_view import readable
 from chatbot.commands.timeline import plain, timeline_of
@@ -16,7 +16,6 @@ from chatbot.engine import recall_meaning
 from chatbot.engine.calibration import SMALL_TOKENS
 from chatbot.engine.memory import Request
 from chatbot.engine.recall import Hit, search
-from chatbot.engine.turn import content_text, images_in
 from chatbot.errors import UsageError
 from chatbot.providers.base import ChatProvider
 from chatbot.storage.output_files import split_force
@@ -132,15 +131,10 @@ def _rows(app: App, request: Request) -> list[str]:
     counter = conv.counter
     stored = {m.get("tool_call_id"): m for t in conv.turns for m in t.messages if m.get("role") == "tool"}
     rows = []
-    carrier = _carrier(request)
+    carrier = carrier_row(request.messages, request.system_in_user)
     for i, msg in enumerate(request.messages[:-1], start=1):
         role = "user+sys" if i == carrier else msg["role"]
-        text = content_text(msg.get("content"))
-        if images := images_in(msg.get("content")):
-            text = f"[{images} image(s)] {text}"
-        if msg.get("tool_calls"):
-            names = ", ".join(c.get("function", {}).get("name", "?") for c in msg["tool_calls"])
-            text = f"[calls {names}] {text}"
+        text = message_preview(msg)
         whole = stored.get(msg.get("tool_call_id")) if role == "tool" else None
         if whole is not None and whole.get("content") != msg.get("content"):
             text = f"[{counter.count_message(whole):,} → {counter.count_message(msg):,} tokens, shortened] {text}"
@@ -150,19 +144,11 @@ def _rows(app: App, request: Request) -> list[str]:
     return rows
 
 
-def _carrier(request: Request) -> int:
-    """The row (1-based) of the user message that carries the system text to a server that leaves system messages
-    out; 0 when the request sends a system message."""
-    if not request.system_in_user:
-        return 0
-    return next(i for i, m in enumerate(request.messages, start=1) if m.get("role") == "user")
-
-
 def _next_row(app: App, request: Request, message: str, waiting: int = 0) -> str:
     """The last row: the message the view was asked for, or a stand-in for the next one (which carries the system
     text when no earlier message does), with the ``waiting`` files attached to it (counted: they go with it)."""
     last = len(request.messages)
-    role = "user+sys" if _carrier(request) == last else "user"
+    role = "user+sys" if carrier_row(request.messages, request.system_in_user) == last else "user"
     files = f"[{waiting} file(s) attached] " if waiting else ""
     if not message and not waiting:
         return f"{last:>3}  {role:<10} {'?':>6}  (your next message)"

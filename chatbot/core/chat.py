@@ -529,7 +529,7 @@ class Chat:
         "saved"."""
         if self.store is None or self._store_away:
             return False
-        return self._save_failed or not saving.holds_all(self.session, self._stored)
+        return self._save_failed or self.unsaved_turns()
 
     def unsaved_turns(self) -> bool:
         """Whether of what :meth:`unsaved` finds, turns are missing (not only an edit)."""
